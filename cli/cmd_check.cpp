@@ -1,0 +1,28 @@
+// `mkq check`: compile a policy and report every diagnostic.
+#include <cstdio>
+#include <string>
+
+#include "cli/commands.h"
+#include "cli/summary.h"
+#include "compiler/sema/analyze.h"
+
+namespace mkq::cli {
+
+int run_check(const CheckOptions& options, const GlobalOptions& global) {
+  diag::SourceManager sources;
+  diag::Diagnostics diagnostics;
+  sema::RealFileSystem fs;
+  const auto policy = sema::analyze(options.path, fs, sources, diagnostics);
+  const auto sorted = diagnostics.sorted(sources);
+
+  if (options.format == OutputFormat::Json) {
+    std::fputs(diag::render_json(sorted, sources).c_str(), stdout);
+    return policy && !diagnostics.has_errors() ? 0 : 1;
+  }
+  std::fputs(diag::render_text(sorted, sources, {global.color}).c_str(), stderr);
+  if (!policy || diagnostics.has_errors()) return 1;
+  std::fputs(summarize(*policy, options.path).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace mkq::cli

@@ -1,0 +1,87 @@
+// `mkq fmt`: rewrite files in the canonical layout (or, with --check, list the
+// ones that are not). A file with syntax errors is reported and left alone.
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+
+#include "cli/commands.h"
+#include "compiler/sema/analyze.h"
+#include "compiler/syntax/format.h"
+#include "compiler/syntax/parse.h"
+
+namespace mkq::cli {
+namespace {
+
+// Writes through a temporary file and a rename, so that an interrupted run
+// never leaves a half-written policy behind.
+bool write_atomically(const std::filesystem::path& path, const std::string& text) {
+  std::filesystem::path temp = path;
+  temp += ".mkq-fmt-" + std::to_string(::getpid());
+  {
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out << text;
+    out.flush();
+    if (!out) {
+      std::error_code ignored;
+      std::filesystem::remove(temp, ignored);
+      return false;
+    }
+  }
+  std::error_code ec;
+  std::filesystem::permissions(temp, std::filesystem::status(path, ec).permissions(), ec);
+  std::filesystem::rename(temp, path, ec);
+  if (ec) {
+    std::error_code ignored;
+    std::filesystem::remove(temp, ignored);
+    return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
+  sema::RealFileSystem fs;
+  diag::SourceManager sources;
+  diag::Diagnostics diagnostics;
+  bool failed = false;
+  int unformatted = 0;
+
+  for (const std::string& arg : options.paths) {
+    for (const auto& path : sema::policy_files(arg, fs, diagnostics)) {
+      const auto text = fs.read(path);
+      if (!text) {
+        std::fprintf(stderr, "mkq: error: cannot read %s\n", path.c_str());
+        failed = true;
+        continue;
+      }
+      const auto id = sources.add(path.string(), *text);
+      const std::size_t errors_before = diagnostics.error_count();
+      const auto file = syntax::parse_file(sources, id, diagnostics);
+      if (!file || diagnostics.error_count() != errors_before) continue;
+      const std::string formatted = syntax::format_file(*file, sources.file(id));
+      if (formatted == *text) continue;
+      if (options.check) {
+        std::printf("%s\n", path.c_str());
+        ++unformatted;
+      } else if (!write_atomically(path, formatted)) {
+        std::fprintf(stderr, "mkq: error: cannot write %s\n", path.c_str());
+        failed = true;
+      } else if (global.verbose) {
+        std::fprintf(stderr, "formatted %s\n", path.c_str());
+      }
+    }
+  }
+  std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
+  if (options.check && unformatted > 0) {
+    std::fprintf(stderr, "mkq: %d file%s would be reformatted (run `mkq fmt`)\n", unformatted,
+                 unformatted == 1 ? "" : "s");
+  }
+  return failed || diagnostics.has_errors() || unformatted > 0 ? 1 : 0;
+}
+
+}  // namespace mkq::cli

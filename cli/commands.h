@@ -1,0 +1,31 @@
+// The subcommands of the mkq executable. Each takes its parsed options and
+// returns the process exit code; none of them holds logic a library stage owns.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mkq::cli {
+
+enum class OutputFormat { Text, Json };
+
+struct GlobalOptions {
+  bool color = false;   // decided from --no-color, NO_COLOR and whether stderr is a terminal
+  bool verbose = false;
+};
+
+struct CheckOptions {
+  std::string path = ".";
+  OutputFormat format = OutputFormat::Text;
+};
+
+struct FmtOptions {
+  std::vector<std::string> paths;
+  bool check = false;
+};
+
+int run_check(const CheckOptions& options, const GlobalOptions& global);
+int run_fmt(const FmtOptions& options, const GlobalOptions& global);
+int run_version();
+
+}  // namespace mkq::cli

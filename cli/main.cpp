@@ -1,0 +1,86 @@
+// mkq: MultiKueue as code. Parses the command line and runs one subcommand.
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <iostream>
+#include <unistd.h>
+
+#include "cli/commands.h"
+
+namespace {
+
+bool want_color(bool no_color_flag) {
+  if (no_color_flag) return false;
+  const char* no_color = std::getenv("NO_COLOR");
+  if (no_color != nullptr && *no_color != '\0') return false;
+  return isatty(STDERR_FILENO) == 1;
+}
+
+int run(int argc, char** argv) {
+  using mkq::cli::OutputFormat;
+  CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, format it"};
+  app.name("mkq");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("mkq ") + MKQ_VERSION);
+  app.footer("Run `mkq COMMAND --help` for a command's options. Docs: docs/language.md");
+
+  bool no_color = false;
+  bool verbose = false;
+  app.add_flag("--no-color", no_color, "Do not color the output (also: NO_COLOR=1)");
+  app.add_flag("-v,--verbose", verbose, "Say more about what mkq does");
+
+  mkq::cli::CheckOptions check;
+  std::string check_format = "text";
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Parse, type-check and evaluate a policy; report every problem (exit 0 clean, 1 with errors)");
+  check_cmd->add_option("PATH", check.path, "A .mkq file or a directory of them (default: .)");
+  check_cmd->add_option("--format", check_format, "Diagnostics as text (default) or json")
+      ->check(CLI::IsMember({"text", "json"}));
+
+  mkq::cli::FmtOptions fmt;
+  CLI::App* fmt_cmd = app.add_subcommand(
+      "fmt", "Rewrite .mkq files in the canonical layout, keeping every comment");
+  fmt_cmd->add_option("PATH", fmt.paths, ".mkq files or directories (default: .)");
+  fmt_cmd->add_flag("--check", fmt.check, "Change nothing; list the files that are not formatted and exit 1 if any");
+
+  CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  }
+
+  mkq::cli::GlobalOptions global;
+  global.color = want_color(no_color);
+  global.verbose = verbose;
+
+  if (*check_cmd) {
+    check.format = check_format == "json" ? OutputFormat::Json : OutputFormat::Text;
+    return mkq::cli::run_check(check, global);
+  }
+  if (*fmt_cmd) {
+    if (fmt.paths.empty()) fmt.paths.push_back(".");
+    return mkq::cli::run_fmt(fmt, global);
+  }
+  if (*version_cmd) return mkq::cli::run_version();
+  return 1;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // The one boundary where an unexpected exception becomes a message: no user
+  // input may end in a raw C++ exception or an abort.
+  try {
+    return run(argc, argv);
+  } catch (const std::bad_alloc&) {
+    std::fputs("mkq: error: out of memory\n", stderr);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "mkq: internal error: %s\n", e.what());
+  } catch (...) {
+    std::fputs("mkq: internal error\n", stderr);
+  }
+  return 1;
+}

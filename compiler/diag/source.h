@@ -1,0 +1,65 @@
+// Source text and positions shared by every compiler stage.
+//
+// A SourceManager owns the text of every file read in a run (policy files,
+// imported files and embedded stdlib modules). Everything else refers to a file
+// by its FileId, so ranges stay small and diagnostics can be rendered after the
+// ASTs are gone.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mkq::diag {
+
+using FileId = std::uint32_t;
+inline constexpr FileId kNoFile = 0xffffffffu;
+
+// A point in a file. line and column are 1-based; column counts bytes of the
+// line (UTF-8 is shown as is). offset is the 0-based byte offset in the file.
+struct SourcePosition {
+  std::uint32_t line = 1;
+  std::uint32_t column = 1;
+  std::uint32_t offset = 0;
+
+  friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
+};
+
+// A half-open byte range [begin, end) in one file. Every AST node carries one.
+struct SourceRange {
+  FileId file = kNoFile;
+  SourcePosition begin;
+  SourcePosition end;
+
+  bool valid() const { return file != kNoFile; }
+  // The smallest range covering both (same file assumed; otherwise *this).
+  SourceRange to(const SourceRange& last) const;
+  friend bool operator==(const SourceRange&, const SourceRange&) = default;
+};
+
+struct SourceFile {
+  std::string path;     // as shown to the user: relative where the user gave it so, "std/gpu" for stdlib
+  std::string text;
+  bool is_stdlib = false;
+  std::vector<std::uint32_t> line_starts;  // byte offset of each line's first byte
+
+  // Position of a byte offset (clamped to the text's end).
+  SourcePosition position(std::uint32_t offset) const;
+  // The text of 1-based line `line`, without its line break.
+  std::string_view line_text(std::uint32_t line) const;
+};
+
+class SourceManager {
+ public:
+  FileId add(std::string path, std::string text, bool is_stdlib = false);
+  const SourceFile& file(FileId id) const { return *files_.at(id); }
+  std::size_t size() const { return files_.size(); }
+  SourceRange range(FileId id, std::uint32_t begin_offset, std::uint32_t end_offset) const;
+
+ private:
+  std::vector<std::unique_ptr<SourceFile>> files_;
+};
+
+}  // namespace mkq::diag

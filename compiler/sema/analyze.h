@@ -1,0 +1,27 @@
+// compiler/sema entry point: a policy path -> the checked, evaluated policy model.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+#include "compiler/diag/diagnostic.h"
+#include "compiler/sema/filesystem.h"
+#include "compiler/sema/model.h"
+
+namespace mkq::sema {
+
+// Loads PATH (a .mkq file, or a directory whose *.mkq files form one policy),
+// parses every file, resolves imports (local files and the embedded std/...
+// modules), evaluates, binds the result to the policy model and checks it.
+// Every problem found is added to `diagnostics`; the policy is returned only
+// when there is no error. Syntax errors stop before evaluation.
+std::optional<model::Policy> analyze(const std::filesystem::path& path, const FileSystem& fs,
+                                     diag::SourceManager& sources, diag::Diagnostics& diagnostics);
+
+// The root files PATH stands for (one file, or the sorted *.mkq of a
+// directory). A missing path, an unreadable file or a directory without .mkq
+// files is reported (E9001..E9003) and gives an empty list.
+std::vector<std::filesystem::path> policy_files(const std::filesystem::path& path, const FileSystem& fs,
+                                                diag::Diagnostics& diagnostics);
+
+}  // namespace mkq::sema

@@ -1,0 +1,87 @@
+// Exact Kubernetes quantities and durations.
+//
+// A Quantity is an exact decimal: an integer count of nano-units (10^-9) held in
+// 128 bits, plus the notation it should be printed in. Arithmetic never rounds:
+// a result that does not fit, or a division that is not exact to 1n, is an
+// error the caller reports. Printing follows Kubernetes' canonical form
+// (resource.Quantity.String()): 36Gi, 1536Mi, 500m, 1500m, 2e3 -> "2k".
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace mkq::sema {
+
+enum class QuantityFormat {
+  DecimalSI,        // 500m, 9, 2k, 1M
+  BinarySI,         // 36Gi, 512Mi
+  DecimalExponent,  // 2e3, 1e-3
+};
+
+enum class QuantityError { None, Syntax, Overflow, TooPrecise, DivisionByZero, Inexact };
+
+// What went wrong, lower-case, for a diagnostic ("quantity overflows", ...).
+const char* describe(QuantityError error);
+
+class Quantity {
+ public:
+  Quantity() = default;
+  static Quantity from_int(std::int64_t value);
+
+  // Parses Kubernetes notation ("36Gi", "1.5", "500m", "2e3", "-1"). Fails with
+  // Syntax, Overflow (beyond ±10^29 units) or TooPrecise (finer than 1n).
+  static std::optional<Quantity> parse(std::string_view text, QuantityError* error = nullptr);
+
+  // Arithmetic. The result's format is BinarySI if either operand is BinarySI,
+  // else DecimalSI if either is DecimalSI, else DecimalExponent.
+  static std::optional<Quantity> add(const Quantity& a, const Quantity& b, QuantityError* error);
+  static std::optional<Quantity> subtract(const Quantity& a, const Quantity& b, QuantityError* error);
+  static std::optional<Quantity> multiply(const Quantity& a, const Quantity& b, QuantityError* error);
+  // Exact to 1n, else Inexact; b == 0 is DivisionByZero.
+  static std::optional<Quantity> divide(const Quantity& a, const Quantity& b, QuantityError* error);
+  // Remainder of two whole numbers; anything else is Inexact.
+  static std::optional<Quantity> modulo(const Quantity& a, const Quantity& b, QuantityError* error);
+  Quantity negated() const;
+
+  int compare(const Quantity& other) const;  // <0, 0, >0 by value (format ignored)
+  bool operator==(const Quantity& other) const { return compare(other) == 0; }
+
+  bool is_integer() const;                   // no fractional part
+  bool is_negative() const { return nanos_ < 0; }
+  bool is_zero() const { return nanos_ == 0; }
+  std::optional<std::int64_t> to_int64() const;  // when integral and in range
+  QuantityFormat format() const { return format_; }
+
+  // Kubernetes' canonical string.
+  std::string to_string() const;
+
+ private:
+  __int128 nanos_ = 0;
+  QuantityFormat format_ = QuantityFormat::DecimalSI;
+};
+
+// A length of time, in milliseconds. Written in the language as 30d, 12h,
+// 5min, 90s, 250ms and sums of them (1h30min).
+class Duration {
+ public:
+  Duration() = default;
+  static Duration from_millis(std::int64_t ms) { Duration d; d.millis_ = ms; return d; }
+  // Parses the language's notation; nullopt on syntax error or overflow.
+  static std::optional<Duration> parse(std::string_view text);
+
+  std::int64_t millis() const { return millis_; }
+  int compare(const Duration& other) const { return millis_ < other.millis_ ? -1 : millis_ > other.millis_; }
+  bool operator==(const Duration& other) const { return millis_ == other.millis_; }
+
+  // The language's notation, largest units first: "30d", "1h30min", "0s".
+  std::string to_string() const;
+  // Go's time.Duration notation, as Kueue's configuration expects: "15m0s", "720h0m0s", "1m0s", "500ms".
+  std::string to_go_string() const;
+
+ private:
+  std::int64_t millis_ = 0;
+};
+
+}  // namespace mkq::sema

@@ -1,0 +1,70 @@
+#include <catch2/catch.hpp>
+
+#include "compiler/diag/diagnostic.h"
+
+using mkq::diag::Diagnostics;
+using mkq::diag::SourceManager;
+
+TEST_CASE("source positions are 1-based lines and byte columns", "[diag]") {
+  SourceManager sources;
+  const auto id = sources.add("a.mkq", "ab\ncd\n\nx");
+  const auto& f = sources.file(id);
+  CHECK(f.position(0).line == 1);
+  CHECK(f.position(0).column == 1);
+  CHECK(f.position(4).line == 2);
+  CHECK(f.position(4).column == 2);
+  CHECK(f.position(7).line == 4);
+  CHECK(f.position(100).offset == 8);
+  CHECK(f.line_text(2) == "cd");
+  CHECK(f.line_text(3).empty());
+}
+
+TEST_CASE("text rendering shows location, code, source line and carets under the whole span", "[diag]") {
+  SourceManager sources;
+  const auto id = sources.add("p.mkq", "flavor \"f\" {\n  cpu = 36GB\n}\n");
+  Diagnostics diags;
+  auto& d = diags.error("E1005", sources.range(id, 21, 25), "invalid number '36GB'");
+  d.suggestions.push_back({"did you mean '36G'?", {}, "36G"});
+  const std::string text = mkq::diag::render_text(diags.sorted(sources), sources);
+  CHECK(text ==
+        "p.mkq:2:9: error[E1005]: invalid number '36GB'\n"
+        " 2 |   cpu = 36GB\n"
+        "   |         ^~~~\n"
+        "  = help: did you mean '36G'?\n"
+        "error: 1 error\n");
+}
+
+TEST_CASE("diagnostics are sorted by file path then offset, duplicates dropped", "[diag]") {
+  SourceManager sources;
+  const auto b = sources.add("b.mkq", "xxxxxxxx");
+  const auto a = sources.add("a.mkq", "yyyyyyyy");
+  Diagnostics diags;
+  diags.error("E1", sources.range(b, 1, 2), "second file");
+  diags.error("E1", sources.range(a, 5, 6), "late in a");
+  diags.error("E1", sources.range(a, 0, 1), "early in a");
+  diags.error("E1", sources.range(a, 0, 1), "early in a");
+  const auto sorted = diags.sorted(sources);
+  REQUIRE(sorted.size() == 3);
+  CHECK(sorted[0].message == "early in a");
+  CHECK(sorted[1].message == "late in a");
+  CHECK(sorted[2].message == "second file");
+}
+
+TEST_CASE("closest_match suggests plausible typos only", "[diag]") {
+  const std::vector<std::string> kinds = {"clusterqueue", "localqueue", "cohort", "flavor"};
+  CHECK(mkq::diag::closest_match("clusterqeue", kinds) == "clusterqueue");
+  CHECK(mkq::diag::closest_match("Cohort", kinds) == "cohort");
+  CHECK_FALSE(mkq::diag::closest_match("banana", kinds).has_value());
+}
+
+TEST_CASE("json rendering carries file, range, severity, code and message", "[diag]") {
+  SourceManager sources;
+  const auto id = sources.add("p.mkq", "abc");
+  Diagnostics diags;
+  diags.warning("W3001", sources.range(id, 1, 2), "something odd");
+  const std::string json = mkq::diag::render_json(diags.sorted(sources), sources);
+  CHECK(json.find("\"severity\": \"warning\"") != std::string::npos);
+  CHECK(json.find("\"code\": \"W3001\"") != std::string::npos);
+  CHECK(json.find("\"column\": 2") != std::string::npos);
+  CHECK(json.find("\"warnings\": 1") != std::string::npos);
+}
