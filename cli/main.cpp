@@ -49,7 +49,8 @@ int run(int argc, char** argv) {
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    // --help and --version exit 0; any usage error exits 1, as every other error does.
+    return app.exit(e) == 0 ? 0 : 1;
   }
 
   mkq::cli::GlobalOptions global;

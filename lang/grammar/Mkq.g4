@@ -34,7 +34,7 @@ forStmt      : FOR ident (COMMA ident)? IN expr body ;
 ifStmt       : IF expr body (ELSE (ifStmt | body))? ;
 assertStmt   : ASSERT expr (COMMA expr)? ;
 useStmt      : USE qualifiedName LPAREN args? RPAREN ;
-attribute    : ident ASSIGN expr ;
+attribute    : (ident | STRING) ASSIGN expr ;   // "nvidia.com/gpu" = 8: names that are not identifiers are quoted
 block        : blockKind stringLit* (IN stringLit)? body ;
 body         : LBRACE stmt* RBRACE ;
 
@@ -77,10 +77,14 @@ primary
     | ALL                                               # allLit
     | ident                                             # nameRef
     | LPAREN expr RPAREN                                # parenExpr
-    | LBRACK expr FOR ident (COMMA ident)? IN expr (IF expr)? RBRACK   # comprehension
-    | LBRACK (expr (COMMA expr)* COMMA?)? RBRACK        # listLit
+    | LBRACK (expr (comprehensionTail | (COMMA expr)* COMMA?))? RBRACK   # listLit
     | LBRACE (mapEntry (COMMA mapEntry)* COMMA?)? RBRACE # mapLit
     ;
+
+// `[x * 2 for x in xs if x > 1]`: a list whose first item is followed by a
+// `for` clause. Written as a tail of the list so that the parser decides list
+// or comprehension on one token instead of looking ahead over the whole item.
+comprehensionTail : FOR ident (COMMA ident)? IN expr (IF expr)? ;
 
 mapEntry  : (stringLit | ident) COLON expr ;
 stringLit : STRING | UNTERMINATED_STRING ;

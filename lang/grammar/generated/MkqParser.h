@@ -32,8 +32,8 @@ public:
     RuleParams = 5, RuleParam = 6, RuleForStmt = 7, RuleIfStmt = 8, RuleAssertStmt = 9, 
     RuleUseStmt = 10, RuleAttribute = 11, RuleBlock = 12, RuleBody = 13, 
     RuleBlockKind = 14, RuleQualifiedName = 15, RuleArgs = 16, RuleArg = 17, 
-    RuleExpr = 18, RulePrimary = 19, RuleMapEntry = 20, RuleStringLit = 21, 
-    RuleIdent = 22
+    RuleExpr = 18, RulePrimary = 19, RuleComprehensionTail = 20, RuleMapEntry = 21, 
+    RuleStringLit = 22, RuleIdent = 23
   };
 
   MkqParser(antlr4::TokenStream *input);
@@ -66,6 +66,7 @@ public:
   class ArgContext;
   class ExprContext;
   class PrimaryContext;
+  class ComprehensionTailContext;
   class MapEntryContext;
   class StringLitContext;
   class IdentContext; 
@@ -241,9 +242,10 @@ public:
   public:
     AttributeContext(antlr4::ParserRuleContext *parent, size_t invokingState);
     virtual size_t getRuleIndex() const override;
-    IdentContext *ident();
     antlr4::tree::TerminalNode *ASSIGN();
     ExprContext *expr();
+    IdentContext *ident();
+    antlr4::tree::TerminalNode *STRING();
 
    
   };
@@ -450,71 +452,6 @@ public:
    
   };
 
-  class  ListLitContext : public PrimaryContext {
-  public:
-    ListLitContext(PrimaryContext *ctx);
-
-    antlr4::tree::TerminalNode *LBRACK();
-    antlr4::tree::TerminalNode *RBRACK();
-    std::vector<ExprContext *> expr();
-    ExprContext* expr(size_t i);
-    std::vector<antlr4::tree::TerminalNode *> COMMA();
-    antlr4::tree::TerminalNode* COMMA(size_t i);
-  };
-
-  class  DurationLitContext : public PrimaryContext {
-  public:
-    DurationLitContext(PrimaryContext *ctx);
-
-    antlr4::tree::TerminalNode *DURATION();
-  };
-
-  class  NullLitContext : public PrimaryContext {
-  public:
-    NullLitContext(PrimaryContext *ctx);
-
-    antlr4::tree::TerminalNode *NULL();
-  };
-
-  class  NameRefContext : public PrimaryContext {
-  public:
-    NameRefContext(PrimaryContext *ctx);
-
-    IdentContext *ident();
-  };
-
-  class  BadNumberLitContext : public PrimaryContext {
-  public:
-    BadNumberLitContext(PrimaryContext *ctx);
-
-    antlr4::tree::TerminalNode *BAD_NUMBER();
-  };
-
-  class  ComprehensionContext : public PrimaryContext {
-  public:
-    ComprehensionContext(PrimaryContext *ctx);
-
-    antlr4::tree::TerminalNode *LBRACK();
-    std::vector<ExprContext *> expr();
-    ExprContext* expr(size_t i);
-    antlr4::tree::TerminalNode *FOR();
-    std::vector<IdentContext *> ident();
-    IdentContext* ident(size_t i);
-    antlr4::tree::TerminalNode *IN();
-    antlr4::tree::TerminalNode *RBRACK();
-    antlr4::tree::TerminalNode *COMMA();
-    antlr4::tree::TerminalNode *IF();
-  };
-
-  class  ParenExprContext : public PrimaryContext {
-  public:
-    ParenExprContext(PrimaryContext *ctx);
-
-    antlr4::tree::TerminalNode *LPAREN();
-    ExprContext *expr();
-    antlr4::tree::TerminalNode *RPAREN();
-  };
-
   class  StringExprContext : public PrimaryContext {
   public:
     StringExprContext(PrimaryContext *ctx);
@@ -534,6 +471,26 @@ public:
     antlr4::tree::TerminalNode* COMMA(size_t i);
   };
 
+  class  ListLitContext : public PrimaryContext {
+  public:
+    ListLitContext(PrimaryContext *ctx);
+
+    antlr4::tree::TerminalNode *LBRACK();
+    antlr4::tree::TerminalNode *RBRACK();
+    std::vector<ExprContext *> expr();
+    ExprContext* expr(size_t i);
+    ComprehensionTailContext *comprehensionTail();
+    std::vector<antlr4::tree::TerminalNode *> COMMA();
+    antlr4::tree::TerminalNode* COMMA(size_t i);
+  };
+
+  class  DurationLitContext : public PrimaryContext {
+  public:
+    DurationLitContext(PrimaryContext *ctx);
+
+    antlr4::tree::TerminalNode *DURATION();
+  };
+
   class  TrueLitContext : public PrimaryContext {
   public:
     TrueLitContext(PrimaryContext *ctx);
@@ -548,11 +505,32 @@ public:
     antlr4::tree::TerminalNode *FALSE();
   };
 
+  class  NullLitContext : public PrimaryContext {
+  public:
+    NullLitContext(PrimaryContext *ctx);
+
+    antlr4::tree::TerminalNode *NULL();
+  };
+
   class  NumberLitContext : public PrimaryContext {
   public:
     NumberLitContext(PrimaryContext *ctx);
 
     antlr4::tree::TerminalNode *NUMBER();
+  };
+
+  class  NameRefContext : public PrimaryContext {
+  public:
+    NameRefContext(PrimaryContext *ctx);
+
+    IdentContext *ident();
+  };
+
+  class  BadNumberLitContext : public PrimaryContext {
+  public:
+    BadNumberLitContext(PrimaryContext *ctx);
+
+    antlr4::tree::TerminalNode *BAD_NUMBER();
   };
 
   class  AllLitContext : public PrimaryContext {
@@ -562,7 +540,34 @@ public:
     antlr4::tree::TerminalNode *ALL();
   };
 
+  class  ParenExprContext : public PrimaryContext {
+  public:
+    ParenExprContext(PrimaryContext *ctx);
+
+    antlr4::tree::TerminalNode *LPAREN();
+    ExprContext *expr();
+    antlr4::tree::TerminalNode *RPAREN();
+  };
+
   PrimaryContext* primary();
+
+  class  ComprehensionTailContext : public antlr4::ParserRuleContext {
+  public:
+    ComprehensionTailContext(antlr4::ParserRuleContext *parent, size_t invokingState);
+    virtual size_t getRuleIndex() const override;
+    antlr4::tree::TerminalNode *FOR();
+    std::vector<IdentContext *> ident();
+    IdentContext* ident(size_t i);
+    antlr4::tree::TerminalNode *IN();
+    std::vector<ExprContext *> expr();
+    ExprContext* expr(size_t i);
+    antlr4::tree::TerminalNode *COMMA();
+    antlr4::tree::TerminalNode *IF();
+
+   
+  };
+
+  ComprehensionTailContext* comprehensionTail();
 
   class  MapEntryContext : public antlr4::ParserRuleContext {
   public:

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# golden.sh MKQ CASE [--update]
+# Runs `mkq check --no-color CASE` from tests/lang and compares what it prints
+# with the expected file beside the case: ok/X.mkq -> ok/X.out (stdout, exit 0),
+# error/X.mkq -> error/X.err (stderr, exit 1). With --update, rewrites it.
+set -u
+mkq=$1 case=$2 update=${3:-}
+cd "$(dirname "$0")"
+base=${case%.mkq}
+kind=${case%%/*}
+actual=$(mktemp)
+trap 'rm -f "$actual"' EXIT
+
+if [ "$kind" = ok ]; then
+  expected=$base.out
+  "$mkq" --no-color check "$case" >"$actual" 2>&1
+  status=$?
+  want=0
+else
+  expected=$base.err
+  "$mkq" --no-color check "$case" >"$actual" 2>&1
+  status=$?
+  want=1
+fi
+
+if [ "$update" = --update ]; then
+  cp "$actual" "$expected"
+  [ $status = $want ] || echo "warning: $case exited $status, expected $want" >&2
+  exit 0
+fi
+if [ $status != $want ]; then
+  echo "FAIL: $case exited $status, expected $want; it printed:" >&2
+  cat "$actual" >&2
+  exit 1
+fi
+if [ ! -f "$expected" ]; then
+  echo "FAIL: $expected is missing (run tests/lang/refresh.sh and review it)" >&2
+  exit 1
+fi
+if ! diff -u "$expected" "$actual"; then
+  echo "FAIL: $case: output differs from $expected" >&2
+  exit 1
+fi
