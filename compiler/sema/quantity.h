@@ -4,7 +4,8 @@
 // 128 bits, plus the notation it should be printed in. Arithmetic never rounds:
 // a result that does not fit, or a division that is not exact to 1n, is an
 // error the caller reports. Printing follows Kubernetes' canonical form
-// (resource.Quantity.String()): 36Gi, 1536Mi, 500m, 1500m, 2e3 -> "2k".
+// (resource.Quantity.String()): 36Gi, 1.5Gi -> "1536Mi", 500m, 1.5 -> "1500m",
+// 1000 -> "1k", 2e3 -> "2e3" (a decimal exponent keeps its notation).
 #pragma once
 
 #include <cstdint>
@@ -58,7 +59,7 @@ class Quantity {
   std::string to_string() const;
 
  private:
-  __int128 nanos_ = 0;
+  __extension__ __int128 nanos_ = 0;  // |nanos_| <= 10^38; __extension__ keeps -Wpedantic quiet
   QuantityFormat format_ = QuantityFormat::DecimalSI;
 };
 
@@ -68,7 +69,13 @@ class Duration {
  public:
   Duration() = default;
   static Duration from_millis(std::int64_t ms) { Duration d; d.millis_ = ms; return d; }
-  // Parses the language's notation; nullopt on syntax error or overflow.
+  // The longest duration Go's time.Duration (int64 nanoseconds) can hold, in
+  // whole milliseconds: about 292 years. parse() refuses anything longer.
+  static constexpr std::int64_t kMaxMillis = 9'223'372'036'854;
+
+  // Parses the language's notation; nullopt on syntax error or overflow
+  // (beyond ±kMaxMillis). Units d, h, min, s, ms, each at most once, largest
+  // first; an optional leading '-' makes to_string() round-trip.
   static std::optional<Duration> parse(std::string_view text);
 
   std::int64_t millis() const { return millis_; }

@@ -8,14 +8,18 @@
 
 namespace mkq::syntax {
 
-// Limits that keep hostile input from exhausting the stack. An input over a
-// limit gets a diagnostic (E1010) and no AST.
-inline constexpr int kMaxNestingDepth = 200;  // brackets, braces, parentheses, unary operators
+// Limits that keep hostile input from exhausting the stack, the memory or the
+// patience of the user. An input over a limit gets one diagnostic and no AST.
+inline constexpr int kMaxNestingDepth = 200;    // brackets, braces, parentheses, unary operators, `?:`, `else if` (E1010)
+inline constexpr int kMaxTokens = 1'000'000;    // tokens in one file, about 5 MB of policy (E1016)
+inline constexpr int kMaxSyntaxErrors = 100;    // syntax errors reported for one file before giving up (E1017)
 
 // Parses one file already registered in `sources`. Every syntax error is added
 // to `diagnostics` (lexer and parser errors, invalid literals, unterminated
 // strings and comments, stray characters, invalid UTF-8). Returns the AST,
-// which is complete only when no error was reported.
+// which is complete only when no error was reported (missing pieces are
+// ErrorExpr or empty names then), or null when the file could not be parsed at
+// all: not UTF-8, a NUL byte, or over one of the limits above.
 std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file,
                                  diag::Diagnostics& diagnostics);
 

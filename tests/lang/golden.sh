@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # golden.sh MKQ CASE [--update]
-# Runs `mkq check --no-color CASE` from tests/lang and compares what it prints
-# with the expected file beside the case: ok/X.mkq -> ok/X.out (stdout, exit 0),
-# error/X.mkq -> error/X.err (stderr, exit 1). With --update, rewrites it.
+# Runs mkq from tests/lang and compares what it prints (stdout and stderr) with
+# the expected file beside the case: ok/X.mkq -> ok/X.out, the output of
+# `mkq --no-color eval` (any warnings, then the typed model as JSON; exit 0);
+# error/X.mkq -> error/X.err, the output of `mkq --no-color check` (exit 1).
+# With --update, rewrites the expected file.
 set -u
 mkq=$1 case=$2 update=${3:-}
 cd "$(dirname "$0")"
@@ -13,7 +15,7 @@ trap 'rm -f "$actual"' EXIT
 
 if [ "$kind" = ok ]; then
   expected=$base.out
-  "$mkq" --no-color check "$case" >"$actual" 2>&1
+  "$mkq" --no-color eval "$case" >"$actual" 2>&1
   status=$?
   want=0
 else

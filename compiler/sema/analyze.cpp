@@ -1,0 +1,85 @@
+// The driver of the sema stage: the policy's files -> parse all -> evaluate
+// -> bind. Each step runs only when the ones before it found no error, so a
+// mistake is reported once, at its cause (every file is parsed, though, so
+// that all syntax errors come out in one run).
+#include "compiler/sema/analyze.h"
+
+#include <memory>
+
+#include "compiler/sema/bind.h"
+#include "compiler/sema/codes_eval.h"
+#include "compiler/sema/evaluate.h"
+#include "compiler/syntax/parse.h"
+
+namespace mkq::sema {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string shown(const fs::path& path) {
+  const std::string text = path.lexically_normal().generic_string();
+  return text.empty() ? "." : text;
+}
+
+}  // namespace
+
+std::vector<fs::path> policy_files(const fs::path& path, const FileSystem& files, diag::Diagnostics& diagnostics) {
+  switch (files.kind(path)) {
+    case FileSystem::Kind::Missing:
+      diagnostics.error(eval_codes::kPathMissing, {}, "path '" + shown(path) + "' does not exist");
+      return {};
+    case FileSystem::Kind::Other:
+      diagnostics.error(eval_codes::kUnreadable, {},
+                        "cannot read '" + shown(path) + "': it is neither a file nor a directory");
+      return {};
+    case FileSystem::Kind::File:
+      return {path};
+    case FileSystem::Kind::Directory:
+      break;
+  }
+  std::vector<fs::path> result;
+  for (const auto& name : files.list(path)) {
+    const fs::path entry = path / name;
+    if (entry.extension() != ".mkq" || files.kind(entry) != FileSystem::Kind::File) continue;
+    result.push_back(entry);
+  }
+  if (result.empty()) {
+    diagnostics.error(eval_codes::kNoPolicyFiles, {}, "directory '" + shown(path) + "' contains no .mkq files");
+  }
+  return result;  // sorted: list() is
+}
+
+std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& files, diag::SourceManager& sources,
+                                     diag::Diagnostics& diagnostics) {
+  const std::size_t errors = diagnostics.error_count();
+  const auto paths = policy_files(path, files, diagnostics);
+  if (paths.empty()) return std::nullopt;
+
+  // Parse every file before stopping, so that all syntax errors are reported.
+  std::vector<std::unique_ptr<syntax::File>> asts;
+  std::vector<RootFile> roots;
+  for (const auto& file : paths) {
+    auto text = files.read(file);
+    if (!text) {
+      diagnostics.error(eval_codes::kUnreadable, {}, "cannot read '" + shown(file) + "'");
+      continue;
+    }
+    const std::string display = shown(file);
+    const diag::FileId id = sources.add(display, std::move(*text));
+    auto ast = syntax::parse_file(sources, id, diagnostics);
+    if (!ast) continue;
+    roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get()});
+    asts.push_back(std::move(ast));
+  }
+  if (diagnostics.error_count() != errors) return std::nullopt;
+
+  StandardModuleLoader loader(files, sources);
+  for (const auto& root : roots) loader.preload(root);
+  const EvalPolicy policy = evaluate(roots, loader, diagnostics);
+  if (diagnostics.error_count() != errors) return std::nullopt;
+
+  return bind(policy, diagnostics);
+}
+
+}  // namespace mkq::sema

@@ -1,0 +1,443 @@
+// bind(): the entry of binding. Binds every top-level block (bind_<area>.cpp),
+// then checks what spans declarations: the manager, references, cohort cycles,
+// dispatch worker selection and the Kueue-wide dispatcher settings; finally
+// assembles the sorted model.
+#include "compiler/sema/bind.h"
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "compiler/sema/bind_declarations.h"
+
+namespace mkq::sema {
+namespace {
+
+using bind_detail::Binder;
+using bind_detail::Draft;
+using model::Located;
+namespace codes = bind_codes;
+
+constexpr std::size_t kMaxDispatchWorkers = 20;  // MultiKueueConfig.spec.clusters maxItems
+
+struct TopLevelKind {
+  std::string_view kind;
+  void (*bind)(Binder&, const EvalBlock&, Draft&);
+};
+
+const TopLevelKind kTopLevelKinds[] = {
+    {"manager", bind_detail::bind_manager},
+    {"worker", bind_detail::bind_worker},
+    {"flavor", bind_detail::bind_flavor},
+    {"topology", bind_detail::bind_topology},
+    {"cohort", bind_detail::bind_cohort},
+    {"clusterqueue", bind_detail::bind_cluster_queue},
+    {"localqueue", bind_detail::bind_local_queue},
+    {"namespace", bind_detail::bind_namespace},
+    {"priorityclass", bind_detail::bind_priority_class},
+    {"dispatch", bind_detail::bind_dispatch},
+    {"kueue", bind_detail::bind_kueue},
+    {"access", bind_detail::bind_access},
+};
+
+// Where the nested-only block kinds belong, for a block written at the top level.
+const std::map<std::string, std::string, std::less<>> kNestedKindHomes = {
+    {"quota", "a clusterqueue, a cohort or a worker's override"},
+    {"group", "a clusterqueue, a cohort or a worker's override"},
+    {"capacity", "a worker"},
+    {"credentials", "a worker"},
+    {"override", "a worker"},
+    {"preemption", "a clusterqueue"},
+    {"flavor_fungibility", "a clusterqueue"},
+    {"fair_sharing", "a cohort, a clusterqueue, a localqueue or the kueue block"},
+    {"select", "a dispatch"},
+    {"gang_scheduling", "the kueue block"},
+    {"multikueue", "the kueue block"},
+};
+
+void bind_top_level(Binder& binder, const EvalBlock& block, Draft& draft) {
+  for (const TopLevelKind& kind : kTopLevelKinds) {
+    if (block.kind == kind.kind) {
+      kind.bind(binder, block, draft);
+      return;
+    }
+  }
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  if (const auto home = kNestedKindHomes.find(block.kind); home != kNestedKindHomes.end()) {
+    binder.error(codes::kUnknownBlockKind, block.kind_range,
+                 "'" + block.kind + "' cannot be declared at the top level: it belongs in " + home->second);
+    return;
+  }
+  auto& d = binder.error(codes::kUnknownBlockKind, block.kind_range, "unknown declaration '" + block.kind + "'");
+  std::vector<std::string> kinds;
+  for (const TopLevelKind& kind : kTopLevelKinds) kinds.emplace_back(kind.kind);
+  diag::suggest_closest(d, block.kind, kinds);
+}
+
+// ------------------------------------------------------------------ the manager
+
+void check_manager(Binder& binder, const EvalPolicy& policy, Draft& draft) {
+  if (draft.managers.empty()) {
+    diag::SourceRange at;
+    if (!policy.blocks.empty()) at.file = policy.blocks.front().range.file;
+    binder.error(codes::kNoManager, at, "the policy declares no manager");
+    return;
+  }
+  const model::Manager& manager = draft.managers.front();
+  for (std::size_t i = 1; i < draft.managers.size(); ++i) {
+    const model::Manager& extra = draft.managers[i];
+    Binder::InstantiationScope scope(binder, extra.instantiated_from);
+    auto& d = binder.error(codes::kTwoManagers, extra.name_range,
+                           "the policy declares a second manager '" + extra.name + "'");
+    d.notes.push_back({"the first manager '" + manager.name + "' is declared here", manager.name_range});
+  }
+  for (const model::Worker& worker : draft.workers.items()) {
+    Binder::InstantiationScope scope(binder, worker.instantiated_from);
+    if (worker.name == manager.name) {
+      auto& d = binder.error(codes::kManagerIsWorker, worker.name_range,
+                             "worker '" + worker.name + "' has the manager's name: the manager cannot be its own worker");
+      d.notes.push_back({"the manager is declared here", manager.name_range});
+      continue;
+    }
+    const auto path = [](const model::Connection& c) { return c.kubeconfig ? c.kubeconfig->value : std::string(); };
+    if (worker.connection.context.value == manager.connection.context.value &&
+        path(worker.connection) == path(manager.connection)) {
+      auto& d = binder.error(codes::kManagerIsWorker, worker.connection.context.range,
+                             "worker '" + worker.name + "' uses the manager's context '" +
+                                 manager.connection.context.value + "': the manager cannot be its own worker");
+      d.notes.push_back({"the manager's context", manager.connection.context.range});
+    }
+  }
+}
+
+// ------------------------------------------------------------------ references
+
+template <typename T>
+bool resolve(Binder& binder, const bind_detail::Table<T>& table, const model::Ref& ref, const char* code,
+             const std::string& noun) {
+  if (table.find(ref.name) != nullptr) return true;
+  auto& d = binder.error(code, ref.range, "unknown " + noun + " '" + ref.name + "'");
+  diag::suggest_closest(d, ref.name, table.keys());
+  return false;
+}
+
+void resolve_flavors_of(Binder& binder, const Draft& draft, const std::vector<model::ResourceGroup>& groups) {
+  for (const model::ResourceGroup& group : groups) {
+    for (const model::FlavorQuotas& quotas : group.flavors) {
+      resolve(binder, draft.flavors, quotas.flavor, codes::kUnknownFlavor, "flavor");
+    }
+  }
+}
+
+// A cohort reference: declared, or an implicit cohort (with a warning when the
+// name is close to a declared one, which is probably meant).
+void resolve_cohort(Binder& binder, Draft& draft, const model::Ref& ref,
+                    std::map<std::string, diag::SourceRange>& implicit) {
+  if (draft.cohorts.find(ref.name) != nullptr) return;
+  if (!implicit.emplace(ref.name, ref.range).second) return;  // checked at its first reference
+  const std::vector<std::string> declared = draft.cohorts.keys();
+  if (!diag::closest_match(ref.name, declared)) return;
+  auto& d = binder.warning(codes::kImplicitCohortTypo, ref.range,
+                           "cohort '" + ref.name + "' is not declared, so it is an implicit cohort");
+  diag::suggest_closest(d, ref.name, declared);
+}
+
+void check_cohort_cycles(Binder& binder, Draft& draft) {
+  enum class State { Unvisited, OnPath, Done };
+  std::map<std::string, State> state;
+  for (const std::string& start : draft.cohorts.keys()) {
+    if (state[start] != State::Unvisited) continue;
+    std::vector<const model::Cohort*> path;
+    const model::Cohort* current = draft.cohorts.find(start);
+    while (current != nullptr && state[current->name] == State::Unvisited) {
+      state[current->name] = State::OnPath;
+      path.push_back(current);
+      current = current->parent ? draft.cohorts.find(current->parent->name) : nullptr;
+    }
+    if (current != nullptr && state[current->name] == State::OnPath) {
+      // path[k..] is a cycle; report it from its smallest name.
+      auto begin = std::find(path.begin(), path.end(), current);
+      std::vector<const model::Cohort*> cycle(begin, path.end());
+      std::rotate(cycle.begin(),
+                  std::min_element(cycle.begin(), cycle.end(),
+                                   [](const model::Cohort* a, const model::Cohort* b) { return a->name < b->name; }),
+                  cycle.end());
+      const model::Cohort& head = *cycle.front();
+      Binder::InstantiationScope scope(binder, head.instantiated_from);
+      if (cycle.size() == 1) {
+        binder.error(codes::kCohortCycle, head.parent->range, "cohort '" + head.name + "' is its own parent");
+      } else {
+        std::string chain;
+        for (const model::Cohort* cohort : cycle) chain += cohort->name + " -> ";
+        chain += head.name;
+        auto& d = binder.error(codes::kCohortCycle, head.parent->range, "cohort parents form a cycle: " + chain);
+        for (std::size_t i = 1; i < cycle.size(); ++i) {
+          d.notes.push_back({"cohort '" + cycle[i]->name + "' has parent '" + cycle[i]->parent->name + "'",
+                             cycle[i]->parent->range});
+        }
+      }
+    }
+    for (const model::Cohort* cohort : path) state[cohort->name] = State::Done;
+  }
+}
+
+// Workers matching a selection, in dispatch order.
+std::vector<const model::Worker*> select_workers(const Draft& draft, const model::WorkerSelector& selector) {
+  std::vector<const model::Worker*> selected;
+  for (const model::Worker& worker : draft.workers.items()) {
+    const bool matches = std::all_of(selector.labels.begin(), selector.labels.end(), [&](const auto& label) {
+      const auto it = worker.labels.find(label.first);
+      return it != worker.labels.end() && it->second == label.second;
+    });
+    if (matches) selected.push_back(&worker);
+  }
+  const bool by_priority = selector.order.value == model::WorkerOrder::Priority;
+  std::sort(selected.begin(), selected.end(), [&](const model::Worker* a, const model::Worker* b) {
+    if (by_priority && a->priority.value != b->priority.value) return a->priority.value > b->priority.value;
+    return a->name < b->name;
+  });
+  if (selector.limit && selected.size() > static_cast<std::size_t>(selector.limit->value)) {
+    selected.resize(static_cast<std::size_t>(selector.limit->value));
+  }
+  return selected;
+}
+
+void resolve_dispatches(Binder& binder, Draft& draft) {
+  std::map<std::string, const model::Dispatch*> dispatch_of_queue;
+  std::map<std::string, const model::Dispatch*> dispatch_of_config;
+  for (model::Dispatch& dispatch : draft.dispatches.items()) {
+    Binder::InstantiationScope scope(binder, dispatch.instantiated_from);
+    const auto [config, fresh] = dispatch_of_config.emplace(dispatch.config_name.value, &dispatch);
+    if (!fresh) {
+      auto& d = binder.error(codes::kDuplicateDeclaration, dispatch.config_name.range,
+                             "dispatch '" + dispatch.name + "' uses config name '" + dispatch.config_name.value +
+                                 "' of dispatch '" + config->second->name + "'");
+      d.notes.push_back({"first used here", config->second->config_name.range});
+    }
+    for (const model::Ref& queue : dispatch.queues) {
+      if (!resolve(binder, draft.cluster_queues, queue, codes::kUnknownClusterQueue, "clusterqueue")) continue;
+      const auto [it, inserted] = dispatch_of_queue.emplace(queue.name, &dispatch);
+      if (!inserted) {
+        auto& d = binder.error(codes::kQueueDispatchedTwice, queue.range,
+                               "clusterqueue '" + queue.name + "' is already dispatched by dispatch '" +
+                                   it->second->name + "': a queue takes one MultiKueue admission check");
+        for (const model::Ref& first : it->second->queues) {
+          if (first.name == queue.name) d.notes.push_back({"listed here", first.range});
+        }
+        continue;
+      }
+      draft.cluster_queues.find(queue.name)->dispatch = dispatch.name;
+    }
+    if (dispatch.selector) {
+      const auto selected = select_workers(draft, *dispatch.selector);
+      const diag::SourceRange at = dispatch.selector->range;
+      dispatch.workers.clear();
+      for (const model::Worker* worker : selected) dispatch.workers.push_back({worker->name, at});
+      if (selected.empty()) {
+        binder.error(codes::kDispatchWorkerCount, at, "the selection of dispatch '" + dispatch.name + "' matches no worker");
+      } else if (selected.size() > kMaxDispatchWorkers) {
+        binder.error(codes::kDispatchWorkerCount, at,
+                     "the selection of dispatch '" + dispatch.name + "' yields " + std::to_string(selected.size()) +
+                         " workers; a MultiKueueConfig takes at most " + std::to_string(kMaxDispatchWorkers) +
+                         " (set 'limit')");
+      }
+      continue;
+    }
+    for (const model::Ref& worker : dispatch.workers) {
+      resolve(binder, draft.workers, worker, codes::kUnknownWorker, "worker");
+    }
+    if (dispatch.workers.size() > kMaxDispatchWorkers) {
+      binder.error(codes::kDispatchWorkerCount, dispatch.workers[kMaxDispatchWorkers].range,
+                   "dispatch '" + dispatch.name + "' lists " + std::to_string(dispatch.workers.size()) +
+                       " workers; a MultiKueueConfig takes at most " + std::to_string(kMaxDispatchWorkers));
+    }
+  }
+}
+
+// Mode, step and origin are Kueue-wide: every place that sets one must agree.
+void check_dispatcher_settings(Binder& binder, Draft& draft) {
+  std::vector<const bind_detail::DispatcherSetting*> settings;
+  if (draft.kueue_setting) settings.push_back(&*draft.kueue_setting);
+  for (const auto& setting : draft.dispatcher_settings) settings.push_back(&setting);
+
+  const bind_detail::DispatcherSetting* mode_owner = nullptr;
+  const bind_detail::DispatcherSetting* step_owner = nullptr;
+  const bind_detail::DispatcherSetting* origin_owner = nullptr;
+  for (const auto* setting : settings) {
+    if (setting->mode) {
+      if (mode_owner == nullptr) {
+        mode_owner = setting;
+      } else if (!(setting->mode->value == mode_owner->mode->value)) {
+        auto& d = binder.error(codes::kDispatcherDisagrees, setting->mode->range,
+                               "mode '" + setting->mode->value.spelling() + "' of " + setting->owner +
+                                   " disagrees with '" + mode_owner->mode->value.spelling() + "' of " +
+                                   mode_owner->owner + ": the MultiKueue dispatcher is one Kueue-wide setting");
+        d.notes.push_back({"'" + mode_owner->mode->value.spelling() + "' is set here", mode_owner->mode->range});
+      }
+    }
+    if (setting->step) {
+      if (step_owner == nullptr) {
+        step_owner = setting;
+      } else if (setting->step->value != step_owner->step->value) {
+        auto& d = binder.error(codes::kDispatcherDisagrees, setting->step->range,
+                               "step " + std::to_string(setting->step->value) + " of " + setting->owner +
+                                   " disagrees with " + std::to_string(step_owner->step->value) + " of " +
+                                   step_owner->owner + ": the incremental step is one Kueue-wide setting");
+        d.notes.push_back({std::to_string(step_owner->step->value) + " is set here", step_owner->step->range});
+      }
+    }
+    if (setting->origin) {
+      if (origin_owner == nullptr) {
+        origin_owner = setting;
+      } else if (setting->origin->value != origin_owner->origin->value) {
+        auto& d = binder.error(codes::kDispatcherDisagrees, setting->origin->range,
+                               "origin '" + setting->origin->value + "' of " + setting->owner + " disagrees with '" +
+                                   origin_owner->origin->value + "' of " + origin_owner->owner +
+                                   ": the MultiKueue origin is one Kueue-wide setting");
+        d.notes.push_back({"'" + origin_owner->origin->value + "' is set here", origin_owner->origin->range});
+      }
+    }
+  }
+
+  model::MultiKueueSettings& effective = draft.kueue.multikueue;
+  if (mode_owner != nullptr) effective.dispatcher = *mode_owner->mode;
+  if (step_owner != nullptr) effective.step = *step_owner->step;
+  if (origin_owner != nullptr) effective.origin = *origin_owner->origin;
+  if (effective.dispatcher.value.mode == model::DispatchMode::Incremental) return;
+  for (const auto* setting : settings) {
+    if (!setting->step) continue;
+    binder.error(codes::kStepWithoutIncremental, setting->step->range,
+                 "'step' of " + setting->owner + " applies only to the incremental mode (the mode is '" +
+                     effective.dispatcher.value.spelling() + "'" + (mode_owner == nullptr ? ", the default)" : ")"));
+  }
+}
+
+void check_references(Binder& binder, Draft& draft, std::map<std::string, diag::SourceRange>& implicit_cohorts) {
+  for (const model::Flavor& flavor : draft.flavors.items()) {
+    Binder::InstantiationScope scope(binder, flavor.instantiated_from);
+    if (flavor.topology) resolve(binder, draft.topologies, *flavor.topology, codes::kUnknownTopology, "topology");
+  }
+  for (const model::Cohort& cohort : draft.cohorts.items()) {
+    Binder::InstantiationScope scope(binder, cohort.instantiated_from);
+    if (cohort.parent) resolve_cohort(binder, draft, *cohort.parent, implicit_cohorts);
+    resolve_flavors_of(binder, draft, cohort.resource_groups);
+  }
+  for (const model::ClusterQueue& queue : draft.cluster_queues.items()) {
+    Binder::InstantiationScope scope(binder, queue.instantiated_from);
+    if (queue.cohort) resolve_cohort(binder, draft, *queue.cohort, implicit_cohorts);
+    resolve_flavors_of(binder, draft, queue.resource_groups);
+  }
+  for (const model::LocalQueue& queue : draft.local_queues.items()) {
+    Binder::InstantiationScope scope(binder, queue.instantiated_from);
+    if (queue.cluster_queue.name.empty()) continue;  // reported: no clusterqueue
+    const model::ClusterQueue* target = draft.cluster_queues.find(queue.cluster_queue.name);
+    if (target == nullptr) {
+      resolve(binder, draft.cluster_queues, queue.cluster_queue, codes::kUnknownClusterQueue, "clusterqueue");
+      continue;
+    }
+    if (target->namespaces.kind == model::NamespaceSelection::Names &&
+        std::none_of(target->namespaces.names.begin(), target->namespaces.names.end(),
+                     [&](const Located<std::string>& n) { return n.value == queue.namespace_name.value; })) {
+      auto& d = binder.warning(codes::kNamespaceNotAdmitted, queue.namespace_name.range,
+                               "clusterqueue '" + target->name + "' does not admit namespace '" +
+                                   queue.namespace_name.value + "': workloads of localqueue '" + queue.name +
+                                   "' will not be admitted");
+      d.notes.push_back({"the queue's namespaces", target->namespaces.range});
+    }
+  }
+  for (model::Worker& worker : draft.workers.items()) {
+    Binder::InstantiationScope scope(binder, worker.instantiated_from);
+    for (const model::Capacity& capacity : worker.capacities) {
+      resolve(binder, draft.flavors, capacity.flavor, codes::kUnknownFlavor, "flavor");
+    }
+    for (const model::ClusterQueueOverride& override_ : worker.overrides) {
+      resolve_flavors_of(binder, draft, override_.resource_groups);
+      const model::ClusterQueue* target = draft.cluster_queues.find(override_.cluster_queue.name);
+      if (target == nullptr) {
+        resolve(binder, draft.cluster_queues, override_.cluster_queue, codes::kUnknownClusterQueue, "clusterqueue");
+        continue;
+      }
+      if (!target->cohort) {
+        for (const model::ResourceGroup& group : override_.resource_groups) {
+          for (const model::FlavorQuotas& flavor : group.flavors) {
+            for (const model::ResourceQuota& quota : flavor.resources) {
+              for (const auto* limit : {&quota.borrowing_limit, &quota.lending_limit}) {
+                if (!*limit) continue;
+                binder.error(codes::kLimitWithoutCohort, (*limit)->range,
+                             std::string(limit == &quota.borrowing_limit ? "'borrowing_limit'" : "'lending_limit'") +
+                                 " of '" + quota.resource + "' needs a cohort: clusterqueue '" + target->name +
+                                 "' has none");
+              }
+            }
+          }
+        }
+      }
+      const model::Dispatch* dispatch = target->dispatch ? draft.dispatches.find(*target->dispatch) : nullptr;
+      const bool served = dispatch != nullptr &&
+                          std::any_of(dispatch->workers.begin(), dispatch->workers.end(),
+                                      [&](const model::Ref& w) { return w.name == worker.name; });
+      if (!served) {
+        binder.warning(codes::kOverrideNotServed, override_.cluster_queue.range,
+                       "worker '" + worker.name + "' overrides clusterqueue '" + target->name +
+                           "', which is not dispatched to it");
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------------ assembly
+
+template <typename T>
+std::vector<T> sorted_by_name(std::vector<T> items) {
+  std::sort(items.begin(), items.end(), [](const T& a, const T& b) { return a.name < b.name; });
+  return items;
+}
+
+model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRange>& implicit_cohorts) {
+  model::Policy policy;
+  if (!draft.managers.empty()) policy.manager = draft.managers.front();
+  policy.workers = sorted_by_name(std::move(draft.workers.items()));
+  policy.flavors = sorted_by_name(std::move(draft.flavors.items()));
+  policy.topologies = sorted_by_name(std::move(draft.topologies.items()));
+  policy.cohorts = sorted_by_name(std::move(draft.cohorts.items()));
+  for (const auto& [name, range] : implicit_cohorts) policy.implicit_cohorts.push_back({name, range});
+  policy.cluster_queues = sorted_by_name(std::move(draft.cluster_queues.items()));
+  policy.local_queues = std::move(draft.local_queues.items());
+  std::sort(policy.local_queues.begin(), policy.local_queues.end(),
+            [](const model::LocalQueue& a, const model::LocalQueue& b) {
+              return std::tie(a.namespace_name.value, a.name) < std::tie(b.namespace_name.value, b.name);
+            });
+  policy.namespaces = sorted_by_name(std::move(draft.namespaces.items()));
+  policy.priority_classes = sorted_by_name(std::move(draft.priority_classes.items()));
+  policy.dispatches = sorted_by_name(std::move(draft.dispatches.items()));
+  policy.kueue = std::move(draft.kueue);
+  policy.access = std::move(draft.access.items());
+  std::sort(policy.access.begin(), policy.access.end(), [](const model::Access& a, const model::Access& b) {
+    const std::string ns_a = a.namespace_name ? a.namespace_name->value : std::string();
+    const std::string ns_b = b.namespace_name ? b.namespace_name->value : std::string();
+    return std::tie(ns_a, a.name) < std::tie(ns_b, b.name);
+  });
+  return policy;
+}
+
+}  // namespace
+
+std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& diagnostics) {
+  const std::size_t errors_before = diagnostics.error_count();
+  Binder binder(diagnostics);
+  Draft draft;
+  draft.kueue.integrations = {{"batch/job", {}}};
+  for (const EvalBlock& block : policy.blocks) bind_top_level(binder, block, draft);
+
+  std::map<std::string, diag::SourceRange> implicit_cohorts;
+  check_manager(binder, policy, draft);
+  resolve_dispatches(binder, draft);
+  check_references(binder, draft, implicit_cohorts);
+  check_cohort_cycles(binder, draft);
+  check_dispatcher_settings(binder, draft);
+
+  if (diagnostics.error_count() > errors_before) return std::nullopt;
+  return assemble(draft, implicit_cohorts);
+}
+
+}  // namespace mkq::sema

@@ -1,0 +1,39 @@
+// Binding: the evaluated declaration tree -> the typed policy model.
+//
+// bind() checks every block against the language's schema (block kinds per
+// position, fields, labels, field types, enum values, where secrets may go),
+// Kubernetes name formats where names are written, duplicates, references
+// between declarations (with "did you mean"), cohort cycles and the rules of
+// the model itself (one manager, dispatch worker selection, resource groups,
+// quota limits, topology levels, ...). Every problem is reported, not only the
+// first. Kueue's own object-level validation rules are checked later, on the
+// model (compiler/kueue).
+//
+// Cohorts: a queue or cohort may name a cohort the policy does not declare, as
+// Kueue allows (an implicit cohort, no Cohort object); it is listed in
+// Policy::implicit_cohorts, and a warning is given when the name is close to a
+// declared cohort's. A `null` field value means "not set".
+//
+// Dispatcher settings: `mode`, `step` and `origin` are Kueue-wide. Only the
+// values actually written (on dispatches and in `kueue { multikueue {...} }`)
+// must agree; an unset one takes the agreed value, or Kueue's default when
+// none is written. Credentials: `service_account`, `lifetime`,
+// `rotate_before` and `token` belong to mode "serviceaccount", `kubeconfig` to
+// mode "kubeconfig" (which requires it), `cluster_profile` to "clusterprofile".
+// A worker's override is written `override "CLUSTERQUEUE" { ... }` (block
+// labels are strings in the grammar).
+#pragma once
+
+#include <optional>
+
+#include "compiler/diag/diagnostic.h"
+#include "compiler/sema/eval_tree.h"
+#include "compiler/sema/model.h"
+
+namespace mkq::sema {
+
+// Returns the model when bind() added no error to `diagnostics` (warnings may
+// have been added); errors reported before the call do not count.
+std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& diagnostics);
+
+}  // namespace mkq::sema

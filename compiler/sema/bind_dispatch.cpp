@@ -1,0 +1,283 @@
+// MultiKueue dispatch and Kueue's configuration: `dispatch` and `kueue`.
+#include <algorithm>
+#include <map>
+
+#include "compiler/sema/bind_declarations.h"
+#include "compiler/sema/names.h"
+
+namespace mkq::sema::bind_detail {
+namespace {
+
+namespace codes = bind_codes;
+
+const Schema kDispatchSchema{"dispatch", {"config", "queues", "workers", "mode", "step", "origin"}, {}, {"select"}};
+const Schema kSelectSchema{"select", {"labels", "order", "limit"}, {}, {}};
+const Schema kKueueSchema{"kueue",
+                          {"namespace", "integrations", "manage_jobs_without_queue_name", "managed_namespaces",
+                           "external_frameworks"},
+                          {},
+                          {"gang_scheduling", "fair_sharing", "multikueue"}};
+const Schema kGangSchema{"gang_scheduling", {"enable", "timeout", "recovery_timeout", "block_admission"}, {}, {}};
+const Schema kKueueFairSharingSchema{"fair_sharing", {"enable", "preemption_strategies"}, {}, {}};
+const Schema kMultiKueueSchema{
+    "multikueue", {"gc_interval", "worker_lost_timeout", "origin", "dispatcher", "step"}, {}, {}};
+
+// Kueue's framework names (integrations.frameworks).
+const std::vector<std::string> kKueueFrameworks = {
+    "batch/job",
+    "deployment",
+    "jobset.x-k8s.io/jobset",
+    "kubeflow.org/jaxjob",
+    "kubeflow.org/mpijob",
+    "kubeflow.org/paddlejob",
+    "kubeflow.org/pytorchjob",
+    "kubeflow.org/tfjob",
+    "kubeflow.org/xgboostjob",
+    "leaderworkerset.x-k8s.io/leaderworkerset",
+    "pod",
+    "ray.io/raycluster",
+    "ray.io/rayjob",
+    "ray.io/rayservice",
+    "sparkoperator.k8s.io/sparkapplication",
+    "statefulset",
+    "trainer.kubeflow.org/trainjob",
+    "workload.codeflare.dev/appwrapper",
+};
+
+// Drops (and reports) repeated strings of a list whose items must be unique.
+void unique_items(Binder& binder, std::vector<Located<std::string>>& items, const std::string& noun) {
+  std::vector<Located<std::string>> kept;
+  std::map<std::string, diag::SourceRange, std::less<>> seen;
+  for (Located<std::string>& item : items) {
+    const auto [first, inserted] = seen.emplace(item.value, item.range);
+    if (!inserted) {
+      auto& d = binder.error(codes::kDuplicateListItem, item.range, noun + " '" + item.value + "' is listed twice");
+      d.notes.push_back({"first here", first->second});
+      continue;
+    }
+    kept.push_back(std::move(item));
+  }
+  items = std::move(kept);
+}
+
+std::optional<model::WorkerSelector> bind_select(Binder& binder, const EvalBlock* block) {
+  if (block == nullptr) return std::nullopt;
+  Binder::InstantiationScope scope(binder, block->instantiated_from);
+  check_labels(binder, *block, {});
+  const Members members(binder, *block, kSelectSchema);
+  model::WorkerSelector selector;
+  selector.range = block->range;
+  selector.order = {model::WorkerOrder::Priority, block->kind_range};
+  if (const EvalAttribute* a = members.field("labels")) {
+    if (auto labels = read_labels(binder, "labels", a->value)) selector.labels = std::move(*labels);
+  }
+  if (auto order = enum_field(binder, members, "order", model::kWorkerOrders)) selector.order = *order;
+  selector.limit = integer_field(binder, members, "limit", 1);
+  return selector;
+}
+
+model::GangScheduling bind_gang_scheduling(Binder& binder, const EvalBlock& block) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  check_labels(binder, block, {});
+  const Members members(binder, block, kGangSchema);
+  model::GangScheduling gang;
+  gang.range = block.range;
+  gang.enable = {true, block.kind_range};
+  if (auto enable = bool_field(binder, members, "enable")) gang.enable = *enable;
+  gang.timeout = duration_field(binder, members, "timeout", DurationBound::Positive);
+  gang.recovery_timeout = duration_field(binder, members, "recovery_timeout", DurationBound::Positive);
+  gang.block_admission = bool_field(binder, members, "block_admission");
+  return gang;
+}
+
+model::KueueFairSharing bind_kueue_fair_sharing(Binder& binder, const EvalBlock& block) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  check_labels(binder, block, {});
+  const Members members(binder, block, kKueueFairSharingSchema);
+  model::KueueFairSharing fair;
+  fair.range = block.range;
+  fair.enable = {true, block.kind_range};
+  if (auto enable = bool_field(binder, members, "enable")) fair.enable = *enable;
+  if (auto strategies = string_list_field(binder, members, "preemption_strategies")) {
+    for (const Located<std::string>& text : *strategies) {
+      if (auto strategy =
+              read_enum(binder, "preemption_strategies", Value::string(text.value, text.range),
+                        model::kFairSharingPreemptionStrategies)) {
+        fair.preemption_strategies.push_back(*strategy);
+      }
+    }
+  }
+  return fair;
+}
+
+}  // namespace
+
+std::optional<Located<model::Dispatcher>> read_dispatcher(Binder& binder, std::string_view field, const Value& value) {
+  auto text = read_string(binder, field, value);
+  if (!text) return std::nullopt;
+  model::Dispatcher dispatcher;
+  if (text->value == "all-at-once" || text->value == model::kAllAtOnceDispatcher) {
+    dispatcher.mode = model::DispatchMode::AllAtOnce;
+  } else if (text->value == "incremental" || text->value == model::kIncrementalDispatcher) {
+    dispatcher.mode = model::DispatchMode::Incremental;
+  } else {
+    const std::vector<std::string> builtin = {"all-at-once", "incremental"};
+    if (text->value.empty() || diag::closest_match(text->value, builtin)) {
+      report_enum(binder, field, text->value, text->range, builtin);
+      return std::nullopt;
+    }
+    dispatcher.mode = model::DispatchMode::External;
+    dispatcher.external_name = text->value;
+  }
+  return Located<model::Dispatcher>{dispatcher, text->range};
+}
+
+void bind_dispatch(Binder& binder, const EvalBlock& block, Draft& draft) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "dispatch \"NAME\" { ... }"});
+  const Members members(binder, block, kDispatchSchema);
+  model::Dispatch dispatch;
+  static_cast<model::Declaration&>(dispatch) = declaration_of(block, label);
+  const bool name_ok =
+      label != nullptr && check_name(binder, NameFormat::Subdomain, label->text, label->range, "name");
+
+  dispatch.config_name = {dispatch.name, dispatch.name_range};
+  if (auto config = string_field(binder, members, "config")) {
+    check_name(binder, NameFormat::DnsLabel, config->value, config->range, "config name");
+    dispatch.config_name = std::move(*config);
+  } else if (name_ok && members.field("config") == nullptr) {
+    // The AdmissionCheck refers to its MultiKueueConfig by a DNS-1123 label.
+    check_name(binder, NameFormat::DnsLabel, dispatch.name, dispatch.name_range,
+               "config name (the default, the dispatch's name; set 'config')");
+  }
+
+  if (const EvalAttribute* queues = members.field("queues")) {
+    if (auto names = read_string_list(binder, "queues", queues->value)) {
+      unique_items(binder, *names, "clusterqueue");
+      if (names->empty()) {
+        binder.error(codes::kEmptyDispatchQueues, queues->value.origin,
+                     "dispatch '" + dispatch.name + "' lists no cluster queue");
+      }
+      for (Located<std::string>& name : *names) dispatch.queues.push_back({std::move(name.value), name.range});
+    }
+  } else {
+    binder.error(codes::kMissingField, dispatch.name_range, "dispatch '" + dispatch.name + "' needs field 'queues'");
+  }
+
+  const EvalAttribute* workers = members.field("workers");
+  dispatch.selector = bind_select(binder, members.block("select"));
+  if (workers != nullptr && dispatch.selector) {
+    auto& d = binder.error(codes::kDispatchWorkers, members.block("select")->kind_range,
+                           "dispatch '" + dispatch.name + "' has both 'workers' and 'select': choose one");
+    d.notes.push_back({"'workers' is set here", workers->name_range});
+  } else if (workers == nullptr && !dispatch.selector) {
+    binder.error(codes::kDispatchWorkers, dispatch.name_range,
+                 "dispatch '" + dispatch.name + "' needs 'workers' (a list) or a 'select' block");
+  }
+  if (workers != nullptr) {
+    if (auto names = read_string_list(binder, "workers", workers->value)) {
+      unique_items(binder, *names, "worker");
+      if (names->empty()) {
+        binder.error(codes::kDispatchWorkerCount, workers->value.origin,
+                     "dispatch '" + dispatch.name + "' lists no worker");
+      }
+      for (Located<std::string>& name : *names) dispatch.workers.push_back({std::move(name.value), name.range});
+    }
+  }
+
+  DispatcherSetting setting;
+  setting.owner = "dispatch '" + dispatch.name + "'";
+  if (const EvalAttribute* mode = members.field("mode")) {
+    dispatch.mode = read_dispatcher(binder, "mode", mode->value);
+    setting.mode = dispatch.mode;
+  }
+  dispatch.step = integer_field(binder, members, "step", 1);
+  setting.step = dispatch.step;
+  if (auto origin = string_field(binder, members, "origin")) {
+    check_name(binder, NameFormat::LabelValue, origin->value, origin->range, "origin (a label value)");
+    dispatch.origin = *origin;
+    setting.origin = std::move(*origin);
+  }
+  if (label == nullptr) return;
+  draft.dispatcher_settings.push_back(std::move(setting));
+  const std::string what = "dispatch '" + dispatch.name + "'";
+  draft.dispatches.add(binder, std::move(dispatch), label->text, what);
+}
+
+void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  check_labels(binder, block, {});
+  if (!draft.kueue_blocks.empty()) {
+    auto& d = binder.error(codes::kDuplicateDeclaration, block.kind_range, "the policy has two 'kueue' blocks");
+    d.notes.push_back({"first here", draft.kueue_blocks.front()->kind_range});
+  }
+  draft.kueue_blocks.push_back(&block);
+  const bool first = draft.kueue_blocks.size() == 1;
+  const Members members(binder, block, kKueueSchema);
+  model::KueueSettings settings;
+  settings.declared = true;
+  settings.range = block.range;
+  if (auto ns = string_field(binder, members, "namespace")) {
+    check_name(binder, NameFormat::DnsLabel, ns->value, ns->range, "namespace name");
+    settings.namespace_name = std::move(*ns);
+  }
+  if (auto integrations = string_list_field(binder, members, "integrations")) {
+    unique_items(binder, *integrations, "integration");
+    for (const Located<std::string>& integration : *integrations) {
+      if (std::find(kKueueFrameworks.begin(), kKueueFrameworks.end(), integration.value) == kKueueFrameworks.end()) {
+        auto& d = binder.error(codes::kUnknownIntegration, integration.range,
+                               "unknown Kueue integration '" + integration.value + "'");
+        diag::suggest_closest(d, integration.value, kKueueFrameworks);
+        d.notes.push_back({"another job kind is added with 'external_frameworks' (\"Kind.version.group\")",
+                           std::nullopt});
+      }
+    }
+    settings.integrations = std::move(*integrations);
+  } else {
+    settings.integrations = {{"batch/job", {}}};
+  }
+  settings.manage_jobs_without_queue_name = bool_field(binder, members, "manage_jobs_without_queue_name");
+  if (const EvalAttribute* a = members.field("managed_namespaces")) {
+    if (auto labels = read_labels(binder, "managed_namespaces", a->value)) {
+      settings.managed_namespaces = Located<model::Labels>{std::move(*labels), a->value.origin};
+    }
+  }
+  if (auto frameworks = string_list_field(binder, members, "external_frameworks")) {
+    unique_items(binder, *frameworks, "external framework");
+    for (const Located<std::string>& framework : *frameworks) {
+      if (const auto rule = framework_name_error(framework.value)) {
+        binder.error(codes::kBadFrameworkName, framework.range,
+                     "'" + framework.value + "' is not a valid external framework: " + *rule);
+      }
+    }
+    settings.external_frameworks = std::move(*frameworks);
+  }
+  if (const EvalBlock* gang = members.block("gang_scheduling")) {
+    settings.gang_scheduling = bind_gang_scheduling(binder, *gang);
+  }
+  if (const EvalBlock* fair = members.block("fair_sharing")) {
+    settings.fair_sharing = bind_kueue_fair_sharing(binder, *fair);
+  }
+  DispatcherSetting setting;
+  setting.owner = "the kueue block";
+  if (const EvalBlock* mk = members.block("multikueue")) {
+    Binder::InstantiationScope mk_scope(binder, mk->instantiated_from);
+    check_labels(binder, *mk, {});
+    const Members mk_members(binder, *mk, kMultiKueueSchema);
+    settings.multikueue.range = mk->range;
+    settings.multikueue.gc_interval = duration_field(binder, mk_members, "gc_interval", DurationBound::NonNegative);
+    settings.multikueue.worker_lost_timeout =
+        duration_field(binder, mk_members, "worker_lost_timeout", DurationBound::NonNegative);
+    if (const EvalAttribute* a = mk_members.field("dispatcher")) setting.mode = read_dispatcher(binder, "dispatcher", a->value);
+    setting.step = integer_field(binder, mk_members, "step", 1);
+    if (auto origin = string_field(binder, mk_members, "origin")) {
+      check_name(binder, NameFormat::LabelValue, origin->value, origin->range, "origin (a label value)");
+      setting.origin = std::move(*origin);
+    }
+  }
+  if (!first) return;
+  draft.kueue = std::move(settings);
+  draft.kueue_setting = std::move(setting);
+}
+
+}  // namespace mkq::sema::bind_detail

@@ -1,0 +1,290 @@
+// Quota blocks and resource groups of cluster queues, cohorts and overrides,
+// and a worker's capacity blocks.
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "compiler/sema/bind_declarations.h"
+
+namespace mkq::sema::bind_detail {
+namespace {
+
+namespace codes = bind_codes;
+
+const Schema kQuotaSchema{"quota", {}, {}, {}, true};
+const Schema kCapacitySchema{"capacity", {}, {}, {}, true};
+const Schema kGroupSchema{"group", {}, {"quota"}, {}};
+const std::vector<std::string_view> kLimitKeys = {"nominal", "borrowing_limit", "lending_limit"};
+
+bool check_non_negative(Binder& binder, const Located<Quantity>& quantity, const std::string& what) {
+  if (!quantity.value.is_negative()) return true;
+  binder.error(codes::kNegativeQuota, quantity.range,
+               what + " must not be negative, found " + quantity.value.to_string());
+  return false;
+}
+
+// One `RES = Q` or `RES = { nominal: Q, borrowing_limit: Q, lending_limit: Q }`.
+std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttribute& attribute, QuotaOwner owner,
+                                                  bool allow_limits) {
+  check_name(binder, NameFormat::ResourceName, attribute.name, attribute.name_range, "resource name");
+  model::ResourceQuota quota;
+  quota.resource = attribute.name;
+  quota.resource_range = attribute.name_range;
+  quota.range = attribute.range;
+  const Value& value = attribute.value;
+  const std::string quoted = "'" + attribute.name + "'";
+  if (value.is(ValueKind::Number)) {
+    quota.nominal = {value.as_number(), value.origin};
+    if (!check_non_negative(binder, quota.nominal, "the quota of " + quoted)) return std::nullopt;
+    return quota;
+  }
+  if (!allow_limits || !value.is(ValueKind::Map)) {
+    auto& d = report_type(binder, attribute.name, "a quantity", value);
+    if (allow_limits && d.code == codes::kTypeMismatch) {
+      d.notes.push_back({"a resource with limits is a map: { nominal: Q, borrowing_limit: Q, lending_limit: Q }",
+                         std::nullopt});
+    }
+    return std::nullopt;
+  }
+  const auto entries = read_struct(binder, attribute.name, value, kLimitKeys);
+  bool ok = true;
+  bool has_nominal = false;
+  for (const auto& [key, item] : *entries) {
+    const auto amount = read_quantity(binder, key, *item);
+    if (!amount) {
+      ok = false;
+      continue;
+    }
+    if (key == "nominal") {
+      has_nominal = true;
+      quota.nominal = *amount;
+      ok = check_non_negative(binder, *amount, "the quota of " + quoted) && ok;
+    } else {
+      ok = check_non_negative(binder, *amount, "'" + key + "' of " + quoted) && ok;
+      (key == "borrowing_limit" ? quota.borrowing_limit : quota.lending_limit) = *amount;
+    }
+  }
+  if (!has_nominal) {
+    binder.error(codes::kMissingField, value.origin, "resource " + quoted + " needs a 'nominal' quota");
+    return std::nullopt;
+  }
+  if (!ok) return std::nullopt;
+  // Kueue enforces lending <= nominal for cluster queues, not for cohorts.
+  if (owner != QuotaOwner::Cohort && quota.lending_limit &&
+      quota.lending_limit->value.compare(quota.nominal.value) > 0) {
+    binder.error(codes::kLendingAboveNominal, quota.lending_limit->range,
+                 "'lending_limit' of " + quoted + " must be less than or equal to its nominal quota (" +
+                     quota.nominal.value.to_string() + "), found " + quota.lending_limit->value.to_string());
+    return std::nullopt;
+  }
+  return quota;
+}
+
+// A `quota "FLAVOR" { ... }` block, resources in written order.
+std::optional<model::FlavorQuotas> bind_quota_block(Binder& binder, const EvalBlock& block, QuotaOwner owner) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  const EvalLabel* label =
+      check_labels(binder, block, {"a flavor", InLabel::Forbidden, "quota \"FLAVOR\" { cpu = 8, memory = 32Gi }"});
+  const Members members(binder, block, kQuotaSchema);
+  model::FlavorQuotas quotas;
+  quotas.range = block.range;
+  bool ok = label != nullptr;
+  if (label != nullptr) {
+    quotas.flavor = {label->text, label->range};
+    ok = check_name(binder, NameFormat::Subdomain, label->text, label->range, "flavor name");
+  }
+  for (const EvalAttribute* attribute : members.attributes()) {
+    if (attribute->value.is(ValueKind::Null)) continue;
+    auto resource = bind_resource(binder, *attribute, owner, true);
+    if (!resource) {
+      ok = false;
+      continue;
+    }
+    quotas.resources.push_back(std::move(*resource));
+  }
+  if (quotas.resources.empty() && ok) {
+    binder.error(codes::kGroupResourceMismatch, label->range, "quota '" + label->text + "' lists no resource");
+    return std::nullopt;
+  }
+  if (!ok) return std::nullopt;
+  return quotas;
+}
+
+std::set<std::string> resource_set(const model::FlavorQuotas& quotas) {
+  std::set<std::string> result;
+  for (const model::ResourceQuota& quota : quotas.resources) result.insert(quota.resource);
+  return result;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string result;
+  for (const std::string& item : items) result += (result.empty() ? "" : ", ") + item;
+  return result;
+}
+
+// Orders `quotas` like `covered` (same set assumed).
+void order_like(model::FlavorQuotas& quotas, const std::vector<std::string>& covered) {
+  std::stable_sort(quotas.resources.begin(), quotas.resources.end(),
+                   [&](const model::ResourceQuota& a, const model::ResourceQuota& b) {
+                     const auto rank = [&](const std::string& name) {
+                       return std::find(covered.begin(), covered.end(), name) - covered.begin();
+                     };
+                     return rank(a.resource) < rank(b.resource);
+                   });
+}
+
+struct GroupDraft {
+  model::ResourceGroup group;
+  std::set<std::string> resources;
+  bool is_explicit = false;
+};
+
+// A `group { quota ... }` block: the first quota's resources are the group's.
+std::optional<GroupDraft> bind_group_block(Binder& binder, const EvalBlock& block, QuotaOwner owner) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  check_labels(binder, block, {});
+  const Members members(binder, block, kGroupSchema);
+  GroupDraft draft;
+  draft.is_explicit = true;
+  draft.group.range = block.range;
+  for (const EvalBlock* quota_block : members.blocks("quota")) {
+    auto quotas = bind_quota_block(binder, *quota_block, owner);
+    if (!quotas) continue;
+    if (draft.group.flavors.empty()) {
+      for (const model::ResourceQuota& quota : quotas->resources) draft.group.covered_resources.push_back(quota.resource);
+      draft.resources = resource_set(*quotas);
+      draft.group.flavors.push_back(std::move(*quotas));
+      continue;
+    }
+    const std::set<std::string> mine = resource_set(*quotas);
+    if (mine != draft.resources) {
+      std::vector<std::string> missing;
+      std::vector<std::string> extra;
+      for (const std::string& r : draft.group.covered_resources) {
+        if (mine.count(r) == 0) missing.push_back("'" + r + "'");
+      }
+      for (const model::ResourceQuota& q : quotas->resources) {
+        if (draft.resources.count(q.resource) == 0) extra.push_back("'" + q.resource + "'");
+      }
+      std::string message = "quota '" + quotas->flavor.name +
+                            "' must list the same resources as the rest of its group (" +
+                            join(draft.group.covered_resources) + ")";
+      if (!missing.empty()) message += ": missing " + join(missing);
+      if (!extra.empty()) message += std::string(missing.empty() ? ": " : "; ") + "not in the group " + join(extra);
+      auto& d = binder.error(codes::kGroupResourceMismatch, quotas->flavor.range, std::move(message));
+      d.notes.push_back({"the group's resources are those of quota '" + draft.group.flavors.front().flavor.name + "'",
+                         draft.group.flavors.front().flavor.range});
+      continue;
+    }
+    order_like(*quotas, draft.group.covered_resources);
+    draft.group.flavors.push_back(std::move(*quotas));
+  }
+  if (draft.group.flavors.empty()) {
+    if (members.blocks("quota").empty()) {
+      binder.error(codes::kGroupResourceMismatch, block.kind_range, "'group' has no quota block");
+    }
+    return std::nullopt;
+  }
+  return draft;
+}
+
+// The range of `resource` in a group's first flavor (where the group covers it).
+diag::SourceRange where_covered(const model::ResourceGroup& group, const std::string& resource) {
+  for (const model::ResourceQuota& quota : group.flavors.front().resources) {
+    if (quota.resource == resource) return quota.resource_range;
+  }
+  return group.range;
+}
+
+}  // namespace
+
+std::vector<model::ResourceGroup> bind_resource_groups(Binder& binder, const Members& members, QuotaOwner owner) {
+  std::vector<GroupDraft> groups;
+  for (const EvalBlock* block : members.all_blocks()) {
+    if (block->kind == "group") {
+      if (auto group = bind_group_block(binder, *block, owner)) groups.push_back(std::move(*group));
+      continue;
+    }
+    if (block->kind != "quota") continue;
+    auto quotas = bind_quota_block(binder, *block, owner);
+    if (!quotas) continue;
+    std::set<std::string> resources = resource_set(*quotas);
+    const auto same = std::find_if(groups.begin(), groups.end(), [&](const GroupDraft& g) {
+      return !g.is_explicit && g.resources == resources;
+    });
+    if (same != groups.end()) {
+      order_like(*quotas, same->group.covered_resources);
+      same->group.flavors.push_back(std::move(*quotas));
+      continue;
+    }
+    GroupDraft group;
+    group.group.range = quotas->range;
+    for (const model::ResourceQuota& quota : quotas->resources) group.group.covered_resources.push_back(quota.resource);
+    group.resources = std::move(resources);
+    group.group.flavors.push_back(std::move(*quotas));
+    groups.push_back(std::move(group));
+  }
+
+  // Across groups: a resource or a flavor belongs to one group only.
+  std::map<std::string, std::size_t> resource_group;
+  std::map<std::string, std::pair<std::size_t, diag::SourceRange>> flavor_group;
+  for (std::size_t i = 0; i < groups.size(); ++i) {
+    const model::ResourceGroup& group = groups[i].group;
+    for (const std::string& resource : group.covered_resources) {
+      const auto [it, inserted] = resource_group.emplace(resource, i);
+      if (inserted) continue;
+      auto& d = binder.error(codes::kResourceInTwoGroups, where_covered(group, resource),
+                             "resource '" + resource + "' is in two resource groups");
+      d.notes.push_back({"also covered here", where_covered(groups[it->second].group, resource)});
+      if (!groups[i].is_explicit) {
+        d.notes.push_back({"quota blocks outside a 'group' block form one resource group per set of resources: give "
+                           "the flavors the same resources, or write 'group' blocks",
+                           std::nullopt});
+      }
+    }
+    for (const model::FlavorQuotas& flavor : group.flavors) {
+      const auto [it, inserted] = flavor_group.emplace(flavor.flavor.name, std::make_pair(i, flavor.flavor.range));
+      if (inserted) continue;
+      if (it->second.first == i) {
+        auto& d = binder.error(codes::kDuplicateQuota, flavor.flavor.range,
+                               "flavor '" + flavor.flavor.name + "' has two quota blocks");
+        d.notes.push_back({"first here", it->second.second});
+      } else {
+        auto& d = binder.error(codes::kFlavorInTwoGroups, flavor.flavor.range,
+                               "flavor '" + flavor.flavor.name + "' is in two resource groups");
+        d.notes.push_back({"first here", it->second.second});
+      }
+    }
+  }
+
+  std::vector<model::ResourceGroup> result;
+  for (GroupDraft& group : groups) result.push_back(std::move(group.group));
+  return result;
+}
+
+std::optional<model::Capacity> bind_capacity(Binder& binder, const EvalBlock& block) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  const EvalLabel* label =
+      check_labels(binder, block, {"a flavor", InLabel::Forbidden, "capacity \"FLAVOR\" { cpu = 8, memory = 32Gi }"});
+  const Members members(binder, block, kCapacitySchema);
+  model::Capacity capacity;
+  capacity.range = block.range;
+  bool ok = label != nullptr;
+  if (label != nullptr) {
+    capacity.flavor = {label->text, label->range};
+    ok = check_name(binder, NameFormat::Subdomain, label->text, label->range, "flavor name");
+  }
+  for (const EvalAttribute* attribute : members.attributes()) {
+    if (attribute->value.is(ValueKind::Null)) continue;
+    auto resource = bind_resource(binder, *attribute, QuotaOwner::ClusterQueue, false);
+    if (!resource) {
+      ok = false;
+      continue;
+    }
+    capacity.resources.push_back(std::move(*resource));
+  }
+  if (!ok) return std::nullopt;
+  return capacity;
+}
+
+}  // namespace mkq::sema::bind_detail

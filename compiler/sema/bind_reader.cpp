@@ -1,0 +1,434 @@
+// Reading evaluated blocks and values against the schema (see bind_reader.h).
+#include "compiler/sema/bind_reader.h"
+
+#include <algorithm>
+
+#include "compiler/sema/codes_bind.h"
+#include "compiler/sema/names.h"
+
+namespace mkq::sema::bind_detail {
+
+namespace codes = bind_codes;
+
+// ------------------------------------------------------------------ Binder
+
+diag::Diagnostic& Binder::error(const char* code, const diag::SourceRange& range, std::string message) {
+  return annotate(diagnostics_.error(code, range, std::move(message)));
+}
+
+diag::Diagnostic& Binder::warning(const char* code, const diag::SourceRange& range, std::string message) {
+  return annotate(diagnostics_.warning(code, range, std::move(message)));
+}
+
+diag::Diagnostic& Binder::annotate(diag::Diagnostic& d) {
+  if (chain_ == nullptr) return d;
+  for (const diag::SourceRange& site : *chain_) d.notes.push_back({"instantiated from here", site});
+  return d;
+}
+
+Binder::InstantiationScope::InstantiationScope(Binder& binder, const std::vector<diag::SourceRange>& chain)
+    : binder_(binder), saved_(binder.chain_) {
+  if (!chain.empty()) binder_.chain_ = &chain;
+}
+
+Binder::InstantiationScope::~InstantiationScope() { binder_.chain_ = saved_; }
+
+// ------------------------------------------------------------------ labels
+
+const EvalLabel* check_labels(Binder& binder, const EvalBlock& block, const LabelSpec& spec) {
+  const EvalLabel* label = nullptr;
+  if (spec.noun == nullptr) {
+    if (!block.labels.empty()) binder.error(codes::kBadLabels, block.labels.front().range, "'" + block.kind + "' takes no label");
+  } else if (block.labels.empty()) {
+    binder.error(codes::kBadLabels, block.kind_range,
+                 "'" + block.kind + "' needs " + spec.noun + ": " + spec.usage);
+  } else {
+    label = &block.labels.front();
+    if (block.labels.size() > 1) {
+      binder.error(codes::kBadLabels, block.labels[1].range,
+                   "'" + block.kind + "' takes one label (" + spec.noun + "), found " +
+                       std::to_string(block.labels.size()));
+    }
+  }
+  if (spec.in == InLabel::Forbidden && block.in_label) {
+    binder.error(codes::kBadLabels, block.in_label->range, "'" + block.kind + "' takes no 'in' label");
+  } else if (spec.in == InLabel::Required && !block.in_label) {
+    binder.error(codes::kBadLabels, block.kind_range,
+                 "'" + block.kind + "' needs a namespace: " + spec.usage);
+  }
+  return label;
+}
+
+// ------------------------------------------------------------------ Members
+
+namespace {
+
+bool contains(const std::vector<std::string_view>& list, std::string_view item) {
+  return std::find(list.begin(), list.end(), item) != list.end();
+}
+
+std::vector<std::string> to_strings(std::initializer_list<const std::vector<std::string_view>*> lists) {
+  std::vector<std::string> result;
+  for (const auto* list : lists) {
+    for (const std::string_view item : *list) result.emplace_back(item);
+  }
+  return result;
+}
+
+}  // namespace
+
+Members::Members(Binder& binder, const EvalBlock& block, const Schema& schema) {
+  const std::string what(schema.what);
+  std::vector<const EvalAttribute*> seen_attributes;
+  for (const EvalAttribute& attribute : block.attributes) {
+    const bool known = schema.any_field || contains(schema.fields, attribute.name);
+    if (!known) {
+      if (contains(schema.blocks, attribute.name) || contains(schema.single_blocks, attribute.name)) {
+        binder.error(codes::kUnknownField, attribute.name_range,
+                     "'" + attribute.name + "' is a block in '" + what + "', not a field: write '" + attribute.name +
+                         " { ... }'");
+      } else {
+        auto& d = binder.error(codes::kUnknownField, attribute.name_range,
+                               "unknown field '" + attribute.name + "' in '" + what + "'");
+        diag::suggest_closest(d, attribute.name, to_strings({&schema.fields, &schema.blocks, &schema.single_blocks}));
+      }
+      continue;
+    }
+    const auto first = std::find_if(attributes_.begin(), attributes_.end(),
+                                     [&](const EvalAttribute* a) { return a->name == attribute.name; });
+    if (first != attributes_.end()) {
+      auto& d = binder.error(codes::kDuplicateField, attribute.name_range,
+                             "field '" + attribute.name + "' is set twice");
+      d.notes.push_back({"first set here", (*first)->name_range});
+      continue;
+    }
+    attributes_.push_back(&attribute);
+  }
+  for (const EvalBlock& nested : block.blocks) {
+    if (contains(schema.blocks, nested.kind)) {
+      blocks_.push_back(&nested);
+      continue;
+    }
+    if (contains(schema.single_blocks, nested.kind)) {
+      const auto first = std::find_if(blocks_.begin(), blocks_.end(),
+                                      [&](const EvalBlock* b) { return b->kind == nested.kind; });
+      if (first != blocks_.end()) {
+        auto& d = binder.error(codes::kDuplicateBlock, nested.kind_range,
+                               "'" + nested.kind + "' may appear only once in '" + what + "'");
+        d.notes.push_back({"first here", (*first)->kind_range});
+        continue;
+      }
+      blocks_.push_back(&nested);
+      continue;
+    }
+    if (!schema.any_field && contains(schema.fields, nested.kind)) {
+      binder.error(codes::kUnknownBlockKind, nested.kind_range,
+                   "'" + nested.kind + "' is a field of '" + what + "', not a block: write '" + nested.kind +
+                       " = ...'");
+      continue;
+    }
+    auto& d = binder.error(codes::kUnknownBlockKind, nested.kind_range,
+                           "unknown block '" + nested.kind + "' in '" + what + "'");
+    diag::suggest_closest(d, nested.kind, to_strings({&schema.blocks, &schema.single_blocks}));
+  }
+}
+
+const EvalAttribute* Members::field(std::string_view name) const {
+  for (const EvalAttribute* attribute : attributes_) {
+    if (attribute->name == name) return attribute->value.is(ValueKind::Null) ? nullptr : attribute;
+  }
+  return nullptr;
+}
+
+std::vector<const EvalBlock*> Members::blocks(std::string_view kind) const {
+  std::vector<const EvalBlock*> result;
+  for (const EvalBlock* nested : blocks_) {
+    if (nested->kind == kind) result.push_back(nested);
+  }
+  return result;
+}
+
+const EvalBlock* Members::block(std::string_view kind) const {
+  for (const EvalBlock* nested : blocks_) {
+    if (nested->kind == kind) return nested;
+  }
+  return nullptr;
+}
+
+// ------------------------------------------------------------------ values
+
+std::string describe_found(const Value& value) {
+  switch (value.kind) {
+    case ValueKind::Null: return "null";
+    case ValueKind::Bool: return "a bool";
+    case ValueKind::Number: return "a number";
+    case ValueKind::Duration: return "a duration";
+    case ValueKind::String: return "a string";
+    case ValueKind::All: return "'all'";
+    case ValueKind::List: return "a list";
+    case ValueKind::Map: return "a map";
+    case ValueKind::Secret: return "a secret";
+    case ValueKind::Template: return "a template";
+    case ValueKind::Module: return "a module";
+    case ValueKind::Builtin: return "a function";
+  }
+  return "a value";
+}
+
+diag::Diagnostic& report_type(Binder& binder, std::string_view field, std::string_view expected,
+                              const Value& value) {
+  if (value.is(ValueKind::Secret)) {
+    auto& d = binder.error(codes::kSecretNotAllowed, value.origin,
+                           "field '" + std::string(field) + "' cannot hold a secret: its value would be printed");
+    d.notes.push_back({"only 'token' and 'kubeconfig' of a 'credentials' block take secrets", std::nullopt});
+    return d;
+  }
+  return binder.error(codes::kTypeMismatch, value.origin,
+                      "field '" + std::string(field) + "' expects " + std::string(expected) + ", found " +
+                          describe_found(value));
+}
+
+std::optional<Located<std::string>> read_string(Binder& binder, std::string_view field, const Value& value) {
+  if (!value.is(ValueKind::String)) {
+    report_type(binder, field, "a string", value);
+    return std::nullopt;
+  }
+  return Located<std::string>{value.as_string(), value.origin};
+}
+
+std::optional<Located<Quantity>> read_quantity(Binder& binder, std::string_view field, const Value& value) {
+  if (!value.is(ValueKind::Number)) {
+    report_type(binder, field, "a quantity", value);
+    return std::nullopt;
+  }
+  return Located<Quantity>{value.as_number(), value.origin};
+}
+
+std::optional<Located<std::int64_t>> read_integer(Binder& binder, std::string_view field, const Value& value,
+                                                  std::int64_t min, std::int64_t max) {
+  if (!value.is(ValueKind::Number)) {
+    report_type(binder, field, "an integer", value);
+    return std::nullopt;
+  }
+  const Quantity& number = value.as_number();
+  if (!number.is_integer()) {
+    binder.error(codes::kNotAnInteger, value.origin,
+                 "field '" + std::string(field) + "' expects an integer, found " + number.to_string());
+    return std::nullopt;
+  }
+  const std::optional<std::int64_t> integer = number.to_int64();
+  if (!integer || *integer < min || *integer > max) {
+    constexpr auto kMin = std::numeric_limits<std::int64_t>::min();
+    constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
+    std::string bound;
+    if (min != kMin && max != kMax) {
+      bound = "must be between " + std::to_string(min) + " and " + std::to_string(max);
+    } else if (min != kMin) {
+      bound = "must be at least " + std::to_string(min);
+    } else if (max != kMax) {
+      bound = "must be at most " + std::to_string(max);
+    } else {
+      bound = "must fit in 64 bits";
+    }
+    binder.error(codes::kValueOutOfRange, value.origin,
+                 "field '" + std::string(field) + "' " + bound + ", found " + number.to_string());
+    return std::nullopt;
+  }
+  return Located<std::int64_t>{*integer, value.origin};
+}
+
+std::optional<Located<Duration>> read_duration(Binder& binder, std::string_view field, const Value& value,
+                                               DurationBound bound) {
+  if (!value.is(ValueKind::Duration)) {
+    report_type(binder, field, "a duration", value);
+    return std::nullopt;
+  }
+  const Duration& duration = value.as_duration();
+  if (duration.millis() < 0 || (bound == DurationBound::Positive && duration.millis() == 0)) {
+    const char* rule = bound == DurationBound::Positive ? "must be positive" : "must not be negative";
+    binder.error(codes::kValueOutOfRange, value.origin,
+                 "field '" + std::string(field) + "' " + rule + ", found " + duration.to_string());
+    return std::nullopt;
+  }
+  return Located<Duration>{duration, value.origin};
+}
+
+std::optional<Located<bool>> read_bool(Binder& binder, std::string_view field, const Value& value) {
+  if (!value.is(ValueKind::Bool)) {
+    report_type(binder, field, "a bool", value);
+    return std::nullopt;
+  }
+  return Located<bool>{value.as_bool(), value.origin};
+}
+
+std::optional<Located<SecretRef>> read_secret(Binder& binder, std::string_view field, const Value& value) {
+  if (!value.is(ValueKind::Secret)) {
+    auto& d = binder.error(codes::kTypeMismatch, value.origin,
+                           "field '" + std::string(field) + "' expects a secret, found " + describe_found(value));
+    d.notes.push_back({"write secret(\"env:NAME\") or secret(\"file:/path\"), so that the value is never printed",
+                       std::nullopt});
+    return std::nullopt;
+  }
+  return Located<SecretRef>{value.as_secret(), value.origin};
+}
+
+std::optional<std::vector<Located<std::string>>> read_string_list(Binder& binder, std::string_view field,
+                                                                  const Value& value) {
+  if (!value.is(ValueKind::List)) {
+    report_type(binder, field, "a list of strings", value);
+    return std::nullopt;
+  }
+  std::vector<Located<std::string>> result;
+  bool ok = true;
+  for (const Value& item : value.as_list()) {
+    if (!item.is(ValueKind::String)) {
+      if (item.is(ValueKind::Secret)) {
+        report_type(binder, field, "a list of strings", item);
+      } else {
+        binder.error(codes::kTypeMismatch, item.origin,
+                     "each element of '" + std::string(field) + "' must be a string, found " + describe_found(item));
+      }
+      ok = false;
+      continue;
+    }
+    result.push_back({item.as_string(), item.origin});
+  }
+  if (!ok) return std::nullopt;
+  return result;
+}
+
+std::optional<model::Labels> read_labels(Binder& binder, std::string_view field, const Value& value) {
+  if (!value.is(ValueKind::Map)) {
+    report_type(binder, field, "a map of labels", value);
+    return std::nullopt;
+  }
+  model::Labels labels;
+  bool ok = true;
+  for (const auto& [key, item] : value.as_map()) {
+    const diag::SourceRange& at = item.origin.valid() ? item.origin : value.origin;
+    if (!item.is(ValueKind::String)) {
+      if (item.is(ValueKind::Secret)) {
+        report_type(binder, field, "a map of labels", item);
+      } else {
+        binder.error(codes::kTypeMismatch, at,
+                     "each value of '" + std::string(field) + "' must be a string, found " + describe_found(item) +
+                         " for '" + key + "'");
+      }
+      ok = false;
+      continue;
+    }
+    check_name(binder, NameFormat::LabelKey, key, at, "label key");
+    check_name(binder, NameFormat::LabelValue, item.as_string(), at, "label value");
+    labels.emplace(key, item.as_string());
+  }
+  if (!ok) return std::nullopt;
+  return labels;
+}
+
+std::optional<std::vector<std::pair<std::string, const Value*>>> read_struct(
+    Binder& binder, std::string_view field, const Value& value, const std::vector<std::string_view>& keys) {
+  if (!value.is(ValueKind::Map)) return std::nullopt;
+  std::vector<std::pair<std::string, const Value*>> entries;
+  for (const auto& [key, item] : value.as_map()) {
+    if (!contains(keys, key)) {
+      auto& d = binder.error(codes::kUnknownKey, item.origin.valid() ? item.origin : value.origin,
+                             "unknown key '" + key + "' in '" + std::string(field) + "'");
+      diag::suggest_closest(d, key, to_strings({&keys}));
+      continue;
+    }
+    if (item.is(ValueKind::Null)) continue;
+    entries.emplace_back(key, &item);
+  }
+  return entries;
+}
+
+void report_enum(Binder& binder, std::string_view field, const std::string& text, const diag::SourceRange& range,
+                 const std::vector<std::string>& valid) {
+  std::string message = "'" + text + "' is not a valid value for '" + std::string(field) + "'";
+  if (const auto close = diag::closest_match(text, valid)) {
+    message += "; did you mean '" + *close + "'?";
+  } else {
+    message += ": expected ";
+    for (std::size_t i = 0; i < valid.size(); ++i) {
+      if (i > 0) message += i + 1 == valid.size() ? " or " : ", ";
+      message += "'" + valid[i] + "'";
+    }
+  }
+  binder.error(bind_codes::kInvalidEnumValue, range, std::move(message));
+}
+
+// ------------------------------------------------------------------ field shortcuts
+
+std::optional<Located<std::string>> string_field(Binder& binder, const Members& members, std::string_view name) {
+  const EvalAttribute* attribute = members.field(name);
+  if (attribute == nullptr) return std::nullopt;
+  return read_string(binder, name, attribute->value);
+}
+
+std::optional<Located<Quantity>> quantity_field(Binder& binder, const Members& members, std::string_view name) {
+  const EvalAttribute* attribute = members.field(name);
+  if (attribute == nullptr) return std::nullopt;
+  return read_quantity(binder, name, attribute->value);
+}
+
+std::optional<Located<std::int64_t>> integer_field(Binder& binder, const Members& members, std::string_view name,
+                                                   std::int64_t min, std::int64_t max) {
+  const EvalAttribute* attribute = members.field(name);
+  if (attribute == nullptr) return std::nullopt;
+  return read_integer(binder, name, attribute->value, min, max);
+}
+
+std::optional<Located<Duration>> duration_field(Binder& binder, const Members& members, std::string_view name,
+                                                 DurationBound bound) {
+  const EvalAttribute* attribute = members.field(name);
+  if (attribute == nullptr) return std::nullopt;
+  return read_duration(binder, name, attribute->value, bound);
+}
+
+std::optional<Located<bool>> bool_field(Binder& binder, const Members& members, std::string_view name) {
+  const EvalAttribute* attribute = members.field(name);
+  if (attribute == nullptr) return std::nullopt;
+  return read_bool(binder, name, attribute->value);
+}
+
+std::optional<std::vector<Located<std::string>>> string_list_field(Binder& binder, const Members& members,
+                                                                   std::string_view name) {
+  const EvalAttribute* attribute = members.field(name);
+  if (attribute == nullptr) return std::nullopt;
+  return read_string_list(binder, name, attribute->value);
+}
+
+// ------------------------------------------------------------------ names
+
+bool check_name(Binder& binder, NameFormat format, std::string_view text, const diag::SourceRange& range,
+                std::string_view noun) {
+  std::optional<std::string> rule;
+  const char* code = codes::kInvalidSubdomain;
+  switch (format) {
+    case NameFormat::Subdomain:
+      rule = dns1123_subdomain_error(text);
+      code = codes::kInvalidSubdomain;
+      break;
+    case NameFormat::DnsLabel:
+      rule = dns1123_label_error(text);
+      code = codes::kInvalidDnsLabel;
+      break;
+    case NameFormat::LabelKey:
+      rule = label_key_error(text);
+      code = codes::kInvalidLabelKey;
+      break;
+    case NameFormat::LabelValue:
+      rule = label_value_error(text);
+      code = codes::kInvalidLabelValue;
+      break;
+    case NameFormat::ResourceName:
+      rule = label_key_error(text);
+      code = codes::kInvalidResourceName;
+      break;
+  }
+  if (!rule) return true;
+  binder.error(code, range, "'" + std::string(text) + "' is not a valid " + std::string(noun) + ": " + *rule);
+  return false;
+}
+
+}  // namespace mkq::sema::bind_detail

@@ -1,0 +1,93 @@
+// Evaluation: the owned ASTs of a policy's files -> the evaluated declaration
+// tree (eval_tree.h).
+//
+// The evaluator runs every statement of docs/language.md: lets (order-free at
+// a file's top level, sequential in bodies), templates and `use`, for, if,
+// assert, imports of local files and std modules, and every expression. What
+// it hands to the binder has nothing left to compute.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/diagnostic.h"
+#include "compiler/sema/eval_tree.h"
+#include "compiler/sema/filesystem.h"
+#include "compiler/syntax/ast.h"
+#include "stdlib/stdlib.h"
+
+namespace mkq::sema {
+
+// A parsed file of the policy: a root file (one of the files PATH stands
+// for) or a module it imports. `key` identifies the module: the canonical
+// path of a file (FileSystem::canonical), or "std/NAME" for a std module, so
+// that a file imported twice (or imported and also a root) is one module.
+struct ModuleSource {
+  std::string key;
+  std::string display;                // how messages name it: the path registered in the SourceManager
+  const syntax::File* ast = nullptr;  // null when the module could not be loaded or parsed
+};
+using RootFile = ModuleSource;
+
+// Finds, reads, registers and parses the module an `import` names. The
+// loader reports every problem itself (not found, unreadable, syntax errors)
+// and keeps the ASTs alive for as long as it lives.
+class ModuleLoader {
+ public:
+  virtual ~ModuleLoader() = default;
+  // Resolves `spec` (the import's path as written) against the importing
+  // module (`importer` is its key, `importer_file` its FileId). `at` is the
+  // range of the import's path string. Returns the module with a null `ast`
+  // when it cannot be used (the reason is already reported). The same module
+  // must come back with the same key and AST however often it is asked for.
+  virtual ModuleSource load(const std::string& importer, diag::FileId importer_file,
+                            const std::string& spec, diag::SourceRange at,
+                            diag::Diagnostics& diagnostics) = 0;
+};
+
+// The loader of the real tool: `std/NAME` from the embedded standard library
+// (registered as "std/NAME.mkq" with is_stdlib), everything else a file
+// relative to the importing file's directory (or absolute), read through
+// `fs`. A relative path without an extension also finds PATH.mkq. Inside a
+// std module, relative imports stay inside std/.
+class StandardModuleLoader final : public ModuleLoader {
+ public:
+  // `std_modules` is the standard library (tests may pass their own).
+  StandardModuleLoader(const FileSystem& fs, diag::SourceManager& sources,
+                       std::span<const stdlib::Module> std_modules = stdlib::modules())
+      : fs_(fs), sources_(sources), std_modules_(std_modules) {}
+  ModuleSource load(const std::string& importer, diag::FileId importer_file, const std::string& spec,
+                    diag::SourceRange at, diag::Diagnostics& diagnostics) override;
+  // Makes a module parsed elsewhere (a root file) known, so that importing
+  // it finds the same AST instead of reading the file again.
+  void preload(const ModuleSource& source) { loaded_[source.key] = source; }
+
+ private:
+  ModuleSource load_std(const std::string& spec, diag::SourceRange at, diag::Diagnostics& diagnostics);
+  ModuleSource load_file(const std::filesystem::path& path, const std::string& display,
+                         const std::string& spec, diag::SourceRange at, diag::Diagnostics& diagnostics);
+  ModuleSource remember(const std::string& key, std::unique_ptr<syntax::File> ast, bool usable);
+
+  const FileSystem& fs_;
+  diag::SourceManager& sources_;
+  std::span<const stdlib::Module> std_modules_;
+  std::map<std::string, ModuleSource> loaded_;   // by key; ast null for a failed module
+  std::vector<std::unique_ptr<syntax::File>> asts_;
+};
+
+// Evaluates a policy. `roots` are evaluated in the order of their keys (each
+// key once); each root's imports are loaded through `loader` and evaluated
+// once, before the statements of the importer. Every problem is added to
+// `diagnostics`; the returned tree holds what could be evaluated (callers
+// should not bind it when an error was reported).
+//
+// Values of kind Template, Module and Builtin never reach the returned tree
+// (storing one in an attribute is an error), so nothing in it points into the
+// evaluator or the ASTs.
+EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics);
+
+}  // namespace mkq::sema

@@ -1,0 +1,666 @@
+// parse_file(): text -> tokens -> checks -> parse tree -> owned AST.
+//
+// The steps, for the whole file and again for the inside of every `${...}`:
+//   1. the file must be UTF-8 without NUL bytes (else one error, no AST);
+//   2. lex everything; a string whose interpolation swallowed a '"' is repaired
+//      into one token so that one mistake gives one error;
+//   3. scan the tokens: comments, lexical errors (stray characters, bad numbers,
+//      unterminated strings and comments) and the nesting limit, which must be
+//      checked before ANTLR runs because ANTLR recurses once per level;
+//   4. decode every string (escapes, interpolations parsed as expressions);
+//   5. parse: SLL prediction with BailErrorStrategy first (fast, enough for
+//      valid input), then, only if that fails, full LL with error recovery and
+//      human error messages;
+//   6. transform the parse tree into the AST; the ANTLR tree is dropped.
+#include <algorithm>
+#include <exception>
+
+#include "MkqLexer.h"
+#include "compiler/syntax/codes.h"
+#include "compiler/syntax/literals.h"
+#include "compiler/syntax/parse.h"
+#include "compiler/syntax/parser_internal.h"
+
+namespace mkq::syntax {
+
+namespace detail {
+
+bool is_real(const antlr4::Token* token) {
+  return token != nullptr && token->getStartIndex() != INVALID_INDEX &&
+         token->getTokenIndex() != INVALID_INDEX;
+}
+
+bool is_real(antlr4::tree::TerminalNode* node) { return node != nullptr && is_real(node->getSymbol()); }
+
+// ------------------------------------------------------------------ TextPiece
+
+TextPiece::TextPiece(const diag::SourceManager& sources, FileId file, std::uint32_t begin, std::uint32_t end,
+                     std::optional<SourceRange> eof)
+    : sources_(sources), file_(file), begin_(begin) {
+  const std::string& all = sources.file(file).text;
+  text_ = all.substr(begin, end - begin);
+  const bool ascii = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+  if (!ascii) {
+    code_point_bytes_.reserve(text_.size() + 1);
+    for (std::uint32_t i = 0; i < text_.size(); ++i) {
+      if ((static_cast<unsigned char>(text_[i]) & 0xC0u) != 0x80u) code_point_bytes_.push_back(i);
+    }
+    code_point_bytes_.push_back(static_cast<std::uint32_t>(text_.size()));
+  }
+  if (eof) {
+    eof_ = *eof;
+  } else {
+    std::uint32_t last = static_cast<std::uint32_t>(text_.size());
+    while (last > 0 && std::string_view(" \t\r\n\f").find(text_[last - 1]) != std::string_view::npos) --last;
+    eof_ = range(begin_ + last, begin_ + last);
+  }
+}
+
+std::string_view TextPiece::file_text() const { return sources_.file(file_).text; }
+
+std::uint32_t TextPiece::byte_of(std::size_t code_point) const {
+  if (code_point_bytes_.empty()) {
+    return begin_ + static_cast<std::uint32_t>(std::min(code_point, text_.size()));
+  }
+  return begin_ + code_point_bytes_[std::min(code_point, code_point_bytes_.size() - 1)];
+}
+
+std::size_t TextPiece::code_point_of(std::uint32_t byte) const {
+  const std::uint32_t relative = byte < begin_ ? 0 : std::min<std::uint32_t>(byte - begin_, text_.size());
+  if (code_point_bytes_.empty()) return relative;
+  const auto it = std::lower_bound(code_point_bytes_.begin(), code_point_bytes_.end(), relative);
+  return static_cast<std::size_t>(it - code_point_bytes_.begin());
+}
+
+SourceRange TextPiece::range(std::uint32_t begin_byte, std::uint32_t end_byte) const {
+  return sources_.range(file_, begin_byte, std::max(begin_byte, end_byte));
+}
+
+std::optional<std::pair<std::uint32_t, std::uint32_t>> TextPiece::token_bytes(const antlr4::Token* token) const {
+  if (token == nullptr || token->getStartIndex() == INVALID_INDEX) return std::nullopt;
+  const std::size_t start = token->getStartIndex();
+  const std::size_t stop = token->getStopIndex();
+  const std::uint32_t b = byte_of(start);
+  const std::uint32_t e = (stop == INVALID_INDEX || stop + 1 < start + 1) ? b : byte_of(stop + 1);
+  return std::make_pair(b, std::max(b, e));
+}
+
+SourceRange TextPiece::token_range(const antlr4::Token* token, const SourceRange& fallback) const {
+  if (token != nullptr && token->getType() == antlr4::Token::EOF) return eof_;
+  const auto bytes = token_bytes(token);
+  if (!bytes) return fallback;
+  return range(bytes->first, bytes->second);
+}
+
+SourceRange TextPiece::context_range(const antlr4::ParserRuleContext* context) const {
+  if (context == nullptr) return eof_;
+  const antlr4::Token* start = context->start;
+  const antlr4::Token* stop = context->stop;
+  if (start == nullptr) return eof_;
+  if (start->getType() == antlr4::Token::EOF) return eof_;
+  const auto first = token_bytes(start);
+  if (!first) return eof_;
+  std::uint32_t end = first->first;
+  if (stop != nullptr && stop->getType() != antlr4::Token::EOF) {
+    const auto last = token_bytes(stop);
+    if (last && stop->getTokenIndex() >= start->getTokenIndex()) end = last->second;
+  }
+  return range(first->first, end);
+}
+
+std::string_view TextPiece::token_text(const antlr4::Token* token) const {
+  if (token != nullptr && token->getType() == antlr4::Token::EOF) return {};
+  const auto bytes = token_bytes(token);
+  if (!bytes) return {};
+  return file_text().substr(bytes->first, bytes->second - bytes->first);
+}
+
+namespace {
+
+using grammar::MkqLexer;
+
+// The channel of tokens the parser must not see (the lexer's own STRAY and
+// UNTERMINATED_COMMENT use it too).
+constexpr std::size_t kHiddenFromParser = 2;
+
+// ------------------------------------------------------------------ nesting
+
+// Counts how deep ANTLR (and every later recursive pass) would have to recurse
+// at each token: one level per open bracket, per consecutive unary operator,
+// per `?` of a conditional chain and per `else if`. Over-counts a little (a
+// binary '-' before a unary one), never under-counts.
+class NestingCounter {
+ public:
+  explicit NestingCounter(int base) { levels_.push_back({base, 0, 0}); }
+
+  // The depth after `type`; call for every default-channel token in order.
+  int advance(std::size_t type) {
+    Level& top = levels_.back();
+    if (after_close_ && type != MkqLexer::ELSE) top.else_chain = 0;
+    after_close_ = false;
+    int depth = current();
+    switch (type) {
+      case MkqLexer::LBRACE:
+      case MkqLexer::LBRACK:
+      case MkqLexer::LPAREN:
+        depth = current() + 1;
+        levels_.push_back({depth, 0, 0});
+        unary_run_ = 0;
+        break;
+      case MkqLexer::RBRACE:
+      case MkqLexer::RBRACK:
+      case MkqLexer::RPAREN:
+        if (levels_.size() > 1) levels_.pop_back();
+        unary_run_ = 0;
+        after_close_ = type == MkqLexer::RBRACE;
+        depth = current();
+        break;
+      case MkqLexer::MINUS:
+      case MkqLexer::NOT:
+        ++unary_run_;
+        depth = current();
+        break;
+      case MkqLexer::QUESTION:
+        ++top.ternaries;
+        unary_run_ = 0;
+        depth = current();
+        break;
+      case MkqLexer::IF:
+        if (previous_ == MkqLexer::ELSE) {
+          ++top.else_chain;
+        } else {
+          top.else_chain = 0;
+          top.ternaries = 0;
+        }
+        unary_run_ = 0;
+        depth = current();
+        break;
+      case MkqLexer::COMMA:
+      case MkqLexer::SEP:
+      case MkqLexer::ASSIGN:
+      case MkqLexer::LET:
+      case MkqLexer::IMPORT:
+      case MkqLexer::USE:
+      case MkqLexer::ASSERT:
+      case MkqLexer::FOR:
+      case MkqLexer::TEMPLATE:
+      case MkqLexer::ELSE:
+        top.ternaries = 0;  // a new expression starts: earlier `?`s do not enclose it
+        unary_run_ = 0;
+        depth = current();
+        break;
+      default:
+        unary_run_ = 0;
+        depth = current();
+        break;
+    }
+    previous_ = type;
+    return depth;
+  }
+
+  int current() const {
+    const Level& top = levels_.back();
+    return top.base + top.ternaries + top.else_chain + unary_run_;
+  }
+
+ private:
+  struct Level {
+    int base;        // depth of the bracket that opened this level
+    int ternaries;   // `?` seen in the current expression at this level
+    int else_chain;  // `else if` seen in the current if-chain at this level
+  };
+  std::vector<Level> levels_;
+  int unary_run_ = 0;
+  std::size_t previous_ = 0;
+  bool after_close_ = false;
+};
+
+// Short, printable form of a token's text for a message.
+std::string quote_text(std::string_view text) {
+  constexpr std::size_t kMax = 40;
+  if (text.size() <= kMax) return std::string(text);
+  std::size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) --cut;
+  return std::string(text.substr(0, cut)) + "...";
+}
+
+// ------------------------------------------------------------------ PieceParser
+
+// Lexes, checks, parses and transforms one TextPiece.
+class PieceParser {
+ public:
+  PieceParser(const TextPiece& piece, const diag::SourceManager& sources, diag::Diagnostics& diagnostics,
+              ErrorBudget& budget, std::vector<Comment>& comments, int base_depth)
+      : piece_(piece),
+        sources_(sources),
+        diagnostics_(diagnostics),
+        budget_(budget),
+        comments_(comments),
+        base_depth_(base_depth),
+        reporter_(piece, diagnostics, budget),
+        input_(piece.text()),
+        lexer_(&input_) {}
+
+  // The statements of a file; nullopt when the file is over a limit.
+  std::optional<std::vector<StmtPtr>> statements() {
+    if (!prepare()) return std::nullopt;
+    auto tokens = take_tokens();
+    antlr4::ListTokenSource source(std::move(tokens));
+    antlr4::CommonTokenStream stream(&source);
+    MkqParser parser(&stream);
+    auto* tree = dynamic_cast<MkqParser::FileContext*>(run(parser, stream, false));
+    if (over_limit_) return std::nullopt;
+    Transformer transformer(piece_, strings_, diagnostics_, base_depth_);
+    auto stmts = transformer.file(tree);
+    if (transformer.too_deep()) return std::nullopt;
+    return stmts;
+  }
+
+  // The expression inside `${...}`; null when the file is over a limit.
+  ExprPtr interpolation() {
+    if (!prepare()) return nullptr;
+    auto tokens = take_tokens();
+    antlr4::ListTokenSource source(std::move(tokens));
+    antlr4::CommonTokenStream stream(&source);
+    MkqParser parser(&stream);
+    auto* tree = dynamic_cast<MkqParser::ExprContext*>(run(parser, stream, true));
+    if (over_limit_) return nullptr;
+    Transformer transformer(piece_, strings_, diagnostics_, base_depth_);
+    auto expr = transformer.expression(tree);
+    if (transformer.too_deep()) over_limit_ = true;
+    return expr;
+  }
+
+  bool over_limit() const { return over_limit_; }
+
+ private:
+  struct StringToken {
+    std::size_t index;
+    int depth;
+  };
+
+  // Steps 2-4; false when the file is over a limit (no parse then).
+  bool prepare() {
+    lexer_.removeErrorListeners();
+    lexer_.addErrorListener(&reporter_);
+    if (!lex() || !scan()) return false;
+    decode_strings();
+    return !over_limit_;
+  }
+
+  // False when the piece has more than kMaxTokens tokens.
+  bool lex() {
+    while (true) {
+      std::unique_ptr<antlr4::Token> token = lexer_.nextToken();
+      const std::size_t type = token->getType();
+      if (owned_.size() >= static_cast<std::size_t>(kMaxTokens) && type != antlr4::Token::EOF) {
+        auto& d = diagnostics_.error(codes::kTooManyTokens, piece_.token_range(token.get()),
+                                     "file is too large: more than " + std::to_string(kMaxTokens) + " tokens");
+        d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
+        over_limit_ = true;
+        return false;
+      }
+      if (type == MkqLexer::UNTERMINATED_STRING) repair_interpolation(token.get(), owned_.size());
+      tokens_.push_back(token.get());
+      owned_.push_back(std::move(token));
+      if (type == antlr4::Token::EOF) return true;
+    }
+  }
+
+  std::vector<std::unique_ptr<antlr4::Token>> take_tokens() { return std::move(owned_); }
+
+  // `"${m["k"]}"`: the lexer ends the string at the inner quote, and the rest
+  // of the line becomes more strings. Merge it back into one (bad) string
+  // token and say what is wrong, once.
+  void repair_interpolation(antlr4::Token* token, std::size_t index) {
+    const auto bytes = piece_.token_bytes(token);
+    if (!bytes) return;
+    const std::string_view text = piece_.file_text();
+    const auto [begin, end] = *bytes;
+    std::uint32_t open = 0;
+    bool unclosed = false;
+    for (std::uint32_t i = begin + 1; i < end;) {
+      if (text[i] == '\\') {
+        i += 2;
+        continue;
+      }
+      if (text[i] == '$' && i + 1 < end && text[i + 1] == '{') {
+        const std::size_t close = text.substr(0, end).find('}', i + 2);
+        if (close == std::string_view::npos) {
+          open = i;
+          unclosed = true;
+          break;
+        }
+        i = static_cast<std::uint32_t>(close) + 1;
+        continue;
+      }
+      ++i;
+    }
+    if (!unclosed || end >= piece_.end() || text[end] != '"') return;
+
+    std::uint32_t line_end = end;
+    while (line_end < piece_.end() && text[line_end] != '\n' && text[line_end] != '\r') ++line_end;
+    const std::size_t close = text.substr(0, line_end).find('}', end);
+    std::uint32_t merged_end = end + 1;
+    if (close != std::string_view::npos) {
+      std::uint32_t j = static_cast<std::uint32_t>(close) + 1;
+      while (j < line_end && text[j] != '"') j += text[j] == '\\' ? 2 : 1;
+      merged_end = j < line_end ? j + 1 : line_end;
+      auto& d = diagnostics_.error(codes::kBadInterpolation, piece_.range(end, end + 1),
+                                   "a string interpolation cannot contain '\"'");
+      d.notes.push_back({"compute the value with 'let' and interpolate its name, e.g. ${name}", std::nullopt});
+    } else {
+      diagnostics_.error(codes::kBadInterpolation, piece_.range(open, open + 2), "'${' has no closing '}'");
+    }
+    auto* writable = dynamic_cast<antlr4::CommonToken*>(token);
+    if (writable == nullptr) return;
+    writable->setStopIndex(piece_.code_point_of(merged_end) - 1);
+    input_.seek(piece_.code_point_of(merged_end));
+    repaired_.insert(index);
+  }
+
+  // Step 3: comments, lexical errors, the nesting limit. False when too deep.
+  bool scan() {
+    NestingCounter nesting(base_depth_);
+    for (std::size_t i = 0; i < tokens_.size(); ++i) {
+      if (skip_until_ && i <= *skip_until_) continue;  // the rest of a '#' line
+      antlr4::Token* token = tokens_[i];
+      if (budget_.exhausted(piece_.token_range(token))) {
+        over_limit_ = true;
+        return false;
+      }
+      const std::size_t type = token->getType();
+      switch (type) {
+        case MkqLexer::LINE_COMMENT:
+        case MkqLexer::BLOCK_COMMENT:
+          comments_.push_back({std::string(piece_.token_text(token)), piece_.token_range(token),
+                               type == MkqLexer::BLOCK_COMMENT});
+          continue;
+        case MkqLexer::UNTERMINATED_COMMENT: {
+          const auto bytes = piece_.token_bytes(token);
+          auto& d = diagnostics_.error(codes::kUnterminatedComment, piece_.range(bytes->first, bytes->first + 2),
+                                       "unterminated block comment");
+          d.notes.push_back({"a block comment ends with '*/'; block comments do not nest", std::nullopt});
+          reporter_.suppress_errors_at_eof();
+          continue;
+        }
+        case MkqLexer::STRAY:
+          report_stray(i);
+          continue;
+        case MkqLexer::UNTERMINATED_STRING:
+          reporter_.lexical_error_at(i);
+          if (!repaired_.count(i)) {
+            auto& d = diagnostics_.error(codes::kUnterminatedString, piece_.token_range(token), "unterminated string");
+            d.notes.push_back({"a string ends with '\"' on the same line", std::nullopt});
+          }
+          break;
+        case MkqLexer::BAD_NUMBER:
+          reporter_.lexical_error_at(i);
+          report_bad_number(token);
+          break;
+        case MkqLexer::DURATION:
+          if (auto problem = check_duration(piece_.token_text(token))) {
+            auto& d = diagnostics_.error(codes::kInvalidDuration, piece_.token_range(token), problem->message);
+            d.notes.push_back({"a duration lists each unit at most once, largest first: d, h, min, s, ms", std::nullopt});
+            if (!problem->replacement.empty()) {
+              d.suggestions.push_back({"write '" + problem->replacement + "'", piece_.token_range(token),
+                                       problem->replacement});
+            }
+          }
+          break;
+        case MkqLexer::STRING:
+          string_tokens_.push_back({i, nesting.current() + 1});
+          break;
+        default:
+          break;
+      }
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL || type == antlr4::Token::EOF) continue;
+      if (over_limit_) continue;
+      const int depth = nesting.advance(type);
+      if (depth > kMaxNestingDepth) {
+        over_limit_ = true;
+        auto& d = diagnostics_.error(codes::kNestingTooDeep, piece_.token_range(token),
+                                     "nesting is deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+        d.notes.push_back({"brackets, braces, parentheses, unary operators, '?:' and 'else if' count one level each",
+                           std::nullopt});
+      }
+    }
+    return !over_limit_;
+  }
+
+  // Hides the rest of the line from the parser (after a '#' comment).
+  void hide_rest_of_line(std::size_t from) {
+    const auto bytes = piece_.token_bytes(tokens_[from]);
+    const std::string_view text = piece_.file_text();
+    for (std::size_t j = from + 1; j < tokens_.size(); ++j) {
+      auto* token = dynamic_cast<antlr4::CommonToken*>(tokens_[j]);
+      const auto at = piece_.token_bytes(tokens_[j]);
+      if (token == nullptr || !at || token->getType() == antlr4::Token::EOF) return;
+      if (text.substr(bytes->second, at->first - bytes->second).find('\n') != std::string_view::npos) return;
+      token->setChannel(kHiddenFromParser);
+      skip_until_ = j;
+    }
+  }
+
+  // A stray character: reported here; the parser never sees it (channel 2),
+  // except '&' and '|', which are taken as '&&' and '||' so that the rest of
+  // the expression still parses.
+  void report_stray(std::size_t index) {
+    antlr4::Token* token = tokens_[index];
+    const std::string_view text = piece_.token_text(token);
+    reporter_.lexical_error_at(index);
+    auto& d = diagnostics_.error(codes::kUnexpectedCharacter, piece_.token_range(token),
+                                 "unexpected character '" + std::string(text) + "'");
+    if (auto* writable = dynamic_cast<antlr4::CommonToken*>(token); writable != nullptr && (text == "&" || text == "|")) {
+      writable->setType(text == "&" ? MkqLexer::AND : MkqLexer::OR);
+      writable->setChannel(antlr4::Token::DEFAULT_CHANNEL);
+    }
+    if (text == "#") hide_rest_of_line(index);
+    if (text == "\xE2\x80\x9C" || text == "\xE2\x80\x9D" || text == "\xE2\x80\x9E") {
+      d.notes.push_back({"strings are written with straight double quotes: \"...\"", std::nullopt});
+    } else if (text == "'" || text == "\xE2\x80\x98" || text == "\xE2\x80\x99" || text == "`") {
+      d.notes.push_back({"strings are written with double quotes: \"...\"", std::nullopt});
+    } else if (text == "#") {
+      d.notes.push_back({"comments start with '//' or are written /* ... */", std::nullopt});
+    } else if (text == "\xC2\xA0" || text == "\xEF\xBB\xBF" || text == "\xE2\x80\x8B") {
+      d.notes.push_back({"an invisible character (a non-breaking space, a zero-width space or a byte-order mark)",
+                         std::nullopt});
+    } else if (text == "$") {
+      d.notes.push_back({"'${...}' interpolates inside a string only", std::nullopt});
+    } else if (text == "&" || text == "|") {
+      d.notes.push_back({std::string("the logical operators are '&&' and '||'"), std::nullopt});
+    }
+  }
+
+  void report_bad_number(antlr4::Token* token) {
+    const std::string_view text = piece_.token_text(token);
+    const NumberAdvice advice = explain_bad_number(text);
+    auto& d = diagnostics_.error(codes::kInvalidNumber, piece_.token_range(token), advice.message);
+    if (!advice.note.empty()) d.notes.push_back({advice.note, std::nullopt});
+    if (!advice.replacement.empty()) {
+      d.suggestions.push_back({"did you mean '" + advice.replacement + "'?", piece_.token_range(token),
+                               advice.replacement});
+    } else if (!advice.help.empty()) {
+      d.suggestions.push_back({advice.help, std::nullopt, ""});
+    }
+  }
+
+  // Step 4: escapes and interpolations of every STRING token.
+  void decode_strings() {
+    const std::string_view text = piece_.file_text();
+    if (!string_tokens_.empty()) strings_.resize(tokens_.size());
+    for (const auto& [index, depth] : string_tokens_) {
+      if (over_limit_ || budget_.exhausted(piece_.token_range(tokens_[index]))) {
+        over_limit_ = true;
+        return;
+      }
+      const auto bytes = piece_.token_bytes(tokens_[index]);
+      if (!bytes || bytes->second < bytes->first + 2) continue;
+      const auto [begin, end] = *bytes;
+      auto string = std::make_unique<StringExpr>(piece_.range(begin, end));
+      const std::uint32_t stop = end - 1;  // the closing quote
+      std::string literal;
+      std::uint32_t literal_begin = begin + 1;
+      const auto flush = [&](std::uint32_t at) {
+        if (at > literal_begin) string->parts.push_back({literal, nullptr, piece_.range(literal_begin, at)});
+        literal.clear();
+      };
+      std::uint32_t i = begin + 1;
+      while (i < stop) {
+        const char c = text[i];
+        if (c == '\\' && i + 1 < stop) {
+          const std::uint32_t length = utf8_length(text, i + 1);
+          switch (text[i + 1]) {
+            case '"': literal += '"'; break;
+            case '\\': literal += '\\'; break;
+            case 'n': literal += '\n'; break;
+            case 't': literal += '\t'; break;
+            case '$': literal += '$'; break;
+            default: {
+              const std::string escape(text.substr(i, 1 + length));
+              auto& d = diagnostics_.error(codes::kInvalidEscape, piece_.range(i, i + 1 + length),
+                                           "unknown escape '" + escape + "' in string");
+              d.notes.push_back({"the escapes are \\\" \\\\ \\n \\t and \\$; write a backslash as \\\\", std::nullopt});
+              literal += escape;
+              break;
+            }
+          }
+          i += 1 + length;
+          continue;
+        }
+        if (c == '$' && i + 1 < stop && text[i + 1] == '{') {
+          flush(i);
+          const std::size_t found = text.substr(0, stop).find('}', i + 2);
+          const std::uint32_t close = found == std::string_view::npos ? stop : static_cast<std::uint32_t>(found);
+          ExprPtr expr = interpolate(i + 2, close, depth);
+          const SourceRange part_range = piece_.range(i, std::min(close + 1, stop));
+          if (!expr) expr = std::make_unique<ErrorExpr>(part_range);
+          string->parts.push_back({"", std::move(expr), part_range});
+          i = close + 1;
+          literal_begin = i;
+          continue;
+        }
+        literal += c;
+        ++i;
+      }
+      flush(stop);
+      strings_[index] = std::move(string);
+    }
+  }
+
+  ExprPtr interpolate(std::uint32_t begin, std::uint32_t end, int depth) {
+    const TextPiece inner(sources_, piece_.file(), begin, end, piece_.range(end, end + 1));
+    PieceParser parser(inner, sources_, diagnostics_, budget_, comments_, depth);
+    ExprPtr expr = parser.interpolation();
+    if (parser.over_limit()) over_limit_ = true;
+    return expr;
+  }
+
+  // Step 5: the two-stage parse. Returns the tree (owned by `parser`).
+  antlr4::ParserRuleContext* run(MkqParser& parser, antlr4::CommonTokenStream& stream, bool expression) {
+    const auto rule = [&]() -> antlr4::ParserRuleContext* {
+      if (expression) return parser.expr();
+      return parser.file();
+    };
+    stream.fill();  // every token is in memory already; error messages look ahead freely
+    parser.removeErrorListeners();
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+    try {
+      antlr4::ParserRuleContext* tree = rule();
+      if (!expression || stream.LA(1) == antlr4::Token::EOF) return tree;
+    } catch (const antlr4::ParseCancellationException&) {
+      // Not valid SLL: parse again with full LL and error recovery.
+    }
+    stream.seek(0);
+    parser.reset();
+    // reset() keeps the ATN state of the failed attempt; the start rule would
+    // take it as its invoking state, and error recovery would then walk past
+    // the root context.
+    parser.setState(antlr4::atn::ATNState::INVALID_STATE_NUMBER);
+    parser.setErrorHandler(std::make_shared<FriendlyErrorStrategy>(reporter_));
+    parser.addErrorListener(&reporter_);
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    antlr4::ParserRuleContext* tree = nullptr;
+    try {
+      tree = rule();
+    } catch (const antlr4::ParseCancellationException&) {
+      over_limit_ = true;  // ErrorReporter gave up: too many errors
+      return nullptr;
+    }
+    if (expression && stream.LA(1) != antlr4::Token::EOF) {
+      antlr4::Token* extra = stream.LT(1);
+      diag::Diagnostic d;
+      d.code = codes::kUnexpectedToken;
+      d.range = piece_.token_range(extra);
+      d.message = "unexpected '" + quote_text(piece_.token_text(extra)) + "' in an interpolation";
+      d.notes.push_back({"'${...}' holds one expression", std::nullopt});
+      reporter_.report(extra, std::move(d));
+    }
+    return tree;
+  }
+
+  const TextPiece& piece_;
+  const diag::SourceManager& sources_;
+  diag::Diagnostics& diagnostics_;
+  ErrorBudget& budget_;
+  std::vector<Comment>& comments_;
+  int base_depth_;
+  ErrorReporter reporter_;
+  antlr4::ANTLRInputStream input_;
+  MkqLexer lexer_;
+  std::vector<std::unique_ptr<antlr4::Token>> owned_;  // handed to the token stream by take_tokens()
+  std::vector<antlr4::Token*> tokens_;                 // every token, all channels, by token index
+  std::set<std::size_t> repaired_;                      // merged bad strings, already reported
+  std::vector<StringToken> string_tokens_;
+  StringTable strings_;
+  std::optional<std::size_t> skip_until_;  // tokens up to here are hidden (a '#' comment)
+  bool over_limit_ = false;                // nesting, tokens or errors: no AST
+};
+
+}  // namespace
+}  // namespace detail
+
+std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
+  try {
+    const diag::SourceFile& source = sources.file(file);
+    const std::string& text = source.text;
+    if (text.size() > std::numeric_limits<std::uint32_t>::max() - 16) {
+      diagnostics.error(codes::kBinaryFile, sources.range(file, 0, 0), "file is too large to be a policy");
+      return nullptr;
+    }
+    if (const auto bad = detail::find_bad_byte(text)) {
+      const auto range = sources.range(file, bad->offset, bad->offset + 1);
+      if (bad->is_nul) {
+        auto& d = diagnostics.error(codes::kBinaryFile, range, "file contains a NUL byte; it looks like a binary file");
+        d.notes.push_back({"a policy is UTF-8 text", std::nullopt});
+      } else {
+        auto& d = diagnostics.error(codes::kInvalidUtf8, range, "file is not valid UTF-8");
+        d.notes.push_back({"the first invalid byte is here; save the file as UTF-8", std::nullopt});
+      }
+      return nullptr;
+    }
+
+    // A UTF-8 byte-order mark is allowed at the very start and ignored.
+    const std::uint32_t begin = text.compare(0, 3, "\xEF\xBB\xBF") == 0 ? 3 : 0;
+    auto result = std::make_unique<File>();
+    result->file = file;
+    const detail::TextPiece piece(sources, file, begin, static_cast<std::uint32_t>(text.size()));
+    detail::ErrorBudget budget(diagnostics);
+    detail::PieceParser parser(piece, sources, diagnostics, budget, result->comments, 0);
+    auto stmts = parser.statements();
+    if (!stmts) return nullptr;
+    result->stmts = std::move(*stmts);
+    std::stable_sort(result->comments.begin(), result->comments.end(),
+                     [](const Comment& a, const Comment& b) { return a.range.begin.offset < b.range.begin.offset; });
+    return result;
+  } catch (const std::exception& e) {
+    diagnostics.error(codes::kInternalError, sources.range(file, 0, 0),
+                      std::string("internal error in the parser: ") + e.what());
+  } catch (...) {
+    diagnostics.error(codes::kInternalError, sources.range(file, 0, 0), "internal error in the parser");
+  }
+  return nullptr;
+}
+
+}  // namespace mkq::syntax
