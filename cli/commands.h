@@ -19,12 +19,17 @@ struct CheckOptions {
   OutputFormat format = OutputFormat::Text;
 };
 
+struct EvalOptions {
+  std::string path = ".";
+};
+
 struct FmtOptions {
   std::vector<std::string> paths;
   bool check = false;
 };
 
 int run_check(const CheckOptions& options, const GlobalOptions& global);
+int run_eval(const EvalOptions& options, const GlobalOptions& global);
 int run_fmt(const FmtOptions& options, const GlobalOptions& global);
 int run_version();
 

@@ -38,6 +38,11 @@ int run(int argc, char** argv) {
   check_cmd->add_option("--format", check_format, "Diagnostics as text (default) or json")
       ->check(CLI::IsMember({"text", "json"}));
 
+  mkq::cli::EvalOptions eval;
+  CLI::App* eval_cmd = app.add_subcommand(
+      "eval", "Compile a policy and print its typed model as JSON, defaults filled in (secrets: only their source)");
+  eval_cmd->add_option("PATH", eval.path, "A .mkq file or a directory of them (default: .)");
+
   mkq::cli::FmtOptions fmt;
   CLI::App* fmt_cmd = app.add_subcommand(
       "fmt", "Rewrite .mkq files in the canonical layout, keeping every comment");
@@ -61,6 +66,7 @@ int run(int argc, char** argv) {
     check.format = check_format == "json" ? OutputFormat::Json : OutputFormat::Text;
     return mkq::cli::run_check(check, global);
   }
+  if (*eval_cmd) return mkq::cli::run_eval(eval, global);
   if (*fmt_cmd) {
     if (fmt.paths.empty()) fmt.paths.push_back(".");
     return mkq::cli::run_fmt(fmt, global);

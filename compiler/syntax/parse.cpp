@@ -215,15 +215,6 @@ class NestingCounter {
   bool after_close_ = false;
 };
 
-// Short, printable form of a token's text for a message.
-std::string quote_text(std::string_view text) {
-  constexpr std::size_t kMax = 40;
-  if (text.size() <= kMax) return std::string(text);
-  std::size_t cut = kMax;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) --cut;
-  return std::string(text.substr(0, cut)) + "...";
-}
-
 // ------------------------------------------------------------------ PieceParser
 
 // Lexes, checks, parses and transforms one TextPiece.
@@ -593,7 +584,7 @@ class PieceParser {
       diag::Diagnostic d;
       d.code = codes::kUnexpectedToken;
       d.range = piece_.token_range(extra);
-      d.message = "unexpected '" + quote_text(piece_.token_text(extra)) + "' in an interpolation";
+      d.message = "unexpected '" + shorten(piece_.token_text(extra)) + "' in an interpolation";
       d.notes.push_back({"'${...}' holds one expression", std::nullopt});
       reporter_.report(extra, std::move(d));
     }

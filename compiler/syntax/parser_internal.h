@@ -216,4 +216,10 @@ class Transformer {
 bool is_real(const antlr4::Token* token);
 bool is_real(antlr4::tree::TerminalNode* node);
 
+// IDENT or a declaration keyword (which may also name things).
+bool is_ident_type(std::size_t type);
+
+// A token's text cut to a length that fits in a message.
+std::string shorten(std::string_view text);
+
 }  // namespace mkq::syntax::detail

@@ -14,30 +14,9 @@
 
 namespace mkq::syntax::detail {
 
-namespace {
-
 using P = MkqParser;
 
-bool is_ident_type(std::size_t type) {
-  switch (type) {
-    case P::IDENT:
-    case P::MANAGER:
-    case P::WORKER:
-    case P::FLAVOR:
-    case P::TOPOLOGY:
-    case P::COHORT:
-    case P::CLUSTERQUEUE:
-    case P::LOCALQUEUE:
-    case P::NAMESPACE:
-    case P::PRIORITYCLASS:
-    case P::DISPATCH:
-    case P::KUEUE:
-    case P::ACCESS:
-      return true;
-    default:
-      return false;
-  }
-}
+namespace {
 
 bool has(const antlr4::misc::IntervalSet& set, std::size_t type) { return set.contains(type); }
 
@@ -49,15 +28,6 @@ const char* closer_text(std::size_t type) {
     case P::RBRACK: return "]";
     default: return ")";
   }
-}
-
-// Short, printable form of a token's text.
-std::string shorten(std::string_view text) {
-  constexpr std::size_t kMax = 40;
-  if (text.size() <= kMax) return std::string(text);
-  std::size_t cut = kMax;
-  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) --cut;
-  return std::string(text.substr(0, cut)) + "...";
 }
 
 // "'x'", "string \"abc\"" or "end of file".
@@ -169,6 +139,18 @@ const std::vector<std::string>& statement_keywords() {
 }
 
 }  // namespace
+
+// The declaration keywords are consecutive tokens of the grammar, MANAGER to ACCESS.
+static_assert(P::ACCESS - P::MANAGER == 11, "Mkq.g4 changed the declaration keywords: update is_ident_type");
+bool is_ident_type(std::size_t type) { return type == P::IDENT || (type >= P::MANAGER && type <= P::ACCESS); }
+
+std::string shorten(std::string_view text) {
+  constexpr std::size_t kMax = 40;
+  if (text.size() <= kMax) return std::string(text);
+  std::size_t cut = kMax;
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0u) == 0x80u) --cut;  // not inside a character
+  return std::string(text.substr(0, cut)) + "...";
+}
 
 // ------------------------------------------------------------------ ErrorBudget
 

@@ -18,10 +18,6 @@ T* at(const std::vector<T*>& items, std::size_t i) {
   return i < items.size() ? items[i] : nullptr;
 }
 
-bool is_ident_type(std::size_t type) {
-  return type == P::IDENT || (type >= P::MANAGER && type <= P::ACCESS);
-}
-
 std::optional<BinaryOp> binary_op(const antlr4::Token* token) {
   if (token == nullptr) return std::nullopt;
   switch (token->getType()) {

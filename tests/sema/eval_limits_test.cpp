@@ -87,7 +87,7 @@ TEST_CASE("limits: long operator chains through forward references", "[sema][eva
   CHECK(run->messages() == std::vector<std::string>{
                                "E2090 evaluation is nested too deeply (more than 1500 levels of expressions, lets and imports)"});
   CHECK(mkq::test::show("1" + ones) == "701");
-  CHECK(mkq::test::show("a", "let a = b" + ones + "\nlet b = 1") == "1401");
+  CHECK(mkq::test::show("a", "let a = b" + ones + "\nlet b = 1") == "701");
 }
 
 }  // namespace

@@ -1,0 +1,24 @@
+// `mkq eval`: compile a policy and print its typed model as JSON (stdout).
+// Diagnostics go to stderr as for `mkq check`; nothing is printed on stdout
+// when there is an error.
+#include <cstdio>
+#include <string>
+
+#include "cli/commands.h"
+#include "compiler/sema/analyze.h"
+#include "compiler/sema/model_json.h"
+
+namespace mkq::cli {
+
+int run_eval(const EvalOptions& options, const GlobalOptions& global) {
+  diag::SourceManager sources;
+  diag::Diagnostics diagnostics;
+  sema::RealFileSystem fs;
+  const auto policy = sema::analyze(options.path, fs, sources, diagnostics);
+  std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
+  if (!policy || diagnostics.has_errors()) return 1;
+  std::fputs(sema::model::model_to_json(*policy).c_str(), stdout);
+  return 0;
+}
+
+}  // namespace mkq::cli
