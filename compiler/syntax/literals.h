@@ -1,7 +1,7 @@
 // Checks of raw text that need no parser: the file's encoding, and the advice
 // given for number and duration literals the lexer could not accept.
 //
-// Private to compiler/syntax (used by parse.cpp); plain strings in, plain
+// Private to compiler/syntax (parse.cpp, transform_expr.cpp); plain strings in, plain
 // strings out, so that these rules are easy to test on their own.
 #pragma once
 

@@ -356,7 +356,7 @@ class PieceParser {
     for (std::size_t i = 0; i < tokens_.size(); ++i) {
       if (skip_until_ && i <= *skip_until_) continue;  // the rest of a '#' line
       antlr4::Token* token = tokens_[i];
-      if (budget_.exhausted(piece_.token_range(token))) {
+      if (budget_.used_up() && budget_.exhausted(piece_.token_range(token))) {
         over_limit_ = true;
         return false;
       }
@@ -481,7 +481,7 @@ class PieceParser {
     const std::string_view text = piece_.file_text();
     if (!string_tokens_.empty()) strings_.resize(tokens_.size());
     for (const auto& [index, depth] : string_tokens_) {
-      if (over_limit_ || budget_.exhausted(piece_.token_range(tokens_[index]))) {
+      if (over_limit_ || (budget_.used_up() && budget_.exhausted(piece_.token_range(tokens_[index])))) {
         over_limit_ = true;
         return;
       }
@@ -612,6 +612,18 @@ class PieceParser {
 }  // namespace
 }  // namespace detail
 
+namespace {
+
+// The first position of a file, built without the SourceManager (which may be
+// what failed).
+SourceRange start_of(FileId file) {
+  SourceRange range;
+  range.file = file;
+  return range;
+}
+
+}  // namespace
+
 std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
   try {
     const diag::SourceFile& source = sources.file(file);
@@ -646,10 +658,9 @@ std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file
                      [](const Comment& a, const Comment& b) { return a.range.begin.offset < b.range.begin.offset; });
     return result;
   } catch (const std::exception& e) {
-    diagnostics.error(codes::kInternalError, sources.range(file, 0, 0),
-                      std::string("internal error in the parser: ") + e.what());
+    diagnostics.error(codes::kInternalError, start_of(file), std::string("internal error in the parser: ") + e.what());
   } catch (...) {
-    diagnostics.error(codes::kInternalError, sources.range(file, 0, 0), "internal error in the parser");
+    diagnostics.error(codes::kInternalError, start_of(file), "internal error in the parser");
   }
   return nullptr;
 }

@@ -20,6 +20,7 @@
 #include "MkqParser.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/syntax/ast.h"
+#include "compiler/syntax/parse.h"
 
 namespace mkq::syntax::detail {
 
@@ -78,6 +79,10 @@ class ErrorBudget {
  public:
   explicit ErrorBudget(diag::Diagnostics& diagnostics)
       : diagnostics_(diagnostics), base_(diagnostics.error_count()) {}
+  // True when the file has used up its errors (cheap; check before exhausted()).
+  bool used_up() const {
+    return diagnostics_.error_count() - base_ >= static_cast<std::size_t>(kMaxSyntaxErrors);
+  }
   // True when the file has used up its errors; the first time, reports E1017
   // at `where`. Callers stop working on the file then (no AST).
   bool exhausted(const SourceRange& where);

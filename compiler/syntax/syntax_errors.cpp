@@ -155,7 +155,7 @@ std::string shorten(std::string_view text) {
 // ------------------------------------------------------------------ ErrorBudget
 
 bool ErrorBudget::exhausted(const SourceRange& where) {
-  if (diagnostics_.error_count() - base_ < static_cast<std::size_t>(kMaxSyntaxErrors)) return false;
+  if (!used_up()) return false;
   if (!reported_) {
     reported_ = true;
     diagnostics_.error(codes::kTooManyErrors, where,
@@ -320,8 +320,11 @@ void FriendlyErrorStrategy::explain(antlr4::Parser* parser, antlr4::Token* offen
   const bool wants_expression =
       has(expected, P::NUMBER) && has(expected, P::LPAREN) && !has(expected, P::LET);
 
-  // The end of the file, or the wrong closing bracket, inside a bracket.
-  if (opener && (at_eof || (is_closer(type) && type != opener->closer)) &&
+  // The end of the file, the wrong closing bracket, or a statement keyword
+  // inside a list, map or call: the closing bracket is missing.
+  const bool starts_statement = type == P::LET || type == P::IMPORT || type == P::TEMPLATE || type == P::USE ||
+                                type == P::ASSERT || type == P::ELSE;
+  if (opener && (at_eof || (is_closer(type) && type != opener->closer) || (starts_statement && !opener->is_body)) &&
       !(wants_expression && !has(expected, opener->closer))) {
     d.code = codes::kUnclosedBracket;
     d.message = std::string("expected '") + closer_text(opener->closer) + "' to close the " + opener->what +

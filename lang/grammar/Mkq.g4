@@ -73,7 +73,7 @@ primary
     | stringLit                                         # stringExpr
     | TRUE                                              # trueLit
     | FALSE                                             # falseLit
-    | NULL                                              # nullLit
+    | NULL_LIT                                          # nullLit
     | ALL                                               # allLit
     | ident                                             # nameRef
     | LPAREN expr RPAREN                                # parenExpr
@@ -109,7 +109,7 @@ ELSE      : 'else' ;
 ASSERT    : 'assert' ;
 TRUE      : 'true' ;
 FALSE     : 'false' ;
-NULL      : 'null' ;
+NULL_LIT  : 'null' ;  // not NULL: the C++ macro would break the generated code
 ALL       : 'all' ;
 
 MANAGER       : 'manager' ;

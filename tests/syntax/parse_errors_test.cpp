@@ -177,6 +177,14 @@ TEST_CASE("parser asks for the closing bracket of lists, maps, calls and parenth
   CHECK(only_error("worker \"w\" { x = 1 ] }") == "E1011 1:20-1:21 expected '}' to close the block started here");
 }
 
+TEST_CASE("parser asks for the closing bracket when a statement starts inside a list", "[syntax][errors]") {
+  auto p = parse("let xs = [1, 2, 3\nlet y = 4\n");
+  REQUIRE(p->messages() == std::vector<std::string>{"E1011 2:1-2:4 expected ']' to close the list started here"});
+  CHECK(notes(p->error()) == std::vector<std::string>{"1:10-1:11 the list starts here"});
+  CHECK(only_error("x = f(a,\nuse t()") == "E1011 2:1-2:4 expected ')' to close the argument list started here");
+  CHECK(only_error("x = (1\nassert true") == "E1011 2:1-2:7 expected ')' to close the parenthesis started here");
+}
+
 TEST_CASE("parser asks for a ',' between items", "[syntax][errors]") {
   auto list = parse("x = [1 2]");
   REQUIRE(list->messages() == std::vector<std::string>{"E1001 1:8-1:9 expected ',' or ']'"});

@@ -62,7 +62,7 @@ std::vector<uint16_t> MkqLexer::_serializedATN;
 
 std::vector<std::string> MkqLexer::_ruleNames = {
   u8"IMPORT", u8"AS", u8"LET", u8"TEMPLATE", u8"USE", u8"FOR", u8"IN", u8"IF", 
-  u8"ELSE", u8"ASSERT", u8"TRUE", u8"FALSE", u8"NULL", u8"ALL", u8"MANAGER", 
+  u8"ELSE", u8"ASSERT", u8"TRUE", u8"FALSE", u8"NULL_LIT", u8"ALL", u8"MANAGER", 
   u8"WORKER", u8"FLAVOR", u8"TOPOLOGY", u8"COHORT", u8"CLUSTERQUEUE", u8"LOCALQUEUE", 
   u8"NAMESPACE", u8"PRIORITYCLASS", u8"DISPATCH", u8"KUEUE", u8"ACCESS", 
   u8"LBRACE", u8"RBRACE", u8"LBRACK", u8"RBRACK", u8"LPAREN", u8"RPAREN", 
@@ -95,7 +95,7 @@ std::vector<std::string> MkqLexer::_literalNames = {
 
 std::vector<std::string> MkqLexer::_symbolicNames = {
   "", u8"IMPORT", u8"AS", u8"LET", u8"TEMPLATE", u8"USE", u8"FOR", u8"IN", 
-  u8"IF", u8"ELSE", u8"ASSERT", u8"TRUE", u8"FALSE", u8"NULL", u8"ALL", 
+  u8"IF", u8"ELSE", u8"ASSERT", u8"TRUE", u8"FALSE", u8"NULL_LIT", u8"ALL", 
   u8"MANAGER", u8"WORKER", u8"FLAVOR", u8"TOPOLOGY", u8"COHORT", u8"CLUSTERQUEUE", 
   u8"LOCALQUEUE", u8"NAMESPACE", u8"PRIORITYCLASS", u8"DISPATCH", u8"KUEUE", 
   u8"ACCESS", u8"LBRACE", u8"RBRACE", u8"LBRACK", u8"RBRACK", u8"LPAREN", 

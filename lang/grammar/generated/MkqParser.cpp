@@ -898,7 +898,7 @@ MkqParser::UseStmtContext* MkqParser::useStmt() {
     if ((((_la & ~ 0x3fULL) == 0) &&
       ((1ULL << _la) & ((1ULL << MkqParser::TRUE)
       | (1ULL << MkqParser::FALSE)
-      | (1ULL << MkqParser::NULL)
+      | (1ULL << MkqParser::NULL_LIT)
       | (1ULL << MkqParser::ALL)
       | (1ULL << MkqParser::MANAGER)
       | (1ULL << MkqParser::WORKER)
@@ -1706,7 +1706,7 @@ MkqParser::ExprContext* MkqParser::expr(int precedence) {
     switch (_input->LA(1)) {
       case MkqParser::TRUE:
       case MkqParser::FALSE:
-      case MkqParser::NULL:
+      case MkqParser::NULL_LIT:
       case MkqParser::ALL:
       case MkqParser::MANAGER:
       case MkqParser::WORKER:
@@ -1980,7 +1980,7 @@ MkqParser::ExprContext* MkqParser::expr(int precedence) {
           if ((((_la & ~ 0x3fULL) == 0) &&
             ((1ULL << _la) & ((1ULL << MkqParser::TRUE)
             | (1ULL << MkqParser::FALSE)
-            | (1ULL << MkqParser::NULL)
+            | (1ULL << MkqParser::NULL_LIT)
             | (1ULL << MkqParser::ALL)
             | (1ULL << MkqParser::MANAGER)
             | (1ULL << MkqParser::WORKER)
@@ -2143,8 +2143,8 @@ MkqParser::FalseLitContext::FalseLitContext(PrimaryContext *ctx) { copyFrom(ctx)
 
 //----------------- NullLitContext ------------------------------------------------------------------
 
-tree::TerminalNode* MkqParser::NullLitContext::NULL() {
-  return getToken(MkqParser::NULL, 0);
+tree::TerminalNode* MkqParser::NullLitContext::NULL_LIT() {
+  return getToken(MkqParser::NULL_LIT, 0);
 }
 
 MkqParser::NullLitContext::NullLitContext(PrimaryContext *ctx) { copyFrom(ctx); }
@@ -2265,11 +2265,11 @@ MkqParser::PrimaryContext* MkqParser::primary() {
         break;
       }
 
-      case MkqParser::NULL: {
+      case MkqParser::NULL_LIT: {
         _localctx = dynamic_cast<PrimaryContext *>(_tracker.createInstance<MkqParser::NullLitContext>(_localctx));
         enterOuterAlt(_localctx, 7);
         setState(253);
-        match(MkqParser::NULL);
+        match(MkqParser::NULL_LIT);
         break;
       }
 
@@ -2325,7 +2325,7 @@ MkqParser::PrimaryContext* MkqParser::primary() {
         if ((((_la & ~ 0x3fULL) == 0) &&
           ((1ULL << _la) & ((1ULL << MkqParser::TRUE)
           | (1ULL << MkqParser::FALSE)
-          | (1ULL << MkqParser::NULL)
+          | (1ULL << MkqParser::NULL_LIT)
           | (1ULL << MkqParser::ALL)
           | (1ULL << MkqParser::MANAGER)
           | (1ULL << MkqParser::WORKER)
@@ -2858,7 +2858,7 @@ std::vector<std::string> MkqParser::_literalNames = {
 
 std::vector<std::string> MkqParser::_symbolicNames = {
   "", "IMPORT", "AS", "LET", "TEMPLATE", "USE", "FOR", "IN", "IF", "ELSE", 
-  "ASSERT", "TRUE", "FALSE", "NULL", "ALL", "MANAGER", "WORKER", "FLAVOR", 
+  "ASSERT", "TRUE", "FALSE", "NULL_LIT", "ALL", "MANAGER", "WORKER", "FLAVOR", 
   "TOPOLOGY", "COHORT", "CLUSTERQUEUE", "LOCALQUEUE", "NAMESPACE", "PRIORITYCLASS", 
   "DISPATCH", "KUEUE", "ACCESS", "LBRACE", "RBRACE", "LBRACK", "RBRACK", 
   "LPAREN", "RPAREN", "COMMA", "SEP", "DOT", "COLON", "QUESTION", "EQ", 

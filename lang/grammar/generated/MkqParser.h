@@ -14,8 +14,8 @@ class  MkqParser : public antlr4::Parser {
 public:
   enum {
     IMPORT = 1, AS = 2, LET = 3, TEMPLATE = 4, USE = 5, FOR = 6, IN = 7, 
-    IF = 8, ELSE = 9, ASSERT = 10, TRUE = 11, FALSE = 12, NULL = 13, ALL = 14, 
-    MANAGER = 15, WORKER = 16, FLAVOR = 17, TOPOLOGY = 18, COHORT = 19, 
+    IF = 8, ELSE = 9, ASSERT = 10, TRUE = 11, FALSE = 12, NULL_LIT = 13, 
+    ALL = 14, MANAGER = 15, WORKER = 16, FLAVOR = 17, TOPOLOGY = 18, COHORT = 19, 
     CLUSTERQUEUE = 20, LOCALQUEUE = 21, NAMESPACE = 22, PRIORITYCLASS = 23, 
     DISPATCH = 24, KUEUE = 25, ACCESS = 26, LBRACE = 27, RBRACE = 28, LBRACK = 29, 
     RBRACK = 30, LPAREN = 31, RPAREN = 32, COMMA = 33, SEP = 34, DOT = 35, 
@@ -509,7 +509,7 @@ public:
   public:
     NullLitContext(PrimaryContext *ctx);
 
-    antlr4::tree::TerminalNode *NULL();
+    antlr4::tree::TerminalNode *NULL_LIT();
   };
 
   class  NumberLitContext : public PrimaryContext {
