@@ -1,11 +1,13 @@
 // `mkq fmt`: rewrite files in the canonical layout (or, with --check, list the
 // ones that are not). A file with syntax errors is reported and left alone.
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 #include "cli/commands.h"
 #include "compiler/sema/analyze.h"
@@ -42,6 +44,30 @@ bool write_atomically(const std::filesystem::path& path, const std::string& text
   return true;
 }
 
+// The files `mkq fmt` works on: a file as given; a directory's *.mkq files at
+// any depth (hidden folders, build folders and node_modules skipped), sorted.
+// A path that does not exist, or a directory without .mkq files, is reported
+// the way `mkq check` reports it.
+std::vector<std::filesystem::path> files_to_format(const std::string& arg, const sema::FileSystem& fs,
+                                                   diag::Diagnostics& diagnostics) {
+  namespace stdfs = std::filesystem;
+  std::error_code ec;
+  if (!stdfs::is_directory(arg, ec)) return sema::policy_files(arg, fs, diagnostics);
+  std::vector<stdfs::path> files;
+  stdfs::recursive_directory_iterator it(arg, stdfs::directory_options::skip_permission_denied, ec);
+  for (; !ec && it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (it->is_directory(ec)) {
+      if (name.starts_with(".") || name == "node_modules" || name.starts_with("build")) it.disable_recursion_pending();
+      continue;
+    }
+    if (it->path().extension() == ".mkq" && it->is_regular_file(ec)) files.push_back(it->path());
+  }
+  std::sort(files.begin(), files.end());
+  if (files.empty()) return sema::policy_files(arg, fs, diagnostics);  // reports "contains no .mkq files"
+  return files;
+}
+
 }  // namespace
 
 int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
@@ -52,7 +78,7 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
   int unformatted = 0;
 
   for (const std::string& arg : options.paths) {
-    for (const auto& path : sema::policy_files(arg, fs, diagnostics)) {
+    for (const auto& path : files_to_format(arg, fs, diagnostics)) {
       const auto text = fs.read(path);
       if (!text) {
         std::fprintf(stderr, "mkq: error: cannot read %s\n", path.c_str());

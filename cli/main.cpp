@@ -22,6 +22,7 @@ int run(int argc, char** argv) {
   CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, format it"};
   app.name("mkq");
   app.require_subcommand(1);
+  app.fallthrough();  // global options (--no-color, -v) also after the subcommand
   app.set_version_flag("--version", std::string("mkq ") + MKQ_VERSION);
   app.footer("Run `mkq COMMAND --help` for a command's options. Docs: docs/language.md");
 
@@ -46,7 +47,7 @@ int run(int argc, char** argv) {
   mkq::cli::FmtOptions fmt;
   CLI::App* fmt_cmd = app.add_subcommand(
       "fmt", "Rewrite .mkq files in the canonical layout, keeping every comment");
-  fmt_cmd->add_option("PATH", fmt.paths, ".mkq files or directories (default: .)");
+  fmt_cmd->add_option("PATH", fmt.paths, ".mkq files, or directories searched recursively (default: .)");
   fmt_cmd->add_flag("--check", fmt.check, "Change nothing; list the files that are not formatted and exit 1 if any");
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
