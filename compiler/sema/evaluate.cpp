@@ -7,6 +7,7 @@
 
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
+#include "compiler/sema/resolve_names.h"
 
 namespace mkq::sema {
 
@@ -52,6 +53,24 @@ EvalPolicy Evaluator::run(const std::vector<RootFile>& roots) {
     if (root->ast == nullptr) continue;
     Module& module = module_for(*root);
     if (module.state == Module::State::NotStarted) evaluate_module(module);
+  }
+  // Names in code that evaluation did not reach (templates never used,
+  // branches not taken, ...) are checked without running it; what evaluation
+  // has reported already is not reported again.
+  for (const auto& [key, module] : modules_) {
+    std::map<std::string, ModuleExports> imports;
+    for (const auto& [alias, entry] : module->names) {
+      if (entry.kind != TopLevelName::Kind::Import || !entry.value || !entry.value->is(ValueKind::Module)) continue;
+      const auto* target = static_cast<const Module*>(std::get<ModuleRef>(entry.value->data).module);
+      // Empty names: the module was cut short by a limit (or defines nothing), so nothing is known about it.
+      if (target->ast == nullptr || target->state != Module::State::Done || target->names.empty()) continue;
+      ModuleExports& exports = imports[alias];
+      exports.display = target->display;
+      for (const auto& [name, export_entry] : target->names) {
+        if (export_entry.kind != TopLevelName::Kind::Import) exports.names.push_back(name);
+      }
+    }
+    resolve_names(*module->ast, diags_, imports);
   }
   return std::move(policy_);
 }
