@@ -1,0 +1,43 @@
+// Static name resolution: every name of a file checked without evaluating it.
+//
+// Evaluation only looks up the names it reaches: the body of a template that
+// is never used, the branch of an `if` not taken, the body of a `for` over an
+// empty list, the unchosen side of `?:` or the right side of a short-circuit
+// `&&`/`||` are never evaluated. This pass walks the whole AST of a file with
+// the evaluator's scope rules (evaluate_internal.h) and reports the names that
+// can never resolve, so that such a mistake is found whether or not the code
+// runs.
+//
+// The findings are those the evaluator gives when it reaches the same name,
+// with the same code, range and message (E2001 unknown name or template, E2004
+// used before its definition, E2020 a module without that let or template),
+// so a mistake that evaluation reports too is reported once.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/diagnostic.h"
+#include "compiler/syntax/ast.h"
+
+namespace mkq::sema {
+
+// What the pass knows about a loaded module an import alias stands for.
+struct ModuleExports {
+  std::string display;             // how messages name the module (ModuleSource::display)
+  std::vector<std::string> names;  // its top-level lets and templates, sorted
+};
+
+// Checks every name of `file`: name expressions (against the builtins, the
+// file's top-level lets, templates and import aliases, template parameters,
+// loop and comprehension variables, and the lets of the enclosing bodies
+// defined before the name), the first segment of every `use`, and, for the
+// aliases found in `imports` (alias -> the module it loads), `alias.name` in a
+// `use` or a field access. A finding identical to a diagnostic already in
+// `diagnostics` (same range, code and message) is not added again.
+// Recursion is bounded: the parser limits the AST's depth.
+void resolve_names(const syntax::File& file, diag::Diagnostics& diagnostics,
+                   const std::map<std::string, ModuleExports>& imports = {});
+
+}  // namespace mkq::sema
