@@ -5,18 +5,19 @@ The codes are declared in compiler/**/codes*.h as
 
     inline constexpr const char* kName = "E1003";  // one-line description
 
-and this script is the only reader of those declarations besides the compiler.
+and every golden test under tests/lang/ shows the codes it expects as `[E1003]`.
 
     diagnostics.py --write            regenerate docs/diagnostics.md
     diagnostics.py --check-doc        exit 1 if docs/diagnostics.md is not what --write would write
     diagnostics.py --check-coverage   exit 1 if a code has no golden test showing it, a code string is
                                       declared twice, or a golden shows a code declared nowhere
 
-Python 3 standard library only. Exit status: 0 success, 1 a check failed, 2 usage or input error.
+Python 3 standard library only. Exit status: 0 success; 1 a check failed or a declaration cannot
+be read; 2 wrong usage.
 """
 
 import argparse
-import os
+import difflib
 import re
 import sys
 from pathlib import Path
@@ -163,9 +164,10 @@ INTRO = """\
      The one-line descriptions are the comments beside the code constants; change them there. -->
 
 Every problem mkq finds in a policy is a *diagnostic*: a severity (error or warning), a stable
-code, a message, and the place in the source it is about. mkq reports every diagnostic it can
-find in one run (up to a limit per file for syntax errors), sorted by file and position, and
-exits 1 if any of them is an error.
+code, a message, and the place in the source it is about. Each stage reports every problem it
+finds (syntax errors up to 100 per file), and a stage runs only when the ones before it found
+no error, so a mistake is reported once, at its cause. Diagnostics come sorted by file and
+position; mkq exits 1 if any of them is an error.
 
 ## Reading a diagnostic
 
@@ -325,6 +327,8 @@ def check_coverage(codes, goldens):
                         % len(uncovered))
         for c in uncovered:
             problems.append("  %s %s  (%s:%d)  %s" % (c.code, c.name, c.header, c.line, c.description))
+        problems.append("  add a case that shows each: write tests/lang/error/NAME.mkq (or ok/NAME.mkq for a warning),"
+                        " run `tests/lang/golden.sh MKQ error/NAME.mkq --update` and read the result")
     for path, shown in sorted(goldens.items()):
         for code in sorted(shown - declared):
             problems.append("%s shows [%s], which no compiler/**/codes*.h declares" % (relative(path), code))
@@ -365,11 +369,10 @@ def main(argv):
         if have is None:
             print("diagnostics.py: %s is missing" % relative(DOC), file=sys.stderr)
         else:
-            import difflib
             diff = difflib.unified_diff(have.splitlines(), want.splitlines(),
                                         relative(DOC), "expected", lineterm="", n=1)
-            print("diagnostics.py: %s differs from the codes declared in compiler/**/codes*.h:"
-                  % relative(DOC), file=sys.stderr)
+            print("diagnostics.py: %s is not what --write produces from compiler/**/codes*.h and the"
+                  " goldens under tests/lang:" % relative(DOC), file=sys.stderr)
             for line in list(diff)[:60]:
                 print(line, file=sys.stderr)
         print("diagnostics.py: regenerate it with: /usr/bin/python3 scripts/diagnostics.py --write",
