@@ -49,8 +49,14 @@ run() { echo; echo "\$ $*"; "$@" || true; }
 echo
 echo "==> a short tour"
 run build/mkq check examples/quickstart
-run build/mkq check examples/teams
-run build/mkq fmt --check examples
+run build/mkq check examples/gpu-fleet
+echo
+echo "\$ build/mkq eval examples/quickstart | head -n 30     # the evaluated policy model, as JSON"
+build/mkq eval examples/quickstart | head -n 30
+echo "  ..."
+echo
+echo "\$ build/mkq fmt --check examples      # exit 0: every example is in the canonical layout"
+build/mkq fmt --check examples && echo "(all formatted)"
 echo
 echo "# a policy with mistakes: every error of a run, each pointing at its source"
 run build/mkq check tests/lang/error/tour-typos.mkq
