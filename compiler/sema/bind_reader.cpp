@@ -331,7 +331,8 @@ std::optional<std::vector<std::pair<std::string, const Value*>>> read_struct(
   std::vector<std::pair<std::string, const Value*>> entries;
   for (const auto& [key, item] : value.as_map()) {
     if (!contains(keys, key)) {
-      auto& d = binder.error(codes::kUnknownKey, item.origin.valid() ? item.origin : value.origin,
+      const auto& at = item.key_origin.valid() ? item.key_origin : item.origin.valid() ? item.origin : value.origin;
+      auto& d = binder.error(codes::kUnknownKey, at,
                              "unknown key '" + key + "' in '" + std::string(field) + "'");
       diag::suggest_closest(d, key, to_strings({&keys}));
       continue;
@@ -344,17 +345,15 @@ std::optional<std::vector<std::pair<std::string, const Value*>>> read_struct(
 
 void report_enum(Binder& binder, std::string_view field, const std::string& text, const diag::SourceRange& range,
                  const std::vector<std::string>& valid) {
-  std::string message = "'" + text + "' is not a valid value for '" + std::string(field) + "'";
-  if (const auto close = diag::closest_match(text, valid)) {
-    message += "; did you mean '" + *close + "'?";
-  } else {
-    message += ": expected ";
-    for (std::size_t i = 0; i < valid.size(); ++i) {
-      if (i > 0) message += i + 1 == valid.size() ? " or " : ", ";
-      message += "'" + valid[i] + "'";
-    }
+  std::string expected = "expected ";
+  for (std::size_t i = 0; i < valid.size(); ++i) {
+    if (i > 0) expected += i + 1 == valid.size() ? " or " : ", ";
+    expected += "'" + valid[i] + "'";
   }
-  binder.error(bind_codes::kInvalidEnumValue, range, std::move(message));
+  auto& d = binder.error(bind_codes::kInvalidEnumValue, range,
+                         "'" + text + "' is not a valid value for '" + std::string(field) + "'");
+  d.notes.push_back({std::move(expected), std::nullopt});
+  diag::suggest_closest(d, text, valid);
 }
 
 // ------------------------------------------------------------------ field shortcuts

@@ -22,15 +22,21 @@ namespace mkq::sema::detail {
 
 using diag::SourceRange;
 
+bool Evaluator::charge(long steps, SourceRange at) {
+  steps_ += steps;
+  if (steps_ <= step_budget_) return true;
+  // Past the budget everything fails at once, reported a single time.
+  if (!steps_reported_) {
+    steps_reported_ = true;
+    diags_.error(eval_codes::kTooLong, at, "evaluation takes too many steps: loops or templates repeat too much work");
+  }
+  return false;
+}
+
 Evaluator::Depth::Depth(Evaluator& evaluator, SourceRange at) : evaluator_(evaluator) {
   ++evaluator_.depth_;
-  if (++evaluator_.steps_ > evaluator_.step_budget_) {
-    // Past the budget everything fails at once, reported a single time.
+  if (!evaluator_.charge(1, at)) {
     ok_ = false;
-    if (evaluator_.steps_reported_) return;
-    evaluator_.steps_reported_ = true;
-    evaluator_.diags_.error(eval_codes::kTooLong, at,
-                            "evaluation takes too many steps: loops or templates repeat too much work");
     return;
   }
   if (evaluator_.depth_ <= kMaxEvalDepth) return;

@@ -182,6 +182,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
                    fn + " would make more than " + std::to_string(kMaxRangeLength) + " numbers");
       return std::nullopt;
     }
+    if (to > from && !charge(static_cast<long>(to - from), call.range)) return std::nullopt;
     List items;
     for (std::int64_t i = from; i < to; ++i) items.push_back(Value::number(Quantity::from_int(i), call.range));
     return make_list(std::move(items), call.range);

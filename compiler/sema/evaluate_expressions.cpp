@@ -358,6 +358,7 @@ std::optional<Value> Evaluator::eval_map(const syntax::MapExpr& expr, const Env&
       continue;
     }
     if (value) {
+      value->key_origin = entry.key_range;
       entries.emplace(entry.key, std::move(*value));
     } else {
       ok = false;
@@ -405,6 +406,7 @@ std::optional<Value> Evaluator::eval_comprehension(const syntax::ComprehensionEx
   const bool over_list = iterable->is(ValueKind::List);
   List result;
   for (auto& [first, second] : *items) {
+    if (!charge(1, expr.range)) return std::nullopt;
     Scope scope;
     scope.parent = env.scope;
     if (expr.second_var) {

@@ -192,6 +192,11 @@ class Evaluator {
   bool reject_non_value(const Value& value, diag::SourceRange at, const char* what);  // deep; templates, modules, builtins
   std::vector<diag::SourceRange> instantiation_notes() const;
 
+  // Counts `steps` of work against the run's budget; false (after one report)
+  // once it is spent. Every loop iteration and every element a builtin makes
+  // is charged, so that even loops with empty bodies end.
+  bool charge(long steps, diag::SourceRange at);
+
   // An RAII depth counter; `ok()` is false (after one report) past kMaxEvalDepth.
   class Depth {
    public:

@@ -161,6 +161,7 @@ void Evaluator::exec_for(const syntax::ForStmt& stmt, Module& module, Scope* sco
   }
   const bool over_list = iterable->is(ValueKind::List);
   for (auto& [first, second] : *items) {
+    if (!charge(1, stmt.range)) return;
     Scope body;
     body.parent = scope;
     if (stmt.second_var) {

@@ -41,6 +41,9 @@ struct Value {
   ValueKind kind = ValueKind::Null;
   Storage data;
   diag::SourceRange origin;  // the expression that produced this value
+  // For an entry of a map literal: where its key was written (`borrowing_limit:`),
+  // so that an unknown key can be pointed at. Invalid otherwise.
+  diag::SourceRange key_origin;
 
   static Value null(diag::SourceRange at = {});
   static Value boolean(bool b, diag::SourceRange at = {});

@@ -290,25 +290,38 @@ TEST_CASE("binder checks enum values with suggestions", "[sema][bind][errors]") 
                          .add(Block("preemption").set("within_cluster_queue", str("LowerPrioirty")));
     const Result r = run(with_base({cq}));
     const auto& d = r.only(codes::kInvalidEnumValue);
-    CHECK(d.message == "'LowerPrioirty' is not a valid value for 'within_cluster_queue'; did you mean 'LowerPriority'?");
+    CHECK(d.message == "'LowerPrioirty' is not a valid value for 'within_cluster_queue'");
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].message == "expected 'Never', 'LowerPriority' or 'LowerOrNewerEqualPriority'");
+    REQUIRE(d.suggestions.size() == 1);
+    CHECK(d.suggestions[0].replacement == "LowerPriority");
     CHECK(d.range == cq.nested(0).attributes[0].value.origin);
   }
   SECTION("far from every value") {
     const Block cq = Block("clusterqueue", {"cq2"}).set("stop_policy", str("Paused"));
-    CHECK(run(with_base({cq})).only(codes::kInvalidEnumValue).message ==
-          "'Paused' is not a valid value for 'stop_policy': expected 'None', 'Hold' or 'HoldAndDrain'");
+    const Result r = run(with_base({cq}));
+    const auto& d = r.only(codes::kInvalidEnumValue);
+    CHECK(d.message == "'Paused' is not a valid value for 'stop_policy'");
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].message == "expected 'None', 'Hold' or 'HoldAndDrain'");
+    CHECK(d.suggestions.empty());
   }
   SECTION("case matters") {
     const Block cq = Block("clusterqueue", {"cq2"}).set("queueing_strategy", str("strictfifo"));
-    CHECK(run(with_base({cq})).only(codes::kInvalidEnumValue).message ==
-          "'strictfifo' is not a valid value for 'queueing_strategy'; did you mean 'StrictFIFO'?");
+    const Result r = run(with_base({cq}));
+    const auto& d = r.only(codes::kInvalidEnumValue);
+    CHECK(d.message == "'strictfifo' is not a valid value for 'queueing_strategy'");
+    REQUIRE(d.suggestions.size() == 1);
+    CHECK(d.suggestions[0].message == "did you mean 'StrictFIFO'?");
   }
   SECTION("taint effect inside a map") {
     const Value effect = str("NoSchedul");
     const Block flavor = Block("flavor", {"g"}).set("taints", list({map({{"key", str("gpu")}, {"effect", effect}})}));
     const Result r = run(with_base({flavor}));
     const auto& d = r.only(codes::kInvalidEnumValue);
-    CHECK(d.message == "'NoSchedul' is not a valid value for 'effect'; did you mean 'NoSchedule'?");
+    CHECK(d.message == "'NoSchedul' is not a valid value for 'effect'");
+    REQUIRE(d.suggestions.size() == 1);
+    CHECK(d.suggestions[0].replacement == "NoSchedule");
     CHECK(d.range == effect.origin);
   }
   SECTION("dispatch mode typo is not taken for an external dispatcher") {
@@ -317,8 +330,11 @@ TEST_CASE("binder checks enum values with suggestions", "[sema][bind][errors]") 
                                .set("workers", strings({"w2"}))
                                .set("mode", str("incremetal"));
     const Block cq = Block("clusterqueue", {"cq2"}).add(quota("f", {{"cpu", num("1")}}));
-    CHECK(run(with_base({cq, dispatch})).only(codes::kInvalidEnumValue).message ==
-          "'incremetal' is not a valid value for 'mode'; did you mean 'incremental'?");
+    const Result r = run(with_base({cq, dispatch}));
+    const auto& d = r.only(codes::kInvalidEnumValue);
+    CHECK(d.message == "'incremetal' is not a valid value for 'mode'");
+    REQUIRE(d.suggestions.size() == 1);
+    CHECK(d.suggestions[0].replacement == "incremental");
   }
 }
 
