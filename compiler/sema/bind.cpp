@@ -254,6 +254,61 @@ void resolve_dispatches(Binder& binder, Draft& draft) {
   }
 }
 
+// Two workers must not share what identifies a cluster or its credential: the
+// kubeconfig Secret on the manager (one would overwrite the other) and the
+// kubeconfig context (one cluster registered twice). The manager's context is
+// check_manager's (E3062).
+void check_worker_identities(Binder& binder, Draft& draft) {
+  std::map<std::string, const model::Worker*> by_secret;
+  std::map<std::string, std::pair<std::string, diag::SourceRange>> by_context;  // key: kubeconfig path + context
+  const auto context_key = [](const model::Connection& c) {
+    return (c.kubeconfig ? c.kubeconfig->value : std::string()) + "\n" + c.context.value;
+  };
+  for (const model::Worker& worker : draft.workers.items()) {
+    Binder::InstantiationScope scope(binder, worker.instantiated_from);
+    const auto [secret, fresh_secret] = by_secret.emplace(worker.secret_name.value, &worker);
+    if (!fresh_secret) {
+      auto& d = binder.error(codes::kSharedSecret, worker.secret_name.range,
+                             "workers '" + secret->second->name + "' and '" + worker.name +
+                                 "' use one kubeconfig Secret '" + worker.secret_name.value +
+                                 "': one credential would overwrite the other");
+      d.notes.push_back({"'" + secret->second->name + "' uses it here", secret->second->secret_name.range});
+    }
+    const auto [context, fresh_context] = by_context.emplace(
+        context_key(worker.connection), std::make_pair("worker '" + worker.name + "'", worker.connection.context.range));
+    if (!fresh_context) {
+      auto& d = binder.error(codes::kSameCluster, worker.connection.context.range,
+                             "worker '" + worker.name + "' connects to context '" + worker.connection.context.value +
+                                 "' like " + context->second.first + ": one cluster cannot be two MultiKueue clusters");
+      d.notes.push_back({context->second.first + " connects here", context->second.second});
+    }
+  }
+}
+
+// On each worker, the mirrored cluster queues it serves keep their worker
+// names (or the worker's override names): two must not meet on one name.
+void check_worker_queue_names(Binder& binder, Draft& draft) {
+  for (const model::Worker& worker : draft.workers.items()) {
+    std::map<std::string, std::pair<std::string, diag::SourceRange>> names;  // name on the worker -> queue, where
+    for (const model::ClusterQueue& queue : draft.cluster_queues.items()) {
+      if (!queue.dispatch) continue;
+      const model::Dispatch* dispatch = draft.dispatches.find(*queue.dispatch);
+      if (dispatch == nullptr) continue;
+      const bool served = std::any_of(dispatch->workers.begin(), dispatch->workers.end(),
+                                      [&](const model::Ref& w) { return w.name == worker.name; });
+      if (!served) continue;
+      const auto* override = worker.find_override(queue.name);
+      const Located<std::string>& name = override != nullptr && override->name ? *override->name : queue.worker_name;
+      const auto [it, fresh] = names.emplace(name.value, std::make_pair(queue.name, name.range));
+      if (fresh) continue;
+      auto& d = binder.error(codes::kWorkerQueueNameClash, name.range,
+                             "clusterqueues '" + it->second.first + "' and '" + queue.name + "' would both be '" +
+                                 name.value + "' on worker '" + worker.name + "'");
+      d.notes.push_back({"'" + it->second.first + "' gets that name here", it->second.second});
+    }
+  }
+}
+
 // Mode, step and origin are Kueue-wide: every place that sets one must agree.
 void check_dispatcher_settings(Binder& binder, Draft& draft) {
   std::vector<const bind_detail::DispatcherSetting*> settings;
@@ -435,6 +490,8 @@ std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& d
   check_references(binder, draft, implicit_cohorts);
   check_cohort_cycles(binder, draft);
   check_dispatcher_settings(binder, draft);
+  check_worker_identities(binder, draft);
+  check_worker_queue_names(binder, draft);
 
   if (diagnostics.error_count() > errors_before) return std::nullopt;
   return assemble(draft, implicit_cohorts);

@@ -71,10 +71,13 @@ model::Credentials bind_credentials(Binder& binder, const EvalBlock* block, cons
     credentials.cluster_profile = std::move(*profile);
   }
 
-  // The token is rotated `rotate_before` its end: the window must fit in its life.
+  // The token is rotated `rotate_before` its end: the window must fit in its
+  // life. Only service-account tokens have either (other modes report the
+  // fields as not applying, below).
+  const bool mints_tokens = credentials.mode.value == model::CredentialsMode::ServiceAccount;
   const bool lifetime_read = lifetime.has_value() || members.field("lifetime") == nullptr;
   const bool rotate_read = rotate_before.has_value() || members.field("rotate_before") == nullptr;
-  if (lifetime_read && rotate_read &&
+  if (mints_tokens && lifetime_read && rotate_read &&
       credentials.rotate_before.value.compare(credentials.lifetime.value) >= 0) {
     const std::string life = credentials.lifetime.value.to_string();
     const std::string window = credentials.rotate_before.value.to_string();

@@ -225,6 +225,12 @@ model::NamespaceSelector bind_namespace_selector(Binder& binder, const Members& 
   selector.kind = model::NamespaceSelection::Names;
   auto names = read_string_list(binder, "namespaces", value);
   if (!names) return selector;
+  if (names->empty()) {
+    auto& d = binder.error(codes::kEmptyNamespaceList, value.origin,
+                           "'namespaces' is an empty list: no namespace could use this queue");
+    d.notes.push_back({"write 'all', a list of namespace names, or a map of namespace labels", std::nullopt});
+    return selector;
+  }
   std::map<std::string, diag::SourceRange, std::less<>> seen;
   for (Located<std::string>& name : *names) {
     check_name(binder, NameFormat::DnsLabel, name.value, name.range, "namespace name");

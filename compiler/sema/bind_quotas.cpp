@@ -283,6 +283,11 @@ std::optional<model::Capacity> bind_capacity(Binder& binder, const EvalBlock& bl
     }
     capacity.resources.push_back(std::move(*resource));
   }
+  if (ok && capacity.resources.empty()) {
+    binder.error(codes::kEmptyCapacity, block.kind_range,
+                 "capacity '" + capacity.flavor.name + "' lists no resource: write e.g. { cpu = 8, memory = 32Gi }");
+    return std::nullopt;
+  }
   if (!ok) return std::nullopt;
   return capacity;
 }

@@ -70,6 +70,11 @@ inline constexpr const char* kDuplicateTaint = "E3086";         // two taints wi
 inline constexpr const char* kEmptyDispatchQueues = "E3087";    // a dispatch that lists no cluster queue
 inline constexpr const char* kTolerationRule = "E3088";         // a toleration whose key/operator/value/effect disagree
 inline constexpr const char* kTooMany = "E3089";                // more node labels, taints or tolerations than Kueue takes
+inline constexpr const char* kSharedSecret = "E3090";           // two workers name one kubeconfig Secret
+inline constexpr const char* kSameCluster = "E3091";            // two clusters of the policy connect to one kubeconfig context
+inline constexpr const char* kWorkerQueueNameClash = "E3092";   // two cluster queues would get one name on a worker
+inline constexpr const char* kEmptyNamespaceList = "E3093";     // `namespaces = []`: a queue no namespace can use
+inline constexpr const char* kEmptyCapacity = "E3094";          // a capacity block with no resource
 
 // Warnings.
 inline constexpr const char* kOverrideNotServed = "W3001";      // an override of a queue not dispatched to that worker

@@ -61,8 +61,15 @@ std::string display_leaf(const Value& v, bool nested) {
       return "null";
     case ValueKind::Bool:
       return v.as_bool() ? "true" : "false";
-    case ValueKind::Number:
-      return v.as_number().to_string();
+    case ValueKind::Number: {
+      // A whole number without a binary suffix reads as its digits ("w-${1000}"
+      // is "w-1000", not Kubernetes' "w-1k"); anything else in canonical form.
+      const Quantity& q = v.as_number();
+      if (q.format() == QuantityFormat::DecimalSI && q.is_integer()) {
+        if (const auto whole = q.to_int64()) return std::to_string(*whole);
+      }
+      return q.to_string();
+    }
     case ValueKind::Duration:
       return v.as_duration().to_string();
     case ValueKind::String:

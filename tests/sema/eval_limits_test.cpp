@@ -28,7 +28,7 @@ TEST_CASE("limits: a long chain of backward references is fine", "[sema][eval][l
   auto run = evaluate_text(text);
   INFO(run->joined());
   REQUIRE(run->diagnostics.size() == 0);
-  CHECK(mkq::sema::to_display(run->policy.blocks.at(0).attributes.at(0).value) == "5k");
+  CHECK(mkq::sema::to_display(run->policy.blocks.at(0).attributes.at(0).value) == "5000");
 }
 
 TEST_CASE("limits: values that double at every let", "[sema][eval][limits]") {
