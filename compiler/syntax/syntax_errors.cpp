@@ -261,6 +261,13 @@ void FriendlyErrorStrategy::explain(antlr4::Parser* parser, antlr4::Token* offen
     if (type == P::COLON) {
       d.notes.push_back({"fields are set with '=': " + field + " = ...", std::nullopt});
       d.suggestions.push_back({"write '='", d.range, "="});
+      // `node_labels { pool: "a" }`: perhaps a map written as a block.
+      const antlr4::Token* brace = previous_token(parser, start);
+      const antlr4::Token* outer = brace != nullptr && brace->getType() == P::LBRACE ? previous_token(parser, brace) : nullptr;
+      if (outer != nullptr && outer->getType() == P::IDENT) {
+        const std::string name(piece.token_text(outer));
+        d.notes.push_back({"if '" + name + "' is a map, it is a value: " + name + " = { " + field + ": ... }", std::nullopt});
+      }
     } else {
       const SourceRange gap = piece.range(name_range.end.offset, name_range.end.offset);
       d.suggestions.push_back({"insert '='", gap, " ="});
