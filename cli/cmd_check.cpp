@@ -1,5 +1,6 @@
 // `mkq check`: compile a policy and report every diagnostic.
 #include <cstdio>
+#include <vector>
 #include <string>
 
 #include "cli/commands.h"
@@ -12,7 +13,9 @@ int run_check(const CheckOptions& options, const GlobalOptions& global) {
   diag::SourceManager sources;
   diag::Diagnostics diagnostics;
   sema::RealFileSystem fs;
-  const auto policy = sema::analyze(options.path, fs, sources, diagnostics);
+  std::vector<sema::StageTiming> timings;
+  const auto policy = sema::analyze(options.path, fs, sources, diagnostics, global.verbose ? &timings : nullptr);
+  for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
   const auto sorted = diagnostics.sorted(sources);
 
   if (options.format == OutputFormat::Json) {

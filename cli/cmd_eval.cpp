@@ -2,6 +2,7 @@
 // Diagnostics go to stderr as for `mkq check`; nothing is printed on stdout
 // when there is an error.
 #include <cstdio>
+#include <vector>
 #include <string>
 
 #include "cli/commands.h"
@@ -14,7 +15,9 @@ int run_eval(const EvalOptions& options, const GlobalOptions& global) {
   diag::SourceManager sources;
   diag::Diagnostics diagnostics;
   sema::RealFileSystem fs;
-  const auto policy = sema::analyze(options.path, fs, sources, diagnostics);
+  std::vector<sema::StageTiming> timings;
+  const auto policy = sema::analyze(options.path, fs, sources, diagnostics, global.verbose ? &timings : nullptr);
+  for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
   std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
   if (!policy || diagnostics.has_errors()) return 1;
   std::fputs(sema::model::model_to_json(*policy).c_str(), stdout);

@@ -4,6 +4,7 @@
 // that all syntax errors come out in one run).
 #include "compiler/sema/analyze.h"
 
+#include <chrono>
 #include <memory>
 
 #include "compiler/sema/bind.h"
@@ -51,8 +52,16 @@ std::vector<fs::path> policy_files(const fs::path& path, const FileSystem& files
 }
 
 std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& files, diag::SourceManager& sources,
-                                     diag::Diagnostics& diagnostics) {
+                                     diag::Diagnostics& diagnostics, std::vector<StageTiming>* timings) {
   const std::size_t errors = diagnostics.error_count();
+  // Steps are timed only when asked; the clock never changes what is computed.
+  auto started = std::chrono::steady_clock::now();
+  const auto lap = [&](const char* stage) {
+    if (timings == nullptr) return;
+    const auto now = std::chrono::steady_clock::now();
+    timings->push_back({stage, std::chrono::duration<double, std::milli>(now - started).count()});
+    started = now;
+  };
   const auto paths = policy_files(path, files, diagnostics);
   if (paths.empty()) return std::nullopt;
 
@@ -72,14 +81,18 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
     roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get()});
     asts.push_back(std::move(ast));
   }
+  lap("parse");
   if (diagnostics.error_count() != errors) return std::nullopt;
 
   StandardModuleLoader loader(files, sources);
   for (const auto& root : roots) loader.preload(root);
   const EvalPolicy policy = evaluate(roots, loader, diagnostics);
+  lap("evaluate");
   if (diagnostics.error_count() != errors) return std::nullopt;
 
-  return bind(policy, diagnostics);
+  auto model = bind(policy, diagnostics);
+  lap("bind");
+  return model;
 }
 
 }  // namespace mkq::sema

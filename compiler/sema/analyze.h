@@ -3,6 +3,8 @@
 
 #include <filesystem>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/filesystem.h"
@@ -15,8 +17,15 @@ namespace mkq::sema {
 // modules), evaluates, binds the result to the policy model and checks it.
 // Every problem found is added to `diagnostics`; the policy is returned only
 // when there is no error. Syntax errors stop before evaluation.
+// How long one step of analyze() took, for `mkq -v`.
+struct StageTiming {
+  std::string stage;  // "parse", "evaluate", "bind"
+  double milliseconds = 0;
+};
+
 std::optional<model::Policy> analyze(const std::filesystem::path& path, const FileSystem& fs,
-                                     diag::SourceManager& sources, diag::Diagnostics& diagnostics);
+                                     diag::SourceManager& sources, diag::Diagnostics& diagnostics,
+                                     std::vector<StageTiming>* timings = nullptr);
 
 // The root files PATH stands for (one file, or the sorted *.mkq of a
 // directory). A missing path, an unreadable file or a directory without .mkq
