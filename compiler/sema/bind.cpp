@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <set>
 #include <tuple>
 
 #include "compiler/sema/bind_declarations.h"
@@ -287,23 +288,40 @@ void check_worker_identities(Binder& binder, Draft& draft) {
 
 // On each worker, the mirrored cluster queues it serves keep their worker
 // names (or the worker's override names): two must not meet on one name.
+// Queue names are unique, so only a renamed queue (worker_name or an
+// override) can clash, with another renamed one or with a queue whose own name
+// it takes: only those are looked at, so the common policy costs nothing.
 void check_worker_queue_names(Binder& binder, Draft& draft) {
+  std::set<std::string, std::less<>> renamed;      // names queues take other than their own
+  std::set<std::string, std::less<>> overridden;   // queues some worker overrides
+  for (const model::ClusterQueue& queue : draft.cluster_queues.items()) {
+    if (queue.worker_name.value != queue.name) renamed.insert(queue.worker_name.value);
+  }
   for (const model::Worker& worker : draft.workers.items()) {
-    std::map<std::string, std::pair<std::string, diag::SourceRange>> names;  // name on the worker -> queue, where
-    for (const model::ClusterQueue& queue : draft.cluster_queues.items()) {
-      if (!queue.dispatch) continue;
-      const model::Dispatch* dispatch = draft.dispatches.find(*queue.dispatch);
-      if (dispatch == nullptr) continue;
-      const bool served = std::any_of(dispatch->workers.begin(), dispatch->workers.end(),
-                                      [&](const model::Ref& w) { return w.name == worker.name; });
-      if (!served) continue;
-      const auto* override = worker.find_override(queue.name);
+    for (const auto& override : worker.overrides) {
+      overridden.insert(override.cluster_queue.name);
+      if (override.name) renamed.insert(override.name->value);
+    }
+  }
+  if (renamed.empty()) return;
+  // worker -> name on that worker -> (queue, where the name was given)
+  std::map<std::string, std::map<std::string, std::pair<std::string, diag::SourceRange>>> names;
+  for (const model::ClusterQueue& queue : draft.cluster_queues.items()) {
+    if (!queue.dispatch) continue;
+    if (!renamed.contains(queue.worker_name.value) && !overridden.contains(queue.name)) continue;
+    const model::Dispatch* dispatch = draft.dispatches.find(*queue.dispatch);
+    if (dispatch == nullptr) continue;
+    for (const model::Ref& served_by : dispatch->workers) {
+      const model::Worker* worker = draft.workers.find(served_by.name);
+      if (worker == nullptr) continue;
+      const auto* override = worker->find_override(queue.name);
       const Located<std::string>& name = override != nullptr && override->name ? *override->name : queue.worker_name;
-      const auto [it, fresh] = names.emplace(name.value, std::make_pair(queue.name, name.range));
+      auto& on_worker = names[worker->name];
+      const auto [it, fresh] = on_worker.emplace(name.value, std::make_pair(queue.name, name.range));
       if (fresh) continue;
       auto& d = binder.error(codes::kWorkerQueueNameClash, name.range,
                              "clusterqueues '" + it->second.first + "' and '" + queue.name + "' would both be '" +
-                                 name.value + "' on worker '" + worker.name + "'");
+                                 name.value + "' on worker '" + worker->name + "'");
       d.notes.push_back({"'" + it->second.first + "' gets that name here", it->second.second});
     }
   }
