@@ -52,6 +52,10 @@ int run(int argc, char** argv) {
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
 
+  if (argc == 1) {  // no command: say what there is
+    std::fputs(app.help().c_str(), stderr);
+    return 1;
+  }
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
