@@ -406,6 +406,20 @@ struct Access : Declaration {
 
 // ------------------------------------------------------------------ the policy
 
+// One entry of the integration catalogue: what a Kueue integration (a job
+// framework) needs on a worker for MultiKueue to run its jobs there. The
+// catalogue is written in the policy language (std/integrations, always loaded,
+// and `integration` declarations of the policy) and drives the worker's
+// least-privilege ClusterRole.
+struct IntegrationResources {
+  Located<std::string> api_group;        // "batch", "jobset.x-k8s.io", "" for the core group
+  std::vector<Located<std::string>> resources;  // plural resource names: "jobs", "jobs/status"
+};
+
+struct Integration : Declaration {  // name: Kueue's framework name, "batch/job" or "Kind.version.group"
+  std::vector<IntegrationResources> rules;  // in written order
+};
+
 struct Policy {
   Manager manager;
   std::vector<Worker> workers;
@@ -420,6 +434,7 @@ struct Policy {
   std::vector<Dispatch> dispatches;
   KueueSettings kueue;
   std::vector<Access> access;                    // cluster-wide first, then by namespace; then name
+  std::vector<Integration> integrations;         // the catalogue, by name (std/integrations + the policy's)
 
   // Lookups by name (binary search; nullptr when absent).
   const Worker* find_worker(std::string_view name) const;
