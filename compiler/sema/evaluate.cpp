@@ -369,7 +369,7 @@ bool Evaluator::reject_non_value(const Value& value, SourceRange at, const char*
     return v.is(ValueKind::Template) || v.is(ValueKind::Module) || v.is(ValueKind::Builtin);
   });
   if (found == nullptr) return false;
-  diags_.error(eval_codes::kNotAValue, at, std::string(what) + " " + a_kind(found->kind));
+  diags_.error(eval_codes::kNotAValue, at, std::string(what) + " " + described(found->kind));
   return true;
 }
 

@@ -44,7 +44,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
     return std::nullopt;
   };
   auto type_error = [&](const Argument& arg, const std::string& expected) {
-    diags_.error(eval_codes::kBadArguments, arg.range, fn + " needs " + expected + ", not " + a_kind(arg.value.kind));
+    diags_.error(eval_codes::kBadArguments, arg.range, fn + " needs " + expected + ", not " + described(arg.value.kind));
     return std::nullopt;
   };
   // Every builtin but secret() would inspect a secret argument.
@@ -80,7 +80,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
     const ValueKind kind = list.front().kind;
     if (kind != ValueKind::Number && kind != ValueKind::Duration) {
       diags_.error(eval_codes::kBadArguments, element_range(list.front(), args[0].range),
-                   fn + " needs a list of numbers or of durations, not of " + a_kind(kind).substr(2) + "s");
+                   fn + " needs a list of numbers or of durations, not of " + described(kind).substr(2) + "s");
       return std::nullopt;
     }
     Quantity total;
@@ -88,9 +88,9 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
     for (std::size_t i = 0; i < list.size(); ++i) {
       const Value& item = list[i];
       if (item.kind != kind) {
-        const auto& first = a_kind(kind);
+        const auto& first = described(kind);
         diags_.error(eval_codes::kBadArguments, element_range(item, args[0].range),
-                     fn + " cannot add " + first + " and " + a_kind(item.kind) + " (element " + std::to_string(i) + ")");
+                     fn + " cannot add " + first + " and " + described(item.kind) + " (element " + std::to_string(i) + ")");
         return std::nullopt;
       }
       const Quantity q = kind == ValueKind::Number ? item.as_number() : Quantity::from_int(item.as_duration().millis());
@@ -135,7 +135,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
         return std::nullopt;
       }
       diags_.error(eval_codes::kBadArguments, items.front().second,
-                   fn + " compares numbers, durations or strings, not " + a_kind(kind));
+                   fn + " compares numbers, durations or strings, not " + described(kind));
       return std::nullopt;
     }
     const Value* best = items.front().first;
@@ -145,7 +145,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
         return std::nullopt;
       }
       if (item->kind != kind) {
-        diags_.error(eval_codes::kBadArguments, range, fn + " cannot compare " + a_kind(kind) + " and " + a_kind(item->kind));
+        diags_.error(eval_codes::kBadArguments, range, fn + " cannot compare " + described(kind) + " and " + described(item->kind));
         return std::nullopt;
       }
       int order = 0;
@@ -214,7 +214,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
       if (!item.is(ValueKind::String) && !item.is(ValueKind::Number) && !item.is(ValueKind::Duration) &&
           !item.is(ValueKind::Bool)) {
         diags_.error(eval_codes::kBadArguments, at,
-                     fn + " joins strings, numbers, durations and bools, not " + a_kind(item.kind) + " (element " +
+                     fn + " joins strings, numbers, durations and bools, not " + described(item.kind) + " (element " +
                          std::to_string(i) + ")");
         return std::nullopt;
       }

@@ -14,23 +14,6 @@ using syntax::BinaryOp;
 
 // ------------------------------------------------------------------ helpers
 
-std::string a_kind(ValueKind kind) {
-  switch (kind) {
-    case ValueKind::Null: return "null";
-    case ValueKind::Bool: return "a bool";
-    case ValueKind::Number: return "a number";
-    case ValueKind::Duration: return "a duration";
-    case ValueKind::String: return "a string";
-    case ValueKind::All: return "'all'";
-    case ValueKind::List: return "a list";
-    case ValueKind::Map: return "a map";
-    case ValueKind::Secret: return "a secret";
-    case ValueKind::Template: return "a template";
-    case ValueKind::Module: return "a module";
-    case ValueKind::Builtin: return "a function";
-  }
-  return "a value";
-}
 
 const std::vector<std::string>& builtin_names() {
   static const std::vector<std::string> names = {"join",   "keys",   "len",    "lower", "max",  "min",
@@ -121,25 +104,6 @@ std::shared_ptr<const void> owner_of(const Value& v) {
   return nullptr;
 }
 
-const char* op_text(BinaryOp op) {
-  switch (op) {
-    case BinaryOp::Mul: return "*";
-    case BinaryOp::Div: return "/";
-    case BinaryOp::Mod: return "%";
-    case BinaryOp::Add: return "+";
-    case BinaryOp::Sub: return "-";
-    case BinaryOp::Lt: return "<";
-    case BinaryOp::Le: return "<=";
-    case BinaryOp::Gt: return ">";
-    case BinaryOp::Ge: return ">=";
-    case BinaryOp::Eq: return "==";
-    case BinaryOp::Ne: return "!=";
-    case BinaryOp::In: return "in";
-    case BinaryOp::And: return "&&";
-    case BinaryOp::Or: return "||";
-  }
-  return "?";
-}
 
 }  // namespace
 
@@ -385,7 +349,7 @@ std::optional<std::vector<std::pair<Value, Value>>> Evaluator::iteration(const V
     secret_error(at, false);
     return std::nullopt;
   }
-  auto& d = diags_.error(eval_codes::kNotIterable, at, "cannot iterate over " + a_kind(iterable.kind));
+  auto& d = diags_.error(eval_codes::kNotIterable, at, "cannot iterate over " + described(iterable.kind));
   if (iterable.is(ValueKind::Number)) {
     d.suggestions.push_back({"to count, iterate over range(n)", std::nullopt, ""});
   }
@@ -455,7 +419,7 @@ std::optional<Value> Evaluator::field_of(const Value& object, const syntax::Iden
     secret_error(at, false);
     return std::nullopt;
   }
-  diags_.error(eval_codes::kNoSuchField, at, "cannot access field '" + field.name + "' of " + a_kind(object.kind));
+  diags_.error(eval_codes::kNoSuchField, at, "cannot access field '" + field.name + "' of " + described(object.kind));
   return std::nullopt;
 }
 
@@ -480,7 +444,7 @@ std::optional<Value> Evaluator::index_into(const syntax::IndexExpr& expr, const 
     if (!index->is(ValueKind::Number) || !index->as_number().is_integer()) {
       diags_.error(eval_codes::kBadIndex, at,
                    "a list index must be a whole number, not " +
-                       (index->is(ValueKind::Number) ? to_display(*index) : a_kind(index->kind)));
+                       (index->is(ValueKind::Number) ? to_display(*index) : described(index->kind)));
       return std::nullopt;
     }
     const auto i = index->as_number().to_int64();
@@ -494,7 +458,7 @@ std::optional<Value> Evaluator::index_into(const syntax::IndexExpr& expr, const 
   }
   if (object->is(ValueKind::Map)) {
     if (!index->is(ValueKind::String)) {
-      diags_.error(eval_codes::kBadIndex, at, "a map key must be a string, not " + a_kind(index->kind));
+      diags_.error(eval_codes::kBadIndex, at, "a map key must be a string, not " + described(index->kind));
       return std::nullopt;
     }
     const auto& map = object->as_map();
@@ -506,7 +470,7 @@ std::optional<Value> Evaluator::index_into(const syntax::IndexExpr& expr, const 
     diag::suggest_closest(d, index->as_string(), keys);
     return std::nullopt;
   }
-  diags_.error(eval_codes::kBadIndex, expr.object->range, "cannot index " + a_kind(object->kind));
+  diags_.error(eval_codes::kBadIndex, expr.object->range, "cannot index " + described(object->kind));
   return std::nullopt;
 }
 
@@ -538,7 +502,7 @@ std::optional<Value> Evaluator::eval_call(const syntax::CallExpr& expr, const En
                  "'" + name + "' is a template: expand it with 'use " + name + "(...)'");
     return std::nullopt;
   }
-  diags_.error(eval_codes::kNotCallable, expr.callee->range, "cannot call " + a_kind(callee->kind));
+  diags_.error(eval_codes::kNotCallable, expr.callee->range, "cannot call " + described(callee->kind));
   return std::nullopt;
 }
 
@@ -548,7 +512,7 @@ std::optional<bool> Evaluator::eval_condition(const syntax::Expr& expr, const En
   auto value = eval(expr, env);
   if (!value) return std::nullopt;
   if (value->is(ValueKind::Bool)) return value->as_bool();
-  diags_.error(eval_codes::kNotABool, expr.range, "the condition must be a bool, not " + a_kind(value->kind));
+  diags_.error(eval_codes::kNotABool, expr.range, "the condition must be a bool, not " + described(value->kind));
   return std::nullopt;
 }
 
@@ -561,11 +525,11 @@ std::optional<Value> Evaluator::eval_unary(const syntax::UnaryExpr& expr, const 
   }
   if (expr.op == syntax::UnaryOp::Not) {
     if (operand->is(ValueKind::Bool)) return Value::boolean(!operand->as_bool(), expr.range);
-    diags_.error(eval_codes::kNotABool, expr.operand->range, "operator '!' needs a bool, not " + a_kind(operand->kind));
+    diags_.error(eval_codes::kNotABool, expr.operand->range, "operator '!' needs a bool, not " + described(operand->kind));
     return std::nullopt;
   }
   if (operand->is(ValueKind::Number)) return Value::number(operand->as_number().negated(), expr.range);
-  diags_.error(eval_codes::kTypeMismatch, expr.range, "cannot negate " + a_kind(operand->kind));
+  diags_.error(eval_codes::kTypeMismatch, expr.range, "cannot negate " + described(operand->kind));
   return std::nullopt;
 }
 
@@ -577,11 +541,11 @@ std::optional<Value> Evaluator::eval_conditional(const syntax::ConditionalExpr& 
 
 std::optional<Value> Evaluator::eval_logical(const syntax::BinaryExpr& expr, const Env& env) {
   const bool is_and = expr.op == BinaryOp::And;
-  const std::string message = std::string("operator '") + op_text(expr.op) + "' needs a bool, not ";
+  const std::string message = std::string("operator '") + syntax::spelling(expr.op) + "' needs a bool, not ";
   auto left = eval(*expr.left, env);
   if (!left) return std::nullopt;
   if (!left->is(ValueKind::Bool)) {
-    diags_.error(eval_codes::kNotABool, expr.left->range, message + a_kind(left->kind));
+    diags_.error(eval_codes::kNotABool, expr.left->range, message + described(left->kind));
     return std::nullopt;
   }
   // Short-circuit: the right side is not evaluated when the left decides.
@@ -589,7 +553,7 @@ std::optional<Value> Evaluator::eval_logical(const syntax::BinaryExpr& expr, con
   auto right = eval(*expr.right, env);
   if (!right) return std::nullopt;
   if (!right->is(ValueKind::Bool)) {
-    diags_.error(eval_codes::kNotABool, expr.right->range, message + a_kind(right->kind));
+    diags_.error(eval_codes::kNotABool, expr.right->range, message + described(right->kind));
     return std::nullopt;
   }
   return Value::boolean(right->as_bool(), expr.range);
@@ -640,7 +604,7 @@ std::optional<Value> Evaluator::arithmetic(const syntax::BinaryExpr& expr, const
     auto show = [](const Value& v) {
       return v.is(ValueKind::Number) || v.is(ValueKind::Duration) ? to_display(v) : std::string("...");
     };
-    return show(l) + " " + op_text(op) + " " + show(r);
+    return show(l) + " " + syntax::spelling(op) + " " + show(r);
   }();
 
   // Numbers.
@@ -753,11 +717,11 @@ std::optional<Value> Evaluator::arithmetic(const syntax::BinaryExpr& expr, const
 
   std::string message;
   switch (op) {
-    case BinaryOp::Add: message = "cannot add " + a_kind(l.kind) + " and " + a_kind(r.kind); break;
-    case BinaryOp::Sub: message = "cannot subtract " + a_kind(r.kind) + " from " + a_kind(l.kind); break;
-    case BinaryOp::Mul: message = "cannot multiply " + a_kind(l.kind) + " by " + a_kind(r.kind); break;
-    case BinaryOp::Div: message = "cannot divide " + a_kind(l.kind) + " by " + a_kind(r.kind); break;
-    default: message = "cannot take the remainder of " + a_kind(l.kind) + " divided by " + a_kind(r.kind); break;
+    case BinaryOp::Add: message = "cannot add " + described(l.kind) + " and " + described(r.kind); break;
+    case BinaryOp::Sub: message = "cannot subtract " + described(r.kind) + " from " + described(l.kind); break;
+    case BinaryOp::Mul: message = "cannot multiply " + described(l.kind) + " by " + described(r.kind); break;
+    case BinaryOp::Div: message = "cannot divide " + described(l.kind) + " by " + described(r.kind); break;
+    default: message = "cannot take the remainder of " + described(l.kind) + " divided by " + described(r.kind); break;
   }
   diags_.error(eval_codes::kTypeMismatch, at, message);
   return std::nullopt;
@@ -776,7 +740,7 @@ std::optional<Value> Evaluator::compare(const syntax::BinaryExpr& expr, const Va
   } else if (l.is(ValueKind::String) && r.is(ValueKind::String)) {
     order = l.as_string().compare(r.as_string());
   } else {
-    diags_.error(eval_codes::kTypeMismatch, expr.op_range, "cannot compare " + a_kind(l.kind) + " and " + a_kind(r.kind));
+    diags_.error(eval_codes::kTypeMismatch, expr.op_range, "cannot compare " + described(l.kind) + " and " + described(r.kind));
     return std::nullopt;
   }
   bool result = false;
@@ -799,7 +763,7 @@ std::optional<Value> Evaluator::membership(const syntax::BinaryExpr& expr, const
   if (r.is(ValueKind::Map) || r.is(ValueKind::String)) {
     if (!l.is(ValueKind::String)) {
       diags_.error(eval_codes::kTypeMismatch, expr.left->range,
-                   "cannot look for " + a_kind(l.kind) + " in " + a_kind(r.kind) +
+                   "cannot look for " + described(l.kind) + " in " + described(r.kind) +
                        (r.is(ValueKind::Map) ? ": its keys are strings" : ""));
       return std::nullopt;
     }
@@ -808,7 +772,7 @@ std::optional<Value> Evaluator::membership(const syntax::BinaryExpr& expr, const
     return Value::boolean(found, expr.range);
   }
   diags_.error(eval_codes::kTypeMismatch, expr.right->range,
-               "'in' needs a list, a map or a string on its right, not " + a_kind(r.kind));
+               "'in' needs a list, a map or a string on its right, not " + described(r.kind));
   return std::nullopt;
 }
 

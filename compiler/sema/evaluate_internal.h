@@ -249,8 +249,6 @@ class Evaluator {
 
 // ---- helpers shared by the files (evaluate_expressions.cpp)
 
-// "a number", "an ...", "null", "'all'": a value's kind in a message.
-std::string a_kind(ValueKind kind);
 const std::vector<std::string>& builtin_names();
 bool is_builtin(const std::string& name);
 Value template_value(const TemplateInfo& info, const std::string& name, diag::SourceRange at);

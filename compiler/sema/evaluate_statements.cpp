@@ -209,7 +209,7 @@ void Evaluator::exec_assert(const syntax::AssertStmt& stmt, Module& module, Scop
     }
     if (!value->is(ValueKind::String)) {
       diags_.error(eval_codes::kTypeMismatch, stmt.message->range,
-                   "the assert message must be a string, not " + a_kind(value->kind));
+                   "the assert message must be a string, not " + described(value->kind));
       return;
     }
     message += ": " + value->as_string();
@@ -255,7 +255,7 @@ const TemplateInfo* Evaluator::prepare_use(const syntax::UseStmt& stmt, Module& 
   for (const auto& part : stmt.name) written += (written.empty() ? "" : ".") + part.name;
   if (!callee->is(ValueKind::Template)) {
     diags_.error(eval_codes::kNotATemplate, stmt.name_range,
-                 "'" + written + "' is not a template: it is " + a_kind(callee->kind));
+                 "'" + written + "' is not a template: it is " + described(callee->kind));
     return nullptr;
   }
   const auto& info = *static_cast<const TemplateInfo*>(std::get<TemplateRef>(callee->data).decl);

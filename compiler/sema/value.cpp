@@ -6,6 +6,8 @@
 // native stack.
 #include "compiler/sema/value.h"
 
+#include "compiler/syntax/format.h"
+
 #include <cstddef>
 #include <utility>
 #include <variant>
@@ -23,35 +25,7 @@ Value make(ValueKind kind, Value::Storage data, diag::SourceRange at) {
 }
 
 // A string in the language's literal syntax, for strings nested in lists and maps.
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    const char c = s[i];
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '$':
-        // Only "${" would start an interpolation.
-        out += (i + 1 < s.size() && s[i + 1] == '{') ? "\\$" : "$";
-        break;
-      default:
-        out += c;
-        break;
-    }
-  }
-  out += '"';
-  return out;
-}
+std::string quoted(const std::string& s) { return syntax::quote_literal(s); }
 
 // Scalars and references; lists and maps are expanded by to_display's loop.
 // `nested` quotes strings, as they are written inside a list or map.
@@ -142,6 +116,24 @@ Value Value::map(Map entries, diag::SourceRange at) {
 }
 Value Value::secret(SecretRef ref, diag::SourceRange at) {
   return make(ValueKind::Secret, std::move(ref), at);
+}
+
+std::string described(ValueKind kind) {
+  switch (kind) {
+    case ValueKind::Null: return "null";
+    case ValueKind::Bool: return "a bool";
+    case ValueKind::Number: return "a number";
+    case ValueKind::Duration: return "a duration";
+    case ValueKind::String: return "a string";
+    case ValueKind::All: return "'all'";
+    case ValueKind::List: return "a list";
+    case ValueKind::Map: return "a map";
+    case ValueKind::Secret: return "a secret";
+    case ValueKind::Template: return "a template";
+    case ValueKind::Module: return "a module";
+    case ValueKind::Builtin: return "a function";
+  }
+  return "a value";
 }
 
 const char* type_name(ValueKind kind) {

@@ -68,6 +68,9 @@ struct Value {
 // The language's name for a kind, for messages: "number", "string", "list", ...
 const char* type_name(ValueKind kind);
 
+// The kind with its article, for messages: "a number", "a list", "'all'", "null".
+std::string described(ValueKind kind);
+
 // Structural equality (numbers by value, durations by length).
 bool equal(const Value& a, const Value& b);
 

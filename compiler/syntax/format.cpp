@@ -98,12 +98,7 @@ void append_escaped(std::string& out, std::string_view literal) {
   }
 }
 
-std::string quote(std::string_view text) {
-  std::string out = "\"";
-  append_escaped(out, text);
-  out += '"';
-  return out;
-}
+std::string quote(std::string_view text) { return quote_literal(text); }
 
 const char* unary_spelling(UnaryOp op) { return op == UnaryOp::Negate ? "-" : "!"; }
 
@@ -791,6 +786,13 @@ std::string Formatter::string_text(const StringExpr& s, int depth) {
 
 std::string format_file(const File& file, const diag::SourceFile& source) {
   return Formatter(file, source).run();
+}
+
+std::string quote_literal(std::string_view text) {
+  std::string out = "\"";
+  append_escaped(out, text);
+  out += '"';
+  return out;
 }
 
 }  // namespace mkq::syntax
