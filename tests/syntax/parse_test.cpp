@@ -93,7 +93,7 @@ TEST_CASE("parser reads quoted attribute names as their value", "[syntax]") {
   CHECK(dump(block.body.stmts[1].get()) == "(= cpu 8)");
 }
 
-TEST_CASE("parser accepts ',' and ';' between statements", "[syntax]") {
+TEST_CASE("parser accepts commas and semicolons between statements", "[syntax]") {
   auto p = parse_ok("quota \"f\" { cpu = 9, memory = 36Gi; pods = 10 }\nlet a = 1; let b = 2,");
   CHECK(dump(*p->file) == "(quota \"f\" {(= cpu 9) (= memory 36Gi) (= pods 10)})\n(let a 1)\n(let b 2)");
 }
