@@ -14,7 +14,7 @@ tour=1
 packages=(
   g++ cmake make pkg-config ccache
   antlr4 default-jre-headless libantlr4-runtime-dev uuid-dev
-  nlohmann-json3-dev libcli11-dev catch2
+  nlohmann-json3-dev libcli11-dev catch2 libyaml-cpp-dev
   nodejs npm
 )
 
@@ -49,6 +49,9 @@ run() { echo; echo "\$ $*"; "$@" || true; }
 echo
 echo "==> a short tour"
 run build/mkq check examples/quickstart
+echo
+echo "# the main command: the Kubernetes objects of the manager and of every worker"
+run build/mkq render examples/quickstart
 run build/mkq check examples/gpu-fleet
 echo
 echo "\$ build/mkq eval examples/quickstart | head -n 30     # the evaluated policy model, as JSON"

@@ -1,10 +1,12 @@
 // `mkq check`: compile a policy and report every diagnostic.
+#include <chrono>
 #include <cstdio>
 #include <vector>
 #include <string>
 
 #include "cli/commands.h"
 #include "cli/summary.h"
+#include "compiler/kueue/validate.h"
 #include "compiler/sema/analyze.h"
 
 namespace mkq::cli {
@@ -15,6 +17,13 @@ int run_check(const CheckOptions& options, const GlobalOptions& global) {
   sema::RealFileSystem fs;
   std::vector<sema::StageTiming> timings;
   const auto policy = sema::analyze(options.path, fs, sources, diagnostics, global.verbose ? &timings : nullptr);
+  // Kueue's own rules, on a policy the language accepts.
+  if (policy && !diagnostics.has_errors()) {
+    const auto start = std::chrono::steady_clock::now();
+    kueue::validate(*policy, diagnostics);
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    if (global.verbose) timings.push_back({"validate", took.count()});
+  }
   for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
   const auto sorted = diagnostics.sorted(sources);
 

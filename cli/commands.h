@@ -23,6 +23,18 @@ struct EvalOptions {
   std::string path = ".";
 };
 
+enum class RenderFormat { Yaml, Json };
+
+struct RenderOptions {
+  std::string path = ".";
+  std::string output_dir;  // empty: print to stdout
+  RenderFormat format = RenderFormat::Yaml;
+};
+
+struct GraphOptions {
+  std::string path = ".";
+};
+
 struct FmtOptions {
   std::vector<std::string> paths;
   bool check = false;
@@ -31,6 +43,8 @@ struct FmtOptions {
 int run_check(const CheckOptions& options, const GlobalOptions& global);
 int run_eval(const EvalOptions& options, const GlobalOptions& global);
 int run_fmt(const FmtOptions& options, const GlobalOptions& global);
+int run_graph(const GraphOptions& options, const GlobalOptions& global);
+int run_render(const RenderOptions& options, const GlobalOptions& global);
 int run_version();
 
 }  // namespace mkq::cli

@@ -19,7 +19,7 @@ bool want_color(bool no_color_flag) {
 
 int run(int argc, char** argv) {
   using mkq::cli::OutputFormat;
-  CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, format it"};
+  CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, format it, render it"};
   app.name("mkq");
   app.require_subcommand(1);
   app.fallthrough();  // global options (--no-color, -v) also after the subcommand
@@ -50,6 +50,21 @@ int run(int argc, char** argv) {
   fmt_cmd->add_option("PATH", fmt.paths, ".mkq files, or directories searched recursively (default: .)");
   fmt_cmd->add_flag("--check", fmt.check, "Change nothing; list the files that are not formatted and exit 1 if any");
 
+  mkq::cli::RenderOptions render;
+  std::string render_format = "yaml";
+  CLI::App* render_cmd = app.add_subcommand(
+      "render", "Compile a policy and print the Kubernetes objects of the manager and every worker");
+  render_cmd->add_option("PATH", render.path, "A .mkq file or a directory of them (default: .)");
+  render_cmd->add_option("-o,--output", render.output_dir,
+                         "Write one file per cluster, DIR/<cluster>.yaml (or .json), instead of printing");
+  render_cmd->add_option("--format", render_format, "yaml (default) or json")
+      ->check(CLI::IsMember({"yaml", "json"}));
+
+  mkq::cli::GraphOptions graph;
+  CLI::App* graph_cmd = app.add_subcommand(
+      "graph", "Compile a policy and print its objects on every cluster and their dependencies as a DOT graph");
+  graph_cmd->add_option("PATH", graph.path, "A .mkq file or a directory of them (default: .)");
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
 
   if (argc == 1) {  // no command: say what there is
@@ -76,6 +91,11 @@ int run(int argc, char** argv) {
     if (fmt.paths.empty()) fmt.paths.push_back(".");
     return mkq::cli::run_fmt(fmt, global);
   }
+  if (*render_cmd) {
+    render.format = render_format == "json" ? mkq::cli::RenderFormat::Json : mkq::cli::RenderFormat::Yaml;
+    return mkq::cli::run_render(render, global);
+  }
+  if (*graph_cmd) return mkq::cli::run_graph(graph, global);
   if (*version_cmd) return mkq::cli::run_version();
   return 1;
 }

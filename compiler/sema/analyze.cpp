@@ -86,7 +86,12 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
 
   StandardModuleLoader loader(files, sources);
   for (const auto& root : roots) loader.preload(root);
-  const EvalPolicy policy = evaluate(roots, loader, diagnostics);
+  // The prelude (std/integrations) joins every policy without an import.
+  std::vector<ModuleSource> prelude;
+  for (const std::string_view spec : kPreludeModules) {
+    prelude.push_back(loader.load("", diag::kNoFile, std::string(spec), {}, diagnostics));
+  }
+  const EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude);
   lap("evaluate");
   if (diagnostics.error_count() != errors) return std::nullopt;
 

@@ -39,6 +39,7 @@ const TopLevelKind kTopLevelKinds[] = {
     {"dispatch", bind_detail::bind_dispatch},
     {"kueue", bind_detail::bind_kueue},
     {"access", bind_detail::bind_access},
+    {"integration", bind_detail::bind_integration},
 };
 
 // Where the nested-only block kinds belong, for a block written at the top level.
@@ -79,8 +80,10 @@ void bind_top_level(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 void check_manager(Binder& binder, const EvalPolicy& policy, Draft& draft) {
   if (draft.managers.empty()) {
-    diag::SourceRange at;
-    if (!policy.blocks.empty()) at.file = policy.blocks.front().range.file;
+    diag::SourceRange at;  // the policy's first file with a declaration of its own
+    const auto own = std::find_if(policy.blocks.begin(), policy.blocks.end(),
+                                  [](const EvalBlock& block) { return !block.from_stdlib; });
+    if (own != policy.blocks.end()) at.file = own->range.file;
     binder.error(codes::kNoManager, at, "the policy declares no manager");
     return;
   }
@@ -484,6 +487,7 @@ model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRan
   policy.priority_classes = sorted_by_name(std::move(draft.priority_classes.items()));
   policy.dispatches = sorted_by_name(std::move(draft.dispatches.items()));
   policy.kueue = std::move(draft.kueue);
+  policy.integrations = sorted_by_name(std::move(draft.integrations.items()));
   policy.access = std::move(draft.access.items());
   std::sort(policy.access.begin(), policy.access.end(), [](const model::Access& a, const model::Access& b) {
     const std::string ns_a = a.namespace_name ? a.namespace_name->value : std::string();
@@ -500,7 +504,14 @@ std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& d
   Binder binder(diagnostics);
   Draft draft;
   draft.kueue.integrations = {{"batch/job", {}}};
-  for (const EvalBlock& block : policy.blocks) bind_top_level(binder, block, draft);
+  // The standard library's declarations first (the catalogue of
+  // std/integrations), so that a policy redeclaring one is the one reported.
+  for (const EvalBlock& block : policy.blocks) {
+    if (block.from_stdlib) bind_top_level(binder, block, draft);
+  }
+  for (const EvalBlock& block : policy.blocks) {
+    if (!block.from_stdlib) bind_top_level(binder, block, draft);
+  }
 
   std::map<std::string, diag::SourceRange> implicit_cohorts;
   check_manager(binder, policy, draft);
@@ -510,6 +521,7 @@ std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& d
   check_dispatcher_settings(binder, draft);
   check_worker_identities(binder, draft);
   check_worker_queue_names(binder, draft);
+  bind_detail::check_integrations(binder, draft);
 
   if (diagnostics.error_count() > errors_before) return std::nullopt;
   return assemble(draft, implicit_cohorts);

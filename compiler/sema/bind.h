@@ -22,6 +22,13 @@
 // mode "kubeconfig" (which requires it), `cluster_profile` to "clusterprofile".
 // A worker's override is written `override "CLUSTERQUEUE" { ... }` (block
 // labels are strings in the grammar).
+//
+// Integrations: the catalogue is the `integration` blocks of std/integrations
+// (EvalBlock::from_stdlib, bound first) and of the policy; a policy block with
+// the name of a std one is an error (no override). Once every block is bound,
+// `kueue { integrations }` must name catalogue entries (E3015) and each
+// external framework needs an `integration` (E3018); an integration of the
+// policy's that nothing enables is a warning (W3003).
 #pragma once
 
 #include <optional>

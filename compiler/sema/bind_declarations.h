@@ -77,6 +77,7 @@ struct Draft {
   Table<model::PriorityClass> priority_classes;
   Table<model::Dispatch> dispatches;
   Table<model::Access> access;            // key "namespace/name" ("/name" cluster-wide)
+  Table<model::Integration> integrations;  // the catalogue: std/integrations first, then the policy's
   std::vector<const EvalBlock*> kueue_blocks;
   model::KueueSettings kueue;
   std::vector<DispatcherSetting> dispatcher_settings;  // of the dispatches, in policy order
@@ -96,6 +97,11 @@ void bind_priority_class(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_dispatch(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_access(Binder& binder, const EvalBlock& block, Draft& draft);
+void bind_integration(Binder& binder, const EvalBlock& block, Draft& draft);
+
+// Once every block is bound: what the kueue block enables is in the catalogue
+// (E3015, E3018), and the policy's own integrations are enabled (W3003).
+void check_integrations(Binder& binder, Draft& draft);
 
 // A `localqueue` block nested in clusterqueue `cluster_queue` (nullptr at the top level).
 void bind_local_queue_in(Binder& binder, const EvalBlock& block, const model::ClusterQueue* cluster_queue,

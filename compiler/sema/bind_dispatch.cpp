@@ -22,28 +22,6 @@ const Schema kKueueFairSharingSchema{"fair_sharing", {"enable", "preemption_stra
 const Schema kMultiKueueSchema{
     "multikueue", {"gc_interval", "worker_lost_timeout", "origin", "dispatcher", "step"}, {}, {}};
 
-// Kueue's framework names (integrations.frameworks).
-const std::vector<std::string> kKueueFrameworks = {
-    "batch/job",
-    "deployment",
-    "jobset.x-k8s.io/jobset",
-    "kubeflow.org/jaxjob",
-    "kubeflow.org/mpijob",
-    "kubeflow.org/paddlejob",
-    "kubeflow.org/pytorchjob",
-    "kubeflow.org/tfjob",
-    "kubeflow.org/xgboostjob",
-    "leaderworkerset.x-k8s.io/leaderworkerset",
-    "pod",
-    "ray.io/raycluster",
-    "ray.io/rayjob",
-    "ray.io/rayservice",
-    "sparkoperator.k8s.io/sparkapplication",
-    "statefulset",
-    "trainer.kubeflow.org/trainjob",
-    "workload.codeflare.dev/appwrapper",
-};
-
 // Drops (and reports) repeated strings of a list whose items must be unique.
 void unique_items(Binder& binder, std::vector<Located<std::string>>& items, const std::string& noun) {
   std::vector<Located<std::string>> kept;
@@ -222,16 +200,9 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
     settings.namespace_name = std::move(*ns);
   }
   if (auto integrations = string_list_field(binder, members, "integrations")) {
+    // Each must be in the integration catalogue: checked once every
+    // `integration` is bound (check_integrations, E3015).
     unique_items(binder, *integrations, "integration");
-    for (const Located<std::string>& integration : *integrations) {
-      if (std::find(kKueueFrameworks.begin(), kKueueFrameworks.end(), integration.value) == kKueueFrameworks.end()) {
-        auto& d = binder.error(codes::kUnknownIntegration, integration.range,
-                               "unknown Kueue integration '" + integration.value + "'");
-        diag::suggest_closest(d, integration.value, kKueueFrameworks);
-        d.notes.push_back({"another job kind is added with 'external_frameworks' (\"Kind.version.group\")",
-                           std::nullopt});
-      }
-    }
     settings.integrations = std::move(*integrations);
   } else {
     settings.integrations = {{"batch/job", {}}};

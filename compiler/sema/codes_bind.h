@@ -23,6 +23,8 @@ inline constexpr const char* kSecretNotAllowed = "E3013";    // a secret where i
 inline constexpr const char* kNotAnInteger = "E3014";        // a fractional number where an integer is needed
 inline constexpr const char* kUnknownIntegration = "E3015";  // a Kueue framework name Kueue does not know
 inline constexpr const char* kBadFrameworkName = "E3016";    // an external framework not in Kind.version.group form
+inline constexpr const char* kBadIntegrationName = "E3017";  // an integration named neither like a Kueue framework nor Kind.version.group
+inline constexpr const char* kUndeclaredExternalFramework = "E3018";  // an external framework without an `integration` declaration
 
 // Kubernetes name formats.
 inline constexpr const char* kInvalidSubdomain = "E3020";    // not a DNS-1123 subdomain (object names)
@@ -30,6 +32,7 @@ inline constexpr const char* kInvalidDnsLabel = "E3021";     // not a DNS-1123 l
 inline constexpr const char* kInvalidLabelKey = "E3022";     // not a label key (qualified name)
 inline constexpr const char* kInvalidLabelValue = "E3023";   // not a label value
 inline constexpr const char* kInvalidResourceName = "E3024"; // a quota resource name that is not a qualified name
+inline constexpr const char* kInvalidApiResource = "E3025";  // an integration's API resource that is not PLURAL or PLURAL/SUBRESOURCE
 
 // Duplicates.
 inline constexpr const char* kDuplicateDeclaration = "E3030";  // two declarations of one kind with one name
@@ -79,5 +82,6 @@ inline constexpr const char* kEmptyCapacity = "E3094";          // a capacity bl
 // Warnings.
 inline constexpr const char* kOverrideNotServed = "W3001";      // an override of a queue not dispatched to that worker
 inline constexpr const char* kNamespaceNotAdmitted = "W3002";    // a localqueue in a namespace its clusterqueue does not list
+inline constexpr const char* kIntegrationNotEnabled = "W3003";   // an integration the policy declares but the kueue block does not enable
 
 }  // namespace mkq::sema::bind_codes

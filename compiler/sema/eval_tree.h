@@ -40,6 +40,9 @@ struct EvalBlock {
   // The chain of `use` sites that produced this block, innermost first, so a
   // diagnostic can add "note: instantiated from here".
   std::vector<diag::SourceRange> instantiated_from;
+  // Declared by a standard module (std/...: its top level, or a `use` there),
+  // not by the policy's own files; set on top-level blocks only.
+  bool from_stdlib = false;
 };
 
 // Every top-level declaration of the policy (all root files and the imported

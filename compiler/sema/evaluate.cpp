@@ -11,9 +11,10 @@
 
 namespace mkq::sema {
 
-EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics) {
+EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
+                    const std::vector<ModuleSource>& prelude) {
   detail::Evaluator evaluator(loader, diagnostics);
-  return evaluator.run(roots);
+  return evaluator.run(roots, prelude);
 }
 
 }  // namespace mkq::sema
@@ -49,8 +50,18 @@ Evaluator::Depth::Depth(Evaluator& evaluator, SourceRange at) : evaluator_(evalu
                               " levels of expressions, lets and imports)");
 }
 
-EvalPolicy Evaluator::run(const std::vector<RootFile>& roots) {
+EvalPolicy Evaluator::run(const std::vector<RootFile>& roots, const std::vector<ModuleSource>& prelude) {
   failed_module_.state = Module::State::Done;
+  // The prelude is the same for every policy: its work counts neither for
+  // nor against the policy's step budget.
+  const long budget = step_budget_;
+  for (const ModuleSource& source : prelude) {
+    if (source.ast == nullptr) continue;  // not loaded: the loader reported why
+    Module& module = module_for(source);
+    if (module.state == Module::State::NotStarted) evaluate_module(module);
+  }
+  steps_ = 0;
+  step_budget_ = budget;
   std::vector<const RootFile*> ordered;
   for (const auto& root : roots) ordered.push_back(&root);
   std::stable_sort(ordered.begin(), ordered.end(),
@@ -114,7 +125,11 @@ void Evaluator::evaluate_module(Module& module) {
     for (const auto& stmt : module.ast->stmts) exec(*stmt, module, nullptr, sink);
   }
   module.state = Module::State::Done;
-  for (auto& block : module.blocks) policy_.blocks.push_back(std::move(block));
+  const bool from_stdlib = module.key.rfind("std/", 0) == 0;  // std modules' keys are "std/NAME"
+  for (auto& block : module.blocks) {
+    block.from_stdlib = from_stdlib;
+    policy_.blocks.push_back(std::move(block));
+  }
   module.blocks.clear();
 }
 

@@ -7,11 +7,13 @@
 // it hands to the binder has nothing left to compute.
 #pragma once
 
+#include <array>
 #include <filesystem>
 #include <map>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "compiler/diag/diagnostic.h"
@@ -79,15 +81,23 @@ class StandardModuleLoader final : public ModuleLoader {
   std::vector<std::unique_ptr<syntax::File>> asts_;
 };
 
-// Evaluates a policy. `roots` are evaluated in the order of their keys (each
-// key once); each root's imports are loaded through `loader` and evaluated
-// once, before the statements of the importer. Every problem is added to
-// `diagnostics`; the returned tree holds what could be evaluated (callers
-// should not bind it when an error was reported).
+// The standard modules every policy loads without importing them; their
+// declarations join the policy. std/integrations is the integration catalogue.
+// analyze() loads them and passes them to evaluate() as its prelude.
+inline constexpr std::array<std::string_view, 1> kPreludeModules = {"std/integrations"};
+
+// Evaluates a policy. The `prelude` modules are evaluated first, in order,
+// then `roots` in the order of their keys (each key once); each module's
+// imports are loaded through `loader` and evaluated once, before the
+// statements of the importer (importing a prelude module finds it done).
+// Blocks declared by a std module get EvalBlock::from_stdlib. Every problem is
+// added to `diagnostics`; the returned tree holds what could be evaluated
+// (callers should not bind it when an error was reported).
 //
 // Values of kind Template, Module and Builtin never reach the returned tree
 // (storing one in an attribute is an error), so nothing in it points into the
 // evaluator or the ASTs.
-EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics);
+EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
+                    const std::vector<ModuleSource>& prelude = {});
 
 }  // namespace mkq::sema

@@ -100,7 +100,7 @@ struct Env {
 class Evaluator {
  public:
   Evaluator(ModuleLoader& loader, diag::Diagnostics& diagnostics) : loader_(loader), diags_(diagnostics) {}
-  EvalPolicy run(const std::vector<RootFile>& roots);
+  EvalPolicy run(const std::vector<RootFile>& roots, const std::vector<ModuleSource>& prelude);
 
   // ---- modules (evaluate.cpp)
   Module& module_for(const ModuleSource& source);  // failed_module_ when source.ast is null

@@ -176,6 +176,24 @@ const PriorityClass* Policy::find_priority_class(std::string_view name) const {
   return find_by_name(priority_classes, name);
 }
 const Dispatch* Policy::find_dispatch(std::string_view name) const { return find_by_name(dispatches, name); }
+const Integration* Policy::find_integration(std::string_view name) const {
+  return find_by_name(integrations, name);
+}
+
+std::vector<const Integration*> Policy::enabled_integrations() const {
+  std::vector<const Integration*> result;
+  const auto add = [&](const std::vector<Located<std::string>>& names) {
+    for (const Located<std::string>& name : names) {
+      if (const Integration* integration = find_integration(name.value)) result.push_back(integration);
+    }
+  };
+  add(kueue.integrations);
+  add(kueue.external_frameworks);
+  std::sort(result.begin(), result.end(),
+            [](const Integration* a, const Integration* b) { return a->name < b->name; });
+  result.erase(std::unique(result.begin(), result.end()), result.end());
+  return result;
+}
 
 const LocalQueue* Policy::find_local_queue(std::string_view namespace_name, std::string_view name) const {
   const auto key = [](const LocalQueue& q) {

@@ -411,13 +411,24 @@ struct Access : Declaration {
 // catalogue is written in the policy language (std/integrations, always loaded,
 // and `integration` declarations of the policy) and drives the worker's
 // least-privilege ClusterRole.
+//
+// The catalogue holds API groups and resources, not verbs: the verbs are
+// MultiKueue's, the same for every framework (create, delete, get, list and
+// watch on a resource; get on a subresource such as "jobs/status"). Kueue's own
+// Workload objects are not in the catalogue either: every worker needs them,
+// whatever is enabled, with verbs of their own, so lowering always grants
+// kueue.x-k8s.io "workloads" and "workloads/status" itself.
 struct IntegrationResources {
   Located<std::string> api_group;        // "batch", "jobset.x-k8s.io", "" for the core group
-  std::vector<Located<std::string>> resources;  // plural resource names: "jobs", "jobs/status"
+  std::vector<Located<std::string>> resources;  // "jobs", "jobs/status": plural, or plural/subresource
+  diag::SourceRange range;               // the rule's map
 };
 
 struct Integration : Declaration {  // name: Kueue's framework name, "batch/job" or "Kind.version.group"
-  std::vector<IntegrationResources> rules;  // in written order
+  // In written order, one per API group, resources unique. Empty for a
+  // framework without a MultiKueue adapter (its jobs never reach a worker).
+  std::vector<IntegrationResources> rules;
+  bool standard = false;  // declared by std/integrations, not by the policy
 };
 
 struct Policy {
@@ -446,6 +457,10 @@ struct Policy {
   const Namespace* find_namespace(std::string_view name) const;
   const PriorityClass* find_priority_class(std::string_view name) const;
   const Dispatch* find_dispatch(std::string_view name) const;
+  const Integration* find_integration(std::string_view name) const;
+  // The catalogue entries of what the policy enables: kueue.integrations and
+  // kueue.external_frameworks (each has one: bind() checks), sorted by name.
+  std::vector<const Integration*> enabled_integrations() const;
   // The local queues that point at a cluster queue, in the policy's order.
   std::vector<const LocalQueue*> local_queues_of(std::string_view cluster_queue) const;
 };

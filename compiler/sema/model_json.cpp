@@ -2,6 +2,7 @@
 // fields in the order model.h declares them.
 #include "compiler/sema/model_json.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -69,6 +70,8 @@ Json to_json(const GangScheduling& g);
 Json to_json(const KueueFairSharing& f);
 Json to_json(const MultiKueueSettings& m);
 Json to_json(const Access& a);
+Json to_json(const IntegrationResources& r);
+Json to_json(const Integration& i);
 
 template <typename T>
 Json to_json(const Located<T>& located) {
@@ -318,6 +321,31 @@ Json to_json(const KueueSettings& k) {
               {"external_frameworks", to_json(k.external_frameworks)}};
 }
 
+// ------------------------------------------------------------------ the integration catalogue
+
+Json to_json(const IntegrationResources& r) {
+  return Json{{"api_group", to_json(r.api_group)}, {"resources", to_json(r.resources)}};
+}
+
+Json to_json(const Integration& i) {
+  Json out = declaration(i);
+  out["rules"] = to_json(i.rules);
+  out["standard"] = i.standard;
+  return out;
+}
+
+// The catalogue entries worth showing: those the policy enables or declares
+// itself, by name. The rest of std/integrations is the same in every policy.
+Json integrations_json(const Policy& policy) {
+  const std::vector<const Integration*> enabled = policy.enabled_integrations();
+  Json out = Json::array();
+  for (const Integration& integration : policy.integrations) {
+    const bool is_enabled = std::find(enabled.begin(), enabled.end(), &integration) != enabled.end();
+    if (is_enabled || !integration.standard) out.push_back(to_json(integration));
+  }
+  return out;
+}
+
 // ------------------------------------------------------------------ access
 
 Json to_json(const Access& a) {
@@ -346,6 +374,7 @@ std::string model_to_json(const Policy& policy) {
   out["dispatches"] = to_json(policy.dispatches);
   out["kueue"] = to_json(policy.kueue);
   out["access"] = to_json(policy.access);
+  out["integrations"] = integrations_json(policy);
   // Policy text is valid UTF-8 (the loader checks); `replace` keeps any
   // surprise from becoming an exception.
   return out.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

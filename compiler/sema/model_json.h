@@ -15,7 +15,9 @@ namespace mkq::sema::model {
 // Quantities are strings in Kubernetes' canonical form ("1536Mi"), durations
 // strings in the language's notation ("1h30min"), enums their to_string()
 // spelling, integers and bools JSON numbers and bools, unset optionals null.
-// Source ranges are left out. A secret is {"secret": "env:NAME"}: where it
+// Source ranges are left out. Of the integration catalogue, only the entries
+// the policy enables (kueue.integrations, kueue.external_frameworks) or
+// declares itself are shown: the rest of std/integrations is in every policy. A secret is {"secret": "env:NAME"}: where it
 // comes from, never a value (the compiler never reads one).
 std::string model_to_json(const Policy& policy);
 

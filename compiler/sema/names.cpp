@@ -110,4 +110,45 @@ std::optional<std::string> framework_name_error(std::string_view text) {
   return std::nullopt;
 }
 
+std::optional<std::string> integration_name_error(std::string_view text) {
+  constexpr const char* kRule =
+      "an integration is named as Kueue names a framework, 'GROUP/KIND' ('batch/job') or a lower-case 'KIND' "
+      "('pod'), or 'Kind.version.group' for an external framework ('RayJob.v1.ray.io')";
+  if (text.size() > 253) return std::string("an integration name must be no more than 253 characters");
+  const std::size_t slash = text.find('/');
+  if (slash != std::string_view::npos) {
+    const std::string_view group = text.substr(0, slash);
+    const std::string_view kind = text.substr(slash + 1);
+    if (!is_subdomain(group) || !is_label_part(kind)) return std::string(kRule);
+    return std::nullopt;
+  }
+  if (text.find('.') != std::string_view::npos) {
+    if (framework_name_error(text)) return std::string(kRule);
+    return std::nullopt;
+  }
+  if (!is_label_part(text)) return std::string(kRule);
+  return std::nullopt;
+}
+
+bool is_external_framework_name(std::string_view text) {
+  return text.find('/') == std::string_view::npos && !framework_name_error(text);
+}
+
+std::optional<std::string> api_resource_error(std::string_view text) {
+  constexpr const char* kRule =
+      "an API resource is a lower-case plural name ('jobs'), optionally with a subresource ('jobs/status'), each "
+      "a DNS-1123 label";
+  if (text.size() > 253) return std::string("an API resource must be no more than 253 characters");
+  const std::size_t slash = text.find('/');
+  const std::string_view plural = text.substr(0, slash);
+  const std::string_view subresource = slash == std::string_view::npos ? "" : text.substr(slash + 1);
+  if (plural.size() > 63 || subresource.size() > 63) {
+    return std::string("each part of an API resource must be no more than 63 characters");
+  }
+  if (!is_label_part(plural)) return std::string(kRule);
+  if (slash == std::string_view::npos) return std::nullopt;
+  if (!is_label_part(subresource)) return std::string(kRule);
+  return std::nullopt;
+}
+
 }  // namespace mkq::sema

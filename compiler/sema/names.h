@@ -32,4 +32,15 @@ std::optional<std::string> label_value_error(std::string_view text);
 // "RayJob.v1.ray.io" (a kind, a version and a group of at least one part).
 std::optional<std::string> framework_name_error(std::string_view text);
 
+// The name of an `integration`: Kueue's name of a framework, "GROUP/KIND"
+// ("batch/job", "kubeflow.org/pytorchjob") or a lower-case "KIND" ("pod"), or
+// an external framework's "Kind.version.group".
+std::optional<std::string> integration_name_error(std::string_view text);
+// True for a well-formed name in the external "Kind.version.group" form.
+bool is_external_framework_name(std::string_view text);
+
+// An API resource in an RBAC rule: a plural name ("jobs"), optionally with a
+// subresource ("jobs/status"), each a DNS-1123 label.
+std::optional<std::string> api_resource_error(std::string_view text);
+
 }  // namespace mkq::sema

@@ -140,9 +140,11 @@ const std::vector<std::string>& statement_keywords() {
 
 }  // namespace
 
-// The declaration keywords are consecutive tokens of the grammar, MANAGER to ACCESS.
-static_assert(P::ACCESS - P::MANAGER == 11, "Mkq.g4 changed the declaration keywords: update is_ident_type");
-bool is_ident_type(std::size_t type) { return type == P::IDENT || (type >= P::MANAGER && type <= P::ACCESS); }
+// The declaration keywords are consecutive tokens of the grammar, MANAGER to
+// INTEGRATION (the last one declared), right before the punctuation.
+static_assert(P::INTEGRATION - P::MANAGER == 12 && P::INTEGRATION + 1 == P::LBRACE,
+              "Mkq.g4 changed the declaration keywords: update is_ident_type");
+bool is_ident_type(std::size_t type) { return type == P::IDENT || (type >= P::MANAGER && type <= P::INTEGRATION); }
 
 std::string shorten(std::string_view text) {
   constexpr std::size_t kMax = 40;

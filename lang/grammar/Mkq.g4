@@ -42,7 +42,7 @@ body         : LBRACE stmt* RBRACE ;
 // identifier parses as a block kind: sema reports unknown ones with a suggestion.
 blockKind
     : MANAGER | WORKER | FLAVOR | TOPOLOGY | COHORT | CLUSTERQUEUE | LOCALQUEUE
-    | NAMESPACE | PRIORITYCLASS | DISPATCH | KUEUE | ACCESS | IDENT
+    | NAMESPACE | PRIORITYCLASS | DISPATCH | KUEUE | ACCESS | INTEGRATION | IDENT
     ;
 
 qualifiedName : ident (DOT ident)* ;
@@ -92,7 +92,7 @@ stringLit : STRING | UNTERMINATED_STRING ;
 // Declaration kinds are soft keywords: they may also name fields and variables.
 ident
     : IDENT | MANAGER | WORKER | FLAVOR | TOPOLOGY | COHORT | CLUSTERQUEUE
-    | LOCALQUEUE | NAMESPACE | PRIORITYCLASS | DISPATCH | KUEUE | ACCESS
+    | LOCALQUEUE | NAMESPACE | PRIORITYCLASS | DISPATCH | KUEUE | ACCESS | INTEGRATION
     ;
 
 // ---------------------------------------------------------------- lexer
@@ -124,6 +124,7 @@ PRIORITYCLASS : 'priorityclass' ;
 DISPATCH      : 'dispatch' ;
 KUEUE         : 'kueue' ;
 ACCESS        : 'access' ;
+INTEGRATION   : 'integration' ;
 
 LBRACE   : '{' ;
 RBRACE   : '}' ;

@@ -9,4 +9,11 @@ for f in ok/*.mkq error/*.mkq; do
   [ -e "$f" ] || continue
   ./golden.sh "$mkq" "$f" --update
 done
+for f in render/*.mkq; do
+  [ -e "$f" ] || continue
+  ./render_golden.sh "$mkq" "$f" --update
+done
+for d in ../../examples/*/; do
+  ./render_golden.sh "$mkq" "examples/$(basename "$d")" --update
+done
 echo "refreshed; review with: git diff -- tests/lang"

@@ -602,7 +602,9 @@ TEST_CASE("binder checks the kueue block", "[sema][bind][kueue][errors]") {
   SECTION("unknown integration") {
     const Value typo = str("batch/jobs");
     const Block kueue = Block("kueue").set("integrations", list({typo}));
-    const Result r = run(with_base({kueue}));
+    std::vector<Block> blocks = base();
+    blocks.push_back(kueue);
+    const Result r = run(with_catalogue(blocks));
     const auto& d = r.only(codes::kUnknownIntegration);
     CHECK(d.message == "unknown Kueue integration 'batch/jobs'");
     CHECK(d.range == typo.origin);
@@ -625,7 +627,11 @@ TEST_CASE("binder checks the kueue block", "[sema][bind][kueue][errors]") {
             .add(Block("gang_scheduling").set("timeout", dur("5min")).set("block_admission", boolean(true)))
             .add(Block("fair_sharing").set("preemption_strategies", strings({"LessThanOrEqualToFinalShare"})))
             .add(Block("multikueue").set("gc_interval", dur("1min")).set("worker_lost_timeout", dur("15min")));
-    const Result r = run(with_base({kueue}));
+    std::vector<Block> blocks = base();
+    blocks.push_back(kueue);
+    blocks.push_back(Block("integration", {"Foo.v1.example.com"})
+                         .set("rules", list({map({{"group", str("example.com")}, {"resources", strings({"foos"})}})})));
+    const Result r = run(with_catalogue(blocks));
     INFO(r.summary());
     REQUIRE(r.model);
     const model::KueueSettings& k = r.model->kueue;

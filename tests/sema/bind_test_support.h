@@ -15,6 +15,8 @@
 #include "compiler/sema/bind.h"
 #include "compiler/sema/codes_bind.h"
 #include "compiler/sema/eval_tree.h"
+#include "compiler/sema/evaluate.h"
+#include "compiler/sema/filesystem.h"
 #include "compiler/sema/model.h"
 #include "compiler/sema/value.h"
 
@@ -119,6 +121,33 @@ inline std::vector<Block> base() {
   blocks.push_back(Block("clusterqueue", {"cq"}).add(quota("f", {{"cpu", num("4")}})));
   blocks.push_back(Block("dispatch", {"d"}).set("queues", strings({"cq"})).set("workers", strings({"w1"})));
   return blocks;
+}
+
+// The declarations every policy gets from the prelude (std/integrations, the
+// integration catalogue), evaluated from the embedded module.
+inline const std::vector<EvalBlock>& standard_catalogue() {
+  static const std::vector<EvalBlock> blocks = [] {
+    mkq::sema::InMemoryFileSystem fs;
+    mkq::diag::SourceManager sources;
+    mkq::diag::Diagnostics diagnostics;
+    mkq::sema::StandardModuleLoader loader(fs, sources);
+    std::vector<mkq::sema::ModuleSource> prelude;
+    for (const std::string_view spec : mkq::sema::kPreludeModules) {
+      prelude.push_back(loader.load("", mkq::diag::kNoFile, std::string(spec), {}, diagnostics));
+    }
+    EvalPolicy evaluated = mkq::sema::evaluate({}, loader, diagnostics, prelude);
+    REQUIRE_FALSE(diagnostics.has_errors());
+    return evaluated.blocks;
+  }();
+  return blocks;
+}
+
+// `blocks` after the standard catalogue, as analyze() hands a policy to bind().
+inline EvalPolicy with_catalogue(const std::vector<Block>& blocks) {
+  EvalPolicy p;
+  p.blocks = standard_catalogue();
+  for (const Block& b : blocks) p.blocks.push_back(b.block);
+  return p;
 }
 
 inline EvalPolicy policy(const std::vector<Block>& blocks) {

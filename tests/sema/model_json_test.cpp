@@ -75,9 +75,43 @@ TEST_CASE("model_to_json: a manager alone, every default spelled out", "[sema][m
     },
     "external_frameworks": []
   },
-  "access": []
+  "access": [],
+  "integrations": [
+    {
+      "name": "batch/job",
+      "rules": [
+        {
+          "api_group": "batch",
+          "resources": [
+            "jobs",
+            "jobs/status"
+          ]
+        }
+      ],
+      "standard": true
+    }
+  ]
 }
 )");
+}
+
+TEST_CASE("model_to_json: only the integrations a policy enables or declares", "[sema][model_json]") {
+  const std::string json = json_of(R"(
+manager "m" {}
+kueue {
+  integrations = ["pod", "batch/job"]
+  external_frameworks = ["PipelineRun.v1.tekton.dev"]
+}
+integration "PipelineRun.v1.tekton.dev" {
+  rules = [{ group: "tekton.dev", resources: ["pipelineruns", "pipelineruns/status"] }]
+}
+)");
+  // Sorted by name (upper case first); std/integrations' other entries are left out.
+  CHECK(part(json, "/integrations"_json_pointer) ==
+        R"([{"name":"PipelineRun.v1.tekton.dev","rules":[{"api_group":"tekton.dev",)"
+        R"("resources":["pipelineruns","pipelineruns/status"]}],"standard":false},)"
+        R"({"name":"batch/job","rules":[{"api_group":"batch","resources":["jobs","jobs/status"]}],"standard":true},)"
+        R"({"name":"pod","rules":[{"api_group":"","resources":["pods"]}],"standard":true}])");
 }
 
 TEST_CASE("model_to_json: a secret shows only where it comes from", "[sema][model_json]") {

@@ -17,14 +17,14 @@ public:
     IF = 8, ELSE = 9, ASSERT = 10, TRUE = 11, FALSE = 12, NULL_LIT = 13, 
     ALL = 14, MANAGER = 15, WORKER = 16, FLAVOR = 17, TOPOLOGY = 18, COHORT = 19, 
     CLUSTERQUEUE = 20, LOCALQUEUE = 21, NAMESPACE = 22, PRIORITYCLASS = 23, 
-    DISPATCH = 24, KUEUE = 25, ACCESS = 26, LBRACE = 27, RBRACE = 28, LBRACK = 29, 
-    RBRACK = 30, LPAREN = 31, RPAREN = 32, COMMA = 33, SEP = 34, DOT = 35, 
-    COLON = 36, QUESTION = 37, EQ = 38, NE = 39, LE = 40, GE = 41, LT = 42, 
-    GT = 43, ASSIGN = 44, PLUS = 45, MINUS = 46, STAR = 47, SLASH = 48, 
-    PERCENT = 49, AND = 50, OR = 51, NOT = 52, DURATION = 53, NUMBER = 54, 
-    BAD_NUMBER = 55, IDENT = 56, STRING = 57, UNTERMINATED_STRING = 58, 
-    LINE_COMMENT = 59, BLOCK_COMMENT = 60, UNTERMINATED_COMMENT = 61, WS = 62, 
-    STRAY = 63
+    DISPATCH = 24, KUEUE = 25, ACCESS = 26, INTEGRATION = 27, LBRACE = 28, 
+    RBRACE = 29, LBRACK = 30, RBRACK = 31, LPAREN = 32, RPAREN = 33, COMMA = 34, 
+    SEP = 35, DOT = 36, COLON = 37, QUESTION = 38, EQ = 39, NE = 40, LE = 41, 
+    GE = 42, LT = 43, GT = 44, ASSIGN = 45, PLUS = 46, MINUS = 47, STAR = 48, 
+    SLASH = 49, PERCENT = 50, AND = 51, OR = 52, NOT = 53, DURATION = 54, 
+    NUMBER = 55, BAD_NUMBER = 56, IDENT = 57, STRING = 58, UNTERMINATED_STRING = 59, 
+    LINE_COMMENT = 60, BLOCK_COMMENT = 61, UNTERMINATED_COMMENT = 62, WS = 63, 
+    STRAY = 64
   };
 
   enum {
@@ -297,6 +297,7 @@ public:
     antlr4::tree::TerminalNode *DISPATCH();
     antlr4::tree::TerminalNode *KUEUE();
     antlr4::tree::TerminalNode *ACCESS();
+    antlr4::tree::TerminalNode *INTEGRATION();
     antlr4::tree::TerminalNode *IDENT();
 
    
@@ -612,6 +613,7 @@ public:
     antlr4::tree::TerminalNode *DISPATCH();
     antlr4::tree::TerminalNode *KUEUE();
     antlr4::tree::TerminalNode *ACCESS();
+    antlr4::tree::TerminalNode *INTEGRATION();
 
    
   };

@@ -1,0 +1,105 @@
+// `mkq render`: compile a policy and print the desired objects of every
+// cluster (stdout), or write one file per cluster (-o DIR). Diagnostics go to
+// stderr; on an error nothing is printed or written and the exit code is 1.
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+#include <unistd.h>
+#include <vector>
+
+#include "cli/commands.h"
+#include "compiler/kueue/lower.h"
+#include "compiler/kueue/policy_name.h"
+#include "compiler/kueue/render.h"
+#include "compiler/sema/analyze.h"
+
+namespace mkq::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct PendingFile {
+  fs::path target;
+  fs::path temporary;
+};
+
+void remove_all_temporaries(const std::vector<PendingFile>& files) {
+  std::error_code ignored;
+  for (const PendingFile& file : files) fs::remove(file.temporary, ignored);
+}
+
+// Writes DIR/<cluster>.<ext> for every cluster, atomically per file: every
+// file is first written beside its target and renamed only when all were
+// written, so a failure leaves the directory as it was.
+int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& options) {
+  const fs::path dir(options.output_dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir)) {
+    std::fprintf(stderr, "mkq: error: cannot create the output directory %s: %s\n", dir.string().c_str(),
+                 ec ? ec.message().c_str() : "not a directory");
+    return 1;
+  }
+  const bool json = options.format == RenderFormat::Json;
+  std::vector<PendingFile> pending;
+  for (const kueue::ClusterObjects& cluster : state.clusters) {
+    const std::string file_name = cluster.cluster + (json ? ".json" : ".yaml");
+    PendingFile file{dir / file_name, dir / ("." + file_name + ".tmp." + std::to_string(::getpid()))};
+    pending.push_back(file);
+    const std::string text = json ? kueue::render_cluster_json(cluster) : kueue::render_cluster_yaml(cluster);
+    std::ofstream out(file.temporary, std::ios::binary | std::ios::trunc);
+    out.write(text.data(), static_cast<std::streamsize>(text.size()));
+    out.close();
+    if (!out) {
+      std::fprintf(stderr, "mkq: error: cannot write %s\n", file.temporary.string().c_str());
+      remove_all_temporaries(pending);
+      return 1;
+    }
+  }
+  for (const PendingFile& file : pending) {
+    fs::rename(file.temporary, file.target, ec);
+    if (ec) {
+      std::fprintf(stderr, "mkq: error: cannot write %s: %s\n", file.target.string().c_str(), ec.message().c_str());
+      remove_all_temporaries(pending);
+      return 1;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+int run_render(const RenderOptions& options, const GlobalOptions& global) {
+  diag::SourceManager sources;
+  diag::Diagnostics diagnostics;
+  sema::RealFileSystem files;
+  std::vector<sema::StageTiming> timings;
+  const auto policy = sema::analyze(options.path, files, sources, diagnostics, global.verbose ? &timings : nullptr);
+
+  std::optional<kueue::DesiredState> state;
+  if (policy && !diagnostics.has_errors()) {
+    const auto start = std::chrono::steady_clock::now();
+    kueue::LowerOptions lower_options;
+    lower_options.policy_name = kueue::policy_name_for(options.path);
+    state = kueue::lower(*policy, lower_options, diagnostics);
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    timings.push_back({"lower", took.count()});
+  }
+  if (global.verbose) {
+    for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
+  }
+  std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
+  if (!state || diagnostics.has_errors()) return 1;
+
+  if (!options.output_dir.empty()) return write_cluster_files(*state, options);
+  const std::string text =
+      options.format == RenderFormat::Json ? kueue::render_json(*state) : kueue::render_yaml(*state);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return 0;
+}
+
+}  // namespace mkq::cli

@@ -1,0 +1,284 @@
+// lower(): the checked policy model -> the desired objects of the manager and
+// of every worker. The kinds' details are in lower_manager.cpp and
+// lower_worker.cpp; this file holds the entry point and the shapes both share.
+#include "compiler/kueue/lower.h"
+
+#include <algorithm>
+#include <unordered_set>
+#include <utility>
+#include <tuple>
+
+#include "compiler/kueue/lower_internal.h"
+#include "compiler/kueue/validate.h"
+
+namespace mkq::kueue {
+
+namespace detail {
+
+LowerContext::LowerContext(const model::Policy& policy_, const LowerOptions& options_)
+    : policy(policy_), options(options_) {
+  base_labels = Json::object();
+  base_labels[std::string(schema::kManagedByLabel)] = std::string(schema::kManagedByValue);
+  base_labels[std::string(schema::kPolicyLabel)] = options.policy_name;
+  for (const model::LocalQueue& queue : policy.local_queues) local_queues[queue.cluster_queue.name].push_back(&queue);
+}
+
+const std::vector<const model::LocalQueue*>& LowerContext::local_queues_of(std::string_view cluster_queue) const {
+  static const std::vector<const model::LocalQueue*> kNone;
+  const auto found = local_queues.find(cluster_queue);
+  return found == local_queues.end() ? kNone : found->second;
+}
+
+Json object_with_capacity(std::size_t capacity) {
+  Json out = Json::object();
+  out.get_ref<Json::object_t&>().reserve(capacity);
+  return out;
+}
+
+Object make_object(const LowerContext& context, schema::Kind kind, const std::string& name,
+                   const std::string& namespace_name, diag::SourceRange origin, const model::Labels& labels) {
+  const schema::KindInfo& info = schema::info(kind);
+  Object object;
+  object.api_version = std::string(info.api_version);
+  object.kind = std::string(info.name);
+  object.name = name;
+  object.namespace_name = info.namespaced ? namespace_name : std::string();
+  object.origin = origin;
+
+  Json label_json;
+  if (labels.empty()) {
+    label_json = context.base_labels;
+  } else {
+    model::Labels all = labels;
+    all[std::string(schema::kManagedByLabel)] = std::string(schema::kManagedByValue);
+    all[std::string(schema::kPolicyLabel)] = context.options.policy_name;
+    label_json = Json::object();
+    for (const auto& [key, value] : all) label_json[key] = value;
+  }
+
+  Json metadata = object_with_capacity(4);
+  metadata["name"] = name;
+  if (!object.namespace_name.empty()) metadata["namespace"] = object.namespace_name;
+  metadata["labels"] = std::move(label_json);
+
+  object.document = object_with_capacity(6);
+  object.document["apiVersion"] = object.api_version;
+  object.document["kind"] = object.kind;
+  object.document["metadata"] = std::move(metadata);
+  return object;
+}
+
+std::string address_of(const std::string& cluster, schema::Kind kind, const std::string& namespace_name,
+                       const std::string& name) {
+  Object probe;
+  probe.kind = std::string(schema::info(kind).name);
+  probe.namespace_name = schema::info(kind).namespaced ? namespace_name : std::string();
+  probe.name = name;
+  return address(cluster, probe);
+}
+
+Json quantity_json(const sema::Quantity& quantity) {
+  std::string text = quantity.to_string();
+  const bool plain_integer =
+      !text.empty() && text.size() <= 18 && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
+  if (plain_integer) return Json(std::stoll(text));
+  return Json(std::move(text));
+}
+
+Json resource_groups_json(const std::vector<model::ResourceGroup>& groups) {
+  Json out = Json::array();
+  for (const model::ResourceGroup& group : groups) {
+    Json g = object_with_capacity(2);
+    g["coveredResources"] = group.covered_resources;
+    Json flavors = Json::array();
+    for (const model::FlavorQuotas& flavor : group.flavors) {
+      Json f = object_with_capacity(2);
+      f["name"] = flavor.flavor.name;
+      Json resources = Json::array();
+      for (const model::ResourceQuota& quota : flavor.resources) {
+        Json r = object_with_capacity(4);
+        r["name"] = quota.resource;
+        r["nominalQuota"] = quantity_json(quota.nominal.value);
+        if (quota.borrowing_limit) r["borrowingLimit"] = quantity_json(quota.borrowing_limit->value);
+        if (quota.lending_limit) r["lendingLimit"] = quantity_json(quota.lending_limit->value);
+        resources.push_back(std::move(r));
+      }
+      f["resources"] = std::move(resources);
+      flavors.push_back(std::move(f));
+    }
+    g["flavors"] = std::move(flavors);
+    out.push_back(std::move(g));
+  }
+  return out;
+}
+
+Json namespace_selector_json(const model::NamespaceSelector& selector) {
+  Json out = Json::object();
+  switch (selector.kind) {
+    case model::NamespaceSelection::All:
+      break;  // {}: every namespace
+    case model::NamespaceSelection::Names: {
+      Json values = Json::array();
+      for (const auto& name : selector.names) values.push_back(name.value);
+      Json expression = Json::object();
+      expression["key"] = std::string(schema::kNamespaceNameLabel);
+      expression["operator"] = "In";
+      expression["values"] = std::move(values);
+      out["matchExpressions"] = Json::array({std::move(expression)});
+      break;
+    }
+    case model::NamespaceSelection::MatchLabels: {
+      Json labels = Json::object();
+      for (const auto& [key, value] : selector.match_labels) labels[key] = value;
+      out["matchLabels"] = std::move(labels);
+      break;
+    }
+  }
+  return out;
+}
+
+void add_scheduling_fields(const model::ClusterQueue& queue, Json& spec) {
+  if (queue.cohort) spec["cohortName"] = queue.cohort->name;
+  if (queue.preemption) {
+    const model::Preemption& p = *queue.preemption;
+    Json preemption = Json::object();
+    if (p.within_cluster_queue) preemption["withinClusterQueue"] = std::string(to_string(p.within_cluster_queue->value));
+    if (p.reclaim_within_cohort) {
+      preemption["reclaimWithinCohort"] = std::string(to_string(p.reclaim_within_cohort->value));
+    }
+    if (p.borrow_within_cohort || p.borrow_max_priority_threshold) {
+      Json borrow = Json::object();
+      if (p.borrow_within_cohort) borrow["policy"] = std::string(to_string(p.borrow_within_cohort->value));
+      if (p.borrow_max_priority_threshold) borrow["maxPriorityThreshold"] = p.borrow_max_priority_threshold->value;
+      preemption["borrowWithinCohort"] = std::move(borrow);
+    }
+    if (!preemption.empty()) spec["preemption"] = std::move(preemption);
+  }
+  if (queue.fair_sharing_weight) {
+    spec["fairSharing"] = Json::object({{"weight", quantity_json(queue.fair_sharing_weight->value)}});
+  }
+  if (queue.flavor_fungibility) {
+    const model::FlavorFungibility& f = *queue.flavor_fungibility;
+    Json fungibility = Json::object();
+    if (f.when_can_borrow) fungibility["whenCanBorrow"] = std::string(to_string(f.when_can_borrow->value));
+    if (f.when_can_preempt) fungibility["whenCanPreempt"] = std::string(to_string(f.when_can_preempt->value));
+    if (f.preference) fungibility["preference"] = std::string(to_string(f.preference->value));
+    if (!fungibility.empty()) spec["flavorFungibility"] = std::move(fungibility);
+  }
+  if (queue.queueing_strategy) spec["queueingStrategy"] = std::string(to_string(queue.queueing_strategy->value));
+}
+
+Object local_queue_object(const LowerContext& context, const model::LocalQueue& queue, const std::string& cluster,
+                          const std::string& cluster_queue, QueueCopy copy) {
+  Object object = make_object(context, schema::Kind::LocalQueue, queue.name, queue.namespace_name.value,
+                              queue.name_range);
+  Json spec = Json::object();
+  spec["clusterQueue"] = cluster_queue;
+  if (queue.stop_policy && copy == QueueCopy::Manager) spec["stopPolicy"] = std::string(to_string(queue.stop_policy->value));
+  if (queue.fair_sharing_weight) {
+    spec["fairSharing"] = Json::object({{"weight", quantity_json(queue.fair_sharing_weight->value)}});
+  }
+  object.document["spec"] = std::move(spec);
+  object.depends_on.push_back(address_of(cluster, schema::Kind::Namespace, "", queue.namespace_name.value));
+  object.depends_on.push_back(address_of(cluster, schema::Kind::ClusterQueue, "", cluster_queue));
+  return object;
+}
+
+Object topology_object(const LowerContext& context, const model::Topology& topology) {
+  Object object = make_object(context, schema::Kind::Topology, topology.name, "", topology.name_range);
+  Json levels = Json::array();
+  for (const auto& level : topology.levels) levels.push_back(Json::object({{"nodeLabel", level.value}}));
+  object.document["spec"] = Json::object({{"levels", std::move(levels)}});
+  return object;
+}
+
+Object flavor_object(const LowerContext& context, const model::Flavor& flavor, const std::string& cluster) {
+  Object object = make_object(context, schema::Kind::ResourceFlavor, flavor.name, "", flavor.name_range);
+  Json spec = Json::object();
+  if (!flavor.node_labels.empty()) {
+    Json labels = Json::object();
+    for (const auto& [key, value] : flavor.node_labels) labels[key] = value;
+    spec["nodeLabels"] = std::move(labels);
+  }
+  if (!flavor.taints.empty()) {
+    Json taints = Json::array();
+    for (const model::Taint& taint : flavor.taints) {
+      Json t = Json::object();
+      t["key"] = taint.key.value;
+      if (taint.value) t["value"] = taint.value->value;
+      t["effect"] = std::string(to_string(taint.effect.value));
+      taints.push_back(std::move(t));
+    }
+    spec["nodeTaints"] = std::move(taints);
+  }
+  if (!flavor.tolerations.empty()) {
+    Json tolerations = Json::array();
+    for (const model::Toleration& toleration : flavor.tolerations) {
+      Json t = Json::object();
+      if (toleration.key) t["key"] = toleration.key->value;
+      t["operator"] = std::string(to_string(toleration.op.value));
+      if (toleration.value) t["value"] = toleration.value->value;
+      if (toleration.effect) t["effect"] = std::string(to_string(toleration.effect->value));
+      if (toleration.toleration_seconds) t["tolerationSeconds"] = toleration.toleration_seconds->value;
+      tolerations.push_back(std::move(t));
+    }
+    spec["tolerations"] = std::move(tolerations);
+  }
+  if (flavor.topology) {
+    spec["topologyName"] = flavor.topology->name;
+    object.depends_on.push_back(address_of(cluster, schema::Kind::Topology, "", flavor.topology->name));
+  }
+  if (!spec.empty()) object.document["spec"] = std::move(spec);
+  return object;
+}
+
+Object namespace_object(const LowerContext& context, const model::Namespace& ns) {
+  return make_object(context, schema::Kind::Namespace, ns.name, "", ns.name_range, ns.labels);
+}
+
+void finish_cluster(ClusterObjects& cluster) {
+  // Sort (rank, index) pairs, then move the objects once into that order.
+  std::vector<std::pair<int, std::size_t>> order;
+  order.reserve(cluster.objects.size());
+  for (std::size_t i = 0; i < cluster.objects.size(); ++i) {
+    order.emplace_back(schema::apply_rank(cluster.objects[i].kind), i);
+  }
+  const std::vector<Object>& objects = cluster.objects;
+  std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+    const Object& x = objects[a.second];
+    const Object& y = objects[b.second];
+    return std::tie(a.first, x.namespace_name, x.name) < std::tie(b.first, y.namespace_name, y.name);
+  });
+  std::vector<Object> sorted;
+  sorted.reserve(objects.size());
+  for (const auto& [rank, index] : order) sorted.push_back(std::move(cluster.objects[index]));
+  cluster.objects = std::move(sorted);
+
+  std::unordered_set<std::string> present;
+  for (const Object& object : cluster.objects) present.insert(address(cluster.cluster, object));
+  for (Object& object : cluster.objects) {
+    std::vector<std::string>& deps = object.depends_on;
+    std::erase_if(deps, [&](const std::string& dep) { return !present.contains(dep); });
+    std::sort(deps.begin(), deps.end());
+    deps.erase(std::unique(deps.begin(), deps.end()), deps.end());
+  }
+}
+
+}  // namespace detail
+
+std::optional<DesiredState> lower(const sema::model::Policy& policy, const LowerOptions& options,
+                                  diag::Diagnostics& diagnostics) {
+  validate(policy, diagnostics);
+  if (diagnostics.has_errors()) return std::nullopt;
+
+  const detail::LowerContext context(policy, options);
+  DesiredState state;
+  state.clusters.push_back(detail::lower_manager(context));
+  for (const sema::model::Worker& worker : policy.workers) {
+    state.clusters.push_back(detail::lower_worker(context, worker));
+  }
+  for (ClusterObjects& cluster : state.clusters) detail::finish_cluster(cluster);
+  return state;
+}
+
+}  // namespace mkq::kueue

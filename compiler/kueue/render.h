@@ -1,0 +1,26 @@
+// The desired state as text: what `mkq render` prints or writes.
+//
+// YAML: every document is preceded by a comment naming its cluster
+// ("# cluster: worker1 (worker)") and documents are separated by "---", so the
+// output of one cluster can be given to `kubectl apply -f`. JSON: all clusters
+// as {"clusters": [{"name", "role", "objects": [...]}]}, one cluster as a
+// Kubernetes List. Both are byte-stable: the same state gives the same bytes.
+#pragma once
+
+#include <string>
+
+#include "compiler/kueue/objects.h"
+
+namespace mkq::kueue {
+
+std::string_view to_string(ClusterRole role);  // "manager", "worker"
+
+// Every cluster, manager first.
+std::string render_yaml(const DesiredState& state);
+std::string render_json(const DesiredState& state);
+
+// One cluster: the content of DIR/<cluster>.yaml or DIR/<cluster>.json.
+std::string render_cluster_yaml(const ClusterObjects& cluster);
+std::string render_cluster_json(const ClusterObjects& cluster);
+
+}  // namespace mkq::kueue

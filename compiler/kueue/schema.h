@@ -1,0 +1,251 @@
+// mkq's own description of the Kubernetes kinds it renders: Kueue's v1beta2
+// API (kueue.x-k8s.io) and the core/RBAC kinds a MultiKueue setup needs.
+//
+// Written from the facts in ../shared/kueue (VALIDATION.md, MULTIKUEUE.md,
+// VERSIONS.md), never copied from Kueue's CRD files, which stay the tests'
+// oracle. This is the one place that lowering, compile-time validation, the
+// sandbox's built-in CRDs and the runtime's diff take Kueue's API facts from,
+// so it is kept as data: tables of kinds, fields, enums, limits, defaults and
+// immutable fields. The limits are also named constants for code that checks
+// one rule.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+
+namespace mkq::kueue::schema {
+
+// ------------------------------------------------------------------ API groups and versions
+
+inline constexpr std::string_view kKueueGroup = "kueue.x-k8s.io";
+inline constexpr std::string_view kKueueVersion = "v1beta2";  // the storage version of every Kueue kind
+inline constexpr std::string_view kKueueApiVersion = "kueue.x-k8s.io/v1beta2";
+inline constexpr std::string_view kRbacGroup = "rbac.authorization.k8s.io";
+inline constexpr std::string_view kRbacApiVersion = "rbac.authorization.k8s.io/v1";
+inline constexpr std::string_view kCoreApiVersion = "v1";
+// Kueue's own configuration file (not an object: the content of a ConfigMap).
+inline constexpr std::string_view kKueueConfigApiVersion = "config.kueue.x-k8s.io/v1beta2";
+inline constexpr std::string_view kKueueConfigKind = "Configuration";
+
+// ------------------------------------------------------------------ well-known names and values
+
+inline constexpr std::string_view kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
+inline constexpr std::string_view kMultiKueueConfigKind = "MultiKueueConfig";
+// The key of a MultiKueueCluster's kubeconfig Secret that holds the kubeconfig.
+inline constexpr std::string_view kKubeconfigSecretKey = "kubeconfig";
+inline constexpr std::string_view kDefaultKueueNamespace = "kueue-system";
+// Kueue's configuration: the ConfigMap the controller manager reads, and its key.
+inline constexpr std::string_view kKueueConfigMapName = "kueue-manager-config";
+inline constexpr std::string_view kKueueConfigMapKey = "controller_manager_config.yaml";
+// Kueue's user-facing ClusterRoles (installed with Kueue) that access binds.
+inline constexpr std::string_view kBatchUserRole = "kueue-batch-user-role";
+inline constexpr std::string_view kBatchAdminRole = "kueue-batch-admin-role";
+// The label every namespace carries with its own name (namespace selection by name).
+inline constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.name";
+// The node label that may only be a topology's lowest level.
+inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+
+// Labels mkq puts on every object it renders.
+inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";
+inline constexpr std::string_view kManagedByValue = "mkq";
+inline constexpr std::string_view kPolicyLabel = "mkq.dev/policy";
+
+// ------------------------------------------------------------------ limits (VALIDATION.md)
+
+// Names.
+inline constexpr std::size_t kMaxDns1123SubdomainLength = 253;
+inline constexpr std::size_t kMaxDns1123LabelLength = 63;
+inline constexpr std::size_t kMaxLabelValueLength = 63;
+// ClusterQueue and Cohort resource groups (rules 1-4, 32).
+inline constexpr std::size_t kMaxResourceGroups = 16;
+inline constexpr std::size_t kMaxCoveredResources = 64;     // per resource group
+inline constexpr std::size_t kMaxFlavorsPerGroup = 64;      // per resource group
+inline constexpr std::size_t kMaxResourcesPerFlavor = 64;   // per flavor of a group
+// ClusterQueue only (rules 11-13).
+inline constexpr std::size_t kMaxTotalFlavors = 256;              // across all resource groups
+inline constexpr std::size_t kMaxTotalCoveredResources = 256;     // across all resource groups
+inline constexpr std::size_t kMaxFlavorResourceCombinations = 512;  // flavors x resources, per group
+// ClusterQueue admission checks (rule 26).
+inline constexpr std::size_t kMaxAdmissionChecks = 64;
+inline constexpr std::size_t kMaxAdmissionCheckNameLength = 316;
+inline constexpr std::size_t kMaxOnFlavors = 64;
+// ResourceFlavor (rules 42-44).
+inline constexpr std::size_t kMaxNodeLabels = 8;
+inline constexpr std::size_t kMaxNodeTaints = 8;
+inline constexpr std::size_t kMaxTolerations = 8;
+// Topology (rule 47).
+inline constexpr std::size_t kMaxTopologyLevels = 16;
+inline constexpr std::size_t kMaxTopologyLevelLength = 316;
+// AdmissionCheck (rules 52-53).
+inline constexpr std::size_t kMaxControllerNameLength = 253;
+inline constexpr std::size_t kMaxParametersKindLength = 63;
+inline constexpr std::size_t kMaxParametersNameLength = 63;  // a DNS-1123 label
+// MultiKueueConfig (rule 56).
+inline constexpr std::size_t kMinMultiKueueClusters = 1;
+inline constexpr std::size_t kMaxMultiKueueClusters = 20;
+inline constexpr std::size_t kMaxMultiKueueClusterNameLength = 256;
+// MultiKueueCluster (rules 61-62).
+inline constexpr std::size_t kMaxKubeConfigLocationLength = 256;
+inline constexpr std::size_t kMaxClusterProfileNameLength = 256;
+// WorkloadPriorityClass (rule 74).
+inline constexpr std::size_t kMaxPriorityClassDescriptionLength = 2048;
+// Workload status (rule 76): what a dispatcher may nominate at once.
+inline constexpr std::size_t kMaxNominatedClusters = 20;
+// Kueue's configuration (rule 71).
+inline constexpr std::int64_t kMinIncrementalStepSize = 1;
+inline constexpr std::int64_t kDefaultIncrementalStepSize = 3;
+
+// ------------------------------------------------------------------ kinds
+
+enum class Kind {
+  Namespace,
+  ConfigMap,
+  Secret,
+  ServiceAccount,
+  ClusterRole,
+  ClusterRoleBinding,
+  RoleBinding,
+  Topology,
+  ResourceFlavor,
+  Cohort,
+  WorkloadPriorityClass,
+  MultiKueueCluster,
+  MultiKueueConfig,
+  AdmissionCheck,
+  ClusterQueue,
+  LocalQueue,
+};
+
+struct KindInfo {
+  Kind kind;
+  std::string_view name;         // "ClusterQueue"
+  std::string_view api_version;  // "kueue.x-k8s.io/v1beta2"
+  std::string_view plural;       // "clusterqueues" (the REST resource)
+  bool namespaced;
+  // Kueue's dependency order: a kind is applied after every kind with a lower
+  // tier and deleted before it. Namespace, Secret/ConfigMap, ServiceAccount,
+  // RBAC -> Topology, ResourceFlavor, Cohort, WorkloadPriorityClass ->
+  // MultiKueueCluster -> MultiKueueConfig -> AdmissionCheck -> ClusterQueue ->
+  // LocalQueue. Within a tier, kinds keep the order of kKinds.
+  int apply_tier;
+  std::string_view short_names;  // space-separated, as kubectl knows them ("cq")
+};
+
+// Every kind mkq renders, in apply order (the order of enum Kind).
+inline constexpr std::array<KindInfo, 16> kKinds = {{
+    {Kind::Namespace, "Namespace", "v1", "namespaces", false, 0, "ns"},
+    {Kind::ConfigMap, "ConfigMap", "v1", "configmaps", true, 1, "cm"},
+    {Kind::Secret, "Secret", "v1", "secrets", true, 1, ""},
+    {Kind::ServiceAccount, "ServiceAccount", "v1", "serviceaccounts", true, 2, "sa"},
+    {Kind::ClusterRole, "ClusterRole", kRbacApiVersion, "clusterroles", false, 3, ""},
+    {Kind::ClusterRoleBinding, "ClusterRoleBinding", kRbacApiVersion, "clusterrolebindings", false, 3, ""},
+    {Kind::RoleBinding, "RoleBinding", kRbacApiVersion, "rolebindings", true, 3, ""},
+    {Kind::Topology, "Topology", kKueueApiVersion, "topologies", false, 4, "topo"},
+    {Kind::ResourceFlavor, "ResourceFlavor", kKueueApiVersion, "resourceflavors", false, 4, "flavor flavors rf"},
+    {Kind::Cohort, "Cohort", kKueueApiVersion, "cohorts", false, 4, "co"},
+    {Kind::WorkloadPriorityClass, "WorkloadPriorityClass", kKueueApiVersion, "workloadpriorityclasses", false, 4,
+     "wpc"},
+    {Kind::MultiKueueCluster, "MultiKueueCluster", kKueueApiVersion, "multikueueclusters", false, 5, "mkc"},
+    {Kind::MultiKueueConfig, "MultiKueueConfig", kKueueApiVersion, "multikueueconfigs", false, 6, "mkconf"},
+    {Kind::AdmissionCheck, "AdmissionCheck", kKueueApiVersion, "admissionchecks", false, 7, "ac"},
+    {Kind::ClusterQueue, "ClusterQueue", kKueueApiVersion, "clusterqueues", false, 8, "cq"},
+    {Kind::LocalQueue, "LocalQueue", kKueueApiVersion, "localqueues", true, 9, "queue queues lq"},
+}};
+
+const KindInfo& info(Kind kind);
+// The kind named `name` ("ClusterQueue"), if mkq renders it.
+const KindInfo* find_kind(std::string_view name);
+// The position of a kind in apply order (its index in kKinds); unknown kinds sort last.
+int apply_rank(std::string_view kind_name);
+
+// ------------------------------------------------------------------ fields
+
+enum class FieldType {
+  String,
+  Integer,   // int32/int64
+  Boolean,
+  Quantity,  // int-or-string in Kubernetes' quantity syntax
+  Object,
+  List,      // a JSON array; `path` + "[]" names its items
+  Map,       // string -> string (labels)
+};
+
+// One field of a kind's document. Paths are dotted from the document's root;
+// "[]" stands for every item of a list ("spec.resourceGroups[].flavors[].name").
+struct Field {
+  Kind kind;
+  std::string_view path;
+  FieldType type;
+  bool required;  // required when its parent is present
+};
+
+// The fields of the Kueue kinds that mkq renders (a subset of what Kueue
+// accepts: fields mkq never writes, e.g. ClusterQueue.spec.admissionScope, are
+// not listed). Parents come before their children.
+extern const std::span<const Field> kFields;
+
+// The fields of one kind, in table order.
+std::span<const Field> fields_of(Kind kind);
+const Field* find_field(Kind kind, std::string_view path);
+
+// ------------------------------------------------------------------ enums
+
+struct EnumField {
+  Kind kind;
+  std::string_view path;
+  std::span<const std::string_view> values;  // Kueue's spelling, in Kueue's order
+  std::string_view default_value;            // empty: no default
+};
+
+extern const std::span<const EnumField> kEnums;
+const EnumField* find_enum(Kind kind, std::string_view path);
+
+// ------------------------------------------------------------------ limits
+
+enum class LimitType { MinItems, MaxItems, MaxLength, MaxProperties };
+
+struct FieldLimit {
+  Kind kind;
+  std::string_view path;
+  LimitType type;
+  std::int64_t value;
+};
+
+extern const std::span<const FieldLimit> kLimits;
+std::optional<std::int64_t> find_limit(Kind kind, std::string_view path, LimitType type);
+
+// ------------------------------------------------------------------ defaults
+
+// A value Kueue's API server fills in when the field is absent (the runtime's
+// diff must treat "absent" and "the default" as equal). Values are JSON text.
+struct FieldDefault {
+  Kind kind;
+  std::string_view path;
+  std::string_view json_value;  // "\"BestEffortFIFO\"", "1", "{}"
+};
+
+extern const std::span<const FieldDefault> kDefaults;
+const FieldDefault* find_default(Kind kind, std::string_view path);
+
+// ------------------------------------------------------------------ immutable fields
+
+enum class Mutability {
+  Immutable,      // never changes once the object exists: changing it needs delete + create
+  SetOnce,        // may be added once, never changed or removed
+  Conditional,    // mutable only under a condition the message states
+};
+
+struct ImmutableField {
+  Kind kind;
+  std::string_view path;
+  Mutability mutability;
+  std::string_view message;  // what Kueue says when an update breaks the rule
+};
+
+extern const std::span<const ImmutableField> kImmutableFields;
+const ImmutableField* find_immutable(Kind kind, std::string_view path);
+
+}  // namespace mkq::kueue::schema

@@ -1,0 +1,179 @@
+// The cross-object rules of VALIDATION.md §K (77-82) and rule 41, over the
+// objects of the manager and of every worker taken together.
+//
+// Most of §K holds by construction: lowering renders every object a reference
+// needs (a MultiKueueCluster per dispatched worker, the AdmissionCheck and
+// MultiKueueConfig of each dispatch, every flavor and topology used, on the
+// manager and on each worker, the LocalQueues of a dispatched queue on each
+// worker with the same namespace and name). The binder reports the references
+// a policy gets wrong (E3040-E3043, E3062, E3083). What lowering relies on is
+// still asserted here (E4099), so that a broken model fails loudly instead of
+// rendering objects Kueue leaves inactive. What a policy can still get wrong is
+// checked with its own code.
+#include <algorithm>
+#include <string>
+
+#include "compiler/kueue/codes.h"
+#include "compiler/kueue/schema.h"
+#include "compiler/kueue/validate_internal.h"
+
+namespace mkq::kueue::validate_detail {
+namespace {
+
+void internal(Reporter& reporter, const diag::SourceRange& range, const std::string& what,
+              const model::Declaration* owner) {
+  reporter.error(codes::kModelInvariant, range,
+                 "internal error: " + what + " (a bug in mkq: the binder should have reported it)", owner);
+}
+
+void assert_flavors_exist(const model::Policy& policy, const std::vector<model::ResourceGroup>& groups,
+                          const model::Declaration& owner, Reporter& reporter) {
+  for (const model::ResourceGroup& group : groups) {
+    for (const model::FlavorQuotas& quotas : group.flavors) {
+      if (policy.find_flavor(quotas.flavor.name) == nullptr) {
+        internal(reporter, quotas.flavor.range, "flavor '" + quotas.flavor.name + "' is not declared",
+                 &owner);
+      }
+    }
+  }
+}
+
+// Rule 79: every flavor a queue, cohort or worker uses is a ResourceFlavor the
+// cluster holds, and every TAS flavor's Topology exists (lowering renders both
+// on the manager, and on each worker with the flavors its queues use: with
+// MultiKueue the manager needs the Topology too, MULTIKUEUE.md §10).
+void assert_references(const model::Policy& policy, Reporter& reporter) {
+  for (const model::Flavor& flavor : policy.flavors) {
+    if (flavor.topology && policy.find_topology(flavor.topology->name) == nullptr) {
+      internal(reporter, flavor.topology->range, "topology '" + flavor.topology->name + "' is not declared",
+               &flavor);
+    }
+  }
+  for (const model::ClusterQueue& queue : policy.cluster_queues) {
+    assert_flavors_exist(policy, queue.resource_groups, queue, reporter);
+  }
+  for (const model::Cohort& cohort : policy.cohorts)
+    assert_flavors_exist(policy, cohort.resource_groups, cohort, reporter);
+  for (const model::Worker& worker : policy.workers) {
+    for (const model::Capacity& capacity : worker.capacities) {
+      if (policy.find_flavor(capacity.flavor.name) == nullptr) {
+        internal(reporter, capacity.flavor.range, "flavor '" + capacity.flavor.name + "' is not declared",
+                 &worker);
+      }
+    }
+    for (const model::ClusterQueueOverride& override_ : worker.overrides) {
+      assert_flavors_exist(policy, override_.resource_groups, worker, reporter);
+    }
+  }
+}
+
+// Rules 77, 78 and 81: every MultiKueueConfig cluster is a declared worker
+// (one MultiKueueCluster each), never the manager; 1 to 20 of them; each
+// dispatched queue carries exactly its dispatch's admission check.
+void assert_dispatches(const model::Policy& policy, Reporter& reporter) {
+  for (const model::Dispatch& dispatch : policy.dispatches) {
+    if (dispatch.workers.size() < schema::kMinMultiKueueClusters ||
+        dispatch.workers.size() > schema::kMaxMultiKueueClusters) {
+      internal(reporter, dispatch.name_range,
+               "dispatch '" + dispatch.name + "' has " + std::to_string(dispatch.workers.size()) + " workers",
+               &dispatch);
+    }
+    for (const model::Ref& worker : dispatch.workers) {
+      if (worker.name == policy.manager.name) {
+        internal(reporter, worker.range, "dispatch '" + dispatch.name + "' sends work to the manager",
+                 &dispatch);
+      } else if (policy.find_worker(worker.name) == nullptr) {
+        internal(reporter, worker.range, "worker '" + worker.name + "' has no MultiKueueCluster", &dispatch);
+      }
+    }
+    for (const model::Ref& queue : dispatch.queues) {
+      const model::ClusterQueue* target = policy.find_cluster_queue(queue.name);
+      if (target == nullptr || target->dispatch != dispatch.name) {
+        internal(reporter, queue.range,
+                 "clusterqueue '" + queue.name + "' does not carry the admission check of dispatch '" +
+                     dispatch.name + "'",
+                 &dispatch);
+      }
+    }
+  }
+  for (const model::ClusterQueue& queue : policy.cluster_queues) {
+    if (queue.dispatch && policy.find_dispatch(*queue.dispatch) == nullptr) {
+      internal(
+          reporter, queue.name_range,
+          "clusterqueue '" + queue.name + "' names dispatch '" + *queue.dispatch + "', which does not exist",
+          &queue);
+    }
+  }
+}
+
+// The workers a queue is mirrored on (its dispatch's), by name.
+std::vector<std::string> workers_of(const model::Policy& policy, const model::ClusterQueue& queue) {
+  std::vector<std::string> names;
+  if (!queue.dispatch) return names;
+  const model::Dispatch* dispatch = policy.find_dispatch(*queue.dispatch);
+  if (dispatch == nullptr) return names;
+  for (const model::Ref& worker : dispatch->workers) names.push_back(worker.name);
+  return names;
+}
+
+// Rules 41 and 80: a LocalQueue's workloads are admitted only when its
+// ClusterQueue's namespaceSelector selects the namespace. A list of names is
+// the binder's (W3002); a label selector can be decided when the policy
+// declares the namespace, since mkq creates it with exactly those labels (plus
+// the name label Kubernetes adds), on the manager and on every worker that
+// serves the queue. The worker's ClusterQueue keeps the manager's selector, so
+// one check covers both.
+void check_namespace_labels(const model::Policy& policy, Reporter& reporter) {
+  for (const model::LocalQueue& local : policy.local_queues) {
+    const model::ClusterQueue* queue = policy.find_cluster_queue(local.cluster_queue.name);
+    if (queue == nullptr || queue->namespaces.kind != model::NamespaceSelection::MatchLabels) continue;
+    const model::Namespace* ns = policy.find_namespace(local.namespace_name.value);
+    if (ns == nullptr) continue;  // an existing namespace: its labels are known only at apply
+    model::Labels labels = ns->labels;
+    labels[std::string(schema::kNamespaceNameLabel)] = ns->name;
+    std::vector<std::string> missing;
+    for (const auto& [key, value] : queue->namespaces.match_labels) {
+      const auto it = labels.find(key);
+      if (it == labels.end() || it->second != value) missing.push_back(key + ": " + value);
+    }
+    if (missing.empty()) continue;
+    auto& d =
+        reporter.warning(codes::kNamespaceLabelsNotAdmitted, local.namespace_name.range,
+                         "namespace '" + ns->name + "' lacks the label" + (missing.size() > 1 ? "s " : " ") +
+                             quoted_list(missing) + " that clusterqueue '" + queue->name +
+                             "' selects: workloads of localqueue '" + local.name + "' will not be admitted",
+                         &local);
+    d.notes.push_back({"the queue's namespace selector", queue->namespaces.range});
+    d.notes.push_back(
+        {"namespace '" + ns->name + "' is declared here, with the labels mkq gives it", ns->name_range});
+    const std::vector<std::string> workers = workers_of(policy, *queue);
+    if (!workers.empty()) {
+      d.notes.push_back({"the same holds on the worker" + std::string(workers.size() > 1 ? "s " : " ") +
+                             quoted_list(workers) + ", where the queue is mirrored with the same selector",
+                         std::nullopt});
+    }
+  }
+}
+
+// Rule 82: the workers' ClusterRole is built from the catalogue entries of what
+// the manager enables; the binder requires one for each (E3015, E3018).
+void assert_catalogue(const model::Policy& policy, Reporter& reporter) {
+  for (const auto* names : {&policy.kueue.integrations, &policy.kueue.external_frameworks}) {
+    for (const model::Located<std::string>& name : *names) {
+      if (policy.find_integration(name.value) != nullptr) continue;
+      internal(reporter, name.range, "'" + name.value + "' is enabled but not in the integration catalogue",
+               nullptr);
+    }
+  }
+}
+
+}  // namespace
+
+void check_clusters(const model::Policy& policy, Reporter& reporter) {
+  assert_references(policy, reporter);
+  assert_dispatches(policy, reporter);
+  assert_catalogue(policy, reporter);
+  check_namespace_labels(policy, reporter);
+}
+
+}  // namespace mkq::kueue::validate_detail

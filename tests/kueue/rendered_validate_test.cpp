@@ -1,0 +1,135 @@
+// Every object mkq renders is one the API server would accept: each example
+// (examples/*) and each golden policy (tests/lang/ok/*.mkq) goes through the
+// compiler (sema::analyze, then kueue::lower) and every Kueue object of every
+// cluster is validated against Kueue's released CRDs (../shared/kueue/crds)
+// with the structural validator of tests/support. Objects of kinds without a
+// CRD (Namespace, Secret, ConfigMap, RBAC...) are counted and skipped. Needs
+// ../shared: skipped when it is absent (tests/support/crd_test_main.cpp).
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "compiler/diag/diagnostic.h"
+#include "compiler/diag/source.h"
+#include "compiler/kueue/lower.h"
+#include "compiler/kueue/objects.h"
+#include "compiler/kueue/policy_name.h"
+#include "compiler/sema/analyze.h"
+#include "compiler/sema/filesystem.h"
+#include "tests/support/crd_validator.h"
+
+namespace ts = mkq::test_support;
+namespace fs = std::filesystem;
+
+namespace {
+
+const ts::CrdCatalog& kueue_crds() {
+  static const ts::CrdCatalog catalog = ts::CrdCatalog::load_directory(ts::kueue_crds_dir());
+  return catalog;
+}
+
+struct Tally {
+  std::size_t validated = 0;  // Kueue objects checked against a CRD
+  std::size_t skipped = 0;    // objects of kinds without a CRD
+};
+
+// Renders the policy at `path` and validates every object; every problem is a
+// failed CHECK naming the policy, the cluster, the object's address and the
+// field path.
+Tally render_and_validate(const fs::path& path) {
+  Tally tally;
+  const std::string shown_path = path.lexically_relative(MKQ_SOURCE_DIR).generic_string();
+  INFO("policy " << shown_path);
+
+  mkq::diag::SourceManager sources;
+  mkq::diag::Diagnostics diagnostics;
+  mkq::sema::RealFileSystem files;
+  const auto policy = mkq::sema::analyze(path, files, sources, diagnostics);
+  if (!policy || diagnostics.has_errors()) {
+    FAIL_CHECK(shown_path << " does not compile:\n" << mkq::diag::render_text(diagnostics.sorted(sources), sources));
+    return tally;
+  }
+  mkq::kueue::LowerOptions options;
+  options.policy_name = mkq::kueue::policy_name_for(path);
+  const auto state = mkq::kueue::lower(*policy, options, diagnostics);
+  if (!state || diagnostics.has_errors()) {
+    FAIL_CHECK(shown_path << " does not lower:\n" << mkq::diag::render_text(diagnostics.sorted(sources), sources));
+    return tally;
+  }
+
+  ts::ValidateOptions validate_options;
+  validate_options.require_namespace = true;  // rendered objects always name their namespace
+  for (const auto& cluster : state->clusters) {
+    for (const auto& object : cluster.objects) {
+      const std::string where = mkq::kueue::address(cluster.cluster, object);
+      INFO("object " << where);
+      // The facts kept beside the document agree with it.
+      CHECK(object.document.value("apiVersion", "") == object.api_version);
+      CHECK(object.document.value("kind", "") == object.kind);
+      const auto result = kueue_crds().validate(object.document, validate_options);
+      if (result.no_schema()) {
+        CHECK(object.api_version.rfind("kueue.x-k8s.io/", 0) != 0);
+        ++tally.skipped;
+        continue;
+      }
+      ++tally.validated;
+      if (result.valid()) continue;
+      for (const auto& error : result.errors) {
+        FAIL_CHECK(shown_path << ": cluster " << cluster.cluster << ": " << where << ": " << ts::to_string(error));
+      }
+    }
+  }
+  return tally;
+}
+
+std::vector<fs::path> examples() {
+  std::vector<fs::path> out;
+  for (const auto& entry : fs::directory_iterator(fs::path(MKQ_SOURCE_DIR) / "examples")) {
+    if (entry.is_directory()) out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+std::vector<fs::path> ok_goldens() {
+  std::vector<fs::path> out;
+  for (const auto& entry : fs::directory_iterator(fs::path(MKQ_SOURCE_DIR) / "tests" / "lang" / "ok")) {
+    if (entry.is_regular_file() && entry.path().extension() == ".mkq") out.push_back(entry.path());
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("rendered: Kueue's CRDs load for validating rendered objects", "[crds]") {
+  std::string problems;
+  for (const auto& line : kueue_crds().load_errors()) problems += line + "\n";
+  INFO(problems);
+  CHECK(kueue_crds().load_errors().empty());
+}
+
+TEST_CASE("rendered: every object of every example validates against Kueue's CRDs", "[crds]") {
+  const auto paths = examples();
+  REQUIRE(paths.size() >= 4);
+  for (const auto& path : paths) {
+    const Tally tally = render_and_validate(path);
+    INFO(path.string());
+    CHECK(tally.validated > 0);  // each example renders Kueue objects
+  }
+}
+
+TEST_CASE("rendered: every object of every ok golden policy validates against Kueue's CRDs", "[crds]") {
+  const auto paths = ok_goldens();
+  REQUIRE(paths.size() >= 20);
+  Tally total;
+  for (const auto& path : paths) {
+    const Tally tally = render_and_validate(path);
+    total.validated += tally.validated;
+    total.skipped += tally.skipped;
+  }
+  CHECK(total.validated > paths.size());
+}
