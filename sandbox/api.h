@@ -1,0 +1,56 @@
+// The sandbox's Kubernetes API, transport-free.
+//
+// A Cluster is one simulated Kubernetes API server: its objects (persisted in
+// its own SQLite database), its served resources (built-in kinds and those
+// of the CRDs created in it) and the HTTP semantics of kube-apiserver v1.33 —
+// discovery, verbs, errors as metav1.Status, tables, watch. It knows nothing of
+// sockets or TLS: the HTTPS transport (server.h) authenticates the client,
+// turns each HTTP request into an ApiRequest and writes back the ApiResponse.
+// Tests call handle() directly.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mkq::sandbox {
+
+struct ApiRequest {
+  std::string method;  // GET, POST, PUT, PATCH, DELETE
+  std::string path;    // "/apis/kueue.x-k8s.io/v1beta2/clusterqueues/cq", without the query
+  std::multimap<std::string, std::string> query;  // decoded: labelSelector, fieldValidation, watch, ...
+  std::map<std::string, std::string> headers;     // names lower-case: "content-type", "accept"
+  std::string body;
+  // Who is asking, as the transport authenticated them (client certificate CN
+  // and O, or a bearer token). Anonymous requests never reach handle().
+  std::string user;
+  std::vector<std::string> groups;
+};
+
+struct ApiResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::string body;
+  std::map<std::string, std::string> headers;  // extra headers, e.g. "Retry-After"
+  // Set for a watch: the transport calls it repeatedly and sends each chunk it
+  // produces (one JSON event per line); it blocks until there is something to
+  // send or the watch's timeout, and returns false when the stream is over.
+  std::function<bool(std::string& chunk)> stream;
+};
+
+class Cluster {
+ public:
+  virtual ~Cluster() = default;
+  // Opens (or creates) the cluster's database; ":memory:" for tests.
+  static std::unique_ptr<Cluster> open(const std::string& name, const std::filesystem::path& database,
+                                       std::string* error);
+  // Thread-safe: the transport calls it from several threads.
+  virtual ApiResponse handle(const ApiRequest& request) = 0;
+  virtual std::string name() const = 0;
+  virtual std::size_t object_count() const = 0;
+};
+
+}  // namespace mkq::sandbox
