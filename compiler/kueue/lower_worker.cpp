@@ -119,6 +119,9 @@ Object worker_cluster_queue_object(const LowerContext& context, const model::Clu
 const std::vector<std::string> kObjectVerbs = {"create", "delete", "get", "list", "watch"};
 const std::vector<std::string> kStatusVerbs = {"get"};
 const std::vector<std::string> kWorkloadStatusVerbs = {"get", "patch", "update"};
+// The manager also pushes priority changes and elastic scale-downs to the
+// remote Workload (MULTIKUEUE.md §3.6), so workloads need update and patch.
+const std::vector<std::string> kWorkloadVerbs = {"create", "delete", "get", "list", "patch", "update", "watch"};
 
 Json rbac_rule(const std::string& api_group, const std::string& resource, const std::vector<std::string>& verbs) {
   Json rule = Json::object();
@@ -139,15 +142,12 @@ std::set<std::string> enabled_frameworks(const model::KueueSettings& kueue) {
 
 Json service_account_rules(const model::Policy& policy) {
   Json rules = Json::array();
-  rules.push_back(rbac_rule(std::string(schema::kKueueGroup), "workloads", kObjectVerbs));
+  rules.push_back(rbac_rule(std::string(schema::kKueueGroup), "workloads", kWorkloadVerbs));
   rules.push_back(rbac_rule(std::string(schema::kKueueGroup), "workloads/status", kWorkloadStatusVerbs));
   std::set<std::pair<std::string, std::string>> seen = {{std::string(schema::kKueueGroup), "workloads"},
                                                         {std::string(schema::kKueueGroup), "workloads/status"}};
   for (const std::string& framework : enabled_frameworks(policy.kueue)) {
-    const model::Integration* integration = nullptr;
-    for (const model::Integration& candidate : policy.integrations) {
-      if (candidate.name == framework) integration = &candidate;
-    }
+    const model::Integration* integration = policy.find_integration(framework);
     if (integration == nullptr) continue;  // validation reports an integration missing from the catalogue
     for (const model::IntegrationResources& group : integration->rules) {
       for (const auto& resource : group.resources) {

@@ -162,7 +162,7 @@ TEST_CASE("lower worker: the MultiKueue ServiceAccount, its ClusterRole and bind
   const Object* role = find_object(big, "ClusterRole", "multikueue-sa-role");
   REQUIRE(role != nullptr);
   const Json expected_rules = Json::parse(R"([
-    {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["create", "delete", "get", "list", "watch"]},
+    {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"]},
     {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads/status"], "verbs": ["get", "patch", "update"]},
     {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create", "delete", "get", "list", "watch"]},
     {"apiGroups": ["batch"], "resources": ["jobs/status"], "verbs": ["get"]},

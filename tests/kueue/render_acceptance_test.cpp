@@ -199,7 +199,10 @@ TEST_CASE("acceptance: examples/tas renders the TAS manager and worker setups", 
 
 TEST_CASE("acceptance: the worker's ClusterRole grants what the tutorial's script grants", "[kueue][render][crds]") {
   // create-multikueue-kubeconfig.sh's rules for batch/job and Kueue's Workloads,
-  // the integrations the quickstart enables (Kueue's default set in mkq).
+  // the integrations the quickstart enables (Kueue's default set in mkq). The
+  // tutorial's 2024 copy of the script grants create/delete/get/list/watch on
+  // workloads; current Kueue's adds update and patch, which the manager needs to
+  // push priority changes to the remote Workload (shared/kueue/MULTIKUEUE.md).
   const auto rendered = render_path(examples_dir() / "quickstart", "quickstart");
   REQUIRE(rendered->state.has_value());
   const ClusterObjects* worker = find_cluster(*rendered->state, "multikueue-test-worker1");
@@ -207,7 +210,7 @@ TEST_CASE("acceptance: the worker's ClusterRole grants what the tutorial's scrip
   const Object* role = find_object(*worker, "ClusterRole", "multikueue-sa-role");
   REQUIRE(role != nullptr);
   CHECK(normalized(role->document.at("rules")) == Plain::parse(R"([
-    {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["create", "delete", "get", "list", "watch"]},
+    {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["create", "delete", "get", "list", "patch", "update", "watch"]},
     {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads/status"], "verbs": ["get", "patch", "update"]},
     {"apiGroups": ["batch"], "resources": ["jobs"], "verbs": ["create", "delete", "get", "list", "watch"]},
     {"apiGroups": ["batch"], "resources": ["jobs/status"], "verbs": ["get"]}
