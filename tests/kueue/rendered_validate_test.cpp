@@ -1,5 +1,5 @@
 // Every object mkq renders is one the API server would accept: each example
-// (examples/*) and each golden policy (tests/lang/ok/*.mkq) goes through the
+// (examples/*) and each golden policy (tests/lang/{ok,render}/*.mkq) goes through the
 // compiler (sema::analyze, then kueue::lower) and every Kueue object of every
 // cluster is validated against Kueue's released CRDs (../shared/kueue/crds)
 // with the structural validator of tests/support. Objects of kinds without a
@@ -94,10 +94,13 @@ std::vector<fs::path> examples() {
   return out;
 }
 
-std::vector<fs::path> ok_goldens() {
+// The policies of the ok goldens (mkq eval) and of the render goldens.
+std::vector<fs::path> golden_policies() {
   std::vector<fs::path> out;
-  for (const auto& entry : fs::directory_iterator(fs::path(MKQ_SOURCE_DIR) / "tests" / "lang" / "ok")) {
-    if (entry.is_regular_file() && entry.path().extension() == ".mkq") out.push_back(entry.path());
+  for (const char* dir : {"ok", "render"}) {
+    for (const auto& entry : fs::directory_iterator(fs::path(MKQ_SOURCE_DIR) / "tests" / "lang" / dir)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".mkq") out.push_back(entry.path());
+    }
   }
   std::sort(out.begin(), out.end());
   return out;
@@ -122,9 +125,9 @@ TEST_CASE("rendered: every object of every example validates against Kueue's CRD
   }
 }
 
-TEST_CASE("rendered: every object of every ok golden policy validates against Kueue's CRDs", "[crds]") {
-  const auto paths = ok_goldens();
-  REQUIRE(paths.size() >= 20);
+TEST_CASE("rendered: every object of every golden policy validates against Kueue's CRDs", "[crds]") {
+  const auto paths = golden_policies();
+  REQUIRE(paths.size() >= 25);
   Tally total;
   for (const auto& path : paths) {
     const Tally tally = render_and_validate(path);
