@@ -1,39 +1,21 @@
 // `mkq check`: compile a policy and report every diagnostic.
-#include <chrono>
 #include <cstdio>
-#include <vector>
-#include <string>
 
 #include "cli/commands.h"
+#include "cli/compile.h"
 #include "cli/summary.h"
-#include "compiler/kueue/validate.h"
-#include "compiler/sema/analyze.h"
 
 namespace mkq::cli {
 
 int run_check(const CheckOptions& options, const GlobalOptions& global) {
-  diag::SourceManager sources;
-  diag::Diagnostics diagnostics;
-  sema::RealFileSystem fs;
-  std::vector<sema::StageTiming> timings;
-  const auto policy = sema::analyze(options.path, fs, sources, diagnostics, global.verbose ? &timings : nullptr);
-  // Kueue's own rules, on a policy the language accepts.
-  if (policy && !diagnostics.has_errors()) {
-    const auto start = std::chrono::steady_clock::now();
-    kueue::validate(*policy, diagnostics);
-    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-    if (global.verbose) timings.push_back({"validate", took.count()});
-  }
-  for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
-  const auto sorted = diagnostics.sorted(sources);
-
+  const Compilation compiled = compile(options.path, CompileTo::Model, global);
   if (options.format == OutputFormat::Json) {
-    std::fputs(diag::render_json(sorted, sources).c_str(), stdout);
-    return policy && !diagnostics.has_errors() ? 0 : 1;
+    std::fputs(diag::render_json(compiled.diagnostics.sorted(compiled.sources), compiled.sources).c_str(), stdout);
+    return compiled.ok() ? 0 : 1;
   }
-  std::fputs(diag::render_text(sorted, sources, {global.color}).c_str(), stderr);
-  if (!policy || diagnostics.has_errors()) return 1;
-  std::fputs(summarize(*policy, options.path).c_str(), stdout);
+  compiled.print_diagnostics(global);
+  if (!compiled.ok()) return 1;
+  std::fputs(summarize(*compiled.policy, options.path).c_str(), stdout);
   return 0;
 }
 

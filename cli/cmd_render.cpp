@@ -1,7 +1,6 @@
 // `mkq render`: compile a policy and print the desired objects of every
 // cluster (stdout), or write one file per cluster (-o DIR). Diagnostics go to
 // stderr; on an error nothing is printed or written and the exit code is 1.
-#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,10 +10,8 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "compiler/kueue/lower.h"
-#include "compiler/kueue/policy_name.h"
+#include "cli/compile.h"
 #include "compiler/kueue/render.h"
-#include "compiler/sema/analyze.h"
 
 namespace mkq::cli {
 
@@ -74,30 +71,12 @@ int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& o
 }  // namespace
 
 int run_render(const RenderOptions& options, const GlobalOptions& global) {
-  diag::SourceManager sources;
-  diag::Diagnostics diagnostics;
-  sema::RealFileSystem files;
-  std::vector<sema::StageTiming> timings;
-  const auto policy = sema::analyze(options.path, files, sources, diagnostics, global.verbose ? &timings : nullptr);
-
-  std::optional<kueue::DesiredState> state;
-  if (policy && !diagnostics.has_errors()) {
-    const auto start = std::chrono::steady_clock::now();
-    kueue::LowerOptions lower_options;
-    lower_options.policy_name = kueue::policy_name_for(options.path);
-    state = kueue::lower(*policy, lower_options, diagnostics);
-    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-    timings.push_back({"lower", took.count()});
-  }
-  if (global.verbose) {
-    for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
-  }
-  std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
-  if (!state || diagnostics.has_errors()) return 1;
-
-  if (!options.output_dir.empty()) return write_cluster_files(*state, options);
-  const std::string text =
-      options.format == RenderFormat::Json ? kueue::render_json(*state) : kueue::render_yaml(*state);
+  const Compilation compiled = compile(options.path, CompileTo::Objects, global);
+  compiled.print_diagnostics(global);
+  if (!compiled.state) return 1;
+  const kueue::DesiredState& state = *compiled.state;
+  if (!options.output_dir.empty()) return write_cluster_files(state, options);
+  const std::string text = options.format == RenderFormat::Json ? kueue::render_json(state) : kueue::render_yaml(state);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;
 }

@@ -157,23 +157,7 @@ const EvalBlock* Members::block(std::string_view kind) const {
 
 // ------------------------------------------------------------------ values
 
-std::string describe_found(const Value& value) {
-  switch (value.kind) {
-    case ValueKind::Null: return "null";
-    case ValueKind::Bool: return "a bool";
-    case ValueKind::Number: return "a number";
-    case ValueKind::Duration: return "a duration";
-    case ValueKind::String: return "a string";
-    case ValueKind::All: return "'all'";
-    case ValueKind::List: return "a list";
-    case ValueKind::Map: return "a map";
-    case ValueKind::Secret: return "a secret";
-    case ValueKind::Template: return "a template";
-    case ValueKind::Module: return "a module";
-    case ValueKind::Builtin: return "a function";
-  }
-  return "a value";
-}
+std::string describe_found(const Value& value) { return described(value.kind); }
 
 diag::Diagnostic& report_type(Binder& binder, std::string_view field, std::string_view expected,
                               const Value& value) {

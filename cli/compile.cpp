@@ -1,0 +1,48 @@
+#include "cli/compile.h"
+
+#include <chrono>
+#include <cstdio>
+#include <vector>
+
+#include "compiler/kueue/lower.h"
+#include "compiler/kueue/policy_name.h"
+#include "compiler/kueue/validate.h"
+#include "compiler/sema/analyze.h"
+
+namespace mkq::cli {
+
+void Compilation::print_diagnostics(const GlobalOptions& global) const {
+  std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
+}
+
+Compilation compile(const std::string& path, CompileTo target, const GlobalOptions& global) {
+  Compilation result;
+  sema::RealFileSystem files;
+  std::vector<sema::StageTiming> timings;
+  result.policy = sema::analyze(path, files, result.sources, result.diagnostics, global.verbose ? &timings : nullptr);
+  const auto timed = [&](const char* step, auto&& run) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    timings.push_back({step, took.count()});
+  };
+  if (result.ok()) {
+    if (target == CompileTo::Objects) {
+      // lower() checks Kueue's rules itself before lowering.
+      timed("lower", [&] {
+        kueue::LowerOptions options;
+        options.policy_name = kueue::policy_name_for(path);
+        result.state = kueue::lower(*result.policy, options, result.diagnostics);
+      });
+    } else {
+      timed("validate", [&] { kueue::validate(*result.policy, result.diagnostics); });
+    }
+  }
+  if (!result.ok()) result.state.reset();
+  if (global.verbose) {
+    for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
+  }
+  return result;
+}
+
+}  // namespace mkq::cli

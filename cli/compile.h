@@ -1,0 +1,33 @@
+// The front half every command shares: compile a policy (sema::analyze, then
+// Kueue's compile-time rules, and for commands that need objects, lowering),
+// timing each step for -v. Diagnostics are collected, not printed: the command
+// renders them once (text or JSON).
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "cli/commands.h"
+#include "compiler/diag/diagnostic.h"
+#include "compiler/kueue/objects.h"
+#include "compiler/sema/model.h"
+
+namespace mkq::cli {
+
+struct Compilation {
+  diag::SourceManager sources;
+  diag::Diagnostics diagnostics;
+  std::optional<sema::model::Policy> policy;   // set when the policy checked cleanly
+  std::optional<kueue::DesiredState> state;    // set when lowering was asked for and succeeded
+
+  bool ok() const { return policy.has_value() && !diagnostics.has_errors(); }
+  // Every diagnostic as text on stderr (colored when asked).
+  void print_diagnostics(const GlobalOptions& global) const;
+};
+
+enum class CompileTo { Model, Objects };
+
+// With -v, prints each step's time to stderr ("mkq: parse   12.0 ms").
+Compilation compile(const std::string& path, CompileTo target, const GlobalOptions& global);
+
+}  // namespace mkq::cli
