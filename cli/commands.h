@@ -40,11 +40,25 @@ struct FmtOptions {
   bool check = false;
 };
 
+// `mkq sandbox up|down|status|serve`.
+struct SandboxCommandOptions {
+  std::string action;  // up, down, status, serve
+  std::string dir = ".mkq/sandbox";
+  std::string clusters = "manager,worker1";
+  bool no_kueue = false;
+  std::string crds_dir;
+  int fault_latency_ms = 0;
+  double fault_500_rate = 0.0;
+  double fault_429_rate = 0.0;
+  std::string fault_verbs;  // "get,post"; empty: every verb
+};
+
 int run_check(const CheckOptions& options, const GlobalOptions& global);
 int run_eval(const EvalOptions& options, const GlobalOptions& global);
 int run_fmt(const FmtOptions& options, const GlobalOptions& global);
 int run_graph(const GraphOptions& options, const GlobalOptions& global);
 int run_render(const RenderOptions& options, const GlobalOptions& global);
 int run_version();
+int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& global);
 
 }  // namespace mkq::cli

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <exception>
 #include <iostream>
+#include <map>
+#include <string>
 #include <unistd.h>
 
 #include "cli/commands.h"
@@ -65,6 +67,36 @@ int run(int argc, char** argv) {
       "graph", "Compile a policy and print its objects on every cluster and their dependencies as a DOT graph");
   graph_cmd->add_option("PATH", graph.path, "A .mkq file or a directory of them (default: .)");
 
+  mkq::cli::SandboxCommandOptions sandbox;
+  CLI::App* sandbox_cmd = app.add_subcommand(
+      "sandbox", "Local Kubernetes-API-compatible clusters (HTTPS on 127.0.0.1) for trying mkq and for tests");
+  sandbox_cmd->require_subcommand(1);
+  sandbox_cmd->fallthrough();  // its options also after up/down/status/serve
+  sandbox_cmd->add_option("--dir", sandbox.dir, "The sandbox's directory: certificates, kubeconfig, databases, log "
+                                                "(default: .mkq/sandbox)");
+  sandbox_cmd->add_option("--clusters", sandbox.clusters, "Comma-separated cluster names (default: manager,worker1)");
+  sandbox_cmd->add_flag("--no-kueue", sandbox.no_kueue, "up: install no Kueue CRDs");
+  sandbox_cmd->add_option("--crds", sandbox.crds_dir, "up: create every CRD in this directory's YAML files");
+  sandbox_cmd->add_option("--fault-latency-ms", sandbox.fault_latency_ms, "Add this latency to every request")
+      ->check(CLI::Range(0, 60000));
+  sandbox_cmd->add_option("--fault-500-rate", sandbox.fault_500_rate, "Answer this fraction of requests with 500")
+      ->check(CLI::Range(0.0, 1.0));
+  sandbox_cmd->add_option("--fault-429-rate", sandbox.fault_429_rate,
+                          "Answer this fraction of requests with 429 and Retry-After: 1")
+      ->check(CLI::Range(0.0, 1.0));
+  sandbox_cmd->add_option("--fault-verbs", sandbox.fault_verbs,
+                          "Inject faults only for these HTTP methods, e.g. post,patch (default: all)");
+  for (const char* action : {"up", "down", "status", "serve"}) {
+    static const std::map<std::string, std::string> descriptions = {
+        {"up", "Start the sandbox in the background; return when every cluster is ready"},
+        {"down", "Stop the sandbox (every object is kept for the next start)"},
+        {"status", "List the clusters, their ports and object counts"},
+        {"serve", "Run the sandbox in the foreground until SIGTERM or Ctrl-C"}};
+    sandbox_cmd->add_subcommand(action, descriptions.at(action))->callback([&sandbox, action] {
+      sandbox.action = action;
+    });
+  }
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
 
   if (argc == 1) {  // no command: say what there is
@@ -96,6 +128,7 @@ int run(int argc, char** argv) {
     return mkq::cli::run_render(render, global);
   }
   if (*graph_cmd) return mkq::cli::run_graph(graph, global);
+  if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
   if (*version_cmd) return mkq::cli::run_version();
   return 1;
 }
