@@ -1,0 +1,31 @@
+// `mkq sandbox up|down|status|serve`: options to sandbox::SandboxOptions.
+#include <cctype>
+#include <iostream>
+
+#include "cli/commands.h"
+#include "sandbox/daemon.h"
+
+namespace mkq::cli {
+
+int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*global*/) {
+  sandbox::SandboxOptions sandbox;
+  sandbox.dir = options.dir;
+  sandbox.clusters = sandbox::split_list(options.clusters);
+  sandbox.no_kueue = options.no_kueue;
+  sandbox.crds_dir = options.crds_dir;
+  sandbox.faults.latency_ms = options.fault_latency_ms;
+  sandbox.faults.rate_500 = options.fault_500_rate;
+  sandbox.faults.rate_429 = options.fault_429_rate;
+  sandbox.faults.verbs = sandbox::split_list(options.fault_verbs);
+  for (std::string& verb : sandbox.faults.verbs) {
+    for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  if (options.action == "up") return sandbox::sandbox_up(sandbox, std::cout, std::cerr);
+  if (options.action == "down") return sandbox::sandbox_down(sandbox, std::cout, std::cerr);
+  if (options.action == "status") return sandbox::sandbox_status(sandbox, std::cout, std::cerr);
+  if (options.action == "serve") return sandbox::sandbox_serve(sandbox, std::cout, std::cerr);
+  std::cerr << "mkq: error: say what to do: mkq sandbox up|down|status|serve\n";
+  return 1;
+}
+
+}  // namespace mkq::cli

@@ -1,0 +1,48 @@
+// `mkq sandbox up|down|status|serve`: the sandbox as a process. serve runs
+// every cluster's HTTPS server in the foreground; up starts serve in the
+// background and waits until every cluster answers /readyz; down stops it;
+// status lists clusters, ports and object counts.
+//
+// Files in DIR: ca.{crt,key}, server.{crt,key}, admin.{crt,key} (keys 0600),
+// kubeconfig (one context, cluster and user per cluster, named after it),
+// state.json (pid, clusters, ports, object counts; written by serve), the
+// databases <cluster>.db, sandbox.pid and sandbox.log.
+#pragma once
+
+#include <filesystem>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+#include "sandbox/server.h"
+
+namespace mkq::sandbox {
+
+struct SandboxOptions {
+  std::filesystem::path dir = ".mkq/sandbox";
+  std::vector<std::string> clusters = {"manager", "worker1"};
+  bool no_kueue = false;
+  std::filesystem::path crds_dir;  // empty: install no CRDs
+  FaultOptions faults;
+  int ready_timeout_seconds = 30;  // up: how long to wait for /readyz
+  int stop_timeout_seconds = 10;   // down: SIGTERM, then SIGKILL after this
+};
+
+// Each returns the process exit code (0 success, 1 error) and writes what it
+// did to out, problems to err.
+int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream& err);
+int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& err);
+int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream& err);
+int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostream& err);
+
+// The kubeconfig for clusters at 127.0.0.1:port, authenticated as the admin.
+struct ClusterPort {
+  std::string name;
+  int port = 0;
+};
+std::string make_kubeconfig(const Pki& pki, const std::vector<ClusterPort>& clusters);
+
+// A valid cluster name: a DNS-1123 label (it names a file and a context).
+bool valid_cluster_name(const std::string& name);
+
+}  // namespace mkq::sandbox

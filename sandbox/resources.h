@@ -1,0 +1,72 @@
+// The served resources: the built-in kinds and those of the CRDs created in
+// the cluster. A CRD serves every version marked served, with its scope,
+// names, categories, status subresource, printer columns and schema; deleting
+// it stops serving them.
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mkq::sandbox {
+
+struct PrinterColumn {
+  std::string name;
+  std::string type;  // string, integer, number, boolean, date
+  std::string format;
+  std::string description;
+  std::string json_path;
+  int priority = 0;
+};
+
+struct ResourceInfo {
+  std::string group;  // "" for core
+  std::string version;
+  std::string resource;  // plural
+  std::string singular;
+  std::string kind;
+  std::string list_kind;
+  bool namespaced = false;
+  std::vector<std::string> short_names;
+  std::vector<std::string> categories;
+  bool has_status = false;      // a status subresource
+  bool custom = false;          // served by a CRD
+  bool has_generation = false;  // metadata.generation is maintained
+  bool allow_unconditional_update = true;
+  nlohmann::json schema;  // openAPIV3Schema (custom resources), or null
+  std::vector<PrinterColumn> columns;  // extra table columns between NAME and AGE
+
+  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+  // "clusterqueues.kueue.x-k8s.io", "namespaces": kube-apiserver's qualified resource.
+  std::string qualified_resource() const { return group.empty() ? resource : resource + "." + group; }
+  // "ClusterQueue.kueue.x-k8s.io", "Namespace": the qualified kind of Invalid messages.
+  std::string qualified_kind() const { return group.empty() ? kind : kind + "." + group; }
+};
+
+class Registry {
+ public:
+  Registry();
+  // Re-derives the custom resources from the CRD objects currently stored.
+  void set_crds(const std::vector<nlohmann::json>& crds);
+
+  const ResourceInfo* find(const std::string& group, const std::string& version,
+                           const std::string& resource) const;
+  // Every resource of a group version (empty when the group version is not served).
+  std::vector<const ResourceInfo*> in_group_version(const std::string& group, const std::string& version) const;
+  // Served groups in order (core "" first), with their versions, preferred first.
+  std::vector<std::pair<std::string, std::vector<std::string>>> groups() const;
+  // Every version of group/resource (used to fan events out to watches of any version).
+  bool is_served_group_version(const std::string& group, const std::string& version) const;
+
+ private:
+  std::vector<ResourceInfo> builtin_;
+  std::vector<ResourceInfo> custom_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> custom_groups_;  // group, versions by priority
+};
+
+// A CRD's resources (one per served version); empty when the CRD is malformed.
+std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd);
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,302 @@
+// HTTPS transport of the sandbox on cpp-httplib 0.11 (see server.h).
+#include "sandbox/server.h"
+
+#include <httplib.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <random>
+#include <thread>
+
+namespace mkq::sandbox {
+namespace {
+
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string status_json(int code, const std::string& reason, const std::string& message) {
+  const nlohmann::json status = {{"kind", "Status"},  {"apiVersion", "v1"}, {"metadata", nlohmann::json::object()},
+                                 {"status", "Failure"}, {"message", message}, {"reason", reason},
+                                 {"code", code}};
+  return status.dump();
+}
+
+void set_status(httplib::Response& res, int code, const std::string& reason, const std::string& message) {
+  res.status = code;
+  res.set_content(status_json(code, reason, message), "application/json");
+}
+
+// Every value of one X509 name field (CN, O), as UTF-8.
+std::vector<std::string> name_entries(const X509_NAME* name, int nid) {
+  std::vector<std::string> values;
+  int index = -1;
+  while ((index = X509_NAME_get_index_by_NID(name, nid, index)) >= 0) {
+    const X509_NAME_ENTRY* entry = X509_NAME_get_entry(name, index);
+    unsigned char* utf8 = nullptr;
+    const int length = ASN1_STRING_to_UTF8(&utf8, X509_NAME_ENTRY_get_data(entry));
+    if (length >= 0 && utf8 != nullptr) values.emplace_back(reinterpret_cast<const char*>(utf8), length);
+    OPENSSL_free(utf8);
+  }
+  return values;
+}
+
+// Who sent req: a verified client certificate (the TLS handshake already
+// checked it against the sandbox CA), else a bearer token. No token is valid
+// yet (service-account tokens come with the credentials work): a request
+// carrying only a token is anonymous.
+std::optional<Identity> authenticate(const httplib::Request& req) {
+  if (req.ssl != nullptr) {
+    const X509* peer = SSL_get0_peer_certificate(req.ssl);
+    if (peer != nullptr && SSL_get_verify_result(req.ssl) == X509_V_OK) {
+      const X509_NAME* subject = X509_get_subject_name(peer);
+      const std::vector<std::string> names = name_entries(subject, NID_commonName);
+      if (!names.empty() && !names.front().empty()) {
+        return Identity{names.front(), name_entries(subject, NID_organizationName)};
+      }
+    }
+  }
+  const std::string authorization = req.get_header_value("Authorization");
+  if (authorization.size() > 7 && lower(authorization.substr(0, 7)) == "bearer ") {
+    const std::string token = authorization.substr(7);
+    (void)token;  // parsed; no token authenticator yet
+  }
+  return std::nullopt;
+}
+
+bool is_health_path(const std::string& path) {
+  return path == "/healthz" || path == "/livez" || path == "/readyz" || path == "/version" ||
+         path.rfind("/healthz/", 0) == 0 || path.rfind("/livez/", 0) == 0 || path.rfind("/readyz/", 0) == 0;
+}
+
+struct X509Free {
+  void operator()(X509* p) const { X509_free(p); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+
+std::unique_ptr<X509, X509Free> read_cert(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (bio == nullptr) return nullptr;
+  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio, nullptr, nullptr, nullptr));
+  BIO_free(bio);
+  return cert;
+}
+
+std::unique_ptr<EVP_PKEY, KeyFree> read_key(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (bio == nullptr) return nullptr;
+  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr));
+  BIO_free(bio);
+  return key;
+}
+
+// The TLS context: the server certificate, and client certificates requested
+// and verified against the sandbox CA but not required (anonymous requests
+// must get an HTTP 401, not a failed handshake).
+bool setup_tls(SSL_CTX& ctx, const Pki& pki) {
+  const auto cert = read_cert(pki.server_cert);
+  const auto key = read_key(pki.server_key);
+  const auto ca = read_cert(pki.ca_cert);
+  if (!cert || !key || !ca) return false;
+  SSL_CTX_set_min_proto_version(&ctx, TLS1_2_VERSION);
+  SSL_CTX_set_options(&ctx, SSL_OP_NO_COMPRESSION | SSL_OP_NO_SESSION_RESUMPTION_ON_RENEGOTIATION);
+  if (SSL_CTX_use_certificate(&ctx, cert.get()) != 1) return false;
+  if (SSL_CTX_use_PrivateKey(&ctx, key.get()) != 1) return false;
+  if (SSL_CTX_check_private_key(&ctx) != 1) return false;
+  if (X509_STORE_add_cert(SSL_CTX_get_cert_store(&ctx), ca.get()) != 1) return false;
+  if (SSL_CTX_add_client_CA(&ctx, ca.get()) != 1) return false;
+  SSL_CTX_set_verify(&ctx, SSL_VERIFY_PEER, nullptr);
+  return true;
+}
+
+}  // namespace
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::string current;
+  for (const char c : text + ",") {
+    if (c == ',') {
+      if (!current.empty()) items.push_back(current);
+      current.clear();
+    } else if (std::isspace(static_cast<unsigned char>(c)) == 0) {
+      current += c;
+    }
+  }
+  return items;
+}
+
+struct HttpsServer::Impl {
+  Cluster& cluster;
+  ServerOptions options;
+  bool tls_ok = false;  // set by the server's TLS callback: declared before server
+  httplib::SSLServer server;
+  int bound_port = -1;
+  std::thread thread;
+
+  Impl(Cluster& c, const Pki& pki, ServerOptions o)
+      : cluster(c), options(std::move(o)), server([this, &pki](SSL_CTX& ctx) {
+          tls_ok = setup_tls(ctx, pki);
+          return tls_ok;
+        }) {}
+
+  // A fault to inject for this request, if any: true when res is answered.
+  bool inject_fault(const httplib::Request& req, httplib::Response& res) {
+    const FaultOptions& faults = options.faults;
+    if (!faults.any() || is_health_path(req.path)) return false;
+    if (!faults.verbs.empty() &&
+        std::find(faults.verbs.begin(), faults.verbs.end(), lower(req.method)) == faults.verbs.end()) {
+      return false;
+    }
+    if (faults.latency_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(faults.latency_ms));
+    thread_local std::mt19937 random{std::random_device{}()};
+    std::uniform_real_distribution<double> draw(0.0, 1.0);
+    const double roll = draw(random);
+    if (roll < faults.rate_500) {
+      set_status(res, 500, "InternalError", "Internal error occurred: injected fault");
+      return true;
+    }
+    if (roll < faults.rate_500 + faults.rate_429) {
+      set_status(res, 429, "TooManyRequests", "the server has received too many requests and has asked us to try "
+                                              "again later (injected fault)");
+      res.set_header("Retry-After", "1");
+      return true;
+    }
+    return false;
+  }
+
+  void handle(const httplib::Request& req, httplib::Response& res) {
+    res.set_header("Cache-Control", "no-cache, private");
+    const std::optional<Identity> identity = authenticate(req);
+    if (!identity) {
+      set_status(res, 401, "Unauthorized", "Unauthorized");
+      return;
+    }
+    if (inject_fault(req, res)) return;
+
+    ApiRequest request;
+    request.method = req.method;
+    request.path = req.path;
+    for (const auto& [name, value] : req.params) request.query.emplace(name, value);
+    for (const auto& [name, value] : req.headers) {
+      std::string& slot = request.headers[lower(name)];
+      slot = slot.empty() ? value : slot + "," + value;
+    }
+    request.body = req.body;
+    request.user = identity->user;
+    request.groups = identity->groups;
+
+    ApiResponse response;
+    try {
+      response = cluster.handle(request);
+    } catch (const std::exception& e) {
+      set_status(res, 500, "InternalError", std::string("Internal error occurred: ") + e.what());
+      return;
+    } catch (...) {
+      set_status(res, 500, "InternalError", "Internal error occurred");
+      return;
+    }
+    res.status = response.status;
+    for (const auto& [name, value] : response.headers) res.set_header(name, value);
+    if (!response.stream) {
+      res.set_content(response.body, response.content_type.c_str());
+      return;
+    }
+    // A watch: no compression — cpp-httplib's compressor would hold events
+    // back until the stream ends. The request object is not const in the
+    // server (only its view here), and is read again when the response is
+    // written, so dropping the header disables compression for this reply.
+    auto& mutable_headers = const_cast<httplib::Headers&>(req.headers);  // NOLINT: see above
+    mutable_headers.erase("Accept-Encoding");
+    mutable_headers.erase("accept-encoding");
+    std::function<bool(std::string&)> stream = response.stream;
+    std::string first = response.body;  // anything the Cluster wants sent before the first event
+    res.set_chunked_content_provider(
+        response.content_type, [stream, first](std::size_t offset, httplib::DataSink& sink) mutable {
+          if (offset == 0 && !first.empty()) {
+            sink.write(first.data(), first.size());
+            first.clear();
+            return true;
+          }
+          if (!sink.is_writable()) return false;
+          std::string chunk;
+          bool more = false;
+          try {
+            more = stream(chunk);
+          } catch (...) {
+            more = false;
+          }
+          if (!chunk.empty() && !sink.write(chunk.data(), chunk.size())) return false;
+          if (!more) sink.done();
+          return true;
+        });
+  }
+};
+
+HttpsServer::HttpsServer(Cluster& cluster, const Pki& pki, ServerOptions options)
+    : impl_(std::make_unique<Impl>(cluster, pki, std::move(options))) {
+  Impl* impl = impl_.get();
+  const int threads = std::max(4, impl->options.threads);
+  // cpp-httplib owns the task queue it gets from this factory (its API takes a raw pointer).
+  impl->server.new_task_queue = [threads] { return new httplib::ThreadPool(static_cast<std::size_t>(threads)); };
+  impl->server.set_keep_alive_max_count(10000);
+  impl->server.set_keep_alive_timeout(30);
+  impl->server.set_read_timeout(30, 0);
+  impl->server.set_write_timeout(30, 0);
+  const auto handler = [impl](const httplib::Request& req, httplib::Response& res) { impl->handle(req, res); };
+  impl->server.Get(".*", handler);
+  impl->server.Post(".*", handler);
+  impl->server.Put(".*", handler);
+  impl->server.Patch(".*", handler);
+  impl->server.Delete(".*", handler);
+  impl->server.Options(".*", handler);
+}
+
+HttpsServer::~HttpsServer() { stop(); }
+
+bool HttpsServer::bind(std::string* error) {
+  if (!impl_->tls_ok || !impl_->server.is_valid()) {
+    *error = "cannot set up TLS with the sandbox certificates";
+    return false;
+  }
+  if (impl_->options.port == 0) {
+    impl_->bound_port = impl_->server.bind_to_any_port(impl_->options.host);
+  } else {
+    impl_->bound_port = impl_->server.bind_to_port(impl_->options.host, impl_->options.port) ? impl_->options.port : -1;
+  }
+  if (impl_->bound_port <= 0) {
+    *error = "cannot listen on " + impl_->options.host + ":" +
+             (impl_->options.port == 0 ? std::string("a free port") : std::to_string(impl_->options.port)) +
+             " (is another sandbox running?)";
+    return false;
+  }
+  return true;
+}
+
+int HttpsServer::port() const { return impl_->bound_port; }
+
+void HttpsServer::start() {
+  if (impl_->thread.joinable()) return;
+  impl_->thread = std::thread([this] { impl_->server.listen_after_bind(); });
+  // Return once the accept loop runs, so callers can connect right away.
+  for (int i = 0; i < 1000 && !impl_->server.is_running(); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+}
+
+void HttpsServer::stop() {
+  if (!impl_) return;
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,210 @@
+#include "sandbox/store.h"
+
+#include <sqlite3.h>
+
+namespace mkq::sandbox {
+namespace {
+
+// A prepared statement that finalises itself.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
+  ~Statement() { sqlite3_finalize(stmt_); }
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+  bool valid() const { return stmt_ != nullptr; }
+  void bind(int index, const std::string& text) {
+    sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  }
+  void bind(int index, std::int64_t value) { sqlite3_bind_int64(stmt_, index, value); }
+  bool step_row() { return stmt_ != nullptr && sqlite3_step(stmt_) == SQLITE_ROW; }
+  bool run() { return stmt_ != nullptr && sqlite3_step(stmt_) == SQLITE_DONE; }
+  std::string text(int column) const {
+    const auto* data = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));
+    return data == nullptr ? std::string() : std::string(data, static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+  }
+  std::int64_t integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+ private:
+  sqlite3_stmt* stmt_ = nullptr;
+};
+
+nlohmann::json parse_body(const std::string& text) {
+  auto value = nlohmann::json::parse(text, nullptr, false);
+  return value.is_discarded() ? nlohmann::json::object() : value;
+}
+
+}  // namespace
+
+std::unique_ptr<Store> Store::open(const std::filesystem::path& database, std::string* error) {
+  auto store = std::unique_ptr<Store>(new Store());  // private constructor
+  const std::string file = database.string();
+  if (sqlite3_open_v2(file.c_str(), &store->db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+                      nullptr) != SQLITE_OK) {
+    if (error != nullptr) {
+      *error = "cannot open " + file + ": " + (store->db_ ? sqlite3_errmsg(store->db_) : "out of memory");
+    }
+    return nullptr;
+  }
+  sqlite3_busy_timeout(store->db_, 5000);
+  const bool ok = store->exec("PRAGMA journal_mode=WAL") && store->exec("PRAGMA synchronous=NORMAL") &&
+                  store->exec(
+                      "CREATE TABLE IF NOT EXISTS objects (grp TEXT NOT NULL, resource TEXT NOT NULL, ns TEXT NOT "
+                      "NULL, name TEXT NOT NULL, rv INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (grp, "
+                      "resource, ns, name)) WITHOUT ROWID") &&
+                  store->exec(
+                      "CREATE TABLE IF NOT EXISTS events (rv INTEGER PRIMARY KEY, grp TEXT NOT NULL, resource TEXT "
+                      "NOT NULL, ns TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL)") &&
+                  store->exec("CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v INTEGER NOT NULL)");
+  if (!ok) {
+    if (error != nullptr) *error = "cannot initialise " + file + ": " + store->error_;
+    return nullptr;
+  }
+  {
+    Statement st(store->db_, "SELECT k, v FROM meta");
+    while (st.step_row()) {
+      if (st.text(0) == "rv") store->rv_ = st.integer(1);
+      if (st.text(0) == "compacted") store->compacted_rv_ = st.integer(1);
+    }
+  }
+  return store;
+}
+
+Store::~Store() { sqlite3_close(db_); }
+
+bool Store::exec(const char* sql) {
+  char* message = nullptr;
+  if (sqlite3_exec(db_, sql, nullptr, nullptr, &message) != SQLITE_OK) {
+    error_ = message != nullptr ? message : "sqlite error";
+    sqlite3_free(message);
+    return false;
+  }
+  return true;
+}
+
+std::optional<nlohmann::json> Store::get(const ObjectKey& key) const {
+  Statement st(db_, "SELECT body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
+  st.bind(1, key.group);
+  st.bind(2, key.resource);
+  st.bind(3, key.ns);
+  st.bind(4, key.name);
+  if (!st.step_row()) return std::nullopt;
+  return parse_body(st.text(0));
+}
+
+std::vector<nlohmann::json> Store::list(const std::string& group, const std::string& resource,
+                                        const std::optional<std::string>& ns, const std::string& after,
+                                        std::size_t limit) const {
+  std::string after_ns;
+  std::string after_name;
+  if (const auto cut = after.find('\n'); cut != std::string::npos) {
+    after_ns = after.substr(0, cut);
+    after_name = after.substr(cut + 1);
+  }
+  std::string sql = "SELECT body FROM objects WHERE grp=?1 AND resource=?2 AND (ns, name) > (?3, ?4)";
+  if (ns) sql += " AND ns=?5";
+  sql += " ORDER BY ns, name";
+  if (limit > 0) sql += " LIMIT " + std::to_string(limit);
+  Statement st(db_, sql.c_str());
+  st.bind(1, group);
+  st.bind(2, resource);
+  st.bind(3, after_ns);
+  st.bind(4, after_name);
+  if (ns) st.bind(5, *ns);
+  std::vector<nlohmann::json> out;
+  while (st.step_row()) out.push_back(parse_body(st.text(0)));
+  return out;
+}
+
+std::vector<ObjectKey> Store::keys_in_namespace(const std::string& ns) const {
+  Statement st(db_, "SELECT grp, resource, name FROM objects WHERE ns=?1");
+  st.bind(1, ns);
+  std::vector<ObjectKey> out;
+  while (st.step_row()) out.push_back({st.text(0), st.text(1), ns, st.text(2)});
+  return out;
+}
+
+std::size_t Store::count() const {
+  Statement st(db_, "SELECT COUNT(*) FROM objects");
+  return st.step_row() ? static_cast<std::size_t>(st.integer(0)) : 0;
+}
+
+std::int64_t Store::next_rv() {
+  ++rv_;
+  Statement st(db_, "INSERT INTO meta (k, v) VALUES ('rv', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
+  st.bind(1, rv_);
+  st.run();
+  return rv_;
+}
+
+void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body) {
+  Statement st(db_, "INSERT INTO events (rv, grp, resource, ns, type, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  st.bind(1, rv);
+  st.bind(2, key.group);
+  st.bind(3, key.resource);
+  st.bind(4, key.ns);
+  st.bind(5, type);
+  st.bind(6, body);
+  st.run();
+  // Compact now and then: keep the last kEventLogSize events.
+  if (rv % 1000 == 0 && rv > kEventLogSize) {
+    compacted_rv_ = rv - kEventLogSize;
+    Statement del(db_, "DELETE FROM events WHERE rv <= ?1");
+    del.bind(1, compacted_rv_);
+    del.run();
+    Statement meta(db_, "INSERT INTO meta (k, v) VALUES ('compacted', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
+    meta.bind(1, compacted_rv_);
+    meta.run();
+  }
+}
+
+std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type) {
+  exec("BEGIN IMMEDIATE");
+  const std::int64_t rv = next_rv();
+  object["metadata"]["resourceVersion"] = std::to_string(rv);
+  const std::string body = object.dump();
+  Statement st(db_,
+               "INSERT INTO objects (grp, resource, ns, name, rv, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
+               "ON CONFLICT(grp, resource, ns, name) DO UPDATE SET rv=excluded.rv, body=excluded.body");
+  st.bind(1, key.group);
+  st.bind(2, key.resource);
+  st.bind(3, key.ns);
+  st.bind(4, key.name);
+  st.bind(5, rv);
+  st.bind(6, body);
+  if (!st.run()) error_ = sqlite3_errmsg(db_);
+  log_event(rv, key, event_type, body);
+  exec("COMMIT");
+  return rv;
+}
+
+std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
+  exec("BEGIN IMMEDIATE");
+  const std::int64_t rv = next_rv();
+  last_state["metadata"]["resourceVersion"] = std::to_string(rv);
+  Statement st(db_, "DELETE FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
+  st.bind(1, key.group);
+  st.bind(2, key.resource);
+  st.bind(3, key.ns);
+  st.bind(4, key.name);
+  if (!st.run()) error_ = sqlite3_errmsg(db_);
+  log_event(rv, key, "DELETED", last_state.dump());
+  exec("COMMIT");
+  return rv;
+}
+
+std::vector<StoredEvent> Store::events_after(const std::string& group, const std::string& resource,
+                                             std::int64_t rv, std::size_t limit) const {
+  Statement st(db_,
+               "SELECT rv, type, ns, body FROM events WHERE rv > ?1 AND (?3 = '' OR (grp=?2 AND resource=?3)) "
+               "ORDER BY rv LIMIT ?4");
+  st.bind(1, rv);
+  st.bind(2, group);
+  st.bind(3, resource);
+  st.bind(4, static_cast<std::int64_t>(limit));
+  std::vector<StoredEvent> out;
+  while (st.step_row()) out.push_back({st.integer(0), st.text(1), st.text(2), parse_body(st.text(3))});
+  return out;
+}
+
+}  // namespace mkq::sandbox

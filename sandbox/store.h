@@ -1,0 +1,88 @@
+// The cluster's persistent state: one SQLite database (WAL) per cluster.
+//
+// Objects are stored as JSON text keyed by (group, resource, namespace, name);
+// the cluster-wide resourceVersion counter lives in the database, so it keeps
+// growing across restarts. Every write appends an event to an event log that
+// watches read from; the log keeps the last kEventLogSize events and a watch
+// from an older resourceVersion is answered 410.
+//
+// Not thread-safe: the Cluster serialises every call under its own mutex.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct sqlite3;
+
+namespace mkq::sandbox {
+
+inline constexpr std::int64_t kEventLogSize = 20000;
+
+struct ObjectKey {
+  std::string group;     // "" for core
+  std::string resource;  // plural, lower-case
+  std::string ns;        // "" for cluster-scoped objects
+  std::string name;
+};
+
+struct StoredEvent {
+  std::int64_t rv = 0;
+  std::string type;  // ADDED, MODIFIED, DELETED
+  std::string ns;
+  nlohmann::json object;
+};
+
+class Store {
+ public:
+  // Opens or creates the database; nullptr and *error on failure.
+  static std::unique_ptr<Store> open(const std::filesystem::path& database, std::string* error);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  // The last resourceVersion given out.
+  std::int64_t current_rv() const { return rv_; }
+  // The oldest resourceVersion a watch may start from (older ones are 410).
+  std::int64_t oldest_watchable_rv() const { return compacted_rv_; }
+
+  std::optional<nlohmann::json> get(const ObjectKey& key) const;
+  // Objects of one resource (in one namespace when ns is set), ordered by
+  // (namespace, name), starting after `after` ("ns\nname"), at most `limit`
+  // (0: all).
+  std::vector<nlohmann::json> list(const std::string& group, const std::string& resource,
+                                   const std::optional<std::string>& ns, const std::string& after,
+                                   std::size_t limit) const;
+  // Keys of every object in a namespace (all resources).
+  std::vector<ObjectKey> keys_in_namespace(const std::string& ns) const;
+  std::size_t count() const;
+
+  // Writes take the next resourceVersion, stamp it into object.metadata, store
+  // the object and log the event; they return the new resourceVersion.
+  std::int64_t put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type);
+  std::int64_t remove(const ObjectKey& key, nlohmann::json& last_state);
+
+  // Events of one resource (group/resource; empty resource: all) after `rv`.
+  std::vector<StoredEvent> events_after(const std::string& group, const std::string& resource,
+                                        std::int64_t rv, std::size_t limit) const;
+
+  bool ok() const { return error_.empty(); }
+  const std::string& last_error() const { return error_; }
+
+ private:
+  Store() = default;
+  bool exec(const char* sql);
+  std::int64_t next_rv();
+  void log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body);
+
+  sqlite3* db_ = nullptr;
+  std::int64_t rv_ = 0;
+  std::int64_t compacted_rv_ = 0;
+  mutable std::string error_;
+};
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,240 @@
+#include "sandbox/table.h"
+
+#include <cstdio>
+
+namespace mkq::sandbox {
+namespace {
+
+struct Column {
+  std::string name;
+  std::string type;
+  std::string format;
+  std::string description;
+  int priority = 0;
+  std::string json_path;  // empty: computed by `compute`
+};
+
+std::vector<Column> builtin_columns(const ResourceInfo& info) {
+  if (info.group.empty() && info.resource == "namespaces") {
+    return {{"Status", "string", "", "The status of the namespace", 0, ".status.phase"}};
+  }
+  if (info.group.empty() && info.resource == "secrets") {
+    return {{"Type", "string", "", "The type of the secret", 0, ".type"},
+            {"Data", "string", "", "The number of entries in the secret", 0, "#data"}};
+  }
+  if (info.group.empty() && info.resource == "configmaps") {
+    return {{"Data", "string", "", "The number of entries in the config map", 0, "#data"}};
+  }
+  if (info.group.empty() && info.resource == "serviceaccounts") {
+    return {{"Secrets", "string", "", "The number of secrets", 0, "#secrets"}};
+  }
+  std::vector<Column> out;
+  for (const auto& c : info.columns) out.push_back({c.name, c.type, c.format, c.description, c.priority, c.json_path});
+  return out;
+}
+
+nlohmann::json cell(const Column& column, const nlohmann::json& object, std::time_t now) {
+  if (column.json_path.rfind('#', 0) == 0) {
+    const auto field = object.value(column.json_path.substr(1), nlohmann::json());
+    if (field.is_object() || field.is_array()) return static_cast<long long>(field.size());
+    return 0;
+  }
+  nlohmann::json value = json_path_first(object, column.json_path);
+  if (value.is_null()) return nullptr;
+  if (column.type == "date" && value.is_string()) {
+    const long long when = parse_timestamp(value.get<std::string>());
+    return when < 0 ? nlohmann::json("<invalid>") : nlohmann::json(human_duration(static_cast<long long>(now) - when));
+  }
+  if (column.type == "string" && !value.is_string()) return value.dump();
+  return value;
+}
+
+}  // namespace
+
+bool wants_table(const std::string& accept) {
+  return accept.find("as=Table") != std::string::npos && accept.find("g=meta.k8s.io") != std::string::npos &&
+         accept.find("v=v1") != std::string::npos;
+}
+
+std::string human_duration(long long seconds) {
+  char buffer[64];
+  if (seconds < -1) return "<invalid>";
+  if (seconds < 0) return "0s";
+  if (seconds < 60 * 2) {
+    std::snprintf(buffer, sizeof buffer, "%llds", seconds);
+    return buffer;
+  }
+  const long long minutes = seconds / 60;
+  if (minutes < 10) {
+    const long long s = seconds % 60;
+    if (s == 0) std::snprintf(buffer, sizeof buffer, "%lldm", minutes);
+    else std::snprintf(buffer, sizeof buffer, "%lldm%llds", minutes, s);
+    return buffer;
+  }
+  if (minutes < 60 * 3) {
+    std::snprintf(buffer, sizeof buffer, "%lldm", minutes);
+    return buffer;
+  }
+  const long long hours = seconds / 3600;
+  if (hours < 8) {
+    const long long m = minutes % 60;
+    if (m == 0) std::snprintf(buffer, sizeof buffer, "%lldh", hours);
+    else std::snprintf(buffer, sizeof buffer, "%lldh%lldm", hours, m);
+    return buffer;
+  }
+  if (hours < 48) {
+    std::snprintf(buffer, sizeof buffer, "%lldh", hours);
+    return buffer;
+  }
+  if (hours < 24 * 8) {
+    const long long h = hours % 24;
+    if (h == 0) std::snprintf(buffer, sizeof buffer, "%lldd", hours / 24);
+    else std::snprintf(buffer, sizeof buffer, "%lldd%lldh", hours / 24, h);
+    return buffer;
+  }
+  if (hours < 24 * 365 * 2) {
+    std::snprintf(buffer, sizeof buffer, "%lldd", hours / 24);
+    return buffer;
+  }
+  if (hours < 24 * 365 * 8) {
+    const long long days = hours / 24;
+    const long long dy = days % 365;
+    if (dy == 0) std::snprintf(buffer, sizeof buffer, "%lldy", days / 365);
+    else std::snprintf(buffer, sizeof buffer, "%lldy%lldd", days / 365, dy);
+    return buffer;
+  }
+  std::snprintf(buffer, sizeof buffer, "%lldy", hours / 24 / 365);
+  return buffer;
+}
+
+long long parse_timestamp(const std::string& text) {
+  std::tm tm{};
+  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &year, &month, &day, &hour, &minute, &second) != 6) return -1;
+  tm.tm_year = year - 1900;
+  tm.tm_mon = month - 1;
+  tm.tm_mday = day;
+  tm.tm_hour = hour;
+  tm.tm_min = minute;
+  tm.tm_sec = second;
+  return static_cast<long long>(timegm(&tm));
+}
+
+std::string format_timestamp(std::time_t when) {
+  std::tm tm{};
+  gmtime_r(&when, &tm);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buffer;
+}
+
+nlohmann::json json_path_first(const nlohmann::json& object, const std::string& path) {
+  std::vector<const nlohmann::json*> current = {&object};
+  std::size_t i = 0;
+  std::string text = path;
+  if (text.size() >= 2 && text.front() == '{' && text.back() == '}') text = text.substr(1, text.size() - 2);
+  while (i < text.size()) {
+    std::vector<const nlohmann::json*> next;
+    if (text[i] == '.') {
+      std::size_t end = i + 1;
+      while (end < text.size() && text[end] != '.' && text[end] != '[') ++end;
+      const std::string key = text.substr(i + 1, end - i - 1);
+      for (const auto* node : current) {
+        if (node->is_object() && node->contains(key)) next.push_back(&(*node)[key]);
+      }
+      i = end;
+    } else if (text[i] == '[') {
+      const auto close = text.find(']', i);
+      if (close == std::string::npos) return nullptr;
+      const std::string inner = text.substr(i + 1, close - i - 1);
+      i = close + 1;
+      if (inner == "*") {
+        for (const auto* node : current) {
+          if (node->is_array() || node->is_object()) {
+            for (const auto& item : *node) next.push_back(&item);
+          }
+        }
+      } else if (inner.rfind("?(@.", 0) == 0 && inner.back() == ')') {
+        // [?(@.field=="value")]
+        const std::string cond = inner.substr(4, inner.size() - 5);
+        const auto eq = cond.find("==");
+        if (eq == std::string::npos) return nullptr;
+        const std::string field = cond.substr(0, eq);
+        std::string value = cond.substr(eq + 2);
+        if (value.size() >= 2 && (value.front() == '"' || value.front() == '\'')) value = value.substr(1, value.size() - 2);
+        for (const auto* node : current) {
+          if (!node->is_array()) continue;
+          for (const auto& item : *node) {
+            if (!item.is_object() || !item.contains(field)) continue;
+            const auto& v = item[field];
+            if ((v.is_string() && v.get<std::string>() == value) || (!v.is_string() && v.dump() == value)) {
+              next.push_back(&item);
+            }
+          }
+        }
+      } else {
+        long long index = 0;
+        try {
+          index = std::stoll(inner);
+        } catch (const std::exception&) {
+          return nullptr;
+        }
+        for (const auto* node : current) {
+          if (!node->is_array()) continue;
+          const long long size = static_cast<long long>(node->size());
+          const long long at = index < 0 ? size + index : index;
+          if (at >= 0 && at < size) next.push_back(&(*node)[static_cast<std::size_t>(at)]);
+        }
+      }
+    } else {
+      return nullptr;
+    }
+    current = std::move(next);
+    if (current.empty()) return nullptr;
+  }
+  return current.empty() ? nlohmann::json() : *current.front();
+}
+
+nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::json>& objects,
+                        const nlohmann::json& list_metadata, const std::string& include_object, std::time_t now) {
+  const auto columns = builtin_columns(info);
+  nlohmann::json definitions = nlohmann::json::array();
+  definitions.push_back({{"name", "Name"},
+                         {"type", "string"},
+                         {"format", "name"},
+                         {"description", "Name must be unique within a namespace."},
+                         {"priority", 0}});
+  for (const auto& c : columns) {
+    definitions.push_back(
+        {{"name", c.name}, {"type", c.type}, {"format", c.format}, {"description", c.description}, {"priority", c.priority}});
+  }
+  definitions.push_back({{"name", "Age"},
+                         {"type", "string"},
+                         {"format", ""},
+                         {"description", "CreationTimestamp is a timestamp representing the server time when this "
+                                         "object was created."},
+                         {"priority", 0}});
+  nlohmann::json rows = nlohmann::json::array();
+  for (const auto& object : objects) {
+    const auto meta = object.value("metadata", nlohmann::json::object());
+    nlohmann::json cells = nlohmann::json::array();
+    cells.push_back(meta.value("name", std::string()));
+    for (const auto& c : columns) cells.push_back(cell(c, object, now));
+    const long long created = parse_timestamp(meta.value("creationTimestamp", std::string()));
+    cells.push_back(created < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - created));
+    nlohmann::json row = {{"cells", cells}};
+    if (include_object == "Object") {
+      row["object"] = object;
+    } else if (include_object != "None") {
+      row["object"] = {{"kind", "PartialObjectMetadata"}, {"apiVersion", "meta.k8s.io/v1"}, {"metadata", meta}};
+    }
+    rows.push_back(std::move(row));
+  }
+  return {{"kind", "Table"},
+          {"apiVersion", "meta.k8s.io/v1"},
+          {"metadata", list_metadata},
+          {"columnDefinitions", definitions},
+          {"rows", rows}};
+}
+
+}  // namespace mkq::sandbox

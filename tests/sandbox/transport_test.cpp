@@ -1,0 +1,308 @@
+// The sandbox's HTTPS transport with a fake Cluster: TLS with the generated
+// CA, authentication, request mapping, chunked streaming, fault injection.
+#include <httplib.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include <atomic>
+#include <catch2/catch.hpp>
+#include <mutex>
+#include <nlohmann/json.hpp>
+
+#include "sandbox/daemon.h"
+#include "sandbox/pki.h"
+#include "sandbox/server.h"
+
+namespace {
+
+using mkq::sandbox::ApiRequest;
+using mkq::sandbox::ApiResponse;
+using nlohmann::json;
+
+// Answers every request with what it received; /watch streams three events.
+class FakeCluster : public mkq::sandbox::Cluster {
+ public:
+  ApiResponse handle(const ApiRequest& request) override {
+    {
+      const std::lock_guard<std::mutex> lock(mutex_);
+      last_ = request;
+    }
+    ApiResponse response;
+    if (request.path == "/watch") {
+      auto count = std::make_shared<int>(0);
+      response.stream = [count](std::string& chunk) {
+        ++*count;
+        chunk = json{{"type", "ADDED"}, {"object", {{"n", *count}}}}.dump() + "\n";
+        return *count < 3;
+      };
+      return response;
+    }
+    json query = json::object();
+    for (const auto& [key, value] : request.query) query[key] = value;
+    response.body = json{{"user", request.user},
+                         {"groups", request.groups},
+                         {"method", request.method},
+                         {"path", request.path},
+                         {"query", query},
+                         {"headers", request.headers},
+                         {"body", request.body}}
+                        .dump();
+    return response;
+  }
+  std::string name() const override { return "fake"; }
+  std::size_t object_count() const override { return 0; }
+
+  ApiRequest last() {
+    const std::lock_guard<std::mutex> lock(mutex_);
+    return last_;
+  }
+
+ private:
+  std::mutex mutex_;
+  ApiRequest last_;
+};
+
+struct X509Free {
+  void operator()(X509* p) const { X509_free(p); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+
+std::unique_ptr<X509, X509Free> cert_of(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio, nullptr, nullptr, nullptr));
+  BIO_free(bio);
+  return cert;
+}
+
+std::unique_ptr<EVP_PKEY, KeyFree> key_of(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr));
+  BIO_free(bio);
+  return key;
+}
+
+// A client trusting only ca_pem, with an optional client certificate.
+struct Client {
+  std::unique_ptr<X509, X509Free> cert;
+  std::unique_ptr<EVP_PKEY, KeyFree> key;
+  std::unique_ptr<httplib::SSLClient> client;
+
+  Client(int port, const std::string& ca_pem, const std::string& cert_pem = {}, const std::string& key_pem = {}) {
+    if (!cert_pem.empty()) {
+      cert = cert_of(cert_pem);
+      key = key_of(key_pem);
+      client = std::make_unique<httplib::SSLClient>("127.0.0.1", port, cert.get(), key.get());
+    } else {
+      client = std::make_unique<httplib::SSLClient>("127.0.0.1", port);
+    }
+    X509_STORE* store = X509_STORE_new();  // owned by the client
+    X509_STORE_add_cert(store, cert_of(ca_pem).get());
+    client->set_ca_cert_store(store);
+    client->enable_server_certificate_verification(true);
+    client->set_connection_timeout(5, 0);
+    client->set_read_timeout(10, 0);
+  }
+};
+
+const mkq::sandbox::Pki& test_pki() {
+  static const mkq::sandbox::Pki pki = [] {
+    mkq::sandbox::Pki generated;
+    std::string error;
+    REQUIRE(mkq::sandbox::generate_pki(&generated, &error));
+    return generated;
+  }();
+  return pki;
+}
+
+struct Fixture {
+  FakeCluster cluster;
+  std::unique_ptr<mkq::sandbox::HttpsServer> server;
+
+  explicit Fixture(mkq::sandbox::FaultOptions faults = {}) {
+    mkq::sandbox::ServerOptions options;  // the default pool, as `serve` uses it
+    options.faults = std::move(faults);
+    server = std::make_unique<mkq::sandbox::HttpsServer>(cluster, test_pki(), options);
+    std::string error;
+    REQUIRE(server->bind(&error));
+    REQUIRE(server->port() > 0);
+    server->start();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("an admin client completes the TLS handshake and reaches the cluster as mkq-admin", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  auto result = admin.client->Get("/api/v1/namespaces?labelSelector=app%3Dweb%2Ctier%21%3Ddb&limit=5",
+                                  {{"Accept", "application/json;as=Table;g=meta.k8s.io;v=v1"}});
+  REQUIRE(result);
+  CHECK(admin.client->get_openssl_verify_result() == X509_V_OK);
+  CHECK(result->status == 200);
+  const json echo = json::parse(result->body);
+  CHECK(echo["user"] == "mkq-admin");
+  CHECK(echo["groups"] == json::array({"system:masters"}));
+  CHECK(echo["method"] == "GET");
+  CHECK(echo["path"] == "/api/v1/namespaces");
+  CHECK(echo["query"]["labelSelector"] == "app=web,tier!=db");
+  CHECK(echo["query"]["limit"] == "5");
+  CHECK(echo["headers"]["accept"] == "application/json;as=Table;g=meta.k8s.io;v=v1");
+}
+
+TEST_CASE("a request body and method reach the cluster", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  auto result = admin.client->Patch("/api/v1/namespaces/a", R"({"metadata":{"labels":{"x":"y"}}})",
+                                    "application/merge-patch+json");
+  REQUIRE(result);
+  const ApiRequest seen = fixture.cluster.last();
+  CHECK(seen.method == "PATCH");
+  CHECK(seen.body == R"({"metadata":{"labels":{"x":"y"}}})");
+  CHECK(seen.headers.at("content-type") == "application/merge-patch+json");
+}
+
+TEST_CASE("a client certificate's CN is the user and its O entries the groups", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  std::string cert;
+  std::string key;
+  std::string error;
+  REQUIRE(mkq::sandbox::issue_client_certificate(pki, "alice", {"dev", "ops"}, &cert, &key, &error));
+  Client alice(fixture.server->port(), pki.ca_cert, cert, key);
+  auto result = alice.client->Get("/apis");
+  REQUIRE(result);
+  CHECK(result->status == 200);
+  const ApiRequest seen = fixture.cluster.last();
+  CHECK(seen.user == "alice");
+  CHECK(seen.groups == std::vector<std::string>{"dev", "ops"});
+}
+
+TEST_CASE("anonymous requests and unknown bearer tokens get a 401 Status", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client anonymous(fixture.server->port(), pki.ca_cert);
+  auto result = anonymous.client->Get("/api/v1/namespaces");
+  REQUIRE(result);
+  CHECK(result->status == 401);
+  const json status = json::parse(result->body);
+  CHECK(status["kind"] == "Status");
+  CHECK(status["apiVersion"] == "v1");
+  CHECK(status["status"] == "Failure");
+  CHECK(status["message"] == "Unauthorized");
+  CHECK(status["reason"] == "Unauthorized");
+  CHECK(status["code"] == 401);
+  CHECK(fixture.cluster.last().path.empty());  // never reached the cluster
+
+  auto with_token = anonymous.client->Get("/api/v1/namespaces", {{"Authorization", "Bearer not-a-valid-token"}});
+  REQUIRE(with_token);
+  CHECK(with_token->status == 401);
+}
+
+TEST_CASE("a client certificate from another CA fails the TLS handshake", "[sandbox][transport]") {
+  Fixture fixture;
+  mkq::sandbox::Pki other;
+  std::string error;
+  REQUIRE(mkq::sandbox::generate_pki(&other, &error));
+  Client stranger(fixture.server->port(), test_pki().ca_cert, other.admin_cert, other.admin_key);
+  auto result = stranger.client->Get("/api");
+  CHECK_FALSE(result);
+  CHECK(fixture.cluster.last().path.empty());
+}
+
+TEST_CASE("a client that trusts another CA refuses the server", "[sandbox][transport]") {
+  Fixture fixture;
+  mkq::sandbox::Pki other;
+  std::string error;
+  REQUIRE(mkq::sandbox::generate_pki(&other, &error));
+  Client client(fixture.server->port(), other.ca_cert, test_pki().admin_cert, test_pki().admin_key);
+  CHECK_FALSE(client.client->Get("/api"));
+}
+
+TEST_CASE("a streamed response is sent chunked, event by event", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  std::string received;
+  int pieces = 0;
+  auto result = admin.client->Get("/watch", {{"Accept-Encoding", "gzip"}}, [&](const char* data, std::size_t size) {
+    received.append(data, size);
+    ++pieces;
+    return true;
+  });
+  REQUIRE(result);
+  CHECK(result->status == 200);
+  CHECK(result->get_header_value("Transfer-Encoding") == "chunked");
+  CHECK_FALSE(result->has_header("Content-Encoding"));  // never compressed: events must not wait
+  CHECK(pieces >= 3);
+  CHECK(received == "{\"object\":{\"n\":1},\"type\":\"ADDED\"}\n{\"object\":{\"n\":2},\"type\":\"ADDED\"}\n"
+                    "{\"object\":{\"n\":3},\"type\":\"ADDED\"}\n");
+}
+
+TEST_CASE("16 concurrent clients are all served", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  std::atomic<int> ok{0};
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 16; ++i) {
+    threads.emplace_back([&] {
+      Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+      for (int j = 0; j < 5; ++j) {
+        auto result = admin.client->Get("/api");
+        if (result && result->status == 200) ++ok;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(ok == 80);
+}
+
+TEST_CASE("injected faults answer 429 with Retry-After and 500, never on health endpoints", "[sandbox][transport]") {
+  const auto& pki = test_pki();
+  {
+    mkq::sandbox::FaultOptions faults;
+    faults.rate_429 = 1.0;
+    Fixture fixture(faults);
+    Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+    auto result = admin.client->Get("/api");
+    REQUIRE(result);
+    CHECK(result->status == 429);
+    CHECK(result->get_header_value("Retry-After") == "1");
+    CHECK(json::parse(result->body)["reason"] == "TooManyRequests");
+    auto ready = admin.client->Get("/readyz");
+    REQUIRE(ready);
+    CHECK(ready->status == 200);
+  }
+  {
+    mkq::sandbox::FaultOptions faults;
+    faults.rate_500 = 1.0;
+    faults.verbs = {"post"};
+    Fixture fixture(faults);
+    Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+    auto get = admin.client->Get("/api");
+    REQUIRE(get);
+    CHECK(get->status == 200);
+    auto post = admin.client->Post("/api/v1/namespaces", "{}", "application/json");
+    REQUIRE(post);
+    CHECK(post->status == 500);
+    CHECK(json::parse(post->body)["reason"] == "InternalError");
+  }
+}
+
+TEST_CASE("the kubeconfig names one context, cluster and user per cluster", "[sandbox][transport]") {
+  const std::string kubeconfig = mkq::sandbox::make_kubeconfig(test_pki(), {{"manager", 4000}, {"worker1", 4001}});
+  CHECK(kubeconfig.find("current-context: manager\n") != std::string::npos);
+  CHECK(kubeconfig.find("server: https://127.0.0.1:4000\n") != std::string::npos);
+  CHECK(kubeconfig.find("server: https://127.0.0.1:4001\n") != std::string::npos);
+  CHECK(kubeconfig.find("- name: worker1\n  context:\n    cluster: worker1\n    user: worker1\n") !=
+        std::string::npos);
+  CHECK(kubeconfig.find("certificate-authority-data: " + mkq::sandbox::base64(test_pki().ca_cert)) !=
+        std::string::npos);
+  CHECK(mkq::sandbox::valid_cluster_name("worker-1"));
+  CHECK_FALSE(mkq::sandbox::valid_cluster_name("Worker"));
+  CHECK_FALSE(mkq::sandbox::valid_cluster_name("../x"));
+}
