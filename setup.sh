@@ -16,6 +16,7 @@ packages=(
   antlr4 default-jre-headless libantlr4-runtime-dev uuid-dev
   nlohmann-json3-dev libcli11-dev catch2 libyaml-cpp-dev
   libssl-dev libsqlite3-dev libcpp-httplib-dev openssl
+  python3 python3-kubernetes python3-yaml
   nodejs npm
 )
 
