@@ -11,6 +11,9 @@
 
 #include "sandbox/api.h"
 #include "sandbox/apply.h"
+#include "sandbox/controllers.h"
+#include "sandbox/openapi.h"
+#include "sandbox/protobuf.h"
 #include "sandbox/resources.h"
 #include "sandbox/responses.h"
 #include "sandbox/schema.h"
@@ -67,8 +70,10 @@ std::string query_value(const ApiRequest& r, const std::string& key) {
 }
 
 bool query_true(const ApiRequest& r, const std::string& key) {
+  // Go's strconv.ParseBool, as kube-apiserver reads boolean parameters (the Python
+  // client sends watch=True).
   const auto v = query_value(r, key);
-  return v == "true" || v == "1";
+  return v == "true" || v == "1" || v == "t" || v == "T" || v == "TRUE" || v == "True";
 }
 
 std::string header(const ApiRequest& r, const std::string& key) {
@@ -138,9 +143,15 @@ class ClusterImpl final : public Cluster {
         shared_->store->put({"", "namespaces", "", ns}, object, "ADDED");
       }
     }
+    controllers_ = std::make_unique<Controllers>([this] {
+      const std::lock_guard<std::mutex> lock(shared_->mutex);
+      if (!shared_->closing && controllers_->reconcile(*shared_->store)) shared_->changed.notify_all();
+    });
+    controllers_->reconcile(*shared_->store);  // a reopened database: restart the connections
   }
 
   ~ClusterImpl() override {
+    controllers_.reset();
     const std::lock_guard<std::mutex> lock(shared_->mutex);
     shared_->closing = true;
     shared_->changed.notify_all();
@@ -174,6 +185,8 @@ class ClusterImpl final : public Cluster {
       return ok;
     }
     if (head == "version" && parts.size() == 1) return json_response(200, version_info());
+    if (head == "openapi" && parts.size() >= 2 && parts[1] == "v3") return openapi(r, parts);
+    if (head == "openapi" && parts.size() == 2 && parts[1] == "v2") return openapi_v2(r);
     if (head == "api") {
       if (parts.size() == 1) return only_get(r, [&] { return api_versions(); });
       if (parts[1] != "v1") return path_not_found();
@@ -194,6 +207,34 @@ class ClusterImpl final : public Cluster {
     if (r.method != "GET") return method_not_allowed();
     const std::lock_guard<std::mutex> lock(shared_->mutex);
     return answer();
+  }
+
+  // /openapi/v3 (the index) and /openapi/v3/api/v1, /openapi/v3/apis/G/V. No /openapi/v2: kubectl
+  // asks for it only as protobuf, and only when /openapi/v3 is missing.
+  ApiResponse openapi(const ApiRequest& r, const std::vector<std::string>& parts) {
+    return only_get(r, [&] {
+      if (parts.size() == 2) return json_response(200, openapi_v3_index(shared_->registry));
+      std::optional<json> document;
+      if (parts.size() == 4 && parts[2] == "api") document = openapi_v3_document(shared_->registry, "", parts[3]);
+      if (parts.size() == 5 && parts[2] == "apis") document = openapi_v3_document(shared_->registry, parts[3], parts[4]);
+      if (!document) return path_not_found();
+      return json_response(200, *document);
+    });
+  }
+
+  // /openapi/v2, which kubectl before 1.30 reads (as protobuf only) for its client-side
+  // validation and apply: an empty gnostic Document (a zero-length protobuf message) — no
+  // definitions, so clients skip schema validation and leave it to the server. JSON on request.
+  ApiResponse openapi_v2(const ApiRequest& r) {
+    return only_get(r, [&] {
+      ApiResponse response;
+      if (header(r, "accept").find("application/com.github.proto-openapi.spec.v2") != std::string::npos) {
+        response.content_type = "application/com.github.proto-openapi.spec.v2.v1.0+protobuf";
+        return response;
+      }
+      return json_response(200, {{"swagger", "2.0"}, {"info", {{"title", "Kubernetes"}, {"version", "v1.33.0"}}},
+                                 {"paths", json::object()}, {"definitions", json::object()}});
+    });
   }
 
   // ---- discovery -----------------------------------------------------------
@@ -323,6 +364,16 @@ class ClusterImpl final : public Cluster {
       return watch(r, info, t, lock);
     }
     if (r.method == "GET") return t.name.empty() ? list(r, info, t) : get(r, info, t);
+    ApiResponse response = write_verb(r, info, t);
+    // The simulated Kueue controllers react to the write (controllers.h).
+    if (response.status < 300 && !is_dry_run(r) && triggers_controllers(info.group, info.resource, t.ns) &&
+        controllers_->reconcile(*shared_->store)) {
+      shared_->changed.notify_all();
+    }
+    return response;
+  }
+
+  ApiResponse write_verb(const ApiRequest& r, const ResourceInfo& info, const Target& t) {
     if (r.method == "POST") {
       if (!t.name.empty()) return method_not_allowed();
       return create(r, info, t);
@@ -614,7 +665,14 @@ class ClusterImpl final : public Cluster {
                           "the body of the request was in an unknown format - accepted media types include: "
                           "application/json, application/vnd.kubernetes.protobuf");
     }
-    *object = json::parse(r.body, nullptr, false);
+    if (media_type(header(r, "content-type")) == "application/vnd.kubernetes.protobuf") {
+      std::string error;
+      auto decoded = decode_protobuf_object(r.body, &error);
+      if (!decoded) return bad_request("couldn't get version/kind; " + error);
+      *object = std::move(*decoded);
+    } else {
+      *object = json::parse(r.body, nullptr, false);
+    }
     if (object->is_discarded() || !object->is_object()) {
       return bad_request("couldn't get version/kind; json parse error: invalid JSON in the request body");
     }
@@ -1087,6 +1145,7 @@ class ClusterImpl final : public Cluster {
 
   std::string name_;
   std::shared_ptr<Shared> shared_;
+  std::unique_ptr<Controllers> controllers_;  // reset first on destruction: its thread calls back into shared_
 };
 
 }  // namespace

@@ -79,9 +79,9 @@ step required "kubectl get --raw /readyz" k get --raw /readyz
 step required "kubectl api-resources" k api-resources
 step required "api-resources lists namespaces and clusterqueues" contains "$TMP/out" namespaces clusterqueues
 # kubectl's generators (create namespace) send protobuf bodies for built-in kinds.
-step optional "kubectl create namespace (a protobuf body)" k create namespace team-p
+step required "kubectl create namespace (a protobuf body)" k create namespace team-p
 # kubectl validates manifests with the server's OpenAPI (/openapi/v3 or /openapi/v2).
-step optional "kubectl create -f (validated with /openapi)" k create -f "$TMP/namespace-v.json"
+step required "kubectl create -f (validated with /openapi)" k create -f "$TMP/namespace-v.json"
 step required "kubectl create -f --validate=false" k create -f "$TMP/namespace.json" --validate=false
 step required "kubectl get namespace" k get namespace team-a -o name
 step required "get namespace prints it" contains "$TMP/out" "namespace/team-a"

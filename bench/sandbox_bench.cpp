@@ -1,0 +1,476 @@
+// mkq-sandbox-bench: throughput and latency of the sandbox's Kubernetes API
+// over HTTPS, as a client sees it (TLS, the admin client certificate,
+// keep-alive connections). Not a test: figures go to bench/README.md.
+//
+// By default it starts a sandbox cluster in-process (a Cluster on a SQLite
+// database in a fresh temporary directory, behind an HttpsServer on an
+// ephemeral port, with a fresh PKI); with --kubeconfig FILE [--context NAME]
+// it talks to a running `mkq sandbox` instead.
+//
+// Phases, each with 1 client and then with C concurrent clients (threads,
+// each its own connection), each in its own namespace:
+//   create  POST N ConfigMaps
+//   get     GET each of them
+//   list    GET the whole namespace (N objects) in one request, several times
+//   apply   server-side apply (application/apply-patch+yaml, a JSON body,
+//           fieldManager=bench) of N new ConfigMaps, then again with changed data
+#include <httplib.h>
+#include <openssl/bio.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "sandbox/api.h"
+#include "sandbox/pki.h"
+#include "sandbox/server.h"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct X509Free {
+  void operator()(X509* p) const { X509_free(p); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+
+std::unique_ptr<X509, X509Free> cert_of(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio, nullptr, nullptr, nullptr));
+  BIO_free(bio);
+  return cert;
+}
+
+std::unique_ptr<EVP_PKEY, KeyFree> key_of(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr));
+  BIO_free(bio);
+  return key;
+}
+
+std::string base64_decode(const std::string& text) {
+  std::string clean;
+  for (const char c : text) {
+    if (c != '\n' && c != '\r' && c != ' ') clean += c;
+  }
+  std::string out(clean.size() / 4 * 3 + 3, '\0');
+  const int n = EVP_DecodeBlock(reinterpret_cast<unsigned char*>(out.data()),
+                                reinterpret_cast<const unsigned char*>(clean.data()), static_cast<int>(clean.size()));
+  if (n < 0) return {};
+  std::size_t size = static_cast<std::size_t>(n);
+  // EVP_DecodeBlock counts the padding bytes as output.
+  if (!clean.empty() && clean.back() == '=') --size;
+  if (clean.size() > 1 && clean[clean.size() - 2] == '=') --size;
+  out.resize(size);
+  return out;
+}
+
+// Where and how to connect: host, port, CA and admin credentials (PEM).
+struct Target {
+  std::string host = "127.0.0.1";
+  int port = 0;
+  std::string ca_cert;
+  std::string client_cert;
+  std::string client_key;
+};
+
+// One keep-alive HTTPS connection authenticated by the client certificate.
+class Connection {
+ public:
+  explicit Connection(const Target& target) : cert_(cert_of(target.client_cert)), key_(key_of(target.client_key)) {
+    client_ = std::make_unique<httplib::SSLClient>(target.host, target.port, cert_.get(), key_.get());
+    X509_STORE* store = X509_STORE_new();  // owned by the client
+    X509_STORE_add_cert(store, cert_of(target.ca_cert).get());
+    client_->set_ca_cert_store(store);
+    client_->enable_server_certificate_verification(true);
+    client_->set_keep_alive(true);
+    client_->set_tcp_nodelay(true);  // as Go clients (kubectl, client-go) do
+    client_->set_connection_timeout(10, 0);
+    client_->set_read_timeout(60, 0);
+    client_->set_write_timeout(60, 0);
+  }
+  httplib::SSLClient& operator*() { return *client_; }
+  httplib::SSLClient* operator->() { return client_.get(); }
+
+ private:
+  std::unique_ptr<X509, X509Free> cert_;
+  std::unique_ptr<EVP_PKEY, KeyFree> key_;
+  std::unique_ptr<httplib::SSLClient> client_;
+};
+
+double load_average() {
+  std::ifstream in("/proc/loadavg");
+  double one = 0.0;
+  in >> one;
+  return one;
+}
+
+double percentile(const std::vector<double>& sorted, double p) {
+  if (sorted.empty()) return 0.0;
+  const auto index = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
+  return sorted[std::min(index, sorted.size() - 1)];
+}
+
+struct PhaseResult {
+  std::string name;
+  int clients = 0;
+  std::size_t requests = 0;
+  std::size_t errors = 0;
+  double seconds = 0.0;
+  std::vector<double> latencies_ms;  // sorted
+};
+
+void print(const PhaseResult& r) {
+  const double rate = r.seconds > 0 ? static_cast<double>(r.requests) / r.seconds : 0.0;
+  std::printf("%-13s clients=%-3d n=%-6zu %9.0f req/s  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms  errors %zu  load %.2f\n",
+              r.name.c_str(), r.clients, r.requests, rate, percentile(r.latencies_ms, 0.50),
+              percentile(r.latencies_ms, 0.99), r.latencies_ms.empty() ? 0.0 : r.latencies_ms.back(), r.errors,
+              load_average());
+  std::fflush(stdout);
+}
+
+// Sends `count` requests over `clients` connections (request i by thread
+// i % clients); request(conn, i) returns the HTTP status (0: no answer).
+template <typename Request>
+PhaseResult run_phase(const std::string& name, const Target& target, int clients, std::size_t count, Request request) {
+  std::vector<std::vector<double>> latencies(static_cast<std::size_t>(clients));
+  std::atomic<std::size_t> errors{0};
+  std::atomic<bool> reported{false};
+  std::vector<std::unique_ptr<Connection>> connections;
+  for (int c = 0; c < clients; ++c) connections.push_back(std::make_unique<Connection>(target));
+  const auto start = Clock::now();
+  std::vector<std::thread> threads;
+  for (int c = 0; c < clients; ++c) {
+    threads.emplace_back([&, c] {
+      auto& mine = latencies[static_cast<std::size_t>(c)];
+      mine.reserve(count / static_cast<std::size_t>(clients) + 1);
+      for (std::size_t i = static_cast<std::size_t>(c); i < count; i += static_cast<std::size_t>(clients)) {
+        const auto t0 = Clock::now();
+        std::string failure;
+        const int status = request(**connections[static_cast<std::size_t>(c)], i, &failure);
+        mine.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+        if (status < 200 || status >= 300) {
+          ++errors;
+          if (!reported.exchange(true)) {
+            std::fprintf(stderr, "%s: request %zu answered %d: %s\n", name.c_str(), i, status,
+                         failure.substr(0, 400).c_str());
+          }
+        }
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  PhaseResult result;
+  result.name = name;
+  result.clients = clients;
+  result.requests = count;
+  result.errors = errors;
+  result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  for (const auto& part : latencies) result.latencies_ms.insert(result.latencies_ms.end(), part.begin(), part.end());
+  std::sort(result.latencies_ms.begin(), result.latencies_ms.end());
+  return result;
+}
+
+int status_of(const httplib::Result& result, std::string* failure) {
+  if (!result) {
+    *failure = "no answer: " + httplib::to_string(result.error());
+    return 0;
+  }
+  if (result->status >= 300) *failure = result->body;
+  return result->status;
+}
+
+std::string config_map(const std::string& name, const std::string& ns, std::size_t i, const char* generation) {
+  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"(","namespace":")" + ns +
+         R"(","labels":{"app":"bench"}},"data":{"index":")" + std::to_string(i) + R"(","generation":")" +
+         generation + R"("}})";
+}
+
+std::string name_of(std::size_t i) { return "cm-" + std::to_string(i); }
+
+// Runs every phase with `clients` connections in namespaces bench-<clients>
+// and bench-<clients>-apply; returns false when a phase had errors.
+bool run_all(const Target& target, int clients, std::size_t count, int list_runs) {
+  const std::string ns = "bench-" + std::to_string(clients);
+  const std::string apply_ns = ns + "-apply";
+  {
+    Connection setup(target);
+    for (const auto& name : {ns, apply_ns}) {
+      auto result = setup->Post("/api/v1/namespaces",
+                                R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"("}})",
+                                "application/json");
+      if (!result || (result->status != 201 && result->status != 409)) {
+        std::fprintf(stderr, "cannot create namespace %s: %s\n", name.c_str(),
+                     result ? result->body.c_str() : httplib::to_string(result.error()).c_str());
+        return false;
+      }
+    }
+  }
+  const std::string collection = "/api/v1/namespaces/" + ns + "/configmaps";
+  const std::string apply_collection = "/api/v1/namespaces/" + apply_ns + "/configmaps";
+  bool ok = true;
+  auto report = [&ok](const PhaseResult& r) {
+    print(r);
+    ok = ok && r.errors == 0;
+  };
+
+  report(run_phase("create", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+    return status_of(c.Post(collection, config_map(name_of(i), ns, i, "1"), "application/json"), failure);
+  }));
+  report(run_phase("get", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+    return status_of(c.Get(collection + "/" + name_of(i)), failure);
+  }));
+  {
+    // The list of the whole namespace: one connection, one request at a time.
+    Connection conn(target);
+    std::vector<double> times;
+    std::size_t items = 0;
+    std::size_t bytes = 0;
+    for (int run = 0; run < list_runs; ++run) {
+      const auto t0 = Clock::now();
+      auto result = conn->Get(collection);
+      times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+      if (!result || result->status != 200) {
+        std::fprintf(stderr, "list failed\n");
+        return false;
+      }
+      bytes = result->body.size();
+      // Count the items cheaply: every item carries the "app":"bench" label once.
+      items = 0;
+      for (std::size_t at = result->body.find("\"app\":\"bench\""); at != std::string::npos;
+           at = result->body.find("\"app\":\"bench\"", at + 1)) {
+        ++items;
+      }
+    }
+    std::vector<double> sorted = times;
+    std::sort(sorted.begin(), sorted.end());
+    std::printf("%-13s clients=%-3d items=%-6zu %zu bytes  median %7.1f ms  min %7.1f ms  max %7.1f ms  (%d runs)  load %.2f\n",
+                "list", clients, items, bytes, percentile(sorted, 0.5), sorted.front(), sorted.back(), list_runs,
+                load_average());
+    std::fflush(stdout);
+    if (items != count) {
+      std::fprintf(stderr, "list returned %zu items, expected %zu\n", items, count);
+      ok = false;
+    }
+  }
+  auto apply = [&](const char* generation) {
+    return [&, generation](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+      return status_of(c.Patch(apply_collection + "/" + name_of(i) + "?fieldManager=bench",
+                               config_map(name_of(i), apply_ns, i, generation), "application/apply-patch+yaml"),
+                       failure);
+    };
+  };
+  report(run_phase("apply-create", target, clients, count, apply("1")));
+  report(run_phase("apply-update", target, clients, count, apply("2")));
+  return ok;
+}
+
+// Reads the server, CA and admin credentials of `context` (empty: the current
+// one) from a kubeconfig with inline *-data fields, as `mkq sandbox up` writes it.
+bool target_from_kubeconfig(const std::string& path, std::string context, Target* target, std::string* error) {
+  try {
+    const YAML::Node config = YAML::LoadFile(path);
+    if (context.empty()) context = config["current-context"].as<std::string>("");
+    std::string cluster_name;
+    std::string user_name;
+    for (const auto& c : config["contexts"]) {
+      if (c["name"].as<std::string>("") == context) {
+        cluster_name = c["context"]["cluster"].as<std::string>("");
+        user_name = c["context"]["user"].as<std::string>("");
+      }
+    }
+    if (cluster_name.empty()) {
+      *error = "no context '" + context + "' in " + path;
+      return false;
+    }
+    std::string server;
+    for (const auto& c : config["clusters"]) {
+      if (c["name"].as<std::string>("") != cluster_name) continue;
+      server = c["cluster"]["server"].as<std::string>("");
+      target->ca_cert = base64_decode(c["cluster"]["certificate-authority-data"].as<std::string>(""));
+    }
+    for (const auto& u : config["users"]) {
+      if (u["name"].as<std::string>("") != user_name) continue;
+      target->client_cert = base64_decode(u["user"]["client-certificate-data"].as<std::string>(""));
+      target->client_key = base64_decode(u["user"]["client-key-data"].as<std::string>(""));
+    }
+    const std::string prefix = "https://";
+    const auto colon = server.rfind(':');
+    if (server.rfind(prefix, 0) != 0 || colon == std::string::npos || colon < prefix.size()) {
+      *error = "unexpected server '" + server + "' in " + path;
+      return false;
+    }
+    target->host = server.substr(prefix.size(), colon - prefix.size());
+    target->port = std::atoi(server.c_str() + colon + 1);
+    if (target->ca_cert.empty() || target->client_cert.empty() || target->client_key.empty()) {
+      *error = "the kubeconfig needs certificate-authority-data, client-certificate-data and client-key-data";
+      return false;
+    }
+    return true;
+  } catch (const std::exception& e) {
+    *error = std::string("cannot read ") + path + ": " + e.what();
+    return false;
+  }
+}
+
+// Diagnostic for --server-nodelay: sets TCP_NODELAY on this process's
+// listening socket bound to `port` (Linux hands it down to accepted sockets),
+// to show what the server's Nagle delay costs without changing the server.
+bool set_listener_nodelay(int port) {
+  for (const auto& entry : std::filesystem::directory_iterator("/proc/self/fd")) {
+    const int fd = std::atoi(entry.path().filename().c_str());
+    sockaddr_storage address{};
+    socklen_t length = sizeof address;
+    if (getsockname(fd, reinterpret_cast<sockaddr*>(&address), &length) != 0) continue;
+    if (address.ss_family != AF_INET) continue;
+    sockaddr_in in{};
+    std::memcpy(&in, &address, sizeof in);
+    int listening = 0;
+    socklen_t size = sizeof listening;
+    if (ntohs(in.sin_port) != port || getsockopt(fd, SOL_SOCKET, SO_ACCEPTCONN, &listening, &size) != 0 || !listening) {
+      continue;
+    }
+    const int one = 1;
+    return setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one) == 0;
+  }
+  return false;
+}
+
+void usage() {
+  std::cerr << "usage: mkq-sandbox-bench [--objects N] [--clients C] [--list-runs R] [--keep DIR]\n"
+               "                         [--kubeconfig FILE [--context NAME]]\n"
+               "  default: start a sandbox cluster in-process on a temporary database and an ephemeral port\n"
+               "  --objects N    objects per phase (default 10000)\n"
+               "  --clients C    concurrent clients of the second round (default 16)\n"
+               "  --list-runs R  timed lists of the whole namespace (default 5)\n"
+               "  --keep DIR     in-process: put the database and PKI in DIR and keep them\n"
+               "  --server-nodelay  in-process: set TCP_NODELAY on the server's sockets (diagnostic)\n"
+               "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::size_t count = 10000;
+  int clients = 16;
+  int list_runs = 5;
+  std::string kubeconfig;
+  std::string context;
+  std::string keep;
+  bool server_nodelay = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const bool has_value = i + 1 < argc;
+    if (arg == "--objects" && has_value) {
+      count = static_cast<std::size_t>(std::atol(argv[++i]));
+    } else if (arg == "--clients" && has_value) {
+      clients = std::atoi(argv[++i]);
+    } else if (arg == "--list-runs" && has_value) {
+      list_runs = std::atoi(argv[++i]);
+    } else if (arg == "--kubeconfig" && has_value) {
+      kubeconfig = argv[++i];
+    } else if (arg == "--context" && has_value) {
+      context = argv[++i];
+    } else if (arg == "--server-nodelay") {
+      server_nodelay = true;
+    } else if (arg == "--keep" && has_value) {
+      keep = argv[++i];
+    } else {
+      usage();
+      return arg == "--help" || arg == "-h" ? 0 : 2;
+    }
+  }
+  if (count == 0 || clients < 1 || list_runs < 1) {
+    usage();
+    return 2;
+  }
+
+  Target target;
+  std::unique_ptr<mkq::sandbox::Cluster> cluster;
+  std::unique_ptr<mkq::sandbox::HttpsServer> server;
+  std::filesystem::path dir;
+  bool remove_dir = false;
+  std::string error;
+  if (!kubeconfig.empty()) {
+    if (!target_from_kubeconfig(kubeconfig, context, &target, &error)) {
+      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      return 1;
+    }
+    std::printf("target: %s:%d (kubeconfig %s)\n", target.host.c_str(), target.port, kubeconfig.c_str());
+  } else {
+    if (keep.empty()) {
+      std::string pattern = (std::filesystem::temp_directory_path() / "mkq-sandbox-bench-XXXXXX").string();
+      if (mkdtemp(pattern.data()) == nullptr) {
+        std::cerr << "mkq-sandbox-bench: cannot create a temporary directory\n";
+        return 1;
+      }
+      dir = pattern;
+      remove_dir = true;
+    } else {
+      dir = keep;
+      std::filesystem::create_directories(dir);
+    }
+    mkq::sandbox::Pki pki;
+    if (!mkq::sandbox::load_or_create_pki(dir, &pki, &error)) {
+      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      return 1;
+    }
+    cluster = mkq::sandbox::Cluster::open("bench", dir / "bench.db", &error);
+    if (!cluster) {
+      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      return 1;
+    }
+    mkq::sandbox::ServerOptions options;
+    server = std::make_unique<mkq::sandbox::HttpsServer>(*cluster, pki, options);
+    if (!server->bind(&error)) {
+      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      return 1;
+    }
+    if (server_nodelay && !set_listener_nodelay(server->port())) {
+      std::cerr << "mkq-sandbox-bench: cannot set TCP_NODELAY on the listening socket\n";
+      return 1;
+    }
+    server->start();
+    target.port = server->port();
+    target.ca_cert = pki.ca_cert;
+    target.client_cert = pki.admin_cert;
+    target.client_key = pki.admin_key;
+    std::printf("target: in-process cluster on 127.0.0.1:%d, database %s%s\n", target.port,
+                (dir / "bench.db").string().c_str(), server_nodelay ? ", server TCP_NODELAY" : "");
+  }
+  std::printf("objects per phase: %zu, clients: 1 and %d, load average at start: %.2f\n", count, clients,
+              load_average());
+  std::fflush(stdout);
+
+  bool ok = run_all(target, 1, count, list_runs);
+  if (clients > 1) ok = run_all(target, clients, count, list_runs) && ok;
+
+  if (server) server->stop();
+  server.reset();
+  cluster.reset();
+  if (remove_dir) {
+    std::error_code ignored;
+    std::filesystem::remove_all(dir, ignored);
+  }
+  return ok ? 0 : 1;
+}

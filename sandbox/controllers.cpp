@@ -1,0 +1,661 @@
+// Simulated Kueue controllers (see controllers.h). Messages and reasons follow
+// Kueue's (pkg/cache/scheduler/clusterqueue.go, localqueue_controller.go,
+// admissionchecks/multikueue/{admissioncheck,multikueuecluster}.go) as
+// recorded in ../shared/kueue/MULTIKUEUE.md and VALIDATION.md.
+#include "sandbox/controllers.h"
+
+#include <httplib.h>
+#include <openssl/bio.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <regex>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "sandbox/table.h"
+
+namespace mkq::sandbox {
+namespace {
+
+using nlohmann::json;
+
+constexpr int kProbeTimeoutSeconds = 2;
+constexpr int kReprobeSeconds = 5;
+
+json yaml_to_json(const YAML::Node& node, int depth) {
+  if (depth > 64) return nullptr;  // bounded: kubeconfigs are shallow
+  switch (node.Type()) {
+    case YAML::NodeType::Sequence: {
+      json out = json::array();
+      for (const auto& item : node) out.push_back(yaml_to_json(item, depth + 1));
+      return out;
+    }
+    case YAML::NodeType::Map: {
+      json out = json::object();
+      for (const auto& pair : node) out[pair.first.as<std::string>()] = yaml_to_json(pair.second, depth + 1);
+      return out;
+    }
+    case YAML::NodeType::Scalar: {
+      const std::string s = node.Scalar();
+      if (node.Tag() != "!") {  // plain scalars: booleans (the only non-strings kubeconfig rules read)
+        if (s == "true" || s == "True") return true;
+        if (s == "false" || s == "False") return false;
+      }
+      return s;
+    }
+    default:
+      return nullptr;
+  }
+}
+
+std::string base64_decode(const std::string& in) {
+  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  int value = 0;
+  int bits = -8;
+  for (const char c : in) {
+    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
+    const auto pos = chars.find(c);
+    if (pos == std::string::npos) continue;
+    value = (value << 6) + static_cast<int>(pos);
+    bits += 6;
+    if (bits >= 0) {
+      out += static_cast<char>((value >> bits) & 0xFF);
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
+// Go's %v of a []string: [a b c].
+std::string go_list(const std::vector<std::string>& items) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? " " : "") + items[i];
+  return out + "]";
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? sep : "") + items[i];
+  return out;
+}
+
+json field(const json& object, std::initializer_list<const char*> path) {
+  const json* at = &object;
+  for (const char* key : path) {
+    if (!at->is_object() || !at->contains(key)) return nullptr;
+    at = &(*at)[key];
+  }
+  return *at;
+}
+
+std::string str(const json& object, std::initializer_list<const char*> path) {
+  const json v = field(object, path);
+  return v.is_string() ? v.get<std::string>() : std::string();
+}
+
+std::string name_of(const json& object) { return str(object, {"metadata", "name"}); }
+
+struct Condition {
+  bool status = false;
+  std::string reason;
+  std::string message;
+};
+
+// The Active condition's status ("True"/"False"/"") of a stored object.
+bool is_active(const json& object) {
+  const json conditions = field(object, {"status", "conditions"});
+  if (!conditions.is_array()) return false;
+  for (const auto& c : conditions) {
+    if (c.is_object() && c.value("type", "") == "Active") return c.value("status", "") == "True";
+  }
+  return false;
+}
+
+// Sets the Active condition; false when it is already so (nothing to write).
+bool set_active(json& object, const Condition& want) {
+  json& conditions = object["status"]["conditions"];
+  if (!conditions.is_array()) conditions = json::array();
+  const std::string status = want.status ? "True" : "False";
+  const json generation = field(object, {"metadata", "generation"});
+  for (auto& c : conditions) {
+    if (!c.is_object() || c.value("type", "") != "Active") continue;
+    if (c.value("status", "") == status && c.value("reason", "") == want.reason && c.value("message", "") == want.message &&
+        (generation.is_null() || c.value("observedGeneration", json()) == generation)) {
+      return false;
+    }
+    if (c.value("status", "") != status) c["lastTransitionTime"] = format_timestamp(std::time(nullptr));
+    c["status"] = status;
+    c["reason"] = want.reason;
+    c["message"] = want.message;
+    if (!generation.is_null()) c["observedGeneration"] = generation;
+    return true;
+  }
+  json c = {{"type", "Active"}, {"status", status}, {"reason", want.reason}, {"message", want.message},
+            {"lastTransitionTime", format_timestamp(std::time(nullptr))}};
+  if (!generation.is_null()) c["observedGeneration"] = generation;
+  conditions.push_back(c);
+  return true;
+}
+
+std::map<std::string, json> by_name(const Store& store, const char* resource) {
+  std::map<std::string, json> out;
+  for (auto& object : store.list(kKueueGroup, resource, std::nullopt, "", 0)) {
+    const std::string name = name_of(object);  // before the move: json's operator= takes its argument by value
+    out[name] = std::move(object);
+  }
+  return out;
+}
+
+// ---- kubeconfig rules ------------------------------------------------------
+
+json named(const json& list, const std::string& name, const char* member) {
+  if (!list.is_array()) return nullptr;
+  for (const auto& item : list) {
+    if (item.is_object() && item.value("name", "") == name) return field(item, {member});
+  }
+  return nullptr;
+}
+
+struct Endpoint {
+  json cluster;
+  json user;
+};
+
+Endpoint current(const json& kubeconfig) {
+  const std::string context_name = kubeconfig.value("current-context", "");
+  const json context = named(kubeconfig.value("contexts", json::array()), context_name, "context");
+  Endpoint e;
+  if (!context.is_object()) return e;
+  e.cluster = named(kubeconfig.value("clusters", json::array()), context.value("cluster", ""), "cluster");
+  e.user = named(kubeconfig.value("users", json::array()), context.value("user", ""), "user");
+  return e;
+}
+
+// ---- connections -------------------------------------------------------------
+
+struct X509StoreFree {
+  void operator()(X509_STORE* p) const { X509_STORE_free(p); }
+};
+struct X509Free {
+  void operator()(X509* p) const { X509_free(p); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
+};
+struct BioFree {
+  void operator()(BIO* p) const { BIO_free(p); }
+};
+
+std::unique_ptr<BIO, BioFree> bio_of(const std::string& pem) {
+  return std::unique_ptr<BIO, BioFree>(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+}
+
+}  // namespace
+
+bool triggers_controllers(const std::string& group, const std::string& resource, const std::string& ns) {
+  if (group == kKueueGroup) return true;
+  return group.empty() && resource == "secrets" && ns == kKueueNamespace;
+}
+
+std::optional<json> parse_kubeconfig(const std::string& text, std::string* error) {
+  try {
+    const YAML::Node node = YAML::Load(text);
+    json out = yaml_to_json(node, 0);
+    if (!out.is_object()) {
+      *error = "failed to parse kubeconfig(apiconfig): not a kubeconfig object";
+      return std::nullopt;
+    }
+    return out;
+  } catch (const std::exception& e) {
+    *error = std::string("failed to parse kubeconfig(apiconfig): ") + e.what();
+    return std::nullopt;
+  }
+}
+
+std::string kubeconfig_violation(const json& kubeconfig) {
+  for (const auto& u : kubeconfig.value("users", json::array())) {
+    const json user = field(u, {"user"});
+    if (user.is_object() && user.contains("tokenFile")) return "tokenFile is not allowed";
+  }
+  for (const auto& c : kubeconfig.value("clusters", json::array())) {
+    const std::string name = c.is_object() ? c.value("name", "") : "";
+    const json cluster = field(c, {"cluster"});
+    if (!cluster.is_object()) return "server URL is required for cluster " + name;
+    if (cluster.value("insecure-skip-tls-verify", false) == true) {
+      return "insecure TLS verification is not allowed for cluster " + name;
+    }
+    if (cluster.contains("certificate-authority")) {
+      return "certificate-authority file paths are not allowed, use certificate-authority-data for cluster " + name;
+    }
+    if (cluster.value("server", "").empty()) return "server URL is required for cluster " + name;
+  }
+  const Endpoint e = current(kubeconfig);
+  if (!e.cluster.is_object()) return "invalid configuration: no configuration has been provided";
+  const json user = e.user.is_object() ? e.user : json::object();
+  if (user.contains("tokenFile")) return "bearerTokenFile is not allowed";
+  static const std::regex url("^(https?://)?([^/:]+|\\[[^\\]]+\\])(:[0-9]+)?(/.*)?$");
+  std::smatch m;
+  const std::string server = e.cluster.value("server", "");
+  if (!std::regex_match(server, m, url)) return "untrusted server endpoint";
+  std::string host = m[2].str();
+  std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const std::regex ip("^([0-9]{1,3}\\.){3}[0-9]{1,3}$|^\\[[0-9a-f:.]+\\]$");
+  static const std::regex dns("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+  if (!std::regex_match(host, ip) && !(host.size() <= 253 && std::regex_match(host, dns))) return "untrusted server endpoint";
+  if (user.contains("username") || user.contains("password")) return "basic auth is not allowed";
+  if (user.contains("exec")) return "exec plugins are not allowed";
+  if (user.contains("auth-provider")) return "auth providers are not allowed";
+  return "";
+}
+
+ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
+  const Endpoint e = current(kubeconfig);
+  const std::string server = e.cluster.is_object() ? e.cluster.value("server", "") : "";
+  const std::string path = "/apis/kueue.x-k8s.io/v1beta2";
+  const std::string what = "Get \"" + server + path + "\": ";
+  static const std::regex url("^https://([^/:]+)(:([0-9]+))?/?$");
+  std::smatch m;
+  if (!std::regex_match(server, m, url)) return {false, what + "only https:// servers without a path are supported by the sandbox"};
+  const std::string host = m[1].str();
+  const int port = m[3].matched ? std::stoi(m[3].str()) : 443;
+  const json user = e.user.is_object() ? e.user : json::object();
+
+  std::unique_ptr<X509, X509Free> cert;
+  std::unique_ptr<EVP_PKEY, KeyFree> key;
+  if (user.contains("client-certificate-data") && user.contains("client-key-data")) {
+    const std::string cert_pem = base64_decode(user.value("client-certificate-data", ""));
+    const std::string key_pem = base64_decode(user.value("client-key-data", ""));
+    cert.reset(PEM_read_bio_X509(bio_of(cert_pem).get(), nullptr, nullptr, nullptr));
+    key.reset(PEM_read_bio_PrivateKey(bio_of(key_pem).get(), nullptr, nullptr, nullptr));
+    if (!cert || !key) return {false, "unable to load client certificate/key from the kubeconfig"};
+  }
+  httplib::SSLClient client = cert ? httplib::SSLClient(host, port, cert.get(), key.get()) : httplib::SSLClient(host, port);
+  if (e.cluster.contains("certificate-authority-data")) {
+    std::unique_ptr<X509_STORE, X509StoreFree> store(X509_STORE_new());
+    const std::string ca = base64_decode(e.cluster.value("certificate-authority-data", ""));
+    auto bio = bio_of(ca);
+    int loaded = 0;
+    while (X509* c = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
+      X509_STORE_add_cert(store.get(), c);
+      X509_free(c);
+      ++loaded;
+    }
+    if (loaded == 0) return {false, "unable to load root certificates: unable to parse bytes as PEM block"};
+    client.set_ca_cert_store(store.release());  // the client's SSL_CTX takes ownership
+  }
+  client.enable_server_certificate_verification(true);
+  client.set_connection_timeout(timeout_seconds, 0);
+  client.set_read_timeout(timeout_seconds, 0);
+  client.set_write_timeout(timeout_seconds, 0);
+  if (user.contains("token")) client.set_bearer_token_auth(user.value("token", ""));
+  auto res = client.Get(path.c_str());
+  if (!res) {
+    const auto verify = client.get_openssl_verify_result();
+    if (verify != X509_V_OK) {
+      return {false, what + "tls: failed to verify certificate: " + X509_verify_cert_error_string(verify)};
+    }
+    return {false, what + httplib::to_string(res.error())};
+  }
+  if (res->status == 401) return {false, "Unauthorized"};
+  if (res->status == 403) return {false, "workloads.kueue.x-k8s.io is forbidden"};
+  const json body = json::parse(res->body, nullptr, false);
+  bool has_workloads = false;
+  if (res->status == 200 && body.is_object()) {
+    for (const auto& r : body.value("resources", json::array())) {
+      if (r.is_object() && r.value("name", "") == "workloads") has_workloads = true;
+    }
+  }
+  if (!has_workloads) return {false, "no matches for kind \"Workload\" in version \"kueue.x-k8s.io/v1beta2\""};
+  return {true, "Connected"};
+}
+
+// ---- the controllers -----------------------------------------------------------
+
+struct Controllers::Impl {
+  std::function<void()> rerun;
+  std::mutex mutex;  // guards the members below (never held with the cluster's lock taken after it)
+  std::condition_variable wake;
+  bool stopping = false;
+  // Per MultiKueueCluster: the kubeconfig to connect with (its JSON text) and
+  // the last result for that kubeconfig, if any.
+  struct Probe {
+    std::string kubeconfig;
+    std::optional<ConnectionResult> result;
+  };
+  std::map<std::string, Probe> probes;
+  std::thread thread;
+
+  void loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!stopping) {
+      const bool pending = std::any_of(probes.begin(), probes.end(), [](const auto& p) { return !p.second.result; });
+      if (!pending) wake.wait_for(lock, std::chrono::seconds(kReprobeSeconds));
+      if (stopping) break;
+      const auto snapshot = probes;
+      lock.unlock();
+      bool changed = false;
+      std::map<std::string, ConnectionResult> results;
+      for (const auto& [name, probe] : snapshot) {
+        const json kubeconfig = json::parse(probe.kubeconfig, nullptr, false);
+        results[name] = probe_connection(kubeconfig, kProbeTimeoutSeconds);
+      }
+      lock.lock();
+      for (const auto& [name, result] : results) {
+        auto it = probes.find(name);
+        if (it == probes.end() || it->second.kubeconfig != snapshot.at(name).kubeconfig) continue;  // changed meanwhile
+        if (!it->second.result || !(*it->second.result == result)) changed = true;
+        it->second.result = result;
+      }
+      if (changed && !stopping) {
+        lock.unlock();
+        rerun();
+        lock.lock();
+      }
+    }
+  }
+
+  // Under the cluster's lock: the connection result for a kubeconfig, or
+  // nullopt while it is being probed.
+  std::optional<ConnectionResult> connection(const std::string& name, const json& kubeconfig) {
+    const std::string text = kubeconfig.dump();
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto& probe = probes[name];
+    if (probe.kubeconfig != text) {
+      probe.kubeconfig = text;
+      probe.result.reset();
+      wake.notify_all();
+    }
+    return probe.result;
+  }
+
+  void forget_except(const std::map<std::string, json>& clusters) {
+    const std::lock_guard<std::mutex> lock(mutex);
+    for (auto it = probes.begin(); it != probes.end();) {
+      it = clusters.count(it->first) ? std::next(it) : probes.erase(it);
+    }
+  }
+
+  // The MultiKueueCluster's condition; nullopt: unchanged (connection pending).
+  std::optional<Condition> cluster_condition(const Store& store, const std::string& name, const json& mkc,
+                                             bool* keep_probe) {
+    *keep_probe = false;
+    const json source = field(mkc, {"spec", "clusterSource"});
+    const json legacy = field(mkc, {"spec", "kubeConfig"});  // v1beta1 shape
+    if (field(source, {"clusterProfileRef"}).is_object() || field(mkc, {"spec", "clusterProfileRef"}).is_object()) {
+      return Condition{false, "MultiKueueClusterProfileFeatureDisabled",
+                       "load client config failed: MultiKueueClusterProfile feature gate is disabled"};
+    }
+    const json kc = field(source, {"kubeConfig"}).is_object() ? field(source, {"kubeConfig"}) : legacy;
+    if (!kc.is_object()) return Condition{false, "BadKubeConfig", "load client config failed: no kubeConfig source"};
+    const std::string location = kc.value("location", "");
+    std::string text;
+    if (kc.value("locationType", "Secret") == "Path") {
+      const std::string prefix = "/etc/multikueue/kubeconfigs/";
+      if (location.rfind(prefix, 0) != 0 || location.find("..") != std::string::npos) {
+        return Condition{false, "BadKubeConfig",
+                         "load client config failed: kubeconfig path is not under the allowed prefix: " + location};
+      }
+      std::ifstream in(location);
+      if (!in) return Condition{false, "BadKubeConfig", "load client config failed: open " + location + ": no such file or directory"};
+      std::stringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    } else {
+      const auto secret = store.get({"", "secrets", kKueueNamespace, location});
+      if (!secret) return Condition{false, "BadKubeConfig", "load client config failed: secrets \"" + location + "\" not found"};
+      const json data = field(*secret, {"data", "kubeconfig"});
+      if (!data.is_string()) {
+        return Condition{false, "BadKubeConfig",
+                         "load client config failed: key \"kubeconfig\" not found in secret \"" + location + "\""};
+      }
+      text = base64_decode(data.get<std::string>());
+    }
+    std::string error;
+    const auto kubeconfig = parse_kubeconfig(text, &error);
+    if (!kubeconfig) return Condition{false, "InsecureKubeConfig", error};
+    const std::string violation = kubeconfig_violation(*kubeconfig);
+    if (!violation.empty()) return Condition{false, "InsecureKubeConfig", violation};
+    *keep_probe = true;
+    const auto result = connection(name, *kubeconfig);
+    if (!result) return std::nullopt;
+    if (result->ok) return Condition{true, "Active", "Connected"};
+    return Condition{false, "ClientConnectionFailed", result->message};
+  }
+};
+
+Controllers::Controllers(std::function<void()> rerun) : impl_(std::make_unique<Impl>()) {
+  impl_->rerun = std::move(rerun);
+  impl_->thread = std::thread([this] { impl_->loop(); });
+}
+
+Controllers::~Controllers() {
+  {
+    const std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stopping = true;
+  }
+  impl_->wake.notify_all();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+namespace {
+
+bool write_status(Store& store, const char* resource, const std::string& ns, json& object, const Condition& c) {
+  if (!set_active(object, c)) return false;
+  store.put({kKueueGroup, resource, ns, name_of(object)}, object, "MODIFIED");
+  return true;
+}
+
+// Adds the resource-in-use finalizer; on an object being deleted removes it
+// (and the object, when no finalizer is left). Returns true when it wrote.
+bool reconcile_finalizer(Store& store, const char* resource, json& object, bool* gone) {
+  *gone = false;
+  auto& meta = object["metadata"];
+  json finalizers = meta.value("finalizers", json::array());
+  if (!finalizers.is_array()) finalizers = json::array();
+  const auto it = std::find(finalizers.begin(), finalizers.end(), kResourceInUseFinalizer);
+  const ObjectKey key{kKueueGroup, resource, "", name_of(object)};
+  if (meta.contains("deletionTimestamp")) {
+    if (it == finalizers.end()) return false;
+    finalizers.erase(it);
+    if (finalizers.empty()) {
+      meta.erase("finalizers");
+      store.remove(key, object);
+      *gone = true;
+      return true;
+    }
+    meta["finalizers"] = finalizers;
+    store.put(key, object, "MODIFIED");
+    return true;
+  }
+  if (it != finalizers.end()) return false;
+  finalizers.push_back(kResourceInUseFinalizer);
+  meta["finalizers"] = finalizers;
+  store.put(key, object, "MODIFIED");
+  return true;
+}
+
+struct CheckRef {
+  std::string name;
+  bool per_flavor = false;
+};
+
+std::vector<CheckRef> admission_checks_of(const json& cq) {
+  std::vector<CheckRef> out;
+  const json strategy = field(cq, {"spec", "admissionChecksStrategy", "admissionChecks"});
+  if (strategy.is_array()) {
+    for (const auto& ac : strategy) {
+      if (!ac.is_object()) continue;
+      const json on = ac.value("onFlavors", json::array());
+      out.push_back({ac.value("name", ""), on.is_array() && !on.empty()});
+    }
+  }
+  const json flat = field(cq, {"spec", "admissionChecks"});  // v1beta1
+  if (flat.is_array()) {
+    for (const auto& ac : flat) {
+      if (ac.is_string()) out.push_back({ac.get<std::string>(), false});
+    }
+  }
+  return out;
+}
+
+Condition cluster_queue_condition(const json& cq, const std::map<std::string, json>& flavors,
+                                  const std::map<std::string, json>& checks, const std::map<std::string, json>& topologies) {
+  if (field(cq, {"metadata", "deletionTimestamp"}).is_string()) {
+    return {false, "Terminating", "Can't admit new workloads; clusterQueue is terminating"};
+  }
+  std::vector<std::string> reasons;
+  std::vector<std::string> messages;
+  const std::string stop = str(cq, {"spec", "stopPolicy"});
+  if (!stop.empty() && stop != "None") {
+    reasons.push_back("Stopped");
+    messages.push_back("is stopped");
+  }
+  std::vector<std::string> missing_flavors;
+  std::vector<std::string> used_flavors;
+  for (const auto& group : field(cq, {"spec", "resourceGroups"}).is_array() ? field(cq, {"spec", "resourceGroups"}) : json::array()) {
+    for (const auto& f : group.value("flavors", json::array())) {
+      const std::string name = f.is_object() ? f.value("name", "") : "";
+      if (name.empty()) continue;
+      used_flavors.push_back(name);
+      if (!flavors.count(name)) missing_flavors.push_back(name);
+    }
+  }
+  if (!missing_flavors.empty()) {
+    reasons.push_back("FlavorNotFound");
+    messages.push_back("references missing ResourceFlavor(s): " + go_list(missing_flavors));
+  }
+  std::vector<std::string> missing_checks, inactive_checks, mk_checks, per_flavor_mk;
+  for (const auto& ref : admission_checks_of(cq)) {
+    const auto it = checks.find(ref.name);
+    if (it == checks.end()) {
+      missing_checks.push_back(ref.name);
+      continue;
+    }
+    if (!is_active(it->second)) inactive_checks.push_back(ref.name);
+    if (str(it->second, {"spec", "controllerName"}) == kMultiKueueControllerName) {
+      mk_checks.push_back(ref.name);
+      if (ref.per_flavor) per_flavor_mk.push_back(ref.name);
+    }
+  }
+  if (!missing_checks.empty()) {
+    reasons.push_back("AdmissionCheckNotFound");
+    messages.push_back("references missing AdmissionCheck(s): " + go_list(missing_checks));
+  }
+  if (!inactive_checks.empty()) {
+    reasons.push_back("AdmissionCheckInactive");
+    messages.push_back("references inactive AdmissionCheck(s): " + go_list(inactive_checks));
+  }
+  if (mk_checks.size() > 1) {
+    reasons.push_back("MultipleMultiKueueAdmissionChecks");
+    messages.push_back("Cannot use multiple MultiKueue AdmissionChecks on the same ClusterQueue, found: " + join(mk_checks, ", "));
+  }
+  if (!per_flavor_mk.empty()) {
+    reasons.push_back("MultiKueueAdmissionCheckAppliedPerFlavor");
+    messages.push_back("Cannot specify MultiKueue AdmissionCheck per flavor, found: " + join(per_flavor_mk, ", "));
+  }
+  if (mk_checks.empty()) {  // isTASViolated skips MultiKueue ClusterQueues
+    for (const auto& name : used_flavors) {
+      const auto it = flavors.find(name);
+      if (it == flavors.end()) continue;
+      const std::string topology = str(it->second, {"spec", "topologyName"});
+      if (!topology.empty() && !topologies.count(topology)) {
+        reasons.push_back("TopologyNotFound");
+        messages.push_back("there is no Topology \"" + topology + "\" for TAS flavor \"" + name + "\"");
+        break;
+      }
+    }
+  }
+  if (reasons.empty()) return {true, "Ready", "Can admit new workloads"};
+  return {false, reasons.front(), "Can't admit new workloads: " + join(messages, ", ") + "."};
+}
+
+Condition admission_check_condition(const json& ac, const std::map<std::string, json>& configs,
+                                    const std::map<std::string, json>& clusters) {
+  const json params = field(ac, {"spec", "parameters"});
+  const std::string bad = "Cannot load the AdmissionChecks parameters: ";
+  if (!params.is_object()) return {false, "BadConfig", bad + "missing parameters reference"};
+  const std::string group = params.value("apiGroup", "");
+  const std::string kind = params.value("kind", "");
+  const std::string name = params.value("name", "");
+  if (group != kKueueGroup) return {false, "BadConfig", bad + "wrong group \"" + group + "\", expecting \"kueue.x-k8s.io\": bad parameters reference"};
+  if (kind != "MultiKueueConfig") {
+    return {false, "BadConfig", bad + "wrong kind \"" + kind + "\", expecting \"MultiKueueConfig\": bad parameters reference"};
+  }
+  if (name.empty()) return {false, "BadConfig", bad + "empty name: bad parameters reference"};
+  const auto config = configs.find(name);
+  if (config == configs.end()) return {false, "BadConfig", bad + "multikueueconfigs.kueue.x-k8s.io \"" + name + "\" not found"};
+  std::vector<std::string> missing, inactive;
+  std::size_t total = 0;
+  for (const auto& c : config->second.value("spec", json::object()).value("clusters", json::array())) {
+    if (!c.is_string()) continue;
+    ++total;
+    const auto it = clusters.find(c.get<std::string>());
+    if (it == clusters.end()) missing.push_back(c.get<std::string>());
+    else if (!is_active(it->second)) inactive.push_back(c.get<std::string>());
+  }
+  const std::size_t unusable = missing.size() + inactive.size();
+  if (unusable == 0) return {true, "Active", "The admission check is active"};
+  std::vector<std::string> parts;
+  if (!missing.empty()) parts.push_back("Missing clusters: " + go_list(missing));
+  if (!inactive.empty()) parts.push_back("Inactive clusters: " + go_list(inactive));
+  if (unusable < total) return {true, "SomeActiveClusters", join(parts, ", ")};
+  return {false, "NoUsableClusters", join(parts, ", ")};
+}
+
+}  // namespace
+
+bool Controllers::reconcile(Store& store) {
+  bool wrote = false;
+  // Finalizers first: objects they delete are then missing for the others.
+  for (const char* resource : {"clusterqueues", "resourceflavors"}) {
+    for (auto& [name, object] : by_name(store, resource)) {
+      bool gone = false;
+      wrote |= reconcile_finalizer(store, resource, object, &gone);
+    }
+  }
+  auto clusters = by_name(store, "multikueueclusters");
+  impl_->forget_except(clusters);
+  for (auto& [name, mkc] : clusters) {
+    bool keep = false;
+    const auto c = impl_->cluster_condition(store, name, mkc, &keep);
+    if (!keep) {
+      const std::lock_guard<std::mutex> lock(impl_->mutex);
+      impl_->probes.erase(name);
+    }
+    if (c) wrote |= write_status(store, "multikueueclusters", "", mkc, *c);
+  }
+  const auto configs = by_name(store, "multikueueconfigs");
+  auto checks = by_name(store, "admissionchecks");
+  for (auto& [name, ac] : checks) {
+    if (str(ac, {"spec", "controllerName"}) != kMultiKueueControllerName) continue;  // no other AC controller here
+    wrote |= write_status(store, "admissionchecks", "", ac, admission_check_condition(ac, configs, clusters));
+  }
+  const auto flavors = by_name(store, "resourceflavors");
+  const auto topologies = by_name(store, "topologies");
+  auto queues = by_name(store, "clusterqueues");
+  for (auto& [name, cq] : queues) {
+    wrote |= write_status(store, "clusterqueues", "", cq, cluster_queue_condition(cq, flavors, checks, topologies));
+  }
+  for (auto& lq : store.list(kKueueGroup, "localqueues", std::nullopt, "", 0)) {
+    const auto it = queues.find(str(lq, {"spec", "clusterQueue"}));
+    Condition c{true, "Ready", "Can submit new workloads to localQueue"};
+    if (it == queues.end()) c = {false, "ClusterQueueDoesNotExist", "Can't submit new workloads to clusterQueue"};
+    else if (!is_active(it->second)) c = {false, "ClusterQueueIsInactive", "Can't submit new workloads to clusterQueue"};
+    wrote |= write_status(store, "localqueues", str(lq, {"metadata", "namespace"}), lq, c);
+  }
+  return wrote;
+}
+
+}  // namespace mkq::sandbox

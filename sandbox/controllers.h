@@ -1,0 +1,62 @@
+// Simulated Kueue controllers: after every write to a Kueue kind (or to a
+// Secret in kueue-system) the Cluster calls Controllers::reconcile(), which
+// recomputes the status conditions Kueue would set on ClusterQueues,
+// LocalQueues, MultiKueue AdmissionChecks and MultiKueueClusters, and the
+// kueue.x-k8s.io/resource-in-use finalizer on ClusterQueues and
+// ResourceFlavors. Each change is an ordinary store write (its own
+// resourceVersion, a MODIFIED event); nothing is written when nothing changes.
+//
+// A MultiKueueCluster whose kubeconfig passes Kueue's rules is connected to
+// for real (HTTPS GET of /apis/kueue.x-k8s.io/v1beta2 on its server) by a
+// background thread, outside the cluster's lock; when a result changes the
+// thread calls `rerun`, which must lock the cluster and call reconcile().
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "sandbox/store.h"
+
+namespace mkq::sandbox {
+
+inline constexpr const char* kKueueGroup = "kueue.x-k8s.io";
+inline constexpr const char* kKueueNamespace = "kueue-system";
+inline constexpr const char* kResourceInUseFinalizer = "kueue.x-k8s.io/resource-in-use";
+inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
+
+// True for writes the controllers react to: Kueue kinds, Secrets in kueue-system.
+bool triggers_controllers(const std::string& group, const std::string& resource, const std::string& ns);
+
+// A kubeconfig (YAML or JSON text) as JSON; nullopt and *error when unparseable.
+std::optional<nlohmann::json> parse_kubeconfig(const std::string& text, std::string* error);
+// Kueue's kubeconfig rules (validateKubeconfig + validateRestConfig): the
+// first violation's message, empty when the kubeconfig is allowed.
+std::string kubeconfig_violation(const nlohmann::json& kubeconfig);
+
+struct ConnectionResult {
+  bool ok = false;
+  std::string message;  // "Connected", or the error
+  bool operator==(const ConnectionResult& o) const { return ok == o.ok && message == o.message; }
+};
+// Connects to the current context's server (bounded by timeout_seconds).
+ConnectionResult probe_connection(const nlohmann::json& kubeconfig, int timeout_seconds);
+
+class Controllers {
+ public:
+  explicit Controllers(std::function<void()> rerun);
+  ~Controllers();  // stops the connection thread
+  Controllers(const Controllers&) = delete;
+  Controllers& operator=(const Controllers&) = delete;
+
+  // Under the cluster's lock. Returns true when it wrote anything.
+  bool reconcile(Store& store);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,332 @@
+#include "sandbox/openapi.h"
+
+#include <functional>
+#include <sstream>
+#include <vector>
+
+namespace mkq::sandbox {
+namespace {
+
+using nlohmann::json;
+
+const char* const kObjectMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+const char* const kListMeta = "io.k8s.apimachinery.pkg.apis.meta.v1.ListMeta";
+const char* const kStatus = "io.k8s.apimachinery.pkg.apis.meta.v1.Status";
+
+// "kueue.x-k8s.io" -> "io.x-k8s.kueue": the reversed group kube-apiserver names CRD schemas by.
+std::string reversed_group(const std::string& group) {
+  std::vector<std::string> labels;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = group.find('.', start);
+    labels.push_back(group.substr(start, dot == std::string::npos ? std::string::npos : dot - start));
+    if (dot == std::string::npos) break;
+    start = dot + 1;
+  }
+  std::string out;
+  for (auto it = labels.rbegin(); it != labels.rend(); ++it) out += (out.empty() ? "" : ".") + *it;
+  return out;
+}
+
+// The component schema name of a kind, as kube-apiserver spells it.
+std::string schema_name(const ResourceInfo& info, const std::string& kind) {
+  if (info.custom) return reversed_group(info.group) + "." + info.version + "." + kind;
+  if (info.group.empty()) return "io.k8s.api.core." + info.version + "." + kind;
+  if (info.group == "rbac.authorization.k8s.io") return "io.k8s.api.rbac." + info.version + "." + kind;
+  if (info.group == "apiextensions.k8s.io") {
+    return "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions." + info.version + "." + kind;
+  }
+  return "io.k8s.api." + info.group + "." + info.version + "." + kind;
+}
+
+json ref(const std::string& name) { return {{"$ref", "#/components/schemas/" + name}}; }
+json str(const char* description) { return {{"type", "string"}, {"description", description}}; }
+json strings(const char* description) {
+  return {{"type", "array"}, {"items", {{"type", "string"}, {"default", ""}}}, {"description", description}};
+}
+json string_map(const char* description) {
+  return {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"default", ""}}}, {"description", description}};
+}
+
+json gvk(const ResourceInfo& info, const std::string& kind) {
+  return {{"group", info.group}, {"version", info.version}, {"kind", kind}};
+}
+
+// The fields every object has; `properties` adds the kind's own.
+json object_schema(const ResourceInfo& info, const std::string& description, json properties, json required) {
+  properties["apiVersion"] = str("APIVersion defines the versioned schema of this representation of an object.");
+  properties["kind"] = str("Kind is a string value representing the REST resource this object represents.");
+  properties["metadata"] = {{"allOf", json::array({ref(kObjectMeta)})},
+                            {"default", json::object()},
+                            {"description", "Standard object's metadata."}};
+  json schema = {{"type", "object"},
+                 {"description", description},
+                 {"properties", properties},
+                 {"x-kubernetes-group-version-kind", json::array({gvk(info, info.kind)})}};
+  if (!required.empty()) schema["required"] = required;
+  return schema;
+}
+
+json policy_rule() {
+  return {{"type", "object"},
+          {"description", "PolicyRule holds information that describes a policy rule."},
+          {"required", {"verbs"}},
+          {"properties",
+           {{"apiGroups", strings("APIGroups is the name of the APIGroup that contains the resources.")},
+            {"resources", strings("Resources is a list of resources this rule applies to.")},
+            {"resourceNames", strings("ResourceNames is an optional allowlist of names that the rule applies to.")},
+            {"nonResourceURLs", strings("NonResourceURLs is a set of partial urls that a user should have access to.")},
+            {"verbs", strings("Verbs is a list of verbs that apply to ALL the ResourceKinds contained in this rule.")}}}};
+}
+
+json binding_properties() {
+  const json subject = {
+      {"type", "object"},
+      {"description", "Subject contains a reference to the object or user identities a role binding applies to."},
+      {"required", {"kind", "name"}},
+      {"properties",
+       {{"apiGroup", str("APIGroup holds the API group of the referenced subject.")},
+        {"kind", str("Kind of object being referenced: User, Group or ServiceAccount.")},
+        {"name", str("Name of the object being referenced.")},
+        {"namespace", str("Namespace of the referenced object.")}}},
+      {"x-kubernetes-map-type", "atomic"}};
+  const json role_ref = {{"type", "object"},
+                         {"description", "RoleRef contains information that points to the role being used."},
+                         {"required", {"apiGroup", "kind", "name"}},
+                         {"properties",
+                          {{"apiGroup", str("APIGroup is the group for the resource being referenced.")},
+                           {"kind", str("Kind is the type of resource being referenced.")},
+                           {"name", str("Name is the name of resource being referenced.")}}},
+                         {"x-kubernetes-map-type", "atomic"}};
+  return {{"roleRef", role_ref},
+          {"subjects", {{"type", "array"}, {"items", subject}, {"description", "Subjects holds references to the objects the role applies to."}}}};
+}
+
+// Small schemas for the built-in kinds: their fields, enough for explain and
+// client-side validation; the server itself does not schema-validate them.
+json builtin_schema(const ResourceInfo& info) {
+  const std::string& k = info.kind;
+  if (k == "Namespace") {
+    return object_schema(
+        info, "Namespace provides a scope for Names. Use of multiple namespaces is optional.",
+        {{"spec", {{"type", "object"}, {"description", "Spec defines the behavior of the Namespace."},
+                   {"properties", {{"finalizers", strings("Finalizers is an opaque list of values that must be empty to permanently remove object from storage.")}}}}},
+         {"status", {{"type", "object"}, {"description", "Status describes the current status of a Namespace."},
+                     {"properties", {{"phase", {{"type", "string"}, {"enum", {"Active", "Terminating"}}, {"description", "Phase is the current lifecycle phase of the namespace."}}}}}}}},
+        json::array());
+  }
+  if (k == "ConfigMap") {
+    return object_schema(
+        info, "ConfigMap holds configuration data for pods to consume.",
+        {{"data", string_map("Data contains the configuration data.")},
+         {"binaryData", {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"format", "byte"}}}, {"description", "BinaryData contains the binary data."}}},
+         {"immutable", {{"type", "boolean"}, {"description", "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated."}}}},
+        json::array());
+  }
+  if (k == "Secret") {
+    return object_schema(
+        info, "Secret holds secret data of a certain type.",
+        {{"data", {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"format", "byte"}}}, {"description", "Data contains the secret data, base64 encoded."}}},
+         {"stringData", string_map("stringData allows specifying non-binary secret data in string form.")},
+         {"type", str("Used to facilitate programmatic handling of secret data.")},
+         {"immutable", {{"type", "boolean"}, {"description", "Immutable, if set to true, ensures that data stored in the Secret cannot be updated."}}}},
+        json::array());
+  }
+  if (k == "ServiceAccount") {
+    const json named = {{"type", "object"}, {"properties", {{"name", str("Name of the referent.")}}}, {"x-kubernetes-map-type", "atomic"}};
+    return object_schema(
+        info, "ServiceAccount binds together a name, a principal that can be authenticated and authorized, and a set of secrets.",
+        {{"automountServiceAccountToken", {{"type", "boolean"}, {"description", "Whether pods running as this service account should have an API token automatically mounted."}}},
+         {"imagePullSecrets", {{"type", "array"}, {"items", named}, {"description", "ImagePullSecrets is a list of references to secrets in the same namespace."}}},
+         {"secrets", {{"type", "array"}, {"items", {{"type", "object"}, {"properties", {{"name", str("Name of the referent.")}, {"namespace", str("Namespace of the referent.")}}}}}, {"description", "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use."}}}},
+        json::array());
+  }
+  if (k == "Role" || k == "ClusterRole") {
+    json props = {{"rules", {{"type", "array"}, {"items", policy_rule()}, {"description", "Rules holds all the PolicyRules for this Role."}}}};
+    if (k == "ClusterRole") {
+      props["aggregationRule"] = {{"type", "object"},
+                                  {"description", "AggregationRule is an optional field that describes how to build the Rules for this ClusterRole."},
+                                  {"properties", {{"clusterRoleSelectors", {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}};
+    }
+    return object_schema(info, k + " is a logical grouping of PolicyRules that can be referenced as a unit by a binding.", props, json::array());
+  }
+  if (k == "RoleBinding" || k == "ClusterRoleBinding") {
+    return object_schema(info, k + " references a role, but does not contain it.", binding_properties(), json::array({"roleRef"}));
+  }
+  if (k == "CustomResourceDefinition") {
+    return object_schema(
+        info, "CustomResourceDefinition represents a resource that should be exposed on the API server.",
+        {{"spec", {{"type", "object"}, {"description", "spec describes how the user wants the resources to appear."}, {"x-kubernetes-preserve-unknown-fields", true},
+                   {"required", {"group", "names", "scope", "versions"}}}},
+         {"status", {{"type", "object"}, {"description", "status indicates the actual state of the CustomResourceDefinition."}, {"x-kubernetes-preserve-unknown-fields", true}}}},
+        json::array({"spec"}));
+  }
+  return object_schema(info, k, json::object(), json::array());
+}
+
+// A CRD's openAPIV3Schema, with metadata as ObjectMeta and its kind's GVK.
+json custom_schema(const ResourceInfo& info) {
+  json schema = info.schema.is_object() ? info.schema : json{{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  if (!schema.contains("type")) schema["type"] = "object";
+  schema["properties"]["apiVersion"] = str("APIVersion defines the versioned schema of this representation of an object.");
+  schema["properties"]["kind"] = str("Kind is a string value representing the REST resource this object represents.");
+  schema["properties"]["metadata"] = ref(kObjectMeta);
+  schema["x-kubernetes-group-version-kind"] = json::array({gvk(info, info.kind)});
+  return schema;
+}
+
+json list_schema(const ResourceInfo& info, const std::string& item) {
+  return {{"type", "object"},
+          {"description", info.list_kind + " is a list of " + info.kind},
+          {"required", {"items"}},
+          {"properties",
+           {{"apiVersion", str("APIVersion defines the versioned schema of this representation of an object.")},
+            {"items", {{"type", "array"}, {"items", ref(item)}, {"description", "List of " + info.resource + "."}}},
+            {"kind", str("Kind is a string value representing the REST resource this object represents.")},
+            {"metadata", ref(kListMeta)}}},
+          {"x-kubernetes-group-version-kind", json::array({gvk(info, info.list_kind)})}};
+}
+
+json meta_schemas() {
+  json object_meta = {
+      {"type", "object"},
+      {"description", "ObjectMeta is metadata that all persisted resources must have."},
+      {"properties",
+       {{"name", str("Name must be unique within a namespace.")},
+        {"generateName", str("GenerateName is an optional prefix, used by the server, to generate a unique name.")},
+        {"namespace", str("Namespace defines the space within which each name must be unique.")},
+        {"labels", string_map("Map of string keys and values that can be used to organize and categorize objects.")},
+        {"annotations", string_map("Annotations is an unstructured key value map stored with a resource.")},
+        {"finalizers", strings("Must be empty before the object is deleted from the registry.")},
+        {"ownerReferences", {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}, {"description", "List of objects depended by this object."}}},
+        {"uid", str("UID is the unique in time and space value for this object.")},
+        {"resourceVersion", str("An opaque value that represents the internal version of this object.")},
+        {"generation", {{"type", "integer"}, {"format", "int64"}, {"description", "A sequence number representing a specific generation of the desired state."}}},
+        {"creationTimestamp", {{"type", "string"}, {"format", "date-time"}, {"description", "CreationTimestamp is a timestamp representing the server time when this object was created."}}},
+        {"deletionTimestamp", {{"type", "string"}, {"format", "date-time"}, {"description", "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted."}}},
+        {"deletionGracePeriodSeconds", {{"type", "integer"}, {"format", "int64"}}},
+        {"managedFields", {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}, {"description", "ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow."}}}}}};
+  json list_meta = {{"type", "object"},
+                    {"description", "ListMeta describes metadata that synthetic resources must have."},
+                    {"properties",
+                     {{"continue", str("continue may be set if the user set a limit on the number of items returned.")},
+                      {"remainingItemCount", {{"type", "integer"}, {"format", "int64"}}},
+                      {"resourceVersion", str("String that identifies the server's internal version of this object.")}}}};
+  json status = {{"type", "object"},
+                 {"description", "Status is a return value for calls that don't return other objects."},
+                 {"x-kubernetes-preserve-unknown-fields", true}};
+  return {{kObjectMeta, object_meta}, {kListMeta, list_meta}, {kStatus, status}};
+}
+
+json parameter(const char* name, const char* in, const char* description) {
+  json p = {{"name", name}, {"in", in}, {"description", description}, {"schema", {{"type", "string"}, {"uniqueItems", true}}}};
+  if (std::string(in) == "path") p["required"] = true;
+  return p;
+}
+
+json json_content(const json& schema) { return {{"application/json", {{"schema", schema}}}}; }
+
+// One operation of a resource's path.
+json operation(const ResourceInfo& info, const std::string& action, const std::string& kind_schema, bool body,
+               const std::vector<json>& parameters) {
+  json op = {{"operationId", action + info.kind},
+             {"tags", {info.group.empty() ? "core_" + info.version : info.group + "_" + info.version}},
+             {"description", action + " " + info.kind},
+             {"x-kubernetes-action", action},
+             {"x-kubernetes-group-version-kind", gvk(info, info.kind)},
+             {"responses", {{"200", {{"description", "OK"}, {"content", json_content(ref(kind_schema))}}},
+                            {"401", {{"description", "Unauthorized"}}}}}};
+  if (body) {
+    json content = json_content(ref(kind_schema));
+    if (action == "patch") {
+      const json any = {{"schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}};
+      content = {{"application/apply-patch+yaml", any},
+                 {"application/json-patch+json", any},
+                 {"application/merge-patch+json", any}};
+      if (!info.custom) content["application/strategic-merge-patch+json"] = any;
+    }
+    op["requestBody"] = {{"content", content}, {"required", true}};
+  }
+  if (!parameters.empty()) op["parameters"] = parameters;
+  return op;
+}
+
+// The paths of one resource: its collection and its items (and /status).
+void add_paths(const ResourceInfo& info, json& paths) {
+  const std::string base = info.group.empty() ? "/api/" + info.version : "/apis/" + info.group + "/" + info.version;
+  const std::string prefix = base + (info.namespaced ? "/namespaces/{namespace}/" : "/") + info.resource;
+  const std::string item_schema = schema_name(info, info.kind);
+  const std::string list_schema_name = schema_name(info, info.list_kind);
+  const json dry_run = parameter("dryRun", "query", "When present, indicates that modifications should not be persisted.");
+  const json field_manager = parameter("fieldManager", "query", "fieldManager is a name associated with the actor or entity that is making these changes.");
+  const json field_validation = parameter("fieldValidation", "query", "fieldValidation instructs the server on how to handle objects in the request containing unknown or duplicate fields: Ignore, Warn (default) or Strict.");
+  const json force = {{"name", "force"}, {"in", "query"}, {"description", "Force is going to \"force\" Apply requests."}, {"schema", {{"type", "boolean"}, {"uniqueItems", true}}}};
+  const json label_selector = parameter("labelSelector", "query", "A selector to restrict the list of returned objects by their labels.");
+  const json field_selector = parameter("fieldSelector", "query", "A selector to restrict the list of returned objects by their fields.");
+  const json watch = {{"name", "watch"}, {"in", "query"}, {"description", "Watch for changes to the described resources."}, {"schema", {{"type", "boolean"}, {"uniqueItems", true}}}};
+  std::vector<json> common = {parameter("pretty", "query", "If 'true', then the output is pretty printed.")};
+  if (info.namespaced) common.push_back(parameter("namespace", "path", "object name and auth scope, such as for teams and projects"));
+
+  json collection = {{"parameters", common},
+                     {"get", operation(info, "list", list_schema_name, false, {label_selector, field_selector, watch})},
+                     {"post", operation(info, "post", item_schema, true, {dry_run, field_manager, field_validation})},
+                     {"delete", operation(info, "deletecollection", kStatus, false, {dry_run, label_selector, field_selector})}};
+  collection["get"]["x-kubernetes-group-version-kind"] = gvk(info, info.kind);
+  paths[prefix] = collection;
+
+  std::vector<json> item_common = common;
+  item_common.push_back(parameter("name", "path", "name of the object"));
+  const auto item = [&](const std::string& path) {
+    paths[path] = {{"parameters", item_common},
+                   {"get", operation(info, "get", item_schema, false, {})},
+                   {"put", operation(info, "put", item_schema, true, {dry_run, field_manager, field_validation})},
+                   {"patch", operation(info, "patch", item_schema, true, {dry_run, field_manager, field_validation, force})}};
+  };
+  item(prefix + "/{name}");
+  paths[prefix + "/{name}"]["delete"] = operation(info, "delete", kStatus, false, {dry_run});
+  if (info.has_status) item(prefix + "/{name}/status");
+}
+
+std::string path_key(const std::string& group, const std::string& version) {
+  return group.empty() ? "api/" + version : "apis/" + group + "/" + version;
+}
+
+std::string hash_of(const json& document) {
+  std::ostringstream out;
+  out << std::hex << std::uppercase << std::hash<std::string>{}(document.dump());
+  return out.str();
+}
+
+}  // namespace
+
+std::optional<json> openapi_v3_document(const Registry& registry, const std::string& group, const std::string& version) {
+  const auto infos = registry.in_group_version(group, version);
+  if (infos.empty()) return std::nullopt;
+  json paths = json::object();
+  json schemas = meta_schemas();
+  for (const auto* info : infos) {
+    add_paths(*info, paths);
+    const std::string name = schema_name(*info, info->kind);
+    schemas[name] = info->custom ? custom_schema(*info) : builtin_schema(*info);
+    schemas[schema_name(*info, info->list_kind)] = list_schema(*info, name);
+  }
+  return json{{"openapi", "3.0.0"},
+              {"info", {{"title", "Kubernetes"}, {"version", "v1.33.0"}}},
+              {"paths", paths},
+              {"components", {{"schemas", schemas}}}};
+}
+
+json openapi_v3_index(const Registry& registry) {
+  json paths = json::object();
+  for (const auto& [group, versions] : registry.groups()) {
+    for (const auto& version : versions) {
+      const auto document = openapi_v3_document(registry, group, version);
+      if (!document) continue;
+      const std::string key = path_key(group, version);
+      paths[key] = {{"serverRelativeURL", "/openapi/v3/" + key + "?hash=" + hash_of(*document)}};
+    }
+  }
+  return {{"paths", paths}};
+}
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,335 @@
+#include "sandbox/protobuf.h"
+
+#include <cstdint>
+#include <ctime>
+#include <set>
+#include <map>
+#include <vector>
+
+namespace mkq::sandbox {
+namespace {
+
+using nlohmann::json;
+
+enum class Type { kString, kBytes, kBool, kInt, kTime, kMessage, kStringMap, kBytesMap };
+
+struct Field {
+  int number;
+  const char* name;  // the JSON field name
+  Type type;
+  bool repeated = false;
+  const char* message = nullptr;  // kMessage: the message's name in kMessages
+};
+
+// The fields of the messages of k8s.io/api (generated.proto) the sandbox's
+// built-in kinds are made of. Fields not listed (selfLink, managedFields, ...)
+// are skipped, as the server would ignore or overwrite them.
+const std::map<std::string, std::vector<Field>>& messages() {
+  static const std::map<std::string, std::vector<Field>> table = {
+      {"TypeMeta", {{1, "apiVersion", Type::kString}, {2, "kind", Type::kString}}},
+      {"ObjectMeta",
+       {{1, "name", Type::kString},
+        {2, "generateName", Type::kString},
+        {3, "namespace", Type::kString},
+        {5, "uid", Type::kString},
+        {6, "resourceVersion", Type::kString},
+        {7, "generation", Type::kInt},
+        {8, "creationTimestamp", Type::kTime},
+        {9, "deletionTimestamp", Type::kTime},
+        {10, "deletionGracePeriodSeconds", Type::kInt},
+        {11, "labels", Type::kStringMap},
+        {12, "annotations", Type::kStringMap},
+        {13, "ownerReferences", Type::kMessage, true, "OwnerReference"},
+        {14, "finalizers", Type::kString, true}}},
+      {"OwnerReference",
+       {{1, "kind", Type::kString},
+        {3, "name", Type::kString},
+        {4, "uid", Type::kString},
+        {5, "apiVersion", Type::kString},
+        {6, "controller", Type::kBool},
+        {7, "blockOwnerDeletion", Type::kBool}}},
+      {"Namespace",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "NamespaceSpec"},
+        {3, "status", Type::kMessage, false, "NamespaceStatus"}}},
+      {"NamespaceSpec", {{1, "finalizers", Type::kString, true}}},
+      {"NamespaceStatus", {{1, "phase", Type::kString}}},
+      {"ConfigMap",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "data", Type::kStringMap},
+        {3, "binaryData", Type::kBytesMap},
+        {4, "immutable", Type::kBool}}},
+      {"Secret",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "data", Type::kBytesMap},
+        {3, "type", Type::kString},
+        {4, "stringData", Type::kStringMap},
+        {5, "immutable", Type::kBool}}},
+      {"ServiceAccount",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "secrets", Type::kMessage, true, "ObjectReference"},
+        {3, "imagePullSecrets", Type::kMessage, true, "LocalObjectReference"},
+        {4, "automountServiceAccountToken", Type::kBool}}},
+      {"ObjectReference",
+       {{1, "kind", Type::kString},
+        {2, "namespace", Type::kString},
+        {3, "name", Type::kString},
+        {4, "uid", Type::kString},
+        {5, "apiVersion", Type::kString},
+        {6, "resourceVersion", Type::kString},
+        {7, "fieldPath", Type::kString}}},
+      {"LocalObjectReference", {{1, "name", Type::kString}}},
+      {"Role", {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "rules", Type::kMessage, true, "PolicyRule"}}},
+      {"ClusterRole",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "rules", Type::kMessage, true, "PolicyRule"},
+        {3, "aggregationRule", Type::kMessage, false, "AggregationRule"}}},
+      {"PolicyRule",
+       {{1, "verbs", Type::kString, true},
+        {2, "apiGroups", Type::kString, true},
+        {3, "resources", Type::kString, true},
+        {4, "resourceNames", Type::kString, true},
+        {5, "nonResourceURLs", Type::kString, true}}},
+      {"AggregationRule", {{1, "clusterRoleSelectors", Type::kMessage, true, "LabelSelector"}}},
+      {"LabelSelector",
+       {{1, "matchLabels", Type::kStringMap}, {2, "matchExpressions", Type::kMessage, true, "LabelSelectorRequirement"}}},
+      {"LabelSelectorRequirement",
+       {{1, "key", Type::kString}, {2, "operator", Type::kString}, {3, "values", Type::kString, true}}},
+      {"RoleBinding",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "subjects", Type::kMessage, true, "Subject"},
+        {3, "roleRef", Type::kMessage, false, "RoleRef"}}},
+      {"ClusterRoleBinding",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "subjects", Type::kMessage, true, "Subject"},
+        {3, "roleRef", Type::kMessage, false, "RoleRef"}}},
+      {"Subject",
+       {{1, "kind", Type::kString}, {2, "apiGroup", Type::kString}, {3, "name", Type::kString}, {4, "namespace", Type::kString}}},
+      {"RoleRef", {{1, "apiGroup", Type::kString}, {2, "kind", Type::kString}, {3, "name", Type::kString}}},
+      {"Time", {{1, "seconds", Type::kInt}, {2, "nanos", Type::kInt}}},
+  };
+  return table;
+}
+
+std::string base64(const std::string& bytes) {
+  static const char* const kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const auto n = (static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16) |
+                   (static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8) |
+                   static_cast<unsigned char>(bytes[i + 2]);
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += kAlphabet[(n >> 6) & 63];
+    out += kAlphabet[n & 63];
+  }
+  if (i < bytes.size()) {
+    std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+    if (i + 1 < bytes.size()) n |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    out += kAlphabet[(n >> 18) & 63];
+    out += kAlphabet[(n >> 12) & 63];
+    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+// A protobuf wire-format reader over one message's bytes.
+class Reader {
+ public:
+  explicit Reader(const std::string& bytes) : bytes_(bytes) {}
+  bool done() const { return pos_ >= bytes_.size(); }
+
+  bool varint(std::uint64_t* value) {
+    *value = 0;
+    for (int shift = 0; shift < 64; shift += 7) {
+      if (pos_ >= bytes_.size()) return false;
+      const auto byte = static_cast<unsigned char>(bytes_[pos_++]);
+      *value |= static_cast<std::uint64_t>(byte & 0x7f) << shift;
+      if ((byte & 0x80) == 0) return true;
+    }
+    return false;
+  }
+
+  bool length_delimited(std::string* out) {
+    std::uint64_t length = 0;
+    if (!varint(&length) || length > bytes_.size() - pos_) return false;
+    *out = bytes_.substr(pos_, static_cast<std::size_t>(length));
+    pos_ += static_cast<std::size_t>(length);
+    return true;
+  }
+
+  bool skip(int wire_type) {
+    std::uint64_t ignored = 0;
+    std::string ignored_bytes;
+    switch (wire_type) {
+      case 0: return varint(&ignored);
+      case 1: return advance(8);
+      case 2: return length_delimited(&ignored_bytes);
+      case 5: return advance(4);
+      default: return false;
+    }
+  }
+
+ private:
+  bool advance(std::size_t n) {
+    if (n > bytes_.size() - pos_) return false;
+    pos_ += n;
+    return true;
+  }
+  const std::string& bytes_;
+  std::size_t pos_ = 0;
+};
+
+std::string rfc3339(std::int64_t seconds) {
+  const std::time_t t = static_cast<std::time_t>(seconds);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+bool decode_message(const std::string& bytes, const std::string& type, json* out);
+
+// A map entry message {key = 1, value = 2}.
+bool decode_entry(const std::string& bytes, bool binary, std::string* key, json* value) {
+  Reader reader(bytes);
+  std::string text;
+  *value = "";
+  while (!reader.done()) {
+    std::uint64_t tag = 0;
+    if (!reader.varint(&tag)) return false;
+    const int number = static_cast<int>(tag >> 3);
+    const int wire = static_cast<int>(tag & 7);
+    if ((number == 1 || number == 2) && wire == 2) {
+      if (!reader.length_delimited(&text)) return false;
+      if (number == 1) *key = text;
+      else *value = binary ? base64(text) : text;
+    } else if (!reader.skip(wire)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool decode_field(Reader& reader, const Field& field, int wire, json* out) {
+  json value;
+  std::string bytes;
+  std::uint64_t number = 0;
+  switch (field.type) {
+    case Type::kBool:
+    case Type::kInt:
+      if (wire != 0 || !reader.varint(&number)) return false;
+      value = field.type == Type::kBool ? json(number != 0) : json(static_cast<std::int64_t>(number));
+      break;
+    case Type::kString:
+    case Type::kBytes:
+      if (wire != 2 || !reader.length_delimited(&bytes)) return false;
+      value = field.type == Type::kBytes ? base64(bytes) : bytes;
+      break;
+    case Type::kTime: {
+      json time;
+      if (wire != 2 || !reader.length_delimited(&bytes) || !decode_message(bytes, "Time", &time)) return false;
+      const std::int64_t seconds = time.value("seconds", std::int64_t{0});
+      value = seconds == 0 ? std::string() : rfc3339(seconds);
+      break;
+    }
+    case Type::kMessage:
+      if (wire != 2 || !reader.length_delimited(&bytes) || !decode_message(bytes, field.message, &value)) return false;
+      break;
+    case Type::kStringMap:
+    case Type::kBytesMap: {
+      std::string key;
+      json entry;
+      if (wire != 2 || !reader.length_delimited(&bytes) || !decode_entry(bytes, field.type == Type::kBytesMap, &key, &entry)) {
+        return false;
+      }
+      if (!out->contains(field.name)) (*out)[field.name] = json::object();
+      (*out)[field.name][key] = entry;
+      return true;
+    }
+  }
+  // Go's protobuf marshalling writes empty strings, zeros and zero times that the
+  // JSON encoding omits (omitempty): leave them out. Bools are pointers and kept.
+  const bool empty = (value.is_string() && value.get_ref<const std::string&>().empty()) ||
+                     (field.type == Type::kInt && number == 0);
+  if (empty && !field.repeated) return true;
+  if (field.repeated) {
+    if (!out->contains(field.name)) (*out)[field.name] = json::array();
+    (*out)[field.name].push_back(value);
+  } else {
+    (*out)[field.name] = value;
+  }
+  return true;
+}
+
+bool decode_message(const std::string& bytes, const std::string& type, json* out) {
+  const auto found = messages().find(type);
+  if (found == messages().end()) return false;
+  *out = json::object();
+  Reader reader(bytes);
+  while (!reader.done()) {
+    std::uint64_t tag = 0;
+    if (!reader.varint(&tag)) return false;
+    const int number = static_cast<int>(tag >> 3);
+    const int wire = static_cast<int>(tag & 7);
+    const Field* field = nullptr;
+    for (const auto& f : found->second) {
+      if (f.number == number) field = &f;
+    }
+    if (field == nullptr) {
+      if (!reader.skip(wire)) return false;
+      continue;
+    }
+    if (!decode_field(reader, *field, wire, out)) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+std::optional<json> decode_protobuf_object(const std::string& body, std::string* error) {
+  static const std::string kMagic("k8s\0", 4);
+  if (body.compare(0, kMagic.size(), kMagic) != 0) {
+    *error = "provided object is not a protobuf-encoded Kubernetes object";
+    return std::nullopt;
+  }
+  // runtime.Unknown: typeMeta = 1, raw = 2, contentEncoding = 3, contentType = 4.
+  const std::string unknown = body.substr(kMagic.size());
+  Reader reader(unknown);
+  json type_meta = json::object();
+  std::string raw;
+  while (!reader.done()) {
+    std::uint64_t tag = 0;
+    std::string bytes;
+    if (!reader.varint(&tag)) break;
+    const int number = static_cast<int>(tag >> 3);
+    const int wire = static_cast<int>(tag & 7);
+    if ((number == 1 || number == 2) && wire == 2) {
+      if (!reader.length_delimited(&bytes)) break;
+      if (number == 1 && !decode_message(bytes, "TypeMeta", &type_meta)) break;
+      if (number == 2) raw = bytes;
+    } else if (!reader.skip(wire)) {
+      break;
+    }
+    if (reader.done()) {
+      const std::string kind = type_meta.value("kind", std::string());
+      json object;
+      static const std::set<std::string> kKinds = {"Namespace", "ConfigMap", "Secret", "ServiceAccount", "Role",
+                                                   "ClusterRole", "RoleBinding", "ClusterRoleBinding"};
+      if (kKinds.count(kind) == 0 || !decode_message(raw, kind, &object)) {
+        *error = kind.empty() ? "protobuf object without a kind" : "cannot decode a " + kind + " from protobuf";
+        return std::nullopt;
+      }
+      object["apiVersion"] = type_meta.value("apiVersion", std::string());
+      object["kind"] = kind;
+      return object;
+    }
+  }
+  *error = "malformed protobuf body";
+  return std::nullopt;
+}
+
+}  // namespace mkq::sandbox
