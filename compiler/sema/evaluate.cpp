@@ -17,6 +17,18 @@ EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, di
   return evaluator.run(roots, prelude);
 }
 
+std::string default_import_alias(const std::string& spec) {
+  std::string last = spec;
+  while (!last.empty() && last.back() == '/') last.pop_back();
+  const auto slash = last.rfind('/');
+  if (slash != std::string::npos) last = last.substr(slash + 1);
+  constexpr std::string_view ext = ".mkq";
+  if (last.size() > ext.size() && last.compare(last.size() - ext.size(), ext.size(), ext) == 0) {
+    last.resize(last.size() - ext.size());
+  }
+  return last;
+}
+
 }  // namespace mkq::sema
 
 namespace mkq::sema::detail {
@@ -188,19 +200,6 @@ void Evaluator::collect_top_level(Module& module) {
 
 namespace {
 
-// The default alias of an import: the last path segment without ".mkq".
-std::string default_alias(const std::string& spec) {
-  std::string last = spec;
-  while (!last.empty() && last.back() == '/') last.pop_back();
-  const auto slash = last.rfind('/');
-  if (slash != std::string::npos) last = last.substr(slash + 1);
-  constexpr std::string_view ext = ".mkq";
-  if (last.size() > ext.size() && last.compare(last.size() - ext.size(), ext.size(), ext) == 0) {
-    last.resize(last.size() - ext.size());
-  }
-  return last;
-}
-
 }  // namespace
 
 void Evaluator::process_import(Module& module, const syntax::ImportStmt& stmt) {
@@ -219,7 +218,7 @@ void Evaluator::process_import(Module& module, const syntax::ImportStmt& stmt) {
     alias = stmt.alias->name;
     alias_range = stmt.alias->range;
   } else {
-    alias = default_alias(spec);
+    alias = default_import_alias(spec);
     if (!is_identifier(alias) || is_hard_keyword(alias)) {
       alias_ok = false;
       auto& d = diags_.error(eval_codes::kBadImportAlias, path_range,

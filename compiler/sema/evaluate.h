@@ -97,6 +97,10 @@ inline constexpr std::array<std::string_view, 1> kPreludeModules = {"std/integra
 // Values of kind Template, Module and Builtin never reach the returned tree
 // (storing one in an attribute is an error), so nothing in it points into the
 // evaluator or the ASTs.
+// The name an import binds when it has no `as`: the last path segment without
+// ".mkq" ("std/gpu" -> "gpu", "./lib/teams.mkq" -> "teams").
+std::string default_import_alias(const std::string& spec);
+
 EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
                     const std::vector<ModuleSource>& prelude = {});
 

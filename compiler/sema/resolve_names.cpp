@@ -26,20 +26,6 @@ using diag::SourceRange;
 // instead of exhausting the stack.
 constexpr int kMaxWalkDepth = 1000;
 
-// The default alias of an import, as the evaluator computes it: the last path
-// segment without ".mkq".
-std::string default_alias(const std::string& spec) {
-  std::string last = spec;
-  while (!last.empty() && last.back() == '/') last.pop_back();
-  const auto slash = last.rfind('/');
-  if (slash != std::string::npos) last = last.substr(slash + 1);
-  constexpr std::string_view ext = ".mkq";
-  if (last.size() > ext.size() && last.compare(last.size() - ext.size(), ext.size(), ext) == 0) {
-    last.resize(last.size() - ext.size());
-  }
-  return last;
-}
-
 class NameChecker {
  public:
   NameChecker(const syntax::File& file, diag::Diagnostics& diagnostics,
@@ -114,7 +100,7 @@ class NameChecker {
             top_.emplace(import.alias->name, TopKind::Import);
             break;
           }
-          const std::string alias = default_alias(import.path->literal_value());
+          const std::string alias = default_import_alias(import.path->literal_value());
           if (detail::is_identifier(alias) && !detail::is_hard_keyword(alias)) top_.emplace(alias, TopKind::Import);
           break;
         }
