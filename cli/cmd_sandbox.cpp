@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "cli/commands.h"
+#include "compiler/kueue/crds.h"
 #include "sandbox/daemon.h"
 
 namespace mkq::cli {
@@ -13,6 +14,11 @@ int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*glo
   sandbox.clusters = sandbox::split_list(options.clusters);
   sandbox.no_kueue = options.no_kueue;
   sandbox.crds_dir = options.crds_dir;
+  // Without --crds, up installs the Kueue CRDs mkq generates from its own
+  // Kueue knowledge (compiler/kueue/crds.h).
+  if (options.action == "up" && !options.no_kueue && options.crds_dir.empty()) {
+    for (const kueue::Json& crd : kueue::kueue_crds()) sandbox.builtin_crds.push_back(nlohmann::json::parse(crd.dump()));
+  }
   sandbox.faults.latency_ms = options.fault_latency_ms;
   sandbox.faults.rate_500 = options.fault_500_rate;
   sandbox.faults.rate_429 = options.fault_429_rate;

@@ -76,7 +76,7 @@ int run(int argc, char** argv) {
                                                 "(default: .mkq/sandbox)");
   sandbox_cmd->add_option("--clusters", sandbox.clusters, "Comma-separated cluster names (default: manager,worker1)");
   sandbox_cmd->add_flag("--no-kueue", sandbox.no_kueue, "up: install no Kueue CRDs");
-  sandbox_cmd->add_option("--crds", sandbox.crds_dir, "up: create every CRD in this directory's YAML files");
+  sandbox_cmd->add_option("--crds", sandbox.crds_dir, "up: create every CRD in this directory's YAML files (default: mkq's built-in Kueue CRDs)");
   sandbox_cmd->add_option("--fault-latency-ms", sandbox.fault_latency_ms, "Add this latency to every request")
       ->check(CLI::Range(0, 60000));
   sandbox_cmd->add_option("--fault-500-rate", sandbox.fault_500_rate, "Answer this fraction of requests with 500")

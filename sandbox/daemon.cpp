@@ -544,14 +544,19 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
   }
 
   if (options.no_kueue) return 0;
-  if (options.crds_dir.empty()) {
+  if (options.crds_dir.empty() && options.builtin_crds.empty()) {
     out << "no CRDs installed (give --crds DIR to install Kueue's CRDs)\n";
     return 0;
   }
-  std::vector<json> crds;
-  if (!read_crds(options.crds_dir, &crds, &error)) {
-    err << "mkq: error: " << error << "\n";
-    return 1;
+  std::vector<json> crds = options.builtin_crds;
+  std::string source = options.builtin_crds_source;
+  if (!options.crds_dir.empty()) {
+    crds.clear();
+    source = options.crds_dir.string();
+    if (!read_crds(options.crds_dir, &crds, &error)) {
+      err << "mkq: error: " << error << "\n";
+      return 1;
+    }
   }
   int failures = 0;
   for (const ClusterPort& cluster : ready) {
@@ -578,7 +583,7 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
       }
     }
     out << "  " << cluster.name << ": " << created << " CRDs created, " << existing << " already there (from "
-        << options.crds_dir.string() << ")\n";
+        << source << ")\n";
   }
   return failures == 0 ? 0 : 1;
 }

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -22,7 +23,12 @@ struct SandboxOptions {
   std::filesystem::path dir = ".mkq/sandbox";
   std::vector<std::string> clusters = {"manager", "worker1"};
   bool no_kueue = false;
-  std::filesystem::path crds_dir;  // empty: install no CRDs
+  // up installs the CRDs of crds_dir's *.yaml/*.yml/*.json files; when
+  // crds_dir is empty, builtin_crds (the cli passes mkq's generated Kueue CRDs)
+  // named as builtin_crds_source; neither: none. no_kueue: none at all.
+  std::filesystem::path crds_dir;
+  std::vector<nlohmann::json> builtin_crds;
+  std::string builtin_crds_source = "mkq's built-in Kueue CRDs";
   FaultOptions faults;
   int ready_timeout_seconds = 30;  // up: how long to wait for /readyz
   int stop_timeout_seconds = 10;   // down: SIGTERM, then SIGKILL after this
