@@ -584,6 +584,15 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     }
     out << "  " << cluster.name << ": " << created << " CRDs created, " << existing << " already there (from "
         << source << ")\n";
+    // Kueue's installation also makes its namespace, where MultiKueue keeps its
+    // kubeconfig Secrets (manager) and its ServiceAccount (workers).
+    std::string body;
+    const json kueue_namespace = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "kueue-system"}}}};
+    const int code = client.post("/api/v1/namespaces", kueue_namespace.dump(), &body);
+    if (code != 201 && code != 200 && code != 409) {
+      ++failures;
+      err << "mkq: error: " << cluster.name << ": cannot create namespace kueue-system (HTTP " << code << ")\n";
+    }
   }
   return failures == 0 ? 0 : 1;
 }

@@ -247,11 +247,46 @@ Json kueue_crd(Kind kind) {
             {"versions", Json::array({std::move(version)})}}}};
 }
 
+// Workloads are Kueue's own objects (mkq never renders one), but MultiKueue
+// watches them on every worker: a cluster without the kind cannot connect.
+// Its schema is left open; Kueue's controllers, not mkq, write them.
+Json workload_crd() {
+  const std::string group(schema::kKueueGroup);
+  Json open_object = {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+  Json version = {{"name", schema::kKueueVersion},
+                  {"served", true},
+                  {"storage", true},
+                  {"subresources", {{"status", Json::object()}}},
+                  {"schema",
+                   {{"openAPIV3Schema",
+                     {{"type", "object"},
+                      {"properties",
+                       {{"apiVersion", {{"type", "string"}}},
+                        {"kind", {{"type", "string"}}},
+                        {"metadata", {{"type", "object"}}},
+                        {"spec", open_object},
+                        {"status", open_object}}}}}}}};
+  return {{"apiVersion", "apiextensions.k8s.io/v1"},
+          {"kind", "CustomResourceDefinition"},
+          {"metadata", {{"name", "workloads." + group}}},
+          {"spec",
+           {{"group", group},
+            {"names",
+             {{"kind", "Workload"},
+              {"listKind", "WorkloadList"},
+              {"plural", "workloads"},
+              {"singular", "workload"},
+              {"shortNames", {"kwl", "kueueworkload", "kueueworkloads"}}}},
+            {"scope", "Namespaced"},
+            {"versions", Json::array({version})}}}};
+}
+
 std::vector<Json> kueue_crds() {
   std::vector<Json> crds;
   for (const schema::KindInfo& info : schema::kKinds) {
     if (info.api_version == schema::kKueueApiVersion) crds.push_back(kueue_crd(info.kind));
   }
+  crds.push_back(workload_crd());
   return crds;
 }
 

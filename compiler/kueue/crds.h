@@ -18,7 +18,8 @@
 
 namespace mkq::kueue {
 
-// One CRD per Kueue kind of schema::kKinds, in apply order.
+// One CRD per Kueue kind of schema::kKinds, in apply order, then an open
+// Workload CRD (Kueue's own kind, which MultiKueue watches on workers).
 std::vector<Json> kueue_crds();
 
 // The CRD of one Kueue kind (a kind of another group gives a null Json).

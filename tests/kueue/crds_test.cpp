@@ -111,8 +111,15 @@ TEST_CASE("crds: one CRD per Kueue kind of schema.h, served and stored as v1beta
     CHECK(root["type"] == "object");
     CHECK(root["properties"]["status"]["x-kubernetes-preserve-unknown-fields"] == true);
   }
-  CHECK(crds.size() == kueue_kinds);
   CHECK(kueue_kinds == 9);
+  // Plus Kueue's Workload, which MultiKueue watches on every worker.
+  CHECK(crds.size() == kueue_kinds + 1);
+  const Json* workload = find_crd(crds, "Workload");
+  REQUIRE(workload != nullptr);
+  CHECK((*workload)["metadata"]["name"] == "workloads.kueue.x-k8s.io");
+  CHECK((*workload)["spec"]["scope"] == "Namespaced");
+  CHECK((*workload)["spec"]["versions"][0]["schema"]["openAPIV3Schema"]["properties"]["spec"]
+                   ["x-kubernetes-preserve-unknown-fields"] == true);
 }
 
 TEST_CASE("crds: the schema carries the tables' enums, limits, defaults and required fields") {
