@@ -556,7 +556,7 @@ class ClusterImpl final : public Cluster {
   // Checks the name, validates the custom resource against its schema (pruning
   // and defaulting it) and the CRD's own rules. An empty response when valid.
   std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& info, json& object,
-                                      std::vector<std::string>* warnings) {
+                                      std::vector<std::string>* warnings, const json* existing = nullptr) {
     const auto& meta = object["metadata"];
     const std::string name = meta.value("name", std::string());
     std::vector<FieldError> errors;
@@ -590,6 +590,11 @@ class ClusterImpl final : public Cluster {
         }
       }
       errors.insert(errors.end(), outcome.errors.begin(), outcome.errors.end());
+      if (existing != nullptr) {
+        // An update: the transition rules (immutable fields) compare with the stored object.
+        const auto transition = check_transition_rules(info.schema, object, *existing);
+        errors.insert(errors.end(), transition.begin(), transition.end());
+      }
     }
     if (info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions") {
       validate_crd(object, &errors);
@@ -818,7 +823,7 @@ class ClusterImpl final : public Cluster {
     result["kind"] = info.kind;
     normalise(info, result);
     std::vector<std::string> warnings;
-    if (auto error = validate(r, info, result, &warnings)) return *error;
+    if (auto error = validate(r, info, result, &warnings, &existing)) return *error;
     const bool is_crd = info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions";
     if (is_crd && t.sub != "status") {
       // Spec changes keep the established status.

@@ -199,6 +199,20 @@ Json open_api_schema(Kind kind) {
     Json value = Json::parse(d.json_value, nullptr, false);
     if (!value.is_discarded()) node_at(root, d.path)["default"] = std::move(value);
   }
+  for (const schema::ImmutableField& field : schema::kImmutableFields) {
+    if (field.kind != kind) continue;
+    // The rules Kueue's own CRDs carry; the sandbox recognises exactly these
+    // two forms. Conditional rules need real CEL and are left to Kueue.
+    if (field.mutability == schema::Mutability::Immutable) {
+      node_at(root, field.path)["x-kubernetes-validations"].push_back(
+          {{"message", field.message}, {"rule", "self == oldSelf"}});
+    } else if (field.mutability == schema::Mutability::SetOnce) {
+      const std::string name(split(field.path, '.').back());
+      const std::string rule = "!has(oldSelf." + name + ") || (has(self." + name + ") && self." + name +
+                               " == oldSelf." + name + ")";
+      parent_of(root, field.path)["x-kubernetes-validations"].push_back({{"message", field.message}, {"rule", rule}});
+    }
+  }
   finish(root, kind, "");
   root["properties"]["status"] = open_schema("the state Kueue reports (not validated)");
   return root;

@@ -99,6 +99,17 @@ fi
 if step optional "kubectl get clusterqueues -o json" k get clusterqueues -o json; then
   step optional "the list holds cluster-queue" contains "$TMP/out" '"kind": "List"' '"name": "cluster-queue"'
 fi
+# Kueue's CRDs make a LocalQueue's clusterQueue immutable (CEL `self == oldSelf`).
+change_cluster_queue() {
+  if k patch localqueue user-queue -n default --type=merge -p '{"spec":{"clusterQueue":"other-queue"}}' >"$TMP/patch" 2>&1; then
+    echo "the patch was accepted"
+    return 1
+  fi
+  contains "$TMP/patch" 'spec.clusterQueue: Invalid value: "string": field is immutable'
+}
+if k get localqueue user-queue -n default >/dev/null 2>&1; then
+  step required "changing a LocalQueue's clusterQueue: field is immutable" change_cluster_queue
+fi
 step optional "kubectl delete -f single-clusterqueue-setup.yaml" k delete -f "$example" --wait=false
 # get -w: the watch stream (chunked) shows a namespace created after it started.
 watch_namespaces() {

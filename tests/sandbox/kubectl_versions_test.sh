@@ -154,6 +154,12 @@ for i in "${!present[@]}"; do
   step required "$p api-resources lists namespaces and clusterqueues" contains "$TMP/out" namespaces clusterqueues kueue.x-k8s.io/v1beta2
   for file in "${manifests[@]}"; do
     name=${file#"$SHARED/kueue/examples/"}
+    # Several examples bind default/user-queue to different ClusterQueues; a LocalQueue's
+    # clusterQueue is immutable (CEL `self == oldSelf`, as on a real cluster), so each of
+    # them starts from a deleted user-queue.
+    if grep -qE '^  name: "?user-queue"? *$' "$file"; then
+      k delete localqueue user-queue -n default --ignore-not-found >/dev/null 2>&1
+    fi
     step required "$p apply --server-side -f $name" k apply --server-side --force-conflicts -f "$file"
     step required "$p apply -f $name" k apply -f "$file"
   done
