@@ -47,27 +47,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct X509Free {
-  void operator()(X509* p) const { X509_free(p); }
-};
-struct KeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
-
-std::unique_ptr<X509, X509Free> cert_of(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return cert;
-}
-
-std::unique_ptr<EVP_PKEY, KeyFree> key_of(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return key;
-}
-
 std::string base64_decode(const std::string& text) {
   std::string clean;
   for (const char c : text) {
@@ -97,10 +76,10 @@ struct Target {
 // One keep-alive HTTPS connection authenticated by the client certificate.
 class Connection {
  public:
-  explicit Connection(const Target& target) : cert_(cert_of(target.client_cert)), key_(key_of(target.client_key)) {
+  explicit Connection(const Target& target) : cert_(mkq::sandbox::read_cert(target.client_cert)), key_(mkq::sandbox::read_key(target.client_key)) {
     client_ = std::make_unique<httplib::SSLClient>(target.host, target.port, cert_.get(), key_.get());
     X509_STORE* store = X509_STORE_new();  // owned by the client
-    X509_STORE_add_cert(store, cert_of(target.ca_cert).get());
+    X509_STORE_add_cert(store, mkq::sandbox::read_cert(target.ca_cert).get());
     client_->set_ca_cert_store(store);
     client_->enable_server_certificate_verification(true);
     client_->set_keep_alive(true);
@@ -113,8 +92,8 @@ class Connection {
   httplib::SSLClient* operator->() { return client_.get(); }
 
  private:
-  std::unique_ptr<X509, X509Free> cert_;
-  std::unique_ptr<EVP_PKEY, KeyFree> key_;
+  mkq::sandbox::CertPtr cert_;
+  mkq::sandbox::KeyPtr key_;
   std::unique_ptr<httplib::SSLClient> client_;
 };
 

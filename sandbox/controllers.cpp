@@ -4,6 +4,8 @@
 // recorded in ../shared/kueue/MULTIKUEUE.md and VALIDATION.md.
 #include "sandbox/controllers.h"
 
+#include "sandbox/pki.h"
+
 #include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/pem.h>
@@ -188,12 +190,6 @@ Endpoint current(const json& kubeconfig) {
 struct X509StoreFree {
   void operator()(X509_STORE* p) const { X509_STORE_free(p); }
 };
-struct X509Free {
-  void operator()(X509* p) const { X509_free(p); }
-};
-struct KeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
 struct BioFree {
   void operator()(BIO* p) const { BIO_free(p); }
 };
@@ -272,13 +268,13 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
   const int port = m[3].matched ? std::stoi(m[3].str()) : 443;
   const json user = e.user.is_object() ? e.user : json::object();
 
-  std::unique_ptr<X509, X509Free> cert;
-  std::unique_ptr<EVP_PKEY, KeyFree> key;
+  CertPtr cert;
+  KeyPtr key;
   if (user.contains("client-certificate-data") && user.contains("client-key-data")) {
     const std::string cert_pem = base64_decode(user.value("client-certificate-data", ""));
     const std::string key_pem = base64_decode(user.value("client-key-data", ""));
-    cert.reset(PEM_read_bio_X509(bio_of(cert_pem).get(), nullptr, nullptr, nullptr));
-    key.reset(PEM_read_bio_PrivateKey(bio_of(key_pem).get(), nullptr, nullptr, nullptr));
+    cert = read_cert(cert_pem);
+    key = read_key(key_pem);
     if (!cert || !key) return {false, "unable to load client certificate/key from the kubeconfig"};
   }
   httplib::SSLClient client = cert ? httplib::SSLClient(host, port, cert.get(), key.get()) : httplib::SSLClient(host, port);

@@ -151,32 +151,18 @@ std::string log_tail(const fs::path& path, std::size_t lines) {
 
 // ---------------------------------------------------------------- client
 
-struct X509Free {
-  void operator()(X509* p) const { X509_free(p); }
-};
-struct KeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
 
-template <typename T, typename Free, typename Read>
-std::unique_ptr<T, Free> read_pem(const std::string& pem, Read read) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  if (bio == nullptr) return nullptr;
-  std::unique_ptr<T, Free> value(read(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return value;
-}
 
 // An HTTPS client of one sandbox cluster, as the admin, trusting only the
 // sandbox CA.
 class AdminClient {
  public:
   AdminClient(const Pki& pki, int port)
-      : cert_(read_pem<X509, X509Free>(pki.admin_cert, PEM_read_bio_X509)),
-        key_(read_pem<EVP_PKEY, KeyFree>(pki.admin_key, PEM_read_bio_PrivateKey)),
+      : cert_(read_cert(pki.admin_cert)),
+        key_(read_key(pki.admin_key)),
         client_("127.0.0.1", port, cert_.get(), key_.get()) {
     X509_STORE* store = X509_STORE_new();  // owned by the client from here on
-    const auto ca = read_pem<X509, X509Free>(pki.ca_cert, PEM_read_bio_X509);
+    const auto ca = read_cert(pki.ca_cert);
     if (store != nullptr && ca) X509_STORE_add_cert(store, ca.get());
     client_.set_ca_cert_store(store);
     client_.enable_server_certificate_verification(true);
@@ -200,8 +186,8 @@ class AdminClient {
   }
 
  private:
-  std::unique_ptr<X509, X509Free> cert_;
-  std::unique_ptr<EVP_PKEY, KeyFree> key_;
+  CertPtr cert_;
+  KeyPtr key_;
   httplib::SSLClient client_;
 };
 

@@ -18,17 +18,9 @@
 namespace mkq::sandbox {
 namespace {
 
-struct KeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
-struct CertFree {
-  void operator()(X509* p) const { X509_free(p); }
-};
 struct BioFree {
   void operator()(BIO* p) const { BIO_free(p); }
 };
-using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
-using CertPtr = std::unique_ptr<X509, CertFree>;
 using BioPtr = std::unique_ptr<BIO, BioFree>;
 
 constexpr long kValiditySeconds = 10L * 365 * 24 * 3600;
@@ -62,18 +54,6 @@ std::string cert_pem(X509* cert) {
   BioPtr bio(BIO_new(BIO_s_mem()));
   if (!bio || PEM_write_bio_X509(bio.get(), cert) != 1) return {};
   return bio_string(bio.get());
-}
-
-KeyPtr read_key(const std::string& pem) {
-  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  if (!bio) return nullptr;
-  return KeyPtr(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
-}
-
-CertPtr read_cert(const std::string& pem) {
-  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
-  if (!bio) return nullptr;
-  return CertPtr(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
 }
 
 bool add_name(X509_NAME* name, const char* field, const std::string& value) {
@@ -261,6 +241,18 @@ std::string base64(const std::string& bytes) {
                                      static_cast<int>(bytes.size()));
   out.resize(length > 0 ? static_cast<std::size_t>(length) : 0);
   return out;
+}
+
+KeyPtr read_key(const std::string& pem) {
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  if (!bio) return nullptr;
+  return KeyPtr(PEM_read_bio_PrivateKey(bio.get(), nullptr, nullptr, nullptr));
+}
+
+CertPtr read_cert(const std::string& pem) {
+  BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+  if (!bio) return nullptr;
+  return CertPtr(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
 }
 
 }  // namespace mkq::sandbox

@@ -3,7 +3,11 @@
 // (CN=mkq-admin, O=system:masters). All PEM, made with OpenSSL 3 (P-256 keys).
 #pragma once
 
+#include <openssl/evp.h>
+#include <openssl/x509.h>
+
 #include <filesystem>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -32,6 +36,19 @@ bool issue_client_certificate(const Pki& pki, const std::string& user, const std
 // Loads DIR/{ca,server,admin}.{crt,key}, or generates and writes them (keys
 // 0600) when any is missing, so a restart keeps every client's trust.
 bool load_or_create_pki(const std::filesystem::path& dir, Pki* pki, std::string* error);
+
+// Owning OpenSSL pointers and the one PEM reader of the project (server,
+// daemon, controllers, tests and benchmarks use it). Null on a parse failure.
+struct CertFree {
+  void operator()(X509* cert) const { X509_free(cert); }
+};
+struct KeyFree {
+  void operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
+};
+using CertPtr = std::unique_ptr<X509, CertFree>;
+using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
+CertPtr read_cert(const std::string& pem);  // the first certificate of `pem`
+KeyPtr read_key(const std::string& pem);
 
 // Base64 of bytes (for kubeconfig's *-data fields), no line breaks.
 std::string base64(const std::string& bytes);

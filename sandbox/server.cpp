@@ -1,6 +1,8 @@
 // HTTPS transport of the sandbox on cpp-httplib 0.11 (see server.h).
 #include "sandbox/server.h"
 
+#include "sandbox/pki.h"
+
 #include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/pem.h>
@@ -77,28 +79,7 @@ bool is_health_path(const std::string& path) {
          path.rfind("/healthz/", 0) == 0 || path.rfind("/livez/", 0) == 0 || path.rfind("/readyz/", 0) == 0;
 }
 
-struct X509Free {
-  void operator()(X509* p) const { X509_free(p); }
-};
-struct KeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
 
-std::unique_ptr<X509, X509Free> read_cert(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  if (bio == nullptr) return nullptr;
-  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return cert;
-}
-
-std::unique_ptr<EVP_PKEY, KeyFree> read_key(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  if (bio == nullptr) return nullptr;
-  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return key;
-}
 
 // The TLS context: the server certificate, and client certificates requested
 // and verified against the sandbox CA but not required (anonymous requests

@@ -63,43 +63,22 @@ class FakeCluster : public mkq::sandbox::Cluster {
   ApiRequest last_;
 };
 
-struct X509Free {
-  void operator()(X509* p) const { X509_free(p); }
-};
-struct KeyFree {
-  void operator()(EVP_PKEY* p) const { EVP_PKEY_free(p); }
-};
-
-std::unique_ptr<X509, X509Free> cert_of(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  std::unique_ptr<X509, X509Free> cert(PEM_read_bio_X509(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return cert;
-}
-
-std::unique_ptr<EVP_PKEY, KeyFree> key_of(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  std::unique_ptr<EVP_PKEY, KeyFree> key(PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr));
-  BIO_free(bio);
-  return key;
-}
-
 // A client trusting only ca_pem, with an optional client certificate.
 struct Client {
-  std::unique_ptr<X509, X509Free> cert;
-  std::unique_ptr<EVP_PKEY, KeyFree> key;
+  mkq::sandbox::CertPtr cert;
+  mkq::sandbox::KeyPtr key;
   std::unique_ptr<httplib::SSLClient> client;
 
   Client(int port, const std::string& ca_pem, const std::string& cert_pem = {}, const std::string& key_pem = {}) {
     if (!cert_pem.empty()) {
-      cert = cert_of(cert_pem);
-      key = key_of(key_pem);
+      cert = mkq::sandbox::read_cert(cert_pem);
+      key = mkq::sandbox::read_key(key_pem);
       client = std::make_unique<httplib::SSLClient>("127.0.0.1", port, cert.get(), key.get());
     } else {
       client = std::make_unique<httplib::SSLClient>("127.0.0.1", port);
     }
     X509_STORE* store = X509_STORE_new();  // owned by the client
-    X509_STORE_add_cert(store, cert_of(ca_pem).get());
+    X509_STORE_add_cert(store, mkq::sandbox::read_cert(ca_pem).get());
     client->set_ca_cert_store(store);
     client->enable_server_certificate_verification(true);
     client->set_connection_timeout(5, 0);
