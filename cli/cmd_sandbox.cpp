@@ -22,7 +22,9 @@ int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*glo
   sandbox.faults.latency_ms = options.fault_latency_ms;
   sandbox.faults.rate_500 = options.fault_500_rate;
   sandbox.faults.rate_429 = options.fault_429_rate;
+  sandbox.faults.rate_drop = options.fault_drop_rate;
   sandbox.faults.verbs = sandbox::split_list(options.fault_verbs);
+  sandbox.allow_short_tokens = options.allow_short_tokens;
   for (std::string& verb : sandbox.faults.verbs) {
     for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }

@@ -50,7 +50,78 @@ struct SandboxCommandOptions {
   int fault_latency_ms = 0;
   double fault_500_rate = 0.0;
   double fault_429_rate = 0.0;
+  double fault_drop_rate = 0.0;
   std::string fault_verbs;  // "get,post"; empty: every verb
+  bool allow_short_tokens = false;  // TokenRequests down to 1 s (tests of credential rotation)
+};
+
+
+// Where plan/apply/destroy/status find the clusters and the state.
+struct RuntimeOptions {
+  std::string kubeconfig;             // --kubeconfig; empty: the policy's, $KUBECONFIG, ~/.kube/config
+  bool sandbox = false;               // --sandbox: the sandbox's kubeconfig (started when not running)
+  std::string sandbox_dir = ".mkq/sandbox";
+  std::string state_path;             // --state; empty: .mkq/state.db beside the policy
+  bool insecure_skip_tls_verify = false;
+  double qps = 50.0;                  // per cluster
+  int burst = 100;
+  int parallelism = 8;                // requests in flight at once
+};
+
+enum class PlanFormat { Text, Json, Markdown };
+
+struct PlanCommandOptions {
+  std::string path = ".";
+  RuntimeOptions runtime;
+  std::string out;                    // --out FILE: save the plan
+  PlanFormat format = PlanFormat::Text;
+  bool detailed_exitcode = false;     // 0 no changes, 1 error, 2 changes
+  bool destroy = false;               // plan a destroy
+  bool no_prune = false;
+};
+
+struct ApplyCommandOptions {
+  std::string path = ".";             // a policy, or a plan saved with `plan --out`
+  RuntimeOptions runtime;
+  bool auto_approve = false;
+  bool wait = false;                  // --wait[=DURATION]
+  std::string wait_duration = "5m";
+  bool no_prune = false;
+  bool force_conflicts = false;
+  bool allow_empty = false;
+  bool destroy = false;               // `mkq destroy`
+};
+
+// `mkq status`: every managed Kueue object's Active condition, per cluster.
+struct StatusOptions {
+  std::string path = ".";
+  RuntimeOptions runtime;
+  bool json = false;
+  bool wait = false;               // --wait[=DURATION]
+  std::string wait_duration = "5m";
+};
+
+// `mkq credentials rotate [--cluster NAME]`: issue fresh worker credentials now.
+struct RotateOptions {
+  std::string path = ".";
+  RuntimeOptions runtime;
+  std::vector<std::string> clusters;  // empty: every worker
+  bool auto_approve = false;
+};
+
+// `mkq state list|show ADDRESS|unlock` and `mkq history [RUN]`.
+struct StateCommandOptions {
+  std::string action;      // list, show, unlock
+  std::string address;     // show
+  std::string state_path;  // resolved path of the state db
+  bool json = false;
+};
+
+struct HistoryOptions {
+  std::string state_path;
+  int limit = 20;
+  bool json = false;
+  std::string run;  // a run id: show its objects
 };
 
 int run_check(const CheckOptions& options, const GlobalOptions& global);
@@ -60,5 +131,11 @@ int run_graph(const GraphOptions& options, const GlobalOptions& global);
 int run_render(const RenderOptions& options, const GlobalOptions& global);
 int run_version();
 int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& global);
+int run_plan(const PlanCommandOptions& options, const GlobalOptions& global);
+int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global);
+int run_state(const StateCommandOptions& options, const GlobalOptions& global);
+int run_status(const StatusOptions& options, const GlobalOptions& global);
+int run_rotate(const RotateOptions& options, const GlobalOptions& global);
+int run_history(const HistoryOptions& options, const GlobalOptions& global);
 
 }  // namespace mkq::cli

@@ -6,9 +6,11 @@
 #include <iostream>
 #include <map>
 #include <string>
+#include <vector>
 #include <unistd.h>
 
 #include "cli/commands.h"
+#include "cli/session.h"
 
 namespace {
 
@@ -84,6 +86,11 @@ int run(int argc, char** argv) {
   sandbox_cmd->add_option("--fault-429-rate", sandbox.fault_429_rate,
                           "Answer this fraction of requests with 429 and Retry-After: 1")
       ->check(CLI::Range(0.0, 1.0));
+  sandbox_cmd->add_option("--fault-drop-rate", sandbox.fault_drop_rate,
+                          "Close this fraction of connections without an answer")
+      ->check(CLI::Range(0.0, 1.0));
+  sandbox_cmd->add_flag("--allow-short-tokens", sandbox.allow_short_tokens,
+                        "Issue service-account tokens with lifetimes under 10 minutes (for tests)");
   sandbox_cmd->add_option("--fault-verbs", sandbox.fault_verbs,
                           "Inject faults only for these HTTP methods, e.g. post,patch (default: all)");
   for (const char* action : {"up", "down", "status", "serve"}) {
@@ -97,14 +104,107 @@ int run(int argc, char** argv) {
     });
   }
 
+  // Where the clusters and the state are: shared by plan, apply and destroy.
+  const auto add_runtime_options = [](CLI::App* cmd, mkq::cli::RuntimeOptions& runtime) {
+    cmd->add_option("--kubeconfig", runtime.kubeconfig,
+                    "The kubeconfig file (default: $KUBECONFIG, then ~/.kube/config; none at all: the sandbox)");
+    cmd->add_flag("--sandbox", runtime.sandbox,
+                  "Target the sandbox (started with the policy's cluster names when it is not running)");
+    cmd->add_option("--sandbox-dir", runtime.sandbox_dir, "The sandbox's directory (default: .mkq/sandbox)");
+    cmd->add_option("--state", runtime.state_path, "The state database (default: .mkq/state.db beside the policy)");
+    cmd->add_flag("--insecure-skip-tls-verify", runtime.insecure_skip_tls_verify,
+                  "Allow kubeconfig clusters with insecure-skip-tls-verify (refused otherwise)");
+    cmd->add_option("--qps", runtime.qps, "Requests per second to each cluster (default: 50)")
+        ->check(CLI::Range(0.1, 100000.0));
+    cmd->add_option("--burst", runtime.burst, "Requests allowed at once before --qps applies (default: 100)")
+        ->check(CLI::Range(1, 100000));
+    cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 8)")
+        ->check(CLI::Range(1, 256));
+  };
+
+  mkq::cli::PlanCommandOptions plan;
+  std::string plan_format = "text";
+  CLI::App* plan_cmd = app.add_subcommand(
+      "plan", "Compile a policy, read the clusters and the state, and show what apply would change on each cluster");
+  plan_cmd->add_option("PATH", plan.path, "A .mkq file or a directory of them (default: .)");
+  add_runtime_options(plan_cmd, plan.runtime);
+  plan_cmd->add_option("--out", plan.out, "Save the plan to FILE; `mkq apply FILE` applies exactly it, or refuses "
+                                          "when the clusters or the state moved since");
+  plan_cmd->add_option("--format", plan_format, "text (default), json or markdown (for a pull-request comment)")
+      ->check(CLI::IsMember({"text", "json", "markdown"}));
+  plan_cmd->add_flag("--detailed-exitcode", plan.detailed_exitcode, "Exit 0 with no changes, 1 on error, 2 with changes");
+  plan_cmd->add_flag("--destroy", plan.destroy, "Plan the deletion of everything this policy applied");
+  plan_cmd->add_flag("--no-prune", plan.no_prune, "Keep objects mkq applied that the policy no longer declares");
+
+  mkq::cli::ApplyCommandOptions apply;
+  std::string apply_wait;
+  CLI::App* apply_cmd = app.add_subcommand(
+      "apply", "Reconcile the manager and every worker with the policy (or apply a plan saved with `plan --out`)");
+  apply_cmd->add_option("PATH", apply.path, "A .mkq file, a directory of them (default: .), or a saved plan");
+  add_runtime_options(apply_cmd, apply.runtime);
+  apply_cmd->add_flag("--auto-approve", apply.auto_approve, "Do not ask for confirmation");
+  apply_cmd->add_option("--wait", apply_wait,
+                        "Wait until every applied Kueue object is Active, at most DURATION (--wait alone: 5m)");
+  apply_cmd->add_flag("--no-prune", apply.no_prune, "Keep objects mkq applied that the policy no longer declares");
+  apply_cmd->add_flag("--force-conflicts", apply.force_conflicts,
+                      "Take ownership of fields another field manager owns (server-side apply force)");
+  apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
+
+  mkq::cli::ApplyCommandOptions destroy;
+  destroy.destroy = true;
+  CLI::App* destroy_cmd = app.add_subcommand("destroy", "Delete every object this policy applied, in reverse order");
+  destroy_cmd->add_option("PATH", destroy.path, "A .mkq file or a directory of them (default: .)");
+  add_runtime_options(destroy_cmd, destroy.runtime);
+  destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
+
+  mkq::cli::RotateOptions rotate;
+  CLI::App* credentials_cmd = app.add_subcommand("credentials", "Worker credentials mkq issues");
+  credentials_cmd->require_subcommand(1);
+  CLI::App* rotate_cmd = credentials_cmd->add_subcommand(
+      "rotate", "Issue fresh worker credentials now and revoke the old ones (service-account mode)");
+  rotate_cmd->add_option("PATH", rotate.path, "A .mkq file or a directory of them (default: .)");
+  rotate_cmd->add_option("--cluster", rotate.clusters, "Only this worker (repeatable; default: every worker)");
+  add_runtime_options(rotate_cmd, rotate.runtime);
+  rotate_cmd->add_flag("--auto-approve", rotate.auto_approve, "Do not ask for confirmation");
+
+  mkq::cli::StateCommandOptions state;
+  std::string state_policy = ".";
+  std::string state_file;
+  CLI::App* state_cmd = app.add_subcommand("state", "Read the state mkq keeps of what it applied; release a stale lock");
+  state_cmd->require_subcommand(1);
+  state_cmd->fallthrough();
+  state_cmd->add_option("--state", state_file, "The state database (default: .mkq/state.db beside --policy)");
+  state_cmd->add_option("--policy", state_policy, "The policy whose state to read (default: .)");
+  state_cmd->add_flag("--json", state.json, "Print JSON");
+  state_cmd->add_subcommand("list", "List every object in the inventory")->callback([&state] { state.action = "list"; });
+  CLI::App* state_show = state_cmd->add_subcommand("show", "Show one object of the inventory");
+  state_show->add_option("ADDRESS", state.address, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME")->required();
+  state_show->callback([&state] { state.action = "show"; });
+  state_cmd->add_subcommand("unlock", "Release the apply lock (of a run that died)")->callback([&state] {
+    state.action = "unlock";
+  });
+
+  mkq::cli::HistoryOptions history;
+  std::string history_policy = ".";
+  CLI::App* history_cmd = app.add_subcommand("history", "List past applies and destroys, or one run's objects");
+  history_cmd->add_option("RUN", history.run, "A run's id: show each object's outcome");
+  history_cmd->add_option("--state", history.state_path, "The state database (default: .mkq/state.db beside --policy)");
+  history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
+  history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
+  history_cmd->add_flag("--json", history.json, "Print JSON");
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
 
   if (argc == 1) {  // no command: say what there is
     std::fputs(app.help().c_str(), stderr);
     return 1;
   }
+  // `--wait` alone means the default duration; a bare --wait must not take the
+  // next argument (the policy's PATH) as its value.
+  std::vector<std::string> args;
+  for (int i = argc - 1; i >= 1; --i) args.emplace_back(std::string(argv[i]) == "--wait" ? "--wait=5m" : argv[i]);
   try {
-    app.parse(argc, argv);
+    app.parse(args);
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; any usage error exits 1, as every other error does.
     return app.exit(e) == 0 ? 0 : 1;
@@ -130,6 +230,31 @@ int run(int argc, char** argv) {
   if (*graph_cmd) return mkq::cli::run_graph(graph, global);
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
   if (*version_cmd) return mkq::cli::run_version();
+  if (*plan_cmd) {
+    plan.format = plan_format == "json"       ? mkq::cli::PlanFormat::Json
+                  : plan_format == "markdown" ? mkq::cli::PlanFormat::Markdown
+                                              : mkq::cli::PlanFormat::Text;
+    return mkq::cli::run_plan(plan, global);
+  }
+  if (*apply_cmd) {
+    apply.wait = apply_cmd->count("--wait") > 0;
+    if (apply.wait) apply.wait_duration = apply_wait;
+    return mkq::cli::run_apply(apply, global);
+  }
+  if (*destroy_cmd) return mkq::cli::run_apply(destroy, global);
+  if (*rotate_cmd) return mkq::cli::run_rotate(rotate, global);
+  if (*state_cmd) {
+    mkq::cli::RuntimeOptions runtime;
+    runtime.state_path = state_file;
+    state.state_path = mkq::cli::state_path_for(state_policy, runtime).string();
+    return mkq::cli::run_state(state, global);
+  }
+  if (*history_cmd) {
+    mkq::cli::RuntimeOptions runtime;
+    runtime.state_path = history.state_path;
+    history.state_path = mkq::cli::state_path_for(history_policy, runtime).string();
+    return mkq::cli::run_history(history, global);
+  }
   return 1;
 }
 

@@ -13,6 +13,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,7 +26,8 @@ struct ApiRequest {
   std::map<std::string, std::string> headers;     // names lower-case: "content-type", "accept"
   std::string body;
   // Who is asking, as the transport authenticated them (client certificate CN
-  // and O, or a bearer token). Anonymous requests never reach handle().
+  // and O, or a bearer token). Anonymous requests never reach handle(). Unless
+  // groups holds system:masters, handle() authorizes the request with RBAC.
   std::string user;
   std::vector<std::string> groups;
 };
@@ -41,12 +43,38 @@ struct ApiResponse {
   std::function<bool(std::string& chunk)> stream;
 };
 
+// Identity settings of a cluster (see docs/sandbox.md, "Identity and RBAC").
+struct ClusterOptions {
+  // PEM RSA private key signing service-account tokens (the sandbox's DIR/sa.key);
+  // empty: a key is made on first use (tests).
+  std::string service_account_key;
+  // PEM CA certificate put into legacy token Secrets as ca.crt (the sandbox CA).
+  std::string ca_cert;
+  // TokenRequest: allow expirationSeconds down to 1 (Kubernetes' minimum is 600).
+  bool allow_short_tokens = false;
+};
+
+// A bearer token's authenticated caller.
+struct TokenIdentity {
+  std::string user;
+  std::vector<std::string> groups;
+};
+
 class Cluster {
  public:
   virtual ~Cluster() = default;
   // Opens (or creates) the cluster's database; ":memory:" for tests.
   static std::unique_ptr<Cluster> open(const std::string& name, const std::filesystem::path& database,
                                        std::string* error);
+  static std::unique_ptr<Cluster> open(const std::string& name, const std::filesystem::path& database,
+                                       const ClusterOptions& options, std::string* error);
+  // A service-account token (TokenRequest or legacy Secret): signature,
+  // expiry, the account (same uid) and any bound object still exist. nullopt:
+  // the transport answers 401. Thread-safe.
+  virtual std::optional<TokenIdentity> authenticate_token(const std::string& token) {
+    (void)token;
+    return std::nullopt;
+  }
   // Thread-safe: the transport calls it from several threads.
   virtual ApiResponse handle(const ApiRequest& request) = 0;
   virtual std::string name() const = 0;

@@ -12,12 +12,15 @@
 #include "sandbox/api.h"
 #include "sandbox/apply.h"
 #include "sandbox/controllers.h"
+#include "sandbox/identity.h"
 #include "sandbox/openapi.h"
 #include "sandbox/protobuf.h"
+#include "sandbox/rbac.h"
 #include "sandbox/resources.h"
 #include "sandbox/responses.h"
 #include "sandbox/schema.h"
 #include "sandbox/selector.h"
+#include "sandbox/strategic.h"
 #include "sandbox/store.h"
 #include "sandbox/table.h"
 
@@ -133,7 +136,8 @@ json spec_part(const json& object, bool status_is_subresource) {
 
 class ClusterImpl final : public Cluster {
  public:
-  ClusterImpl(std::string name, std::unique_ptr<Store> store) : name_(std::move(name)), shared_(std::make_shared<Shared>()) {
+  ClusterImpl(std::string name, std::unique_ptr<Store> store, ClusterOptions options)
+      : name_(std::move(name)), options_(std::move(options)), shared_(std::make_shared<Shared>()) {
     shared_->store = std::move(store);
     refresh_registry();
     for (const char* ns : {"default", "kube-system", "kube-public", "kube-node-lease"}) {
@@ -166,13 +170,246 @@ class ClusterImpl final : public Cluster {
 
   ApiResponse handle(const ApiRequest& request) override {
     try {
+      if (auto denied = authorize_non_resource(request)) return *denied;
       return route(request);
     } catch (const std::exception& e) {
       return status_error(500, "InternalError", std::string("an error on the server has prevented the request from succeeding: ") + e.what());
     }
   }
 
+ std::optional<TokenIdentity> authenticate_token(const std::string& token) override {
+    const std::lock_guard<std::mutex> lock(shared_->mutex);
+    return verify_token(token);
+  }
+
  private:
+  // ---- identity (docs/sandbox.md, "Identity and RBAC") -------------------
+  const std::string& signing_key() {
+    if (options_.service_account_key.empty()) options_.service_account_key = generate_signing_key();
+    return options_.service_account_key;
+  }
+
+  static bool is_master(const ApiRequest& r) {
+    return std::find(r.groups.begin(), r.groups.end(), "system:masters") != r.groups.end();
+  }
+
+  // Non-resource paths (/version, /healthz, /api, /apis, /openapi, ...): RBAC
+  // on the path; resource requests are authorized in resource_request.
+  std::optional<ApiResponse> authorize_non_resource(const ApiRequest& r) {
+    if (is_master(r)) return std::nullopt;
+    const auto parts = split_path(r.path);
+    const bool resource_path = (parts.size() >= 3 && parts[0] == "api") || (parts.size() >= 4 && parts[0] == "apis");
+    if (resource_path) return std::nullopt;
+    RequestAttributes a;
+    a.user = r.user;
+    a.groups = r.groups;
+    a.resource_request = false;
+    a.path = r.path.empty() ? "/" : r.path;
+    a.verb = r.method == "GET" || r.method == "HEAD" ? "get" : verb_of(r.method, true, false);
+    const std::lock_guard<std::mutex> lock(shared_->mutex);
+    if (rbac_allows(*shared_->store, a)) return std::nullopt;
+    return json_response(403, forbidden_status(a));
+  }
+
+  // Under the lock: RBAC for a resource request.
+  std::optional<ApiResponse> authorize_resource(const ApiRequest& r, const Target& t) {
+    if (is_master(r)) return std::nullopt;
+    RequestAttributes a;
+    a.user = r.user;
+    a.groups = r.groups;
+    a.api_group = t.group;
+    a.resource = t.resource;
+    a.subresource = t.sub;
+    a.ns = t.ns;
+    a.name = t.name;
+    // kube-apiserver's RequestInfo: a namespace's own requests are in that namespace.
+    if (t.group.empty() && t.resource == "namespaces" && !t.name.empty()) a.ns = t.name;
+    a.verb = verb_of(r.method, !t.name.empty(), t.watch);
+    if (rbac_allows(*shared_->store, a)) return std::nullopt;
+    return json_response(403, forbidden_status(a));
+  }
+
+  // Under the lock: the identity a service-account token stands for.
+  std::optional<TokenIdentity> verify_token(const std::string& token) {
+    const auto claims = verify_jwt(token, signing_key());
+    if (!claims || !token_time_valid(*claims, static_cast<long long>(std::time(nullptr)))) return std::nullopt;
+    const json& c = *claims;
+    std::string ns, name, uid, secret_name, secret_uid;
+    bool legacy = false;
+    if (c.value("iss", "") == kTokenIssuer) {
+      const json aud = c.value("aud", json::array());
+      if (!aud.is_array() || std::find(aud.begin(), aud.end(), json(kTokenIssuer)) == aud.end()) return std::nullopt;
+      const json k = c.value("kubernetes.io", json::object());
+      if (!k.is_object()) return std::nullopt;
+      ns = k.value("namespace", "");
+      const json sa = k.value("serviceaccount", json::object());
+      if (sa.is_object()) {
+        name = sa.value("name", "");
+        uid = sa.value("uid", "");
+      }
+      const json secret = k.value("secret", json::object());
+      if (secret.is_object()) {
+        secret_name = secret.value("name", "");
+        secret_uid = secret.value("uid", "");
+      }
+    } else if (c.value("iss", "") == kLegacyTokenIssuer) {
+      legacy = true;
+      ns = c.value("kubernetes.io/serviceaccount/namespace", "");
+      name = c.value("kubernetes.io/serviceaccount/service-account.name", "");
+      uid = c.value("kubernetes.io/serviceaccount/service-account.uid", "");
+      secret_name = c.value("kubernetes.io/serviceaccount/secret.name", "");
+      if (secret_name.empty()) return std::nullopt;
+    } else {
+      return std::nullopt;
+    }
+    if (ns.empty() || name.empty() || uid.empty()) return std::nullopt;
+    const std::string user = "system:serviceaccount:" + ns + ":" + name;
+    if (c.value("sub", "") != user) return std::nullopt;
+    const auto account = shared_->store->get({"", "serviceaccounts", ns, name});
+    if (!account || (*account)["metadata"].value("uid", "") != uid ||
+        (*account)["metadata"].contains("deletionTimestamp")) {
+      return std::nullopt;
+    }
+    if (!secret_name.empty()) {
+      const auto secret = shared_->store->get({"", "secrets", ns, secret_name});
+      if (!secret || (*secret)["metadata"].contains("deletionTimestamp")) return std::nullopt;
+      if (!secret_uid.empty() && (*secret)["metadata"].value("uid", "") != secret_uid) return std::nullopt;
+      if (legacy) {
+        const json data = secret->value("data", json::object());
+        if (!data.is_object() || data.value("token", "") != base64(token)) return std::nullopt;
+      }
+    }
+    return TokenIdentity{user, {"system:serviceaccounts", "system:serviceaccounts:" + ns, "system:authenticated"}};
+  }
+
+  // POST /api/v1/namespaces/NS/serviceaccounts/NAME/token (authentication.k8s.io/v1 TokenRequest).
+  ApiResponse token_request(const ApiRequest& r, const ResourceInfo& sa_info, const Target& t) {
+    if (r.method != "POST") return method_not_allowed();
+    ResourceInfo info;
+    info.group = "authentication.k8s.io";
+    info.version = "v1";
+    info.resource = "tokenrequests";
+    info.kind = "TokenRequest";
+    json body = r.body.empty() ? json::object() : json::parse(r.body, nullptr, false);
+    if (media_type(header(r, "content-type")) == "application/vnd.kubernetes.protobuf") {
+      std::string error;
+      auto decoded = decode_protobuf_object(r.body, &error);  // kubectl create token
+      if (!decoded) return bad_request(error);
+      body = std::move(*decoded);
+    }
+    if (!body.is_object()) return bad_request("the body of the request is not a TokenRequest");
+    if (body.contains("kind") && body["kind"] != "TokenRequest") {
+      return bad_request("the body of the request is not a TokenRequest but a " + body["kind"].dump());
+    }
+    const auto account = shared_->store->get(key_of(sa_info, t.ns, t.name));
+    if (!account) return not_found(sa_info, t.name);
+    const json spec = body.value("spec", json::object());
+    long long seconds = kDefaultTokenSeconds;
+    if (spec.is_object() && spec.contains("expirationSeconds") && !spec["expirationSeconds"].is_null()) {
+      if (!spec["expirationSeconds"].is_number_integer()) {
+        return bad_request("TokenRequest in version \"v1\" cannot be handled as a TokenRequest: spec.expirationSeconds must be an integer");
+      }
+      seconds = spec["expirationSeconds"].get<long long>();
+    }
+    const long long minimum = options_.allow_short_tokens ? 1 : kMinTokenSeconds;
+    if (seconds < minimum) {
+      return invalid(info, t.name,
+                     {{"FieldValueInvalid", "spec.expirationSeconds",
+                       "Invalid value: " + std::to_string(seconds) + ": may not specify a duration less than " +
+                           (options_.allow_short_tokens ? std::string("1 second") : std::string("10 minutes"))}});
+    }
+    if (seconds > (1LL << 32)) {
+      return invalid(info, t.name, {{"FieldValueTooLong", "spec.expirationSeconds",
+                                     "Invalid value: " + std::to_string(seconds) +
+                                         ": may not specify a duration larger than 2^32 seconds"}});
+    }
+    json audiences = spec.is_object() ? spec.value("audiences", json::array()) : json::array();
+    if (!audiences.is_array()) audiences = json::array();
+    if (audiences.empty()) audiences = json::array({kTokenIssuer});
+    const json& sa_meta = (*account)["metadata"];
+    json k8s = {{"namespace", t.ns}, {"serviceaccount", {{"name", t.name}, {"uid", sa_meta.value("uid", "")}}}};
+    json bound = nullptr;
+    if (spec.is_object() && spec.contains("boundObjectRef") && spec["boundObjectRef"].is_object()) {
+      bound = spec["boundObjectRef"];
+      const std::string kind = bound.value("kind", "");
+      const std::string bound_name = bound.value("name", "");
+      if (kind != "Secret") {
+        return invalid(info, t.name, {{"FieldValueNotSupported", "spec.boundObjectRef.kind",
+                                       "Unsupported value: \"" + kind + "\": supported values: \"Secret\""}});
+      }
+      const ResourceInfo* secrets = shared_->registry.find("", "v1", "secrets");
+      const auto secret = shared_->store->get({"", "secrets", t.ns, bound_name});
+      if (!secret) return not_found(*secrets, bound_name);
+      const std::string secret_uid = (*secret)["metadata"].value("uid", "");
+      if (!bound.value("uid", "").empty() && bound.value("uid", "") != secret_uid) {
+        return conflict(*secrets, bound_name);
+      }
+      bound["uid"] = secret_uid;
+      k8s["secret"] = {{"name", bound_name}, {"uid", secret_uid}};
+    }
+    const long long now = static_cast<long long>(std::time(nullptr));
+    const json claims = {{"aud", audiences},
+                         {"exp", now + seconds},
+                         {"iat", now},
+                         {"iss", kTokenIssuer},
+                         {"jti", new_uid()},
+                         {"kubernetes.io", k8s},
+                         {"nbf", now},
+                         {"sub", "system:serviceaccount:" + t.ns + ":" + t.name}};
+    const std::string token = sign_jwt(claims, signing_key());
+    if (token.empty()) return status_error(500, "InternalError", "Internal error occurred: failed to sign the token");
+    json out_spec = {{"audiences", audiences}, {"expirationSeconds", seconds}, {"boundObjectRef", bound}};
+    return json_response(201, {{"kind", "TokenRequest"},
+                               {"apiVersion", "authentication.k8s.io/v1"},
+                               {"metadata", {{"name", t.name}, {"namespace", t.ns}, {"creationTimestamp", nullptr}}},
+                               {"spec", out_spec},
+                               {"status", {{"token", token}, {"expirationTimestamp", format_timestamp(now + seconds)}}}});
+  }
+
+  // The token controller for legacy kubernetes.io/service-account-token
+  // Secrets in ns: fills data.token (a non-expiring JWT bound to the Secret),
+  // ca.crt and namespace, and the service-account.uid annotation, once the
+  // ServiceAccount exists; deletes such a Secret once the account it was
+  // filled for (its uid) is gone, as Kubernetes' token controller does.
+  void reconcile_token_secrets(const std::string& ns) {
+    const ResourceInfo* secrets = shared_->registry.find("", "v1", "secrets");
+    for (json secret : shared_->store->list("", "secrets", ns, "", 0)) {
+      if (secret.value("type", "") != "kubernetes.io/service-account-token") continue;
+      json& meta = secret["metadata"];
+      if (meta.contains("deletionTimestamp")) continue;
+      const json annotations = meta.value("annotations", json::object());
+      if (!annotations.is_object()) continue;
+      const std::string account_name = annotations.value("kubernetes.io/service-account.name", "");
+      const std::string bound_uid = annotations.value("kubernetes.io/service-account.uid", "");
+      const std::string secret_name = meta.value("name", "");
+      if (account_name.empty()) continue;
+      const auto account = shared_->store->get({"", "serviceaccounts", ns, account_name});
+      const std::string account_uid = account ? (*account)["metadata"].value("uid", "") : "";
+      const ObjectKey key{"", "secrets", ns, secret_name};
+      if (!bound_uid.empty() && bound_uid != account_uid) {
+        delete_object(*secrets, key, secret);
+        continue;
+      }
+      if (!account) continue;
+      const json data = secret.value("data", json::object());
+      if (!bound_uid.empty() && data.is_object() && data.contains("token")) continue;
+      const json claims = {{"iss", kLegacyTokenIssuer},
+                           {"kubernetes.io/serviceaccount/namespace", ns},
+                           {"kubernetes.io/serviceaccount/secret.name", secret_name},
+                           {"kubernetes.io/serviceaccount/service-account.name", account_name},
+                           {"kubernetes.io/serviceaccount/service-account.uid", account_uid},
+                           {"sub", "system:serviceaccount:" + ns + ":" + account_name}};
+      const std::string token = sign_jwt(claims, signing_key());
+      if (token.empty()) continue;
+      meta["annotations"]["kubernetes.io/service-account.uid"] = account_uid;
+      if (!secret.contains("data") || !secret["data"].is_object()) secret["data"] = json::object();
+      secret["data"]["token"] = base64(token);
+      secret["data"]["ca.crt"] = base64(options_.ca_cert);
+      secret["data"]["namespace"] = base64(ns);
+      shared_->store->put(key, secret, "MODIFIED");
+    }
+  }
+
   // ---- routing -----------------------------------------------------------
   ApiResponse route(const ApiRequest& r) {
     const auto parts = split_path(r.path);
@@ -304,6 +541,15 @@ class ClusterImpl final : public Cluster {
       if (!info->short_names.empty()) entry["shortNames"] = info->short_names;
       if (!info->categories.empty()) entry["categories"] = info->categories;
       resources.push_back(entry);
+      if (info->group.empty() && info->resource == "serviceaccounts") {
+        resources.push_back({{"name", "serviceaccounts/token"},
+                             {"singularName", ""},
+                             {"namespaced", true},
+                             {"group", "authentication.k8s.io"},
+                             {"version", "v1"},
+                             {"kind", "TokenRequest"},
+                             {"verbs", {"create"}}});
+      }
       if (info->has_status) {
         resources.push_back({{"name", info->resource + "/status"},
                              {"singularName", ""},
@@ -352,10 +598,14 @@ class ClusterImpl final : public Cluster {
     if (query_true(r, "watch")) t.watch = true;
 
     std::unique_lock<std::mutex> lock(shared_->mutex);
+    if (auto denied = authorize_resource(r, t)) return *denied;
     const ResourceInfo* found = shared_->registry.find(t.group, t.version, t.resource);
     if (found == nullptr) return path_not_found();
     const ResourceInfo info = *found;  // the registry may change during this request
     if (!t.ns.empty() && !info.namespaced) return path_not_found();
+    if (info.group.empty() && info.resource == "serviceaccounts" && t.sub == "token" && !t.name.empty() && !t.watch) {
+      return token_request(r, info, t);
+    }
     if (!t.sub.empty() && !(t.sub == "status" && info.has_status) && !(t.resource == "namespaces" && t.sub == "finalize")) {
       return path_not_found();
     }
@@ -368,6 +618,11 @@ class ClusterImpl final : public Cluster {
     // The simulated Kueue controllers react to the write (controllers.h).
     if (response.status < 300 && !is_dry_run(r) && triggers_controllers(info.group, info.resource, t.ns) &&
         controllers_->reconcile(*shared_->store)) {
+      shared_->changed.notify_all();
+    }
+    if (response.status < 300 && !is_dry_run(r) && info.group.empty() &&
+        (info.resource == "secrets" || info.resource == "serviceaccounts")) {
+      reconcile_token_secrets(t.ns);  // namespaced: the request's namespace
       shared_->changed.notify_all();
     }
     return response;
@@ -868,9 +1123,13 @@ class ClusterImpl final : public Cluster {
     const json patch_body = json::parse(r.body, nullptr, false);
     if (patch_body.is_discarded()) return bad_request("error decoding patch: invalid JSON");
     json patched;
-    if (type == "application/merge-patch+json" ||
-        (type == "application/strategic-merge-patch+json" && !info.custom)) {
-      // Strategic merge patch is treated as a JSON merge patch (lists replaced).
+    if (type == "application/strategic-merge-patch+json" && !info.custom) {
+      // The built-in kinds' merge lists are merged by key (strategic.h).
+      std::string error;
+      auto merged = strategic_merge(*existing, patch_body, info.kind, &error);
+      if (!merged) return bad_request(error);
+      patched = std::move(*merged);
+    } else if (type == "application/merge-patch+json") {
       if (!patch_body.is_object()) return bad_request("error decoding patch: a merge patch must be an object");
       patched = *existing;
       patched.merge_patch(patch_body);
@@ -1149,6 +1408,7 @@ class ClusterImpl final : public Cluster {
   }
 
   std::string name_;
+  ClusterOptions options_;  // service_account_key filled on first use when empty (under the lock)
   std::shared_ptr<Shared> shared_;
   std::unique_ptr<Controllers> controllers_;  // reset first on destruction: its thread calls back into shared_
 };
@@ -1157,10 +1417,15 @@ class ClusterImpl final : public Cluster {
 
 std::unique_ptr<Cluster> Cluster::open(const std::string& name, const std::filesystem::path& database,
                                        std::string* error) {
+  return open(name, database, ClusterOptions{}, error);
+}
+
+std::unique_ptr<Cluster> Cluster::open(const std::string& name, const std::filesystem::path& database,
+                                       const ClusterOptions& options, std::string* error) {
   try {
     auto store = Store::open(database, error);
     if (!store) return nullptr;
-    return std::make_unique<ClusterImpl>(name, std::move(store));
+    return std::make_unique<ClusterImpl>(name, std::move(store), options);
   } catch (const std::exception& e) {
     if (error != nullptr) *error = e.what();
     return nullptr;

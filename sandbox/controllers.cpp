@@ -21,6 +21,7 @@
 #include <map>
 #include <mutex>
 #include <regex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <vector>
@@ -256,6 +257,42 @@ std::string kubeconfig_violation(const json& kubeconfig) {
   return "";
 }
 
+namespace {
+
+// The collections of the job kinds Kueue's built-in MultiKueue adapters watch
+// on every worker (../shared/kueue/MULTIKUEUE.md §8), at their served versions.
+constexpr const char* kJobKindPaths[] = {
+    "/apis/batch/v1/jobs",
+    "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
+    "/apis/kubeflow.org/v1/tfjobs",
+    "/apis/kubeflow.org/v1/pytorchjobs",
+    "/apis/kubeflow.org/v1/paddlejobs",
+    "/apis/kubeflow.org/v1/xgboostjobs",
+    "/apis/kubeflow.org/v2beta1/mpijobs",
+    "/apis/ray.io/v1/rayjobs",
+    "/apis/ray.io/v1/rayclusters",
+    "/apis/ray.io/v1/rayservices",
+    "/apis/workload.codeflare.dev/v1beta2/appwrappers",
+    "/apis/trainer.kubeflow.org/v1alpha1/trainjobs",
+    "/apis/leaderworkerset.x-k8s.io/v1/leaderworkersets",
+    "/apis/apps/v1/statefulsets",
+    "/api/v1/pods",
+};
+
+// The message of an error answer (a metav1.Status), as client-go reports it.
+std::string status_message(const httplib::Response& response) {
+  const json body = json::parse(response.body, nullptr, false);
+  if (body.is_object() && body.contains("message") && body["message"].is_string()) {
+    const std::string message = body["message"].get<std::string>();
+    if (!message.empty()) return message;
+  }
+  if (response.status == 401) return "Unauthorized";
+  if (response.status == 403) return "Forbidden";
+  return "the server responded with the status code " + std::to_string(response.status);
+}
+
+}  // namespace
+
 ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
   const Endpoint e = current(kubeconfig);
   const std::string server = e.cluster.is_object() ? e.cluster.value("server", "") : "";
@@ -295,6 +332,7 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
   client.set_connection_timeout(timeout_seconds, 0);
   client.set_read_timeout(timeout_seconds, 0);
   client.set_write_timeout(timeout_seconds, 0);
+  client.set_keep_alive(true);
   if (user.contains("token")) client.set_bearer_token_auth(user.value("token", ""));
   auto res = client.Get(path.c_str());
   if (!res) {
@@ -304,8 +342,7 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
     }
     return {false, what + httplib::to_string(res.error())};
   }
-  if (res->status == 401) return {false, "Unauthorized"};
-  if (res->status == 403) return {false, "workloads.kueue.x-k8s.io is forbidden"};
+  if (res->status == 401 || res->status == 403) return {false, status_message(*res)};
   const json body = json::parse(res->body, nullptr, false);
   bool has_workloads = false;
   if (res->status == 200 && body.is_object()) {
@@ -314,6 +351,57 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
     }
   }
   if (!has_workloads) return {false, "no matches for kind \"Workload\" in version \"kueue.x-k8s.io/v1beta2\""};
+  // What Kueue's cluster client does next: list and watch Workloads, then each
+  // MultiKueue adapter's job kind. A refusal (401, 403) is the error Kueue
+  // reports; a job kind the worker does not serve is skipped (the sandbox
+  // serves none of them; see docs/sandbox.md).
+  const std::string workloads = path + "/workloads";
+  auto list = client.Get((workloads + "?limit=1").c_str());
+  if (!list) return {false, "Get \"" + server + workloads + "?limit=1\": " + httplib::to_string(list.error())};
+  if (list->status >= 400) return {false, status_message(*list)};
+  int watch_status = 0;
+  std::string watch_body;
+  auto watch = client.Get((workloads + "?watch=1&timeoutSeconds=1").c_str(), httplib::Headers{},
+                          [&](const httplib::Response& response) {
+                            watch_status = response.status;
+                            return response.status >= 400;  // an established stream is enough
+                          },
+                          [&](const char* data, std::size_t length) {
+                            watch_body.append(data, length);
+                            return true;
+                          });
+  if (watch_status >= 400) {
+    httplib::Response refused;
+    refused.status = watch_status;
+    refused.body = watch_body;
+    return {false, status_message(refused)};
+  }
+  if (watch_status == 0) return {false, "Get \"" + server + workloads + "?watch=1\": " + httplib::to_string(watch.error())};
+  // Which job kinds the worker serves: its discovery documents, fetched once per group version.
+  std::map<std::string, std::set<std::string>> served;
+  const auto serves = [&](const std::string& job_path) {
+    const auto slash = job_path.rfind('/');
+    const std::string group_version = job_path.substr(0, slash);
+    auto it = served.find(group_version);
+    if (it == served.end()) {
+      std::set<std::string> names;
+      auto discovery = client.Get(group_version.c_str());
+      const json list = discovery && discovery->status == 200 ? json::parse(discovery->body, nullptr, false) : json();
+      if (list.is_object()) {
+        for (const auto& r : list.value("resources", json::array())) {
+          if (r.is_object()) names.insert(r.value("name", ""));
+        }
+      }
+      it = served.emplace(group_version, std::move(names)).first;
+    }
+    return it->second.count(job_path.substr(slash + 1)) > 0;
+  };
+  for (const char* job_path : kJobKindPaths) {
+    if (!serves(job_path)) continue;
+    auto jobs = client.Get((std::string(job_path) + "?limit=1").c_str());
+    if (!jobs) return {false, "Get \"" + server + job_path + "\": " + httplib::to_string(jobs.error())};
+    if (jobs->status == 401 || jobs->status == 403) return {false, status_message(*jobs)};
+  }
   return {true, "Connected"};
 }
 

@@ -30,6 +30,7 @@
 #include <thread>
 
 #include "sandbox/api.h"
+#include "sandbox/identity.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -67,6 +68,7 @@ bool write_text(const fs::path& path, const std::string& content, mode_t mode) {
 
 struct State {
   long pid = 0;
+  bool allow_short_tokens = false;  // serve runs with --allow-short-tokens
   struct Entry {
     std::string name;
     int port = 0;
@@ -89,6 +91,7 @@ State read_state(const fs::path& dir) {
   const json document = json::parse(text, nullptr, false);
   if (!document.is_object()) return state;
   if (document.contains("pid") && document["pid"].is_number_integer()) state.pid = document["pid"].get<long>();
+  state.allow_short_tokens = document.value("allowShortTokens", false);
   if (document.contains("clusters") && document["clusters"].is_array()) {
     for (const json& item : document["clusters"]) {
       if (!item.is_object() || !item.contains("name") || !item["name"].is_string()) continue;
@@ -109,7 +112,8 @@ bool write_state(const fs::path& dir, const State& state) {
   for (const State::Entry& entry : state.clusters) {
     clusters.push_back({{"name", entry.name}, {"port", entry.port}, {"objects", entry.objects}});
   }
-  const json document = {{"pid", state.pid}, {"clusters", clusters}};
+  json document = {{"pid", state.pid}, {"clusters", clusters}};
+  if (state.allow_short_tokens) document["allowShortTokens"] = true;
   return write_text(dir / "state.json", document.dump(2) + "\n", 0644);
 }
 
@@ -335,6 +339,13 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
     err << "mkq: error: " << error << "\n";
     return 1;
   }
+  ClusterOptions cluster_options;
+  if (!load_or_create_signing_key(dir, &cluster_options.service_account_key, &error)) {
+    err << "mkq: error: " << error << "\n";
+    return 1;
+  }
+  cluster_options.ca_cert = pki.ca_cert;
+  cluster_options.allow_short_tokens = options.allow_short_tokens;
 
   // Block the stop signals in every thread; this one waits for them below.
   sigset_t signals;
@@ -348,8 +359,9 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   std::vector<std::unique_ptr<HttpsServer>> servers;
   State state;
   state.pid = getpid();
+  state.allow_short_tokens = options.allow_short_tokens;
   for (const std::string& name : options.clusters) {
-    std::unique_ptr<Cluster> cluster = Cluster::open(name, dir / (name + ".db"), &error);
+    std::unique_ptr<Cluster> cluster = Cluster::open(name, dir / (name + ".db"), cluster_options, &error);
     if (!cluster) {
       err << "mkq: error: cluster " << name << ": " << error << "\n";
       return 1;
@@ -440,6 +452,18 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   return 0;
 }
 
+// A POST that outlasts the sandbox's own injected faults (500, 429, dropped
+// connections): `up --fault-*` must still install Kueue.
+int post_retrying(AdminClient& client, const std::string& path, const std::string& body, std::string* answer) {
+  int code = -1;
+  for (int attempt = 0; attempt < 50; ++attempt) {
+    code = client.post(path, body, answer);
+    if (code != 500 && code != 429 && code >= 0) return code;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return code;
+}
+
 int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& err) {
   if (!check_names(options.clusters, err) || !prepare_dir(options.dir, err)) return 1;
   std::error_code ec;
@@ -463,6 +487,10 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     if (options.faults.rate_429 > 0) {
       args.insert(args.end(), {"--fault-429-rate", std::to_string(options.faults.rate_429)});
     }
+    if (options.faults.rate_drop > 0) {
+      args.insert(args.end(), {"--fault-drop-rate", std::to_string(options.faults.rate_drop)});
+    }
+    if (options.allow_short_tokens) args.emplace_back("--allow-short-tokens");
     if (!options.faults.verbs.empty()) args.insert(args.end(), {"--fault-verbs", join(options.faults.verbs, ",")});
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());
@@ -551,7 +579,7 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     int existing = 0;
     for (const json& crd : crds) {
       std::string body;
-      const int code = client.post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(), &body);
+      const int code = post_retrying(client, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(), &body);
       if (code == 201 || code == 200) {
         ++created;
       } else if (code == 409) {
@@ -574,7 +602,7 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     // kubeconfig Secrets (manager) and its ServiceAccount (workers).
     std::string body;
     const json kueue_namespace = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "kueue-system"}}}};
-    const int code = client.post("/api/v1/namespaces", kueue_namespace.dump(), &body);
+    const int code = post_retrying(client, "/api/v1/namespaces", kueue_namespace.dump(), &body);
     if (code != 201 && code != 200 && code != 409) {
       ++failures;
       err << "mkq: error: " << cluster.name << ": cannot create namespace kueue-system (HTTP " << code << ")\n";

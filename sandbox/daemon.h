@@ -3,7 +3,8 @@
 // background and waits until every cluster answers /readyz; down stops it;
 // status lists clusters, ports and object counts.
 //
-// Files in DIR: ca.{crt,key}, server.{crt,key}, admin.{crt,key} (keys 0600),
+// Files in DIR: ca.{crt,key}, server.{crt,key}, admin.{crt,key}, sa.key (the
+// service-account token signing key) (keys 0600),
 // kubeconfig (one context, cluster and user per cluster, named after it),
 // state.json (pid, clusters, ports, object counts; written by serve), the
 // databases <cluster>.db, sandbox.pid and sandbox.log.
@@ -30,6 +31,9 @@ struct SandboxOptions {
   std::vector<nlohmann::json> builtin_crds;
   std::string builtin_crds_source = "mkq's built-in Kueue CRDs";
   FaultOptions faults;
+  // TokenRequest accepts expirationSeconds down to 1 (tests of rotation);
+  // `--allow-short-tokens`, recorded in state.json.
+  bool allow_short_tokens = false;
   int ready_timeout_seconds = 30;  // up: how long to wait for /readyz
   int stop_timeout_seconds = 10;   // down: SIGTERM, then SIGKILL after this
 };

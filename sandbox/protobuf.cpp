@@ -107,6 +107,15 @@ const std::map<std::string, std::vector<Field>>& messages() {
        {{1, "kind", Type::kString}, {2, "apiGroup", Type::kString}, {3, "name", Type::kString}, {4, "namespace", Type::kString}}},
       {"RoleRef", {{1, "apiGroup", Type::kString}, {2, "kind", Type::kString}, {3, "name", Type::kString}}},
       {"Time", {{1, "seconds", Type::kInt}, {2, "nanos", Type::kInt}}},
+      // authentication.k8s.io/v1 (kubectl create token).
+      {"TokenRequest",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "TokenRequestSpec"}}},
+      {"TokenRequestSpec",
+       {{1, "audiences", Type::kString, true},
+        {3, "boundObjectRef", Type::kMessage, false, "BoundObjectReference"},
+        {4, "expirationSeconds", Type::kInt}}},
+      {"BoundObjectReference",
+       {{1, "kind", Type::kString}, {2, "apiVersion", Type::kString}, {3, "name", Type::kString}, {4, "uid", Type::kString}}},
   };
   return table;
 }
@@ -318,7 +327,7 @@ std::optional<json> decode_protobuf_object(const std::string& body, std::string*
       const std::string kind = type_meta.value("kind", std::string());
       json object;
       static const std::set<std::string> kKinds = {"Namespace", "ConfigMap", "Secret", "ServiceAccount", "Role",
-                                                   "ClusterRole", "RoleBinding", "ClusterRoleBinding"};
+                                                   "ClusterRole", "RoleBinding", "ClusterRoleBinding", "TokenRequest"};
       if (kKinds.count(kind) == 0 || !decode_message(raw, kind, &object)) {
         *error = kind.empty() ? "protobuf object without a kind" : "cannot decode a " + kind + " from protobuf";
         return std::nullopt;

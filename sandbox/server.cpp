@@ -16,6 +16,8 @@
 #include <random>
 #include <thread>
 
+#include <sys/socket.h>
+
 namespace mkq::sandbox {
 namespace {
 
@@ -51,27 +53,52 @@ std::vector<std::string> name_entries(const X509_NAME* name, int nid) {
   return values;
 }
 
+constexpr const char* kAuthenticatedGroup = "system:authenticated";
+
 // Who sent req: a verified client certificate (the TLS handshake already
-// checked it against the sandbox CA), else a bearer token. No token is valid
-// yet (service-account tokens come with the credentials work): a request
-// carrying only a token is anonymous.
-std::optional<Identity> authenticate(const httplib::Request& req) {
+// checked it against the sandbox CA), else a bearer token the cluster accepts
+// (a service-account token, Cluster::authenticate_token). Like kube-apiserver,
+// every authenticated user is also in system:authenticated. Anything else is
+// anonymous: nullopt. A present but invalid token is never anonymous access.
+std::optional<Identity> authenticate(const httplib::Request& req, Cluster& cluster) {
   if (req.ssl != nullptr) {
     const X509* peer = SSL_get0_peer_certificate(req.ssl);
     if (peer != nullptr && SSL_get_verify_result(req.ssl) == X509_V_OK) {
       const X509_NAME* subject = X509_get_subject_name(peer);
       const std::vector<std::string> names = name_entries(subject, NID_commonName);
       if (!names.empty() && !names.front().empty()) {
-        return Identity{names.front(), name_entries(subject, NID_organizationName)};
+        Identity identity{names.front(), name_entries(subject, NID_organizationName)};
+        if (std::find(identity.groups.begin(), identity.groups.end(), kAuthenticatedGroup) == identity.groups.end()) {
+          identity.groups.emplace_back(kAuthenticatedGroup);
+        }
+        return identity;
       }
     }
   }
   const std::string authorization = req.get_header_value("Authorization");
   if (authorization.size() > 7 && lower(authorization.substr(0, 7)) == "bearer ") {
-    const std::string token = authorization.substr(7);
-    (void)token;  // parsed; no token authenticator yet
+    std::string token = authorization.substr(7);
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.front())) != 0) token.erase(0, 1);
+    while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())) != 0) token.pop_back();
+    if (token.empty()) return std::nullopt;
+    std::optional<TokenIdentity> found;
+    try {
+      found = cluster.authenticate_token(token);
+    } catch (...) {
+      found.reset();
+    }
+    if (found) return Identity{found->user, found->groups};
   }
   return std::nullopt;
+}
+
+// Closes the request's connection without an answer: the client sees the
+// connection dropped (EOF) before any response byte. shutdown(), not close():
+// the server still owns the descriptor and closes it when the write fails.
+void drop_connection(const httplib::Request& req) {
+  if (req.ssl == nullptr) return;
+  const int fd = SSL_get_fd(req.ssl);
+  if (fd >= 0) ::shutdown(fd, SHUT_RDWR);
 }
 
 bool is_health_path(const std::string& path) {
@@ -142,11 +169,17 @@ struct HttpsServer::Impl {
     thread_local std::mt19937 random{std::random_device{}()};
     std::uniform_real_distribution<double> draw(0.0, 1.0);
     const double roll = draw(random);
-    if (roll < faults.rate_500) {
+    if (roll < faults.rate_drop) {
+      drop_connection(req);
+      res.status = 500;  // never reaches the client
+      return true;
+    }
+    const double rest = roll - faults.rate_drop;
+    if (rest < faults.rate_500 && rest >= 0.0) {
       set_status(res, 500, "InternalError", "Internal error occurred: injected fault");
       return true;
     }
-    if (roll < faults.rate_500 + faults.rate_429) {
+    if (rest >= 0.0 && rest < faults.rate_500 + faults.rate_429) {
       set_status(res, 429, "TooManyRequests", "the server has received too many requests and has asked us to try "
                                               "again later (injected fault)");
       res.set_header("Retry-After", "1");
@@ -157,7 +190,7 @@ struct HttpsServer::Impl {
 
   void handle(const httplib::Request& req, httplib::Response& res) {
     res.set_header("Cache-Control", "no-cache, private");
-    const std::optional<Identity> identity = authenticate(req);
+    const std::optional<Identity> identity = authenticate(req, cluster);
     if (!identity) {
       set_status(res, 401, "Unauthorized", "Unauthorized");
       return;

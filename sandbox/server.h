@@ -1,7 +1,7 @@
 // The sandbox's HTTPS transport: one server per simulated cluster, on
 // 127.0.0.1. It authenticates each request (client certificate signed by the
-// sandbox CA: CN is the user, every O a group; or a bearer token — none is
-// accepted yet), answers anonymous ones with a 401 Status, turns the rest into
+// sandbox CA: CN is the user, every O a group; or a service-account bearer
+// token the Cluster accepts), answers anonymous ones with a 401 Status, turns the rest into
 // an ApiRequest for Cluster::handle and writes back the ApiResponse, a watch
 // as a chunked stream. Optional fault injection for tests and benchmarks.
 #pragma once
@@ -21,9 +21,10 @@ struct FaultOptions {
   int latency_ms = 0;      // added to every faulted request
   double rate_500 = 0.0;   // fraction answered 500 InternalError
   double rate_429 = 0.0;   // fraction answered 429 TooManyRequests, Retry-After: 1
+  double rate_drop = 0.0;  // fraction whose connection is closed without any answer (`--fault-drop-rate`)
   std::vector<std::string> verbs;  // HTTP methods, lower-case ("get", "post", ...); empty: all
 
-  bool any() const { return latency_ms > 0 || rate_500 > 0.0 || rate_429 > 0.0; }
+  bool any() const { return latency_ms > 0 || rate_500 > 0.0 || rate_429 > 0.0 || rate_drop > 0.0; }
 };
 
 struct ServerOptions {

@@ -126,6 +126,23 @@ watch_namespaces() {
   contains "$TMP/watch" "namespace/team-a" "namespace/team-w"
 }
 step optional "kubectl get namespaces -w sees a new namespace" watch_namespaces
+# Service-account tokens (issue 6): `kubectl create token` (a protobuf TokenRequest),
+# then kubectl with that token: RBAC forbids what no binding grants, a bad token is 401.
+token_rbac() {
+  k create serviceaccount robot -n default >/dev/null &&
+    k create token robot -n default --duration=1h >"$TMP/token" || return 1
+  local server
+  server=$(k config view --minify -o jsonpath='{.clusters[0].cluster.server}')
+  kt() { timeout 60 "$KUBECTL" --kubeconfig /dev/null --server "$server" --certificate-authority "$TMP/sandbox/ca.crt" "$@"; }
+  kt --token "$(cat "$TMP/token")" get secrets -n default >"$TMP/forbidden" 2>&1 && return 1
+  contains "$TMP/forbidden" 'secrets is forbidden: User "system:serviceaccount:default:robot" cannot list resource "secrets" in API group "" in the namespace "default"' || return 1
+  k create rolebinding robot-view -n default --clusterrole=robot-reader --serviceaccount=default:robot >/dev/null &&
+    k create clusterrole robot-reader --verb=get,list --resource=configmaps >/dev/null || return 1
+  kt --token "$(cat "$TMP/token")" get configmaps -n default || return 1
+  kt --token "not-a-token" get configmaps -n default >"$TMP/unauthorized" 2>&1 && return 1
+  contains "$TMP/unauthorized" "Unauthorized"
+}
+step required "kubectl create token; the token is authenticated and authorized by RBAC" token_rbac
 # A restart keeps every object and every port (the same kubeconfig still works).
 restart() {
   cp "$TMP/sandbox/kubeconfig" "$TMP/kubeconfig.before"

@@ -124,7 +124,7 @@ TEST_CASE("an admin client completes the TLS handshake and reaches the cluster a
   CHECK(result->status == 200);
   const json echo = json::parse(result->body);
   CHECK(echo["user"] == "mkq-admin");
-  CHECK(echo["groups"] == json::array({"system:masters"}));
+  CHECK(echo["groups"] == json::array({"system:masters", "system:authenticated"}));
   CHECK(echo["method"] == "GET");
   CHECK(echo["path"] == "/api/v1/namespaces");
   CHECK(echo["query"]["labelSelector"] == "app=web,tier!=db");
@@ -158,7 +158,7 @@ TEST_CASE("a client certificate's CN is the user and its O entries the groups", 
   CHECK(result->status == 200);
   const ApiRequest seen = fixture.cluster.last();
   CHECK(seen.user == "alice");
-  CHECK(seen.groups == std::vector<std::string>{"dev", "ops"});
+  CHECK(seen.groups == std::vector<std::string>{"dev", "ops", "system:authenticated"});
 }
 
 TEST_CASE("anonymous requests and unknown bearer tokens get a 401 Status", "[sandbox][transport]") {

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# bench/apply_bench.sh [MKQ] [RUNS] [KUBECTL]
+# Issue 5's two benchmarks, against `mkq sandbox` on this machine:
+#  (a) `mkq plan` with no changes, 20 clusters (a manager and 19 workers, about
+#      200 objects each): wall time of each run and the LISTs it sent (from -v);
+#  (b) `mkq apply` of about 2,000 objects to a fresh sandbox, and in the same
+#      run `kubectl apply --server-side -f` of the same rendered objects to
+#      another fresh sandbox: both wall times and their ratio.
+# Each measurement is repeated RUNS times (default 3) and the median printed.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+mkq=$(realpath "${1:-$here/../build/mkq}")
+runs=${2:-3}
+kubectl=${3:-/usr/bin/kubectl}
+tmp=$(mktemp -d)
+cleanup() {
+  for d in "$tmp"/sb*; do [ -d "$d" ] && "$mkq" sandbox down --dir "$d" >/dev/null 2>&1 || true; done
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+export HOME=$tmp NO_COLOR=1
+unset KUBECONFIG
+ms() { date +%s%N | awk '{printf "%d", $1 / 1000000}'; }
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+clusters_of() { "$mkq" render "$1" | sed -n 's/^# cluster: \([^ ]*\) .*/\1/p' | awk '!seen[$0]++' | paste -sd, -; }
+fast=(--qps 100000 --burst 100000 --parallelism 16)
+
+# (a) a plan with no changes: 20 clusters x ~200 objects.
+mkdir -p "$tmp/a"
+"$here/generate" --queues 100 --workers 19 --dispatch-to all >"$tmp/a/policy.mkq"
+objects=$("$mkq" render "$tmp/a" | grep -c '^kind: ')
+"$mkq" sandbox up --dir "$tmp/sba" --clusters "$(clusters_of "$tmp/a")" >/dev/null
+"$mkq" apply "$tmp/a" --auto-approve --sandbox --sandbox-dir "$tmp/sba" --state "$tmp/a.db" "${fast[@]}" \
+  >"$tmp/a-apply.log" 2>&1 || { tail -20 "$tmp/a-apply.log"; exit 1; }
+echo "(a) plan with no changes: 20 clusters, $objects objects"
+times=()
+for ((i = 1; i <= runs; i++)); do
+  start=$(ms)
+  code=0
+  "$mkq" plan "$tmp/a" --detailed-exitcode -v --sandbox --sandbox-dir "$tmp/sba" --state "$tmp/a.db" \
+    >"$tmp/a-plan.out" 2>"$tmp/a-plan.err" || code=$?
+  took=$(($(ms) - start))
+  [ "$code" = 0 ] || { cat "$tmp/a-plan.out" "$tmp/a-plan.err" | tail -20; echo "plan found changes (exit $code)"; exit 1; }
+  lists=$(sed -n 's/.*refresh.*(\([0-9]*\) LISTs).*/\1/p' "$tmp/a-plan.err")
+  echo "  run $i: ${took} ms, ${lists} LISTs"
+  times+=("$took")
+done
+echo "  median: $(printf '%s\n' "${times[@]}" | median) ms"
+
+# (b) apply ~2,000 objects to a fresh sandbox: mkq, then kubectl with the same objects.
+mkdir -p "$tmp/b"
+"$here/generate" --queues 1000 --workers 1 --dispatch-to gpu >"$tmp/b/policy.mkq"
+"$mkq" render "$tmp/b" -o "$tmp/b-out" >/dev/null
+clusters=$(clusters_of "$tmp/b")
+objects=$(cat "$tmp/b-out"/*.yaml | grep -c '^kind: ')
+echo "(b) apply of $objects objects ($clusters), fresh sandbox each run"
+mkq_times=() kubectl_times=()
+for ((i = 1; i <= runs; i++)); do
+  "$mkq" sandbox up --dir "$tmp/sbm$i" --clusters "$clusters" >/dev/null
+  start=$(ms)
+  "$mkq" apply "$tmp/b" --auto-approve --sandbox --sandbox-dir "$tmp/sbm$i" --state "$tmp/b$i.db" "${fast[@]}" \
+    >"$tmp/b-apply.log" 2>&1 || { tail -20 "$tmp/b-apply.log"; exit 1; }
+  mkq_ms=$(($(ms) - start))
+  "$mkq" sandbox down --dir "$tmp/sbm$i" >/dev/null
+  "$mkq" sandbox up --dir "$tmp/sbk$i" --clusters "$clusters" >/dev/null
+  start=$(ms)
+  for c in ${clusters//,/ }; do
+    "$kubectl" --kubeconfig "$tmp/sbk$i/kubeconfig" --context "$c" --cache-dir "$tmp/cache$i" \
+      apply --server-side --field-manager mkq -f "$tmp/b-out/$c.yaml" >/dev/null
+  done
+  kubectl_ms=$(($(ms) - start))
+  "$mkq" sandbox down --dir "$tmp/sbk$i" >/dev/null
+  echo "  run $i: mkq apply ${mkq_ms} ms, kubectl apply --server-side ${kubectl_ms} ms"
+  mkq_times+=("$mkq_ms")
+  kubectl_times+=("$kubectl_ms")
+done
+m=$(printf '%s\n' "${mkq_times[@]}" | median)
+k=$(printf '%s\n' "${kubectl_times[@]}" | median)
+echo "  median: mkq ${m} ms, kubectl ${k} ms, kubectl/mkq = $(awk -v k="$k" -v m="$m" 'BEGIN {printf "%.1f", k / m}')x"

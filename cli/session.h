@@ -1,0 +1,49 @@
+// What plan, apply, destroy and status share after compiling: where the state
+// is, how each cluster of the policy is reached (a kubeconfig context, or the
+// sandbox), the clients, and the credential provider. Glue only: every
+// decision about objects belongs to runtime/reconcile.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+#include "compiler/kueue/objects.h"
+#include "compiler/sema/model.h"
+#include "runtime/credentials/provider.h"
+#include "runtime/kube/client.h"
+#include "runtime/reconcile/target.h"
+#include "runtime/state/state.h"
+
+namespace mkq::cli {
+
+struct Session {
+  bool sandbox = false;                       // the clusters are the sandbox's
+  std::filesystem::path state_path;
+  std::vector<std::unique_ptr<kube::Client>> clients;
+  std::vector<reconcile::Target> targets;     // manager first, then workers by name, then clusters only the state names
+  std::map<std::string, kube::Endpoint> endpoints;  // by cluster
+  std::unique_ptr<reconcile::CredentialProvider> credentials;
+};
+
+// The state file for a policy PATH and --state.
+std::filesystem::path state_path_for(const std::string& policy_path, const RuntimeOptions& options);
+
+// Connects to every cluster of `policy` and to `extra_clusters` (clusters the
+// inventory names that the policy no longer has: reached through a context of
+// their own name). Uses the sandbox with --sandbox, or when there is no
+// kubeconfig at all (saying so on stderr), starting it with the policy's cluster
+// names when it is not running. A cluster whose context cannot be resolved is a
+// Target without a client (the plan reports it); a broken kubeconfig or a
+// sandbox that cannot start is an error (false, message printed).
+bool open_session(const sema::model::Policy& policy, const std::string& policy_path,
+                  const std::vector<std::string>& extra_clusters, const RuntimeOptions& options,
+                  const GlobalOptions& global, const credentials::ProviderOptions& provider_options, Session* session);
+
+// Parses "30s", "5m", "1h30m", "90" (seconds); false when malformed.
+bool parse_duration(const std::string& text, std::chrono::milliseconds* out);
+
+}  // namespace mkq::cli

@@ -1,0 +1,17 @@
+// The kubeconfig text mkq writes (worker_kubeconfig, declared in provider.h)
+// and the kubeconfig rules Kueue enforces on a MultiKueueCluster's Secret
+// (validateKubeconfig / validateRestConfig, ../shared/kueue/MULTIKUEUE.md §7),
+// checked before mkq stores a kubeconfig the policy gives: a refused one would
+// only show up later as the MultiKueueCluster's InsecureKubeConfig condition.
+// Internal to runtime/credentials.
+#pragma once
+
+#include <string>
+
+namespace mkq::credentials {
+
+// Empty when Kueue would accept `text`; else the first rule it breaks, naming
+// the place by index ("users[0].user: tokenFile is not allowed ..."), never a value.
+std::string kueue_kubeconfig_problem(const std::string& text);
+
+}  // namespace mkq::credentials

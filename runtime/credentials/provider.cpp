@@ -1,0 +1,450 @@
+// The credential provider: decides at plan time whether a worker's kubeconfig
+// Secret must be (re)written, and writes it at apply time.
+//
+// What mkq wrote is recognised by annotations on the Secret, never by keeping
+// the value: mkq.dev/credential-digest is the SHA-256 of the kubeconfig mkq
+// stored, so a Secret whose data no longer matches it was changed outside mkq.
+//
+// Rotation and the old token. A TokenRequest token is a JWT bound to the
+// ServiceAccount (its name and uid); issuing a new one does not revoke the old
+// one, which stays valid until its own expiry -- at most the policy's
+// `lifetime` -- unless the ServiceAccount is deleted and recreated (the API
+// server then refuses every token bound to the old uid). Kueue picks up the new
+// Secret at once (it watches Secrets in its namespace), so the old token is no
+// longer used after a rotation; to make it stop working immediately, recreate
+// the ServiceAccount before issuing (the caller's choice: `mkq credentials
+// rotate` decides whether it does).
+#include "runtime/credentials/provider.h"
+
+#include <algorithm>
+#include <utility>
+#include <vector>
+
+#include "runtime/credentials/encoding.h"
+#include "runtime/credentials/kubeconfig_text.h"
+#include "runtime/credentials/secret_source.h"
+
+namespace mkq::credentials {
+
+namespace {
+
+namespace model = sema::model;
+using kube::Json;
+
+constexpr const char* kCredential = "mkq.dev/credential";       // "placeholder" | "issued"
+constexpr const char* kExpires = "mkq.dev/credential-expires";  // RFC 3339
+constexpr const char* kServer = "mkq.dev/credential-server";    // the worker's server when issued
+constexpr const char* kCaDigest =
+    "mkq.dev/credential-ca-digest";                           // sha256 of the worker's CA PEM when issued
+constexpr const char* kDigest = "mkq.dev/credential-digest";  // sha256 of the kubeconfig written
+constexpr const char* kKubeconfigKey = "kubeconfig";
+
+std::string annotation(const Json& object, const char* key) {
+  const auto metadata = object.find("metadata");
+  if (metadata == object.end() || !metadata->is_object()) return "";
+  const auto annotations = metadata->find("annotations");
+  if (annotations == metadata->end() || !annotations->is_object()) return "";
+  const auto value = annotations->find(key);
+  return value != annotations->end() && value->is_string() ? value->get<std::string>() : "";
+}
+
+// The kubeconfig a live Secret holds (data is base64; a fake server may keep stringData).
+std::optional<std::string> live_kubeconfig(const Json& live) {
+  const auto data = live.find("data");
+  if (data != live.end() && data->is_object()) {
+    const auto value = data->find(kKubeconfigKey);
+    if (value != data->end() && value->is_string()) return base64_decode(value->get<std::string>());
+  }
+  const auto string_data = live.find("stringData");
+  if (string_data != live.end() && string_data->is_object()) {
+    const auto value = string_data->find(kKubeconfigKey);
+    if (value != string_data->end() && value->is_string()) return value->get<std::string>();
+  }
+  return std::nullopt;
+}
+
+// True when the live Secret holds exactly what mkq last wrote into it.
+bool written_by_mkq(const Json& live) {
+  const std::string digest = annotation(live, kDigest);
+  const std::optional<std::string> value = live_kubeconfig(live);
+  return !digest.empty() && value && sha256_digest(*value) == digest;
+}
+
+std::string trim_token(std::string token) {
+  while (!token.empty() &&
+         (token.back() == '\n' || token.back() == '\r' || token.back() == ' ' || token.back() == '\t')) {
+    token.pop_back();
+  }
+  std::size_t start = 0;
+  while (start < token.size() && (token[start] == ' ' || token[start] == '\t')) ++start;
+  return token.substr(start);
+}
+
+kube::Error config_error(std::string message) {
+  return kube::Error{0, "ConfigError", std::move(message), nullptr};
+}
+
+// What mkq writes for a worker whose kubeconfig it can compute without the
+// worker's API (kubeconfig mode, a pre-issued token): the value and the
+// annotations that describe it.
+struct Computed {
+  std::string kubeconfig;
+  std::vector<std::pair<std::string, std::string>> annotations;
+};
+
+class Provider final : public reconcile::CredentialProvider {
+ public:
+  Provider(const model::Policy& policy, std::map<std::string, WorkerAccess> workers, ProviderOptions options)
+      : workers_(policy.workers),
+        kueue_namespace_(policy.kueue.namespace_name.value),
+        access_(std::move(workers)),
+        options_(std::move(options)) {
+    if (!options_.read_secret) options_.read_secret = read_secret_source;
+    if (!options_.now) options_.now = [] { return std::chrono::system_clock::now(); };
+  }
+
+  reconcile::CredentialDecision decide(const std::string& cluster, const kueue::Object& secret,
+                                       const Json* live, const state::InventoryEntry* recorded) override;
+  kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret) override;
+
+ private:
+  const model::Worker* worker_for(const kueue::Object& secret) const {
+    if (secret.namespace_name != kueue_namespace_) return nullptr;
+    for (const model::Worker& worker : workers_) {
+      if (worker.secret_name.value == secret.name) return &worker;
+    }
+    return nullptr;
+  }
+
+  bool rotation_forced(const model::Worker& worker) const {
+    if (!options_.force_rotate) return false;
+    return options_.rotate_only.empty() || std::find(options_.rotate_only.begin(), options_.rotate_only.end(),
+                                                     worker.name) != options_.rotate_only.end();
+  }
+
+  // The secret's value, or nullopt with *error "worker W: kubeconfig secret(file:...) cannot be read: ...".
+  std::optional<std::string> read(const model::Worker& worker, const char* field, const sema::SecretRef& ref,
+                                  std::string* error) const {
+    std::string why;
+    std::optional<std::string> value = options_.read_secret(ref.source, &why);
+    if (!value) {
+      *error = "worker " + worker.name + ": " + field + " secret(" + ref.source +
+               ") cannot be read: " + (why.empty() ? "no value" : why);
+    }
+    return value;
+  }
+
+  // The worker's endpoint with a CA, or nullptr with *error.
+  const WorkerAccess* access_for(const model::Worker& worker, std::string* error) const {
+    const auto found = access_.find(worker.name);
+    if (found == access_.end()) {
+      *error = "worker " + worker.name + ": mkq has no connection to it";
+      return nullptr;
+    }
+    if (found->second.endpoint.cluster.certificate_authority_data.empty()) {
+      *error = "worker " + worker.name +
+               ": its kubeconfig names no certificate authority; Kueue needs certificate-authority-data";
+      return nullptr;
+    }
+    return &found->second;
+  }
+
+  std::optional<Computed> compute(const model::Worker& worker, std::string* error) const;
+  reconcile::CredentialDecision decide_computed(const model::Worker& worker, const Json* live) const;
+  reconcile::CredentialDecision decide_token_request(const model::Worker& worker, const Json* live) const;
+  kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret) const;
+  Json secret_document(const kueue::Object& desired, const std::string& kubeconfig,
+                       const std::vector<std::pair<std::string, std::string>>& annotations) const;
+
+  std::string token_description(const model::Worker& worker,
+                                std::chrono::system_clock::time_point expires) const {
+    return "token for " + worker.credentials.service_account.value + ", expires " + format_date(expires);
+  }
+
+  std::vector<model::Worker> workers_;
+  std::string kueue_namespace_;
+  std::map<std::string, WorkerAccess> access_;
+  ProviderOptions options_;
+};
+
+std::optional<Computed> Provider::compute(const model::Worker& worker, std::string* error) const {
+  const model::Credentials& credentials = worker.credentials;
+  if (credentials.mode.value == model::CredentialsMode::Kubeconfig) {
+    if (!credentials.kubeconfig) {
+      *error = "worker " + worker.name + ": kubeconfig mode without a kubeconfig secret";
+      return std::nullopt;
+    }
+    const sema::SecretRef& ref = credentials.kubeconfig->value;
+    std::optional<std::string> text = read(worker, "kubeconfig", ref, error);
+    if (!text) return std::nullopt;
+    if (const std::string problem = kueue_kubeconfig_problem(*text); !problem.empty()) {
+      *error = "worker " + worker.name + ": kubeconfig secret(" + ref.source +
+               ") is one Kueue refuses: " + problem;
+      return std::nullopt;
+    }
+    Computed out;
+    out.annotations.emplace_back(kDigest, sha256_digest(*text));
+    out.kubeconfig = std::move(*text);
+    return out;
+  }
+  // A pre-issued token.
+  const sema::SecretRef& ref = credentials.token->value;
+  std::optional<std::string> token = read(worker, "token", ref, error);
+  if (!token) return std::nullopt;
+  const std::string clean = trim_token(std::move(*token));
+  if (clean.empty()) {
+    *error = "worker " + worker.name + ": token secret(" + ref.source + ") is empty";
+    return std::nullopt;
+  }
+  const WorkerAccess* access = access_for(worker, error);
+  if (access == nullptr) return std::nullopt;
+  const kube::ClusterEntry& endpoint = access->endpoint.cluster;
+  Computed out;
+  out.kubeconfig =
+      worker_kubeconfig(worker.name, endpoint.server, endpoint.certificate_authority_data, clean);
+  out.annotations.emplace_back(kServer, endpoint.server);
+  out.annotations.emplace_back(kCaDigest, sha256_digest(endpoint.certificate_authority_data));
+  out.annotations.emplace_back(kDigest, sha256_digest(out.kubeconfig));
+  return out;
+}
+
+// Kubeconfig mode and a pre-issued token: what mkq would write is known now,
+// so the live Secret is compared with it.
+reconcile::CredentialDecision Provider::decide_computed(const model::Worker& worker, const Json* live) const {
+  reconcile::CredentialDecision decision;
+  const bool kubeconfig_mode = worker.credentials.mode.value == model::CredentialsMode::Kubeconfig;
+  decision.description = kubeconfig_mode ? "kubeconfig from " + worker.credentials.kubeconfig->value.source
+                                         : "token for " + worker.credentials.service_account.value +
+                                               " from " + worker.credentials.token->value.source;
+  std::string error;
+  const std::optional<Computed> want = compute(worker, &error);
+  if (!want) {
+    decision.error = error;
+    return decision;
+  }
+  decision.issue = true;
+  if (live == nullptr) {
+    decision.reason = "not on the cluster";
+    return decision;
+  }
+  if (annotation(*live, kCredential) == "placeholder") {
+    decision.reason = "placeholder on the cluster";
+    return decision;
+  }
+  const std::optional<std::string> have = live_kubeconfig(*live);
+  if (!have || *have != want->kubeconfig) {
+    if (!written_by_mkq(*live)) {
+      decision.reason = "changed outside mkq";
+    } else if (kubeconfig_mode) {
+      decision.reason = "the policy's kubeconfig changed";
+    } else if (annotation(*live, kServer) != access_.at(worker.name).endpoint.cluster.server) {
+      decision.reason = "worker's server changed";
+    } else if (annotation(*live, kCaDigest) !=
+               sha256_digest(access_.at(worker.name).endpoint.cluster.certificate_authority_data)) {
+      decision.reason = "worker's CA changed";
+    } else {
+      decision.reason = "the policy's token changed";
+    }
+    return decision;
+  }
+  if (rotation_forced(worker)) {
+    decision.reason = "rotation requested";
+    return decision;
+  }
+  decision.issue = false;
+  decision.reason = "credential current";
+  return decision;
+}
+
+// A token from the TokenRequest API: the live Secret's annotations say what it
+// holds, and when it expires.
+reconcile::CredentialDecision Provider::decide_token_request(const model::Worker& worker,
+                                                             const Json* live) const {
+  reconcile::CredentialDecision decision;
+  const auto now = options_.now();
+  const auto lifetime = std::chrono::milliseconds(worker.credentials.lifetime.value.millis());
+  decision.description = token_description(
+      worker, std::chrono::time_point_cast<std::chrono::system_clock::duration>(now + lifetime));
+  std::string error;
+  const WorkerAccess* access = access_for(worker, &error);
+  if (access == nullptr) {
+    decision.error = error;
+    return decision;
+  }
+  decision.issue = true;
+  const kube::ClusterEntry& endpoint = access->endpoint.cluster;
+  const auto reason = [&]() -> std::string {
+    if (live == nullptr) return "not on the cluster";
+    if (annotation(*live, kCredential) == "placeholder") return "placeholder on the cluster";
+    if (!written_by_mkq(*live)) return "changed outside mkq";
+    if (annotation(*live, kServer) != endpoint.server) return "worker's server changed";
+    if (annotation(*live, kCaDigest) != sha256_digest(endpoint.certificate_authority_data)) {
+      return "worker's CA changed";
+    }
+    const auto expires = parse_rfc3339(annotation(*live, kExpires));
+    if (!expires) return "expiry unknown";
+    if (*expires <= now) return "expired";
+    const auto window = std::chrono::milliseconds(worker.credentials.rotate_before.value.millis());
+    if (*expires - now <= window)
+      return "expires within " + worker.credentials.rotate_before.value.to_string();
+    if (rotation_forced(worker)) return "rotation requested";
+    decision.description = token_description(worker, *expires);
+    return "";
+  }();
+  if (reason.empty()) {
+    decision.issue = false;
+    decision.reason = "credential current";
+    return decision;
+  }
+  decision.reason = reason;
+  if (access->client == nullptr)
+    decision.error = "worker " + worker.name + " is unreachable: cannot request a token";
+  return decision;
+}
+
+reconcile::CredentialDecision Provider::decide(const std::string& cluster, const kueue::Object& secret,
+                                               const Json* live, const state::InventoryEntry* recorded) {
+  (void)recorded;  // the Secret's own annotations say what mkq wrote
+  reconcile::CredentialDecision decision;
+  try {
+    const model::Worker* worker = worker_for(secret);
+    if (worker == nullptr) {
+      decision.error = "secret " + secret.namespace_name + "/" + secret.name + " on " + cluster +
+                       " belongs to no worker of the policy";
+      return decision;
+    }
+    switch (worker->credentials.mode.value) {
+      case model::CredentialsMode::ClusterProfile:
+        decision.description = "credentials from ClusterProfile " + worker->credentials.cluster_profile.value;
+        decision.reason = "no Secret in clusterprofile mode";
+        return decision;
+      case model::CredentialsMode::Kubeconfig:
+        return decide_computed(*worker, live);
+      case model::CredentialsMode::ServiceAccount:
+        if (worker->credentials.token) return decide_computed(*worker, live);
+        return decide_token_request(*worker, live);
+    }
+  } catch (const std::exception& e) {
+    // A malformed live object must not crash the plan.
+    decision = {};
+    decision.error = "secret " + secret.namespace_name + "/" + secret.name + ": " + e.what();
+  }
+  return decision;
+}
+
+kube::Result<Json> Provider::request_token(const model::Worker& worker, const kueue::Object& secret) const {
+  std::string error;
+  const WorkerAccess* access = access_for(worker, &error);
+  if (access == nullptr) return config_error(error);
+  const std::string& service_account = worker.credentials.service_account.value;
+  const std::string account = "serviceaccount " + kueue_namespace_ + "/" + service_account;
+  if (access->client == nullptr) {
+    return kube::Error{0, "ConnectionFailed",
+                       "worker " + worker.name + " is unreachable: cannot request a token for " + account,
+                       nullptr};
+  }
+  const auto lifetime = std::chrono::milliseconds(worker.credentials.lifetime.value.millis());
+  const std::int64_t seconds =
+      std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::seconds>(lifetime).count());
+  const Json body = {{"apiVersion", "authentication.k8s.io/v1"},
+                     {"kind", "TokenRequest"},
+                     {"spec", {{"expirationSeconds", seconds}}}};
+  const std::string path =
+      "/api/v1/namespaces/" + kueue_namespace_ + "/serviceaccounts/" + service_account + "/token";
+  kube::Result<Json> answer = access->client->request("POST", path, &body, "application/json");
+  if (!answer) {
+    kube::Error failed = answer.error();
+    if (failed.transport()) {
+      failed.message = "worker " + worker.name + " is unreachable: " + failed.message;
+    } else if (failed.status == 404) {
+      failed.message = "worker " + worker.name + ": " + account + " not found: " + failed.message;
+    } else if (failed.status == 403) {
+      failed.message =
+          "worker " + worker.name + ": mkq may not request tokens for " + account + ": " + failed.message;
+    } else {
+      failed.message =
+          "worker " + worker.name + ": token request for " + account + " failed: " + failed.message;
+    }
+    return failed;
+  }
+  const Json& status =
+      answer.value().is_object() ? answer.value().value("status", Json::object()) : Json::object();
+  const std::string token = status.is_object() ? status.value("token", std::string()) : std::string();
+  if (token.empty()) {
+    return kube::Error{0, "InvalidResponse",
+                       "worker " + worker.name + ": the token request for " + account + " answered no token",
+                       nullptr};
+  }
+  // The server may shorten the lifetime (--service-account-max-token-expiration): its answer counts.
+  auto expires = parse_rfc3339(status.value("expirationTimestamp", std::string()));
+  if (!expires)
+    expires = std::chrono::time_point_cast<std::chrono::system_clock::duration>(options_.now() + lifetime);
+
+  const kube::ClusterEntry& endpoint = access->endpoint.cluster;
+  const std::string kubeconfig =
+      worker_kubeconfig(worker.name, endpoint.server, endpoint.certificate_authority_data, token);
+  return secret_document(secret, kubeconfig,
+                         {{kExpires, format_rfc3339(*expires)},
+                          {kServer, endpoint.server},
+                          {kCaDigest, sha256_digest(endpoint.certificate_authority_data)},
+                          {kDigest, sha256_digest(kubeconfig)}});
+}
+
+kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Object& secret) {
+  try {
+    const model::Worker* worker = worker_for(secret);
+    if (worker == nullptr) {
+      return config_error("secret " + secret.namespace_name + "/" + secret.name + " on " + cluster +
+                          " belongs to no worker of the policy");
+    }
+    switch (worker->credentials.mode.value) {
+      case model::CredentialsMode::ClusterProfile:
+        return config_error("worker " + worker->name + ": clusterprofile mode has no kubeconfig Secret");
+      case model::CredentialsMode::ServiceAccount:
+        if (!worker->credentials.token) return request_token(*worker, secret);
+        [[fallthrough]];
+      case model::CredentialsMode::Kubeconfig: {
+        std::string error;
+        const std::optional<Computed> computed = compute(*worker, &error);
+        if (!computed) return config_error(error);
+        return secret_document(secret, computed->kubeconfig, computed->annotations);
+      }
+    }
+    return config_error("worker " + worker->name + ": unknown credentials mode");
+  } catch (const std::exception& e) {
+    return config_error("secret " + secret.namespace_name + "/" + secret.name + ": " + e.what());
+  }
+}
+
+Json Provider::secret_document(const kueue::Object& desired, const std::string& kubeconfig,
+                               const std::vector<std::pair<std::string, std::string>>& annotations) const {
+  Json document = desired.document;
+  if (!document.is_object()) document = Json::object();
+  document["apiVersion"] = "v1";
+  document["kind"] = "Secret";
+  document.erase("stringData");
+  document.erase("data");
+  Json& metadata = document["metadata"];
+  if (!metadata.is_object()) metadata = Json::object();
+  metadata["name"] = desired.name;
+  metadata["namespace"] = desired.namespace_name;
+  Json& written = metadata["annotations"];
+  if (!written.is_object()) written = Json::object();
+  // Describe only what this credential is: earlier annotations of another mode go.
+  for (const char* key : {kExpires, kServer, kCaDigest, kDigest}) written.erase(key);
+  written[kCredential] = "issued";
+  for (const auto& [key, value] : annotations) written[key] = value;
+  document["type"] = "Opaque";
+  document["data"] = Json::object({{kKubeconfigKey, base64_encode(kubeconfig)}});
+  return document;
+}
+
+}  // namespace
+
+std::unique_ptr<reconcile::CredentialProvider> make_provider(const sema::model::Policy& policy,
+                                                             std::map<std::string, WorkerAccess> workers,
+                                                             ProviderOptions options) {
+  return std::make_unique<Provider>(policy, std::move(workers), std::move(options));
+}
+
+}  // namespace mkq::credentials

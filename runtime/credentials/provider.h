@@ -1,0 +1,59 @@
+// runtime/credentials: the kubeconfig each worker's MultiKueueCluster reads on
+// the manager, issued by mkq inside apply -- never written by hand, never
+// stored, printed or logged.
+//
+// Per worker, by its `credentials` mode (docs/language.md):
+//   - serviceaccount (default): a token for the worker's ServiceAccount from the
+//     TokenRequest API (POST /api/v1/namespaces/NS/serviceaccounts/SA/token,
+//     expirationSeconds = the policy's lifetime), or the policy's pre-issued
+//     `token` secret; the kubeconfig holds the worker's server, its CA as
+//     certificate-authority-data and the token -- nothing Kueue refuses (exec,
+//     tokenFile, file paths, insecure-skip-tls-verify).
+//   - kubeconfig: the policy's `kubeconfig` secret, as given.
+//   - clusterprofile: no Secret (nothing to do here).
+// The issued Secret carries non-secret annotations for the next plan:
+// mkq.dev/credential-expires (RFC 3339), mkq.dev/credential-server and
+// mkq.dev/credential-ca-digest (of the worker's endpoint when issued).
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "compiler/sema/model.h"
+#include "runtime/kube/client.h"
+#include "runtime/kube/kubeconfig.h"
+#include "runtime/reconcile/credentials_port.h"
+
+namespace mkq::credentials {
+
+struct WorkerAccess {
+  kube::Endpoint endpoint;               // how mkq reaches the worker (server, CA, mkq's own credentials)
+  kube::Client* client = nullptr;        // mkq's client of the worker (null: unreachable)
+};
+
+struct ProviderOptions {
+  // Now, for expiry decisions (tests move the clock).
+  std::function<std::chrono::system_clock::time_point()> now = [] { return std::chrono::system_clock::now(); };
+  bool force_rotate = false;             // `mkq credentials rotate`: issue anew whatever the expiry
+  std::vector<std::string> rotate_only;  // with force_rotate: only these workers (empty: all)
+  // Reads a secret("env:..."/"file:...") source's value; default: the process environment / the file.
+  std::function<std::optional<std::string>(const std::string& source, std::string* error)> read_secret;
+};
+
+// A provider for `policy`'s workers. `workers` maps a worker's policy name to
+// its access; the provider finds the worker a Secret belongs to by the
+// Secret's name and namespace (sema::model::Worker::secret_name, Kueue's namespace).
+std::unique_ptr<reconcile::CredentialProvider> make_provider(const sema::model::Policy& policy,
+                                                             std::map<std::string, WorkerAccess> workers,
+                                                             ProviderOptions options);
+
+// The kubeconfig text (YAML) for a worker: one cluster, one user, one context,
+// certificate-authority-data and token inline. Exposed for tests.
+std::string worker_kubeconfig(const std::string& worker, const std::string& server, const std::string& ca_pem,
+                              const std::string& token);
+
+}  // namespace mkq::credentials

@@ -1,0 +1,76 @@
+// Base64 codec for kubeconfig data fields (see base64.h).
+#include "runtime/kube/base64.h"
+
+#include <cstdint>
+
+namespace mkq::kube {
+
+namespace {
+
+constexpr const char* kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+int sextet(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+}  // namespace
+
+std::optional<std::string> base64_decode(const std::string& text) {
+  std::string out;
+  out.reserve(text.size() * 3 / 4);
+  std::uint32_t buffer = 0;
+  int bits = 0;
+  int digits = 0;
+  bool padding = false;
+  for (const char c : text) {
+    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
+    if (c == '=') {
+      padding = true;
+      continue;
+    }
+    if (padding) return std::nullopt;  // data after padding
+    const int value = sextet(c);
+    if (value < 0) return std::nullopt;
+    buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
+    bits += 6;
+    ++digits;
+    if (bits >= 8) {
+      bits -= 8;
+      out.push_back(static_cast<char>((buffer >> bits) & 0xFFu));
+    }
+  }
+  if (digits % 4 == 1) return std::nullopt;  // a lone sextet carries no byte
+  return out;
+}
+
+std::string base64_encode(const std::string& bytes) {
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t i = 0;
+  for (; i + 2 < bytes.size(); i += 3) {
+    const std::uint32_t n = (static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16) |
+                            (static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8) |
+                            static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 2]));
+    out.push_back(kAlphabet[(n >> 18) & 63u]);
+    out.push_back(kAlphabet[(n >> 12) & 63u]);
+    out.push_back(kAlphabet[(n >> 6) & 63u]);
+    out.push_back(kAlphabet[n & 63u]);
+  }
+  const std::size_t rest = bytes.size() - i;
+  if (rest > 0) {
+    std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
+    if (rest == 2) n |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
+    out.push_back(kAlphabet[(n >> 18) & 63u]);
+    out.push_back(kAlphabet[(n >> 12) & 63u]);
+    out.push_back(rest == 2 ? kAlphabet[(n >> 6) & 63u] : '=');
+    out.push_back('=');
+  }
+  return out;
+}
+
+}  // namespace mkq::kube

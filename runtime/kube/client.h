@@ -1,0 +1,128 @@
+// A client of one Kubernetes API server (one cluster), behind an interface so
+// the reconciler's unit tests run against FakeClient (fake.h) and the tool
+// against HttpClient (libcurl, http_client.cpp).
+//
+// Every call may be made from several threads at once. The client rate-limits
+// itself (a token bucket per cluster), and retries, with exponential backoff
+// and jitter, answers 429 (honouring Retry-After), 500, 502, 503, 504 and
+// connection failures; what is left after the retries is the returned Error.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/kube/kubeconfig.h"
+#include "runtime/kube/result.h"
+
+namespace mkq::kube {
+
+// How a kind is served, from discovery.
+struct ResourceType {
+  std::string group;    // "" for core
+  std::string version;  // "v1beta2"
+  std::string kind;     // "ClusterQueue"
+  std::string plural;   // "clusterqueues"
+  bool namespaced = false;
+
+  std::string api_version() const { return group.empty() ? version : group + "/" + version; }
+};
+
+struct ListOptions {
+  std::string namespace_name;  // empty: every namespace (or a cluster-scoped kind)
+  std::string label_selector;
+  // Page size; the client follows `continue` until the list is complete.
+  int page_size = 500;
+};
+
+struct ObjectList {
+  std::vector<Json> items;
+  std::string resource_version;  // the list's
+};
+
+struct ApplyOptions {
+  std::string field_manager = "mkq";
+  bool force = false;    // take ownership of fields another manager owns (force=true)
+  bool dry_run = false;  // dryRun=All
+};
+
+struct DeleteOptions {
+  std::string propagation_policy = "Background";  // Foreground, Background, Orphan
+  std::string precondition_uid;                   // empty: none
+  bool dry_run = false;
+};
+
+struct WatchOptions {
+  std::string namespace_name;
+  std::string label_selector;
+  std::string resource_version;  // start after this one; empty: current state first
+  std::chrono::seconds timeout{30};
+};
+
+struct WatchEvent {
+  std::string type;  // ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+  Json object;
+};
+
+// Counters for tests and -v: what the client really sent.
+struct ClientStats {
+  int requests = 0;  // HTTP requests sent, retries included
+  int retries = 0;
+  int lists = 0;     // LIST calls (not pages)
+  int gets = 0;
+};
+
+class Client {
+ public:
+  virtual ~Client() = default;
+
+  // The server URL, for messages.
+  virtual std::string server() const = 0;
+
+  // The resource serving apiVersion+kind (discovery, cached for the client's
+  // life; a miss refreshes the cache once). NotFound when the server does not
+  // serve the kind (e.g. Kueue's CRDs are not installed).
+  virtual Result<ResourceType> resource_for(const std::string& api_version, const std::string& kind) = 0;
+
+  virtual Result<Json> get(const ResourceType& type, const std::string& namespace_name, const std::string& name) = 0;
+  virtual Result<ObjectList> list(const ResourceType& type, const ListOptions& options) = 0;
+  // Server-side apply (PATCH application/apply-patch+yaml, body JSON) of a complete object.
+  // A 409 names the other managers and fields in Error::message.
+  virtual Result<Json> apply(const ResourceType& type, const Json& object, const ApplyOptions& options) = 0;
+  // DELETE; returns the object as the server answered (still present with a
+  // deletionTimestamp while finalizers remain) or a Status. NotFound is an Error.
+  virtual Result<Json> remove(const ResourceType& type, const std::string& namespace_name, const std::string& name,
+                              const DeleteOptions& options) = 0;
+  // Streams events to on_event until it returns false, the timeout passes or
+  // the server ends the stream. A 410 Expired is an Error (status 410).
+  virtual Result<void> watch(const ResourceType& type, const WatchOptions& options,
+                             const std::function<bool(const WatchEvent&)>& on_event) = 0;
+  // Any other call, e.g. POST .../serviceaccounts/NAME/token. body may be null.
+  virtual Result<Json> request(const std::string& method, const std::string& path, const Json* body,
+                               const std::string& content_type = "application/json") = 0;
+
+  virtual ClientStats stats() const = 0;
+};
+
+struct ClientOptions {
+  double qps = 50.0;   // sustained requests per second to this cluster
+  int burst = 100;     // requests allowed at once before the rate applies
+  std::chrono::milliseconds request_timeout{30000};  // one HTTP request (watches use WatchOptions::timeout)
+  std::chrono::milliseconds connect_timeout{10000};
+  int max_retries = 6;  // after the first attempt
+  std::chrono::milliseconds backoff_base{100};   // first retry waits ~base, doubling, with jitter
+  std::chrono::milliseconds backoff_max{5000};
+  std::string user_agent = "mkq";
+};
+
+// An HTTPS client for the endpoint (libcurl, OpenSSL). Connections are kept and
+// reused (one pool per client); only the endpoint's CA is trusted (the system
+// store when the kubeconfig names none). Client certificates, a token, a token
+// file (re-read on every request) or an exec plugin (its credential cached until
+// its expirationTimestamp) authenticate. nullptr with *error when the endpoint
+// cannot be used (a bad certificate, an unreadable file).
+std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientOptions& options, std::string* error);
+
+}  // namespace mkq::kube

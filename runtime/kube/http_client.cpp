@@ -1,0 +1,850 @@
+// HttpClient: kube::Client over libcurl (OpenSSL). See client.h.
+//
+// Connections: a pool of curl easy handles per client. A request borrows an
+// idle handle (or makes one), resets its options (curl_easy_reset keeps the
+// handle's live connections) and returns it, so each of several concurrent
+// threads reuses a kept-alive connection. Trust: only the endpoint's CA
+// (CURLOPT_CAINFO_BLOB, CAINFO and CAPATH cleared); the system store only when
+// the kubeconfig names no CA. Authentication per request: client certificate
+// blobs, a token, a token file read each time, or an exec plugin's credential
+// cached until its expirationTimestamp (and refreshed once on a 401).
+#include <curl/curl.h>
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <fstream>
+#include <map>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "runtime/kube/client.h"
+#include "runtime/kube/exec_credential.h"
+
+namespace mkq::kube {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+void global_init() {
+  static std::once_flag once;
+  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
+}
+
+std::string lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
+}
+
+std::string trim(std::string text) {
+  const std::size_t start = text.find_first_not_of(" \t\r\n");
+  if (start == std::string::npos) return {};
+  const std::size_t end = text.find_last_not_of(" \t\r\n");
+  return text.substr(start, end - start + 1);
+}
+
+// Percent-encodes a path segment or query value (RFC 3986 unreserved kept).
+std::string escape(const std::string& text) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) != 0 || c == '-' || c == '.' || c == '_' || c == '~') {
+      out.push_back(c);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[u >> 4]);
+      out.push_back(kHex[u & 15u]);
+    }
+  }
+  return out;
+}
+
+bool is_pem_certificate(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (bio == nullptr) return false;
+  X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
+  const bool ok = cert != nullptr;
+  X509_free(cert);
+  BIO_free(bio);
+  ERR_clear_error();
+  return ok;
+}
+
+bool is_pem_key(const std::string& pem) {
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  if (bio == nullptr) return false;
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
+  const bool ok = key != nullptr;
+  EVP_PKEY_free(key);
+  BIO_free(bio);
+  ERR_clear_error();
+  return ok;
+}
+
+bool read_token_file(const std::string& path, std::string* token) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  if (in.bad()) return false;
+  *token = trim(buffer.str());
+  return true;
+}
+
+Error make_error(int status, std::string reason, std::string message) {
+  Error error;
+  error.status = status;
+  error.reason = std::move(reason);
+  error.message = std::move(message);
+  return error;
+}
+
+std::string default_reason(int status) {
+  switch (status) {
+    case 400: return "BadRequest";
+    case 401: return "Unauthorized";
+    case 403: return "Forbidden";
+    case 404: return "NotFound";
+    case 405: return "MethodNotAllowed";
+    case 406: return "NotAcceptable";
+    case 409: return "Conflict";
+    case 410: return "Expired";
+    case 413: return "RequestEntityTooLarge";
+    case 415: return "UnsupportedMediaType";
+    case 422: return "Invalid";
+    case 429: return "TooManyRequests";
+    case 500: return "InternalError";
+    case 503: return "ServiceUnavailable";
+    case 504: return "Timeout";
+    default: return status >= 500 ? "InternalError" : "Unknown";
+  }
+}
+
+// A metav1.Status (or any other answer) as an Error.
+Error status_error(int status, const std::string& body) {
+  Error error;
+  error.status = status;
+  const Json document = Json::parse(body, nullptr, false);
+  if (!document.is_discarded() && document.is_object() && document.value("kind", std::string()) == "Status") {
+    if (document.contains("reason") && document["reason"].is_string()) error.reason = document["reason"];
+    if (document.contains("message") && document["message"].is_string()) error.message = document["message"];
+    if (document.contains("details") && !document["details"].is_null()) error.details = document["details"];
+  }
+  if (error.reason.empty()) error.reason = default_reason(status);
+  if (error.message.empty()) {
+    error.message = "the server answered " + std::to_string(status);
+    const std::string text = trim(body);
+    if (!text.empty() && document.is_discarded()) {
+      error.message += ": " + (text.size() > 200 ? text.substr(0, 200) + "..." : text);
+    }
+  }
+  return error;
+}
+
+bool retryable_status(int status) {
+  return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
+}
+
+bool tls_code(CURLcode code) {
+  switch (code) {
+    case CURLE_SSL_CONNECT_ERROR:
+    case CURLE_PEER_FAILED_VERIFICATION:
+    case CURLE_SSL_CERTPROBLEM:
+    case CURLE_SSL_CIPHER:
+    case CURLE_SSL_CACERT_BADFILE:
+    case CURLE_SSL_ENGINE_NOTFOUND:
+    case CURLE_SSL_ENGINE_SETFAILED:
+    case CURLE_SSL_ENGINE_INITFAILED:
+    case CURLE_SSL_ISSUER_ERROR:
+    case CURLE_SSL_PINNEDPUBKEYNOTMATCH:
+    case CURLE_SSL_INVALIDCERTSTATUS:
+    case CURLE_SSL_CRL_BADFILE:
+    case CURLE_SSL_SHUTDOWN_FAILED:
+    case CURLE_USE_SSL_FAILED:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Token bucket: `burst` requests at once, then `qps` per second. A caller
+// reserves its token (the bucket may go negative) and sleeps outside the lock.
+class RateLimiter {
+ public:
+  RateLimiter(double qps, int burst)
+      : qps_(qps), burst_(std::max(1, burst)), tokens_(static_cast<double>(std::max(1, burst))), last_(Clock::now()) {}
+
+  void wait() {
+    if (qps_ <= 0.0) return;
+    std::chrono::duration<double> delay{0.0};
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      const auto now = Clock::now();
+      const double elapsed = std::chrono::duration<double>(now - last_).count();
+      last_ = now;
+      tokens_ = std::min(static_cast<double>(burst_), tokens_ + elapsed * qps_);
+      tokens_ -= 1.0;
+      if (tokens_ < 0.0) delay = std::chrono::duration<double>(-tokens_ / qps_);
+    }
+    if (delay.count() > 0.0) std::this_thread::sleep_for(delay);
+  }
+
+ private:
+  double qps_;
+  int burst_;
+  double tokens_;
+  Clock::time_point last_;
+  std::mutex mutex_;
+};
+
+struct CurlFree {
+  void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
+};
+using CurlPtr = std::unique_ptr<CURL, CurlFree>;
+
+struct SlistFree {
+  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
+};
+using SlistPtr = std::unique_ptr<curl_slist, SlistFree>;
+
+// Idle easy handles, each with its kept-alive connection.
+class HandlePool {
+ public:
+  CurlPtr acquire() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!idle_.empty()) {
+        CurlPtr handle = std::move(idle_.back());
+        idle_.pop_back();
+        return handle;
+      }
+    }
+    return CurlPtr(curl_easy_init());
+  }
+  void release(CurlPtr handle) {
+    if (!handle) return;
+    std::lock_guard<std::mutex> lock(mutex_);
+    idle_.push_back(std::move(handle));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<CurlPtr> idle_;
+};
+
+// What one request authenticates with.
+struct Auth {
+  std::string bearer;
+  std::string cert;
+  std::string key;
+};
+
+// One HTTP exchange.
+struct Call {
+  std::string method;
+  std::string path;  // absolute API path with query, e.g. "/api/v1/namespaces?limit=2"
+  bool has_body = false;
+  std::string body;
+  std::string content_type = "application/json";
+  std::chrono::milliseconds timeout{0};
+  // Streaming (watch): receives the body of a 200 answer as it comes; false stops.
+  std::function<bool(const char*, std::size_t)> sink;
+};
+
+struct Response {
+  CURLcode code = CURLE_OK;
+  std::string curl_message;
+  int status = 0;
+  std::string body;
+  std::optional<int> retry_after;  // seconds
+  bool streamed = false;           // the sink received data
+  bool stopped = false;            // the sink asked to stop
+};
+
+struct Exchange {
+  const Call* call = nullptr;
+  Response* response = nullptr;
+  CURL* handle = nullptr;
+};
+
+std::size_t on_header(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* exchange = static_cast<Exchange*>(user);
+  const std::size_t n = size * count;
+  const std::string line(data, n);
+  if (line.rfind("HTTP/", 0) == 0) {
+    exchange->response->retry_after.reset();  // a new response (after 100 Continue or a redirect)
+    return n;
+  }
+  const std::size_t colon = line.find(':');
+  if (colon != std::string::npos && lower(line.substr(0, colon)) == "retry-after") {
+    const std::string value = trim(line.substr(colon + 1));
+    if (!value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+        value.size() < 7) {
+      exchange->response->retry_after = std::stoi(value);
+    }
+  }
+  return n;
+}
+
+std::size_t on_body(char* data, std::size_t size, std::size_t count, void* user) {
+  auto* exchange = static_cast<Exchange*>(user);
+  const std::size_t n = size * count;
+  if (exchange->call->sink) {
+    long status = 0;
+    curl_easy_getinfo(exchange->handle, CURLINFO_RESPONSE_CODE, &status);
+    if (status == 200) {
+      exchange->response->streamed = true;
+      if (!exchange->call->sink(data, n)) {
+        exchange->response->stopped = true;
+        return 0;  // aborts the transfer (CURLE_WRITE_ERROR)
+      }
+      return n;
+    }
+  }
+  exchange->response->body.append(data, n);
+  return n;
+}
+
+// A JSON body (object, list, Status); a non-JSON one as a string; empty: null.
+Json parse_body(const std::string& body) {
+  if (trim(body).empty()) return Json();
+  Json document = Json::parse(body, nullptr, false);
+  if (document.is_discarded()) return Json(body);
+  return document;
+}
+
+class HttpClient final : public Client {
+ public:
+  HttpClient(Endpoint endpoint, ClientOptions options, std::string base_url, std::string connect_to,
+             std::string host_header)
+      : endpoint_(std::move(endpoint)),
+        options_(std::move(options)),
+        base_url_(std::move(base_url)),
+        connect_to_(std::move(connect_to)),
+        host_header_(std::move(host_header)),
+        limiter_(options_.qps, options_.burst),
+        random_(std::random_device{}()) {}
+
+  std::string server() const override { return endpoint_.cluster.server; }
+
+  Result<ResourceType> resource_for(const std::string& api_version, const std::string& kind) override {
+    std::lock_guard<std::mutex> lock(discovery_mutex_);
+    if (const auto found = cached_resource(api_version, kind)) return *found;
+    // Not cached or a miss: (re)load the group-version once.
+    const std::string path = api_version.find('/') == std::string::npos ? "/api/" + api_version : "/apis/" + api_version;
+    Call call;
+    call.method = "GET";
+    call.path = path;
+    auto response = send(call);
+    if (!response) return response.error();
+    const Response& r = response.value();
+    if (r.status == 404) {
+      return make_error(404, "NotFound", "the server " + server() + " does not serve " + api_version + " (wanted for " +
+                                             kind + ")");
+    }
+    if (r.status != 200) return status_error(r.status, r.body);
+    const Json list = Json::parse(r.body, nullptr, false);
+    if (list.is_discarded() || !list.is_object() || !list.contains("resources") || !list["resources"].is_array()) {
+      return make_error(r.status, "InternalError",
+                        "the server " + server() + " answered discovery of " + api_version + " with no resource list");
+    }
+    const std::size_t slash = api_version.find('/');
+    const std::string group = slash == std::string::npos ? "" : api_version.substr(0, slash);
+    const std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
+    std::vector<ResourceType> types;
+    for (const Json& resource : list["resources"]) {
+      if (!resource.is_object()) continue;
+      const std::string name = resource.value("name", std::string());
+      if (name.empty() || name.find('/') != std::string::npos) continue;  // subresources
+      ResourceType type;
+      type.group = group;
+      type.version = version;
+      type.kind = resource.value("kind", std::string());
+      type.plural = name;
+      type.namespaced = resource.value("namespaced", false);
+      types.push_back(std::move(type));
+    }
+    discovered_[api_version] = std::move(types);
+    if (const auto found = cached_resource(api_version, kind)) return *found;
+    return make_error(404, "NotFound",
+                      "the server " + server() + " does not serve kind " + kind + " in " + api_version);
+  }
+
+  Result<Json> get(const ResourceType& type, const std::string& namespace_name, const std::string& name) override {
+    ++gets_;
+    Call call;
+    call.method = "GET";
+    call.path = object_path(type, namespace_name, name);
+    return json_result(send(call));
+  }
+
+  Result<ObjectList> list(const ResourceType& type, const ListOptions& options) override {
+    ++lists_;
+    ObjectList result;
+    std::string continue_token;
+    bool first = true;
+    while (first || !continue_token.empty()) {
+      Call call;
+      call.method = "GET";
+      call.path = collection_path(type, options.namespace_name, false);
+      std::string query;
+      auto add = [&](const std::string& key, const std::string& value) {
+        query += (query.empty() ? "?" : "&") + key + "=" + escape(value);
+      };
+      if (options.page_size > 0) add("limit", std::to_string(options.page_size));
+      if (!options.label_selector.empty()) add("labelSelector", options.label_selector);
+      if (!continue_token.empty()) add("continue", continue_token);
+      call.path += query;
+      auto response = send(call);
+      if (!response) return response.error();
+      const Response& r = response.value();
+      if (r.status != 200) return status_error(r.status, r.body);
+      Json page = Json::parse(r.body, nullptr, false);
+      if (page.is_discarded() || !page.is_object()) {
+        return make_error(r.status, "InternalError", "the server " + server() + " answered a list with no JSON");
+      }
+      const Json metadata = page.contains("metadata") && page["metadata"].is_object() ? page["metadata"] : Json::object();
+      if (first) result.resource_version = metadata.value("resourceVersion", std::string());
+      continue_token = metadata.value("continue", std::string());
+      if (page.contains("items") && page["items"].is_array()) {
+        for (Json& item : page["items"]) result.items.push_back(with_type(type, std::move(item)));
+      }
+      first = false;
+    }
+    return result;
+  }
+
+  Result<Json> apply(const ResourceType& type, const Json& object, const ApplyOptions& options) override {
+    const Json* metadata = object.contains("metadata") && object["metadata"].is_object() ? &object["metadata"] : nullptr;
+    const std::string name = metadata != nullptr ? metadata->value("name", std::string()) : std::string();
+    if (name.empty()) return make_error(0, "ConfigError", "cannot apply a " + type.kind + " without metadata.name");
+    const std::string namespace_name = metadata->value("namespace", std::string());
+    Call call;
+    call.method = "PATCH";
+    call.path = object_path(type, namespace_name, name) + "?fieldManager=" + escape(options.field_manager);
+    if (options.force) call.path += "&force=true";
+    if (options.dry_run) call.path += "&dryRun=All";
+    call.has_body = true;
+    call.body = object.dump();
+    call.content_type = "application/apply-patch+yaml";
+    return json_result(send(call));
+  }
+
+  Result<Json> remove(const ResourceType& type, const std::string& namespace_name, const std::string& name,
+                      const DeleteOptions& options) override {
+    Json body = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
+    if (!options.propagation_policy.empty()) body["propagationPolicy"] = options.propagation_policy;
+    if (!options.precondition_uid.empty()) body["preconditions"] = {{"uid", options.precondition_uid}};
+    if (options.dry_run) body["dryRun"] = Json::array({"All"});
+    Call call;
+    call.method = "DELETE";
+    call.path = object_path(type, namespace_name, name);
+    call.has_body = true;
+    call.body = body.dump();
+    return json_result(send(call));
+  }
+
+  Result<void> watch(const ResourceType& type, const WatchOptions& options,
+                     const std::function<bool(const WatchEvent&)>& on_event) override {
+    Call call;
+    call.method = "GET";
+    call.path = collection_path(type, options.namespace_name, false) + "?watch=1&allowWatchBookmarks=true";
+    if (!options.resource_version.empty()) call.path += "&resourceVersion=" + escape(options.resource_version);
+    if (!options.label_selector.empty()) call.path += "&labelSelector=" + escape(options.label_selector);
+    const long long seconds = std::max<long long>(1, options.timeout.count());
+    call.path += "&timeoutSeconds=" + std::to_string(seconds);
+    // The server ends the stream at timeoutSeconds; the client's own limit is a little later.
+    call.timeout = std::chrono::milliseconds(seconds * 1000 + 5000);
+
+    std::string buffer;
+    std::optional<Error> stream_error;
+    call.sink = [&](const char* data, std::size_t size) {
+      buffer.append(data, size);
+      std::size_t newline;
+      while ((newline = buffer.find('\n')) != std::string::npos) {
+        const std::string line = trim(buffer.substr(0, newline));
+        buffer.erase(0, newline + 1);
+        if (line.empty()) continue;
+        Json event = Json::parse(line, nullptr, false);
+        if (event.is_discarded() || !event.is_object()) {
+          stream_error = make_error(0, "ConnectionFailed", "the server " + server() + " sent a malformed watch event");
+          return false;
+        }
+        WatchEvent parsed;
+        parsed.type = event.value("type", std::string());
+        if (event.contains("object")) parsed.object = std::move(event["object"]);
+        if (parsed.type == "ERROR") {
+          const int code = parsed.object.is_object() ? parsed.object.value("code", 500) : 500;
+          stream_error = status_error(code, parsed.object.dump());
+          on_event(parsed);
+          return false;
+        }
+        if (!on_event(parsed)) return false;
+      }
+      return true;
+    };
+    auto response = send(call);
+    if (stream_error) return *stream_error;
+    if (!response) return response.error();
+    const Response& r = response.value();
+    if (r.streamed || r.stopped) return {};
+    if (r.status != 200) return status_error(r.status, r.body);
+    return {};
+  }
+
+  Result<Json> request(const std::string& method, const std::string& path, const Json* body,
+                       const std::string& content_type) override {
+    Call call;
+    call.method = method;
+    call.path = path.empty() || path.front() != '/' ? "/" + path : path;
+    if (body != nullptr) {
+      call.has_body = true;
+      call.body = body->dump();
+      call.content_type = content_type;
+    }
+    return json_result(send(call));
+  }
+
+  ClientStats stats() const override {
+    ClientStats stats;
+    stats.requests = requests_.load();
+    stats.retries = retries_.load();
+    stats.lists = lists_.load();
+    stats.gets = gets_.load();
+    return stats;
+  }
+
+ private:
+  std::optional<ResourceType> cached_resource(const std::string& api_version, const std::string& kind) const {
+    const auto it = discovered_.find(api_version);
+    if (it == discovered_.end()) return std::nullopt;
+    for (const ResourceType& type : it->second) {
+      if (type.kind == kind) return type;
+    }
+    return std::nullopt;
+  }
+
+  std::string collection_path(const ResourceType& type, const std::string& namespace_name, bool default_ns) const {
+    std::string path = type.group.empty() ? "/api/" + type.version : "/apis/" + type.group + "/" + type.version;
+    if (type.namespaced) {
+      std::string ns = namespace_name;
+      if (ns.empty() && default_ns) ns = endpoint_.namespace_name.empty() ? "default" : endpoint_.namespace_name;
+      if (!ns.empty()) path += "/namespaces/" + escape(ns);
+    }
+    return path + "/" + type.plural;
+  }
+
+  std::string object_path(const ResourceType& type, const std::string& namespace_name, const std::string& name) const {
+    return collection_path(type, namespace_name, true) + "/" + escape(name);
+  }
+
+  // List items carry no apiVersion/kind for built-in kinds; mkq's callers want them.
+  static Json with_type(const ResourceType& type, Json item) {
+    if (!item.is_object() || (item.contains("apiVersion") && item.contains("kind"))) return item;
+    Json typed = {{"apiVersion", type.api_version()}, {"kind", type.kind}};
+    for (auto& [key, value] : item.items()) {
+      if (key != "apiVersion" && key != "kind") typed[key] = std::move(value);
+    }
+    return typed;
+  }
+
+  Result<Json> json_result(Result<Response> response) const {
+    if (!response) return response.error();
+    const Response& r = response.value();
+    if (r.status < 200 || r.status >= 300) return status_error(r.status, r.body);
+    return parse_body(r.body);
+  }
+
+  Result<Auth> authenticate(bool refresh_exec) {
+    Auth auth;
+    auth.cert = endpoint_.user.client_certificate_data;
+    auth.key = endpoint_.user.client_key_data;
+    if (endpoint_.user.exec) {
+      std::lock_guard<std::mutex> lock(exec_mutex_);
+      const bool expired = exec_credential_ && exec_credential_->expiration &&
+                           std::chrono::system_clock::now() >= *exec_credential_->expiration;
+      if (!exec_credential_ || expired || refresh_exec) {
+        auto credential = run_exec_plugin(*endpoint_.user.exec, endpoint_.cluster,
+                                          std::max(options_.request_timeout, std::chrono::milliseconds(60000)));
+        if (!credential) return credential.error();
+        exec_credential_ = std::move(credential).value();
+      }
+      if (!exec_credential_->token.empty()) auth.bearer = exec_credential_->token;
+      if (!exec_credential_->client_certificate_data.empty()) {
+        auth.cert = exec_credential_->client_certificate_data;
+        auth.key = exec_credential_->client_key_data;
+      }
+      return auth;
+    }
+    if (!endpoint_.user.token_file.empty()) {
+      std::string token;
+      if (!read_token_file(endpoint_.user.token_file, &token)) {
+        return make_error(0, "ConfigError", "cannot read the token file " + endpoint_.user.token_file);
+      }
+      auth.bearer = token;
+    } else {
+      auth.bearer = endpoint_.user.token;
+    }
+    return auth;
+  }
+
+  std::chrono::milliseconds backoff(int attempt) {
+    const long long base = std::max<long long>(1, options_.backoff_base.count());
+    const long long cap = std::max<long long>(base, options_.backoff_max.count());
+    const long long ceiling = attempt >= 30 ? cap : std::min(cap, base << attempt);
+    std::lock_guard<std::mutex> lock(random_mutex_);
+    std::uniform_int_distribution<long long> jitter(0, ceiling);  // full jitter
+    return std::chrono::milliseconds(jitter(random_));
+  }
+
+  Error transport_error(const Response& r, std::chrono::milliseconds timeout) const {
+    const std::string detail = lower(r.curl_message.empty() ? curl_easy_strerror(r.code) : r.curl_message);
+    if (r.code == CURLE_OPERATION_TIMEDOUT) {
+      return make_error(0, "Timeout",
+                        "no answer from " + server() + " within " + std::to_string(timeout.count()) + " ms");
+    }
+    if (tls_code(r.code)) return make_error(0, "TLSError", "tls with " + server() + " failed: " + detail);
+    return make_error(0, "ConnectionFailed", "cannot connect to " + server() + ": " + detail);
+  }
+
+  // Sends with rate limit and retries; a Response is any HTTP answer, an Error
+  // a transport failure or a configuration problem.
+  Result<Response> send(const Call& call) {
+    bool refreshed_exec = false;
+    for (int attempt = 0;; ++attempt) {
+      limiter_.wait();
+      auto auth = authenticate(false);
+      if (!auth) return auth.error();
+      Response r = perform(call, auth.value());
+      ++requests_;
+      const std::chrono::milliseconds timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
+      if (r.code != CURLE_OK && !r.stopped) {
+        if (call.sink && r.code == CURLE_OPERATION_TIMEDOUT && r.status == 200) return r;  // a watch ran its course
+        Error error = transport_error(r, timeout);
+        const bool retryable = error.reason != "TLSError" && !r.streamed;
+        if (!retryable || attempt >= options_.max_retries) return error;
+        ++retries_;
+        std::this_thread::sleep_for(backoff(attempt));
+        continue;
+      }
+      if (r.status == 401 && endpoint_.user.exec && !refreshed_exec && !r.streamed) {
+        // The plugin's credential may have been revoked early: ask for a new one once.
+        refreshed_exec = true;
+        auto fresh = authenticate(true);
+        if (!fresh) return fresh.error();
+        ++retries_;
+        continue;
+      }
+      if (retryable_status(r.status) && !r.streamed && attempt < options_.max_retries) {
+        ++retries_;
+        auto wait = backoff(attempt);
+        if (r.status == 429 && r.retry_after) {
+          wait = std::max(wait, std::chrono::milliseconds(std::min(*r.retry_after, 60) * 1000LL));
+        }
+        std::this_thread::sleep_for(wait);
+        continue;
+      }
+      return r;
+    }
+  }
+
+  Response perform(const Call& call, const Auth& auth) {
+    Response response;
+    CurlPtr handle = pool_.acquire();
+    if (!handle) {
+      response.code = CURLE_FAILED_INIT;
+      return response;
+    }
+    CURL* h = handle.get();
+    curl_easy_reset(h);  // keeps the handle's live connections
+    char error_buffer[CURL_ERROR_SIZE] = {0};
+    const std::string url = base_url_ + call.path;
+    curl_easy_setopt(h, CURLOPT_URL, url.c_str());
+    curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
+    curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https");
+    curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
+    curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
+    // No TLS session resumption: a server that verifies client certificates
+    // without a session id context (the sandbox today) fails resumed handshakes
+    // with an internal_error alert. Connections are kept alive, so full
+    // handshakes are rare.
+    curl_easy_setopt(h, CURLOPT_SSL_SESSIONID_CACHE, 0L);
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+    curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
+    const auto timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));
+    curl_slist* connect_to = nullptr;
+    SlistPtr connect_to_owner;
+    if (!connect_to_.empty()) {
+      connect_to = curl_slist_append(nullptr, connect_to_.c_str());
+      connect_to_owner.reset(connect_to);
+      curl_easy_setopt(h, CURLOPT_CONNECT_TO, connect_to);
+    }
+    if (!endpoint_.cluster.proxy_url.empty()) curl_easy_setopt(h, CURLOPT_PROXY, endpoint_.cluster.proxy_url.c_str());
+
+    // Trust.
+    if (endpoint_.cluster.insecure_skip_tls_verify) {
+      curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
+      curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
+    } else if (!endpoint_.cluster.certificate_authority_data.empty()) {
+      curl_blob ca{const_cast<char*>(endpoint_.cluster.certificate_authority_data.data()),
+                   endpoint_.cluster.certificate_authority_data.size(), CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_CAINFO, nullptr);
+      curl_easy_setopt(h, CURLOPT_CAPATH, nullptr);
+      curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+    }
+    // Client certificate.
+    if (!auth.cert.empty()) {
+      curl_blob cert{const_cast<char*>(auth.cert.data()), auth.cert.size(), CURL_BLOB_COPY};
+      curl_blob key{const_cast<char*>(auth.key.data()), auth.key.size(), CURL_BLOB_COPY};
+      curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cert);
+      curl_easy_setopt(h, CURLOPT_SSLCERTTYPE, "PEM");
+      curl_easy_setopt(h, CURLOPT_SSLKEY_BLOB, &key);
+      curl_easy_setopt(h, CURLOPT_SSLKEYTYPE, "PEM");
+    }
+
+    curl_slist* headers = nullptr;
+    headers = curl_slist_append(headers, "Accept: application/json");
+    headers = curl_slist_append(headers, "Expect:");
+    if (!host_header_.empty()) headers = curl_slist_append(headers, ("Host: " + host_header_).c_str());
+    std::string authorization;
+    if (!auth.bearer.empty()) {
+      authorization = "Authorization: Bearer " + auth.bearer;
+      headers = curl_slist_append(headers, authorization.c_str());
+    }
+    if (call.has_body) headers = curl_slist_append(headers, ("Content-Type: " + call.content_type).c_str());
+    SlistPtr headers_owner(headers);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, headers);
+
+    if (call.method == "GET") {
+      curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+    } else {
+      curl_easy_setopt(h, CURLOPT_CUSTOMREQUEST, call.method.c_str());
+      if (call.has_body || call.method == "POST" || call.method == "PUT" || call.method == "PATCH") {
+        curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(call.body.size()));
+        curl_easy_setopt(h, CURLOPT_POSTFIELDS, call.body.c_str());
+      }
+    }
+
+    Exchange exchange{&call, &response, h};
+    curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+    curl_easy_setopt(h, CURLOPT_HEADERDATA, &exchange);
+    curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+    curl_easy_setopt(h, CURLOPT_WRITEDATA, &exchange);
+
+    response.code = curl_easy_perform(h);
+    response.curl_message = error_buffer;
+    long status = 0;
+    curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
+    response.status = static_cast<int>(status);
+    if (response.stopped) response.code = CURLE_OK;
+    // Do not keep a handle whose options point at this call's buffers.
+    curl_easy_setopt(h, CURLOPT_ERRORBUFFER, nullptr);
+    curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
+    curl_easy_setopt(h, CURLOPT_CONNECT_TO, nullptr);
+    curl_easy_setopt(h, CURLOPT_POSTFIELDS, nullptr);
+    pool_.release(std::move(handle));
+    return response;
+  }
+
+  const Endpoint endpoint_;
+  const ClientOptions options_;
+  const std::string base_url_;     // scheme://host[:port][/path], no trailing '/'
+  const std::string connect_to_;   // CURLOPT_CONNECT_TO entry when tls-server-name differs
+  const std::string host_header_;  // the server's host:port when tls-server-name replaces it in the URL
+  RateLimiter limiter_;
+  HandlePool pool_;
+  std::mutex discovery_mutex_;
+  std::map<std::string, std::vector<ResourceType>> discovered_;
+  std::mutex exec_mutex_;
+  std::optional<ExecCredential> exec_credential_;
+  std::mutex random_mutex_;
+  std::mt19937_64 random_;
+  std::atomic<int> requests_{0};
+  std::atomic<int> retries_{0};
+  std::atomic<int> lists_{0};
+  std::atomic<int> gets_{0};
+};
+
+struct UrlFree {
+  void operator()(CURLU* url) const { curl_url_cleanup(url); }
+};
+
+std::string url_part(CURLU* url, CURLUPart part, unsigned flags = 0) {
+  char* text = nullptr;
+  if (curl_url_get(url, part, &text, flags) != CURLUE_OK || text == nullptr) return {};
+  std::string value(text);
+  curl_free(text);
+  return value;
+}
+
+}  // namespace
+
+std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientOptions& options, std::string* error) {
+  global_init();
+  auto fail = [&](const std::string& text) -> std::unique_ptr<Client> {
+    if (error != nullptr) *error = text;
+    return nullptr;
+  };
+  const std::string where = "context \"" + endpoint.context + "\"";
+  std::unique_ptr<CURLU, UrlFree> url(curl_url());
+  if (!url || curl_url_set(url.get(), CURLUPART_URL, endpoint.cluster.server.c_str(), 0) != CURLUE_OK) {
+    return fail(where + ": server " + endpoint.cluster.server + " is not a URL");
+  }
+  if (lower(url_part(url.get(), CURLUPART_SCHEME)) != "https") {
+    return fail(where + ": server " + endpoint.cluster.server + " is not https");
+  }
+  const std::string host = url_part(url.get(), CURLUPART_HOST);
+  const std::string port = url_part(url.get(), CURLUPART_PORT, CURLU_DEFAULT_PORT);
+  std::string path = url_part(url.get(), CURLUPART_PATH);
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  if (host.empty()) return fail(where + ": server " + endpoint.cluster.server + " names no host");
+
+  std::string base_url = "https://" + host + ":" + port + path;
+  std::string connect_to;
+  std::string host_header;
+  const std::string& sni = endpoint.cluster.tls_server_name;
+  if (!sni.empty() && sni != host) {
+    // Connect to the server's address, but verify (and send SNI for) tls-server-name.
+    base_url = "https://" + sni + ":" + port + path;
+    std::string bare_host = host;
+    connect_to = sni + ":" + port + ":" + bare_host + ":" + port;
+    host_header = host + ":" + port;
+  }
+
+  const ClusterEntry& cluster = endpoint.cluster;
+  if (!cluster.certificate_authority_data.empty() && !is_pem_certificate(cluster.certificate_authority_data)) {
+    return fail(where + ": the cluster's certificate authority" +
+                (cluster.certificate_authority_file.empty() ? std::string(" (certificate-authority-data)")
+                                                            : " " + cluster.certificate_authority_file) +
+                " is not a PEM certificate");
+  }
+  const UserEntry& user = endpoint.user;
+  if (user.client_certificate_data.empty() != user.client_key_data.empty()) {
+    return fail(where + ": a client certificate needs both client-certificate and client-key");
+  }
+  if (!user.client_certificate_data.empty() && !is_pem_certificate(user.client_certificate_data)) {
+    return fail(where + ": the client certificate is not a PEM certificate");
+  }
+  if (!user.client_key_data.empty() && !is_pem_key(user.client_key_data)) {
+    return fail(where + ": the client key is not a PEM private key");
+  }
+  if (!user.token_file.empty()) {
+    std::string token;
+    if (!read_token_file(user.token_file, &token)) return fail(where + ": cannot read the token file " + user.token_file);
+  }
+  return std::make_unique<HttpClient>(endpoint, options, std::move(base_url), std::move(connect_to),
+                                      std::move(host_header));
+}
+
+}  // namespace mkq::kube

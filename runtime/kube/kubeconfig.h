@@ -1,0 +1,92 @@
+// Kubeconfig files as kubectl reads them: several files merged, contexts,
+// clusters, users; resolved into what one connection needs.
+//
+// Merging follows kubectl: files come from --kubeconfig (one file), else
+// KUBECONFIG (':'-separated; missing files skipped; for every cluster, user and
+// context name the first file that defines it wins; current-context comes from
+// the first file that sets it), else ~/.kube/config. Relative paths inside a
+// file (certificate-authority, client-certificate, client-key, tokenFile,
+// exec.command when it contains a '/') are relative to that file's directory.
+#pragma once
+
+#include <chrono>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mkq::kube {
+
+struct ExecConfig {
+  std::string api_version;  // client.authentication.k8s.io/v1 or v1beta1 (anything else is refused)
+  std::string command;
+  std::vector<std::string> args;
+  std::vector<std::pair<std::string, std::string>> env;
+  bool provide_cluster_info = false;
+  std::string install_hint;
+};
+
+struct ClusterEntry {
+  std::string server;                   // https://host:port[/path]
+  std::string certificate_authority_data;  // PEM (decoded from base64 data, or read from the file)
+  std::string certificate_authority_file;  // where the PEM came from, for messages; empty: inline data
+  bool insecure_skip_tls_verify = false;
+  std::string tls_server_name;
+  std::string proxy_url;
+};
+
+struct UserEntry {
+  std::string client_certificate_data;  // PEM
+  std::string client_key_data;          // PEM (a secret: never logged)
+  std::string token;                    // a secret: never logged
+  std::string token_file;               // read at each request, absolute path
+  std::optional<ExecConfig> exec;
+  std::string username, password;       // basic auth: refused at resolve time (removed from Kubernetes)
+};
+
+struct ContextEntry {
+  std::string cluster;
+  std::string user;
+  std::string namespace_name;
+};
+
+struct Kubeconfig {
+  std::map<std::string, ClusterEntry> clusters;
+  std::map<std::string, UserEntry> users;
+  std::map<std::string, ContextEntry> contexts;
+  std::string current_context;
+  std::vector<std::filesystem::path> files;  // the files merged, in order
+};
+
+struct LoadOptions {
+  std::filesystem::path explicit_file;  // --kubeconfig; empty: KUBECONFIG, then ~/.kube/config
+  // Overrides for tests; empty optional: read the process environment.
+  std::optional<std::string> kubeconfig_env;
+  std::optional<std::filesystem::path> home;
+};
+
+// The merged kubeconfig, or std::nullopt with *error ("kubeconfig /x: line 3: ...",
+// "no kubeconfig: --kubeconfig, KUBECONFIG and ~/.kube/config are all absent").
+// `found_none` is set when no file exists at all (the sandbox default applies).
+std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::string* error, bool* found_none = nullptr);
+// Parses one kubeconfig document (YAML or JSON) as if read from `origin`.
+std::optional<Kubeconfig> parse_kubeconfig(const std::string& text, const std::filesystem::path& origin,
+                                           std::string* error);
+
+// Everything one connection needs.
+struct Endpoint {
+  std::string context;  // the context's name
+  ClusterEntry cluster;
+  UserEntry user;
+  std::string namespace_name;
+};
+
+// The named context (empty: current-context). Refuses insecure-skip-tls-verify
+// unless allow_insecure, basic auth, an exec apiVersion other than v1/v1beta1,
+// and a server that is not https. Error texts name the context and the file.
+std::optional<Endpoint> resolve_context(const Kubeconfig& config, const std::string& context, bool allow_insecure,
+                                        std::string* error);
+
+}  // namespace mkq::kube

@@ -1,0 +1,727 @@
+// The apply executor (apply.h): carries out a Plan cluster by cluster, tier by
+// tier, with a bounded number of requests in flight, and records every outcome.
+//
+// Phases (each waits for the one before):
+//   1. every worker's creates/updates/replaces, and the manager's below tier
+//      MultiKueueCluster (namespaces, secrets, RBAC, flavors, cohorts, ...);
+//   2. the manager's MultiKueueClusters and later kinds, and the credential
+//      Secrets (issued now, when the workers' ServiceAccounts exist) -- whether
+//      or not every worker succeeded: a failed worker's objects are reported as
+//      failed on their own, and its MultiKueueCluster reports it inactive;
+//   3. the manager's deletions, in reverse tier order (the manager stops
+//      dispatching to what goes away first);
+//   4. the workers' deletions, in reverse tier order.
+// Within a cluster and phase, tiers run one after another; the objects of one
+// tier run concurrently, except that an object waits for the objects of its
+// own tier it depends on. Every client call holds one of `parallelism` slots.
+//
+// Invariants: the state (StateStore is single-writer) is only touched under
+// `record_mutex_`; the progress callback only under `progress_mutex_`; no
+// message holds document content (a Secret's values never leave the document).
+#include <algorithm>
+#include <atomic>
+#include <ctime>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "compiler/kueue/schema.h"
+#include "runtime/reconcile/apply.h"
+#include "runtime/reconcile/apply_internal.h"
+
+namespace mkq::reconcile {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace schema = kueue::schema;
+
+constexpr int kUnknownTier = 1000;  // kinds mkq does not render: after every known kind
+
+int tier_of(const std::string& kind) {
+  const schema::KindInfo* info = schema::find_kind(kind);
+  return info == nullptr ? kUnknownTier : info->apply_tier;
+}
+
+int multikueue_cluster_tier() { return schema::info(schema::Kind::MultiKueueCluster).apply_tier; }
+
+std::string now_rfc3339() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer;
+}
+
+std::string format_duration(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+  return std::to_string(ms) + "ms";
+}
+
+std::string base64(const std::string& bytes) {
+  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  out.reserve((bytes.size() + 2) / 3 * 4);
+  std::size_t index = 0;
+  for (; index + 2 < bytes.size(); index += 3) {
+    const unsigned value = (static_cast<unsigned char>(bytes[index]) << 16) |
+                           (static_cast<unsigned char>(bytes[index + 1]) << 8) |
+                           static_cast<unsigned char>(bytes[index + 2]);
+    out += kAlphabet[(value >> 18) & 63];
+    out += kAlphabet[(value >> 12) & 63];
+    out += kAlphabet[(value >> 6) & 63];
+    out += kAlphabet[value & 63];
+  }
+  const std::size_t rest = bytes.size() - index;
+  if (rest > 0) {
+    unsigned value = static_cast<unsigned char>(bytes[index]) << 16;
+    if (rest == 2) value |= static_cast<unsigned char>(bytes[index + 1]) << 8;
+    out += kAlphabet[(value >> 18) & 63];
+    out += kAlphabet[(value >> 12) & 63];
+    out += rest == 2 ? kAlphabet[(value >> 6) & 63] : '=';
+    out += '=';
+  }
+  return out;
+}
+
+// A Secret's stringData, moved into data (base64): what the API server would
+// do, but server-side apply would then record mkq as owner of stringData,
+// which the server never stores -- every later plan would see it removed.
+void move_string_data(Json& document) {
+  if (!document.is_object() || document.value("kind", "") != "Secret") return;
+  if (!document.contains("stringData")) return;
+  // A copy: inserting "data" into the ordered object would invalidate a reference.
+  const Json string_data = document["stringData"];
+  document.erase("stringData");
+  if (!string_data.is_object()) return;
+  Json& data = document["data"];
+  if (!data.is_object()) data = Json::object();
+  for (const auto& [key, value] : string_data.items()) {
+    data[key] = base64(value.is_string() ? value.get<std::string>() : value.dump());
+  }
+}
+
+std::string metadata_string(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  const auto metadata = object.find("metadata");
+  if (metadata == object.end() || !metadata->is_object()) return "";
+  const auto found = metadata->find(key);
+  if (found == metadata->end() || !found->is_string()) return "";
+  return found->get<std::string>();
+}
+
+// The finalizers still holding an object ("[a, b]"), metadata's or, for a
+// Namespace, spec's.
+std::string finalizers_of(const Json& object) {
+  std::vector<std::string> names;
+  auto collect = [&names](const Json& parent) {
+    if (!parent.is_object()) return;
+    const auto found = parent.find("finalizers");
+    if (found == parent.end() || !found->is_array()) return;
+    for (const Json& name : *found) {
+      if (name.is_string()) names.push_back(name.get<std::string>());
+    }
+  };
+  if (object.is_object()) {
+    if (object.contains("metadata")) collect(object["metadata"]);
+    if (names.empty() && object.contains("spec")) collect(object["spec"]);
+  }
+  if (names.empty()) return "";
+  std::string text = "[";
+  for (std::size_t index = 0; index < names.size(); ++index) {
+    if (index > 0) text += ", ";
+    text += names[index];
+  }
+  return text + "]";
+}
+
+// True when a DELETE's answer says the object is already gone: a Status, or
+// the object without a deletionTimestamp (nothing holds it).
+bool gone_in_answer(const Json& answer) {
+  if (!answer.is_object()) return true;
+  if (answer.value("kind", "") == "Status") return true;
+  return metadata_string(answer, "deletionTimestamp").empty();
+}
+
+bool is_transport_down(const kube::Error& error) {
+  return error.transport() && (error.reason == "ConnectionFailed" || error.reason == "TLSError");
+}
+
+enum class Outcome { Ok, Failed, Skipped };
+
+const char* outcome_name(Outcome outcome) {
+  switch (outcome) {
+    case Outcome::Ok:
+      return "ok";
+    case Outcome::Failed:
+      return "failed";
+    case Outcome::Skipped:
+      return "skipped";
+  }
+  return "failed";
+}
+
+class Executor {
+ public:
+  Executor(const Plan& plan, const std::vector<Target>& targets, state::StateStore& state, std::int64_t run_id,
+           CredentialProvider* credentials, const ApplyOptions& options)
+      : plan_(plan),
+        targets_(targets),
+        state_(state),
+        run_id_(run_id),
+        credentials_(credentials),
+        options_(options),
+        parallelism_(std::max(1, options.parallelism)),
+        slots_(parallelism_) {}
+
+  ApplyReport run();
+
+ private:
+  // One reachable cluster of the plan.
+  struct ClusterRun {
+    const ClusterPlan* plan = nullptr;
+    kube::Client* client = nullptr;
+    std::mutex mutex;        // guards down_error
+    std::string down_error;  // set after a connection failure: the rest is not attempted
+  };
+
+  using Selector = std::function<bool(const ClusterRun&, const Change&)>;
+
+  void prepare_blockers();
+  void fail_unreachable(const ClusterPlan& cluster, const std::string& error);
+  void drop_vanished(const ClusterPlan& cluster);
+  void run_phase(const std::vector<ClusterRun*>& clusters, const Selector& select, bool deletions);
+  void run_cluster(ClusterRun& cluster, const Selector& select, bool deletions);
+  void run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave);
+  void execute(ClusterRun& cluster, const Change& change);
+
+  // Each returns the error, or "" on success (the state already updated).
+  std::string apply_change(ClusterRun& cluster, const Change& change);
+  std::string delete_change(ClusterRun& cluster, const Change& change, bool record);
+  std::string wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change, Json last);
+  kube::Result<kube::ResourceType> resolve(ClusterRun& cluster, const Change& change);
+  void note_transport(ClusterRun& cluster, const kube::Error& error);
+
+  std::string record_applied(const Change& change, const Json& answer, const std::string& digest);
+  std::string record_deleted(const Change& change);
+  // Records the outcome; a failure or skip blocks what depends on the change
+  // (`root`: the failed change at the origin of a skip).
+  void finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root = "");
+  void emit(ProgressEvent::Phase phase, const Change& change, const std::string& message);
+
+  const Plan& plan_;
+  const std::vector<Target>& targets_;
+  state::StateStore& state_;
+  const std::int64_t run_id_;
+  CredentialProvider* const credentials_;
+  const ApplyOptions& options_;
+  const int parallelism_;
+  std::string lineage_;
+  detail::RequestSlots slots_;
+
+  // Per change address: the addresses that must succeed before it runs (its
+  // depends_on; for a deletion, the deletions of the objects depending on it).
+  std::map<std::string, std::vector<std::string>> blockers_;
+
+  std::mutex record_mutex_;  // guards state_, report_, failed_
+  ApplyReport report_;
+  std::map<std::string, std::string> failed_;  // failed or skipped address -> the failed address at its root
+  std::mutex progress_mutex_;
+};
+
+void Executor::emit(ProgressEvent::Phase phase, const Change& change, const std::string& message) {
+  if (!options_.progress) return;
+  ProgressEvent event;
+  event.phase = phase;
+  event.cluster = change.cluster;
+  event.address = change.address;
+  event.action = change.action;
+  event.message = message;
+  std::lock_guard<std::mutex> lock(progress_mutex_);
+  try {
+    options_.progress(event);
+  } catch (...) {
+    // A failing progress display never stops an apply.
+  }
+}
+
+void Executor::finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root) {
+  {
+    std::lock_guard<std::mutex> lock(record_mutex_);
+    ObjectResult result;
+    result.cluster = change.cluster;
+    result.address = change.address;
+    result.action = change.action;
+    result.ok = outcome == Outcome::Ok;
+    result.message = message;
+    report_.results.push_back(result);
+    if (outcome != Outcome::Ok) {
+      ++report_.failed;
+      failed_[change.address] = root.empty() ? change.address : root;
+    }
+    std::string ignored;
+    state_.record_outcome(run_id_, state::ObjectOutcome{change.address, action_name(change.action),
+                                                        outcome_name(outcome), message},
+                          &ignored);
+  }
+  emit(outcome == Outcome::Ok ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
+}
+
+std::string Executor::record_applied(const Change& change, const Json& answer, const std::string& digest) {
+  state::InventoryEntry entry;
+  entry.address = change.address;
+  entry.cluster = change.cluster;
+  entry.api_version = change.api_version;
+  entry.kind = change.kind;
+  entry.namespace_name = change.namespace_name;
+  entry.name = change.name;
+  entry.uid = metadata_string(answer, "uid");
+  entry.resource_version = metadata_string(answer, "resourceVersion");
+  entry.digest = digest;
+  entry.applied_at = now_rfc3339();
+  entry.run_id = run_id_;
+  std::string error;
+  std::lock_guard<std::mutex> lock(record_mutex_);
+  if (!state_.record_applied(entry, &error)) return "applied, but the state could not record it: " + error;
+  return "";
+}
+
+std::string Executor::record_deleted(const Change& change) {
+  std::string error;
+  std::lock_guard<std::mutex> lock(record_mutex_);
+  if (!state_.record_deleted(change.address, &error)) return "deleted, but the state could not record it: " + error;
+  return "";
+}
+
+void Executor::note_transport(ClusterRun& cluster, const kube::Error& error) {
+  if (!is_transport_down(error)) return;
+  std::lock_guard<std::mutex> lock(cluster.mutex);
+  if (cluster.down_error.empty()) cluster.down_error = detail::describe(error);
+}
+
+kube::Result<kube::ResourceType> Executor::resolve(ClusterRun& cluster, const Change& change) {
+  kube::Result<kube::ResourceType> type = kube::Error{};
+  {
+    detail::Slot slot(slots_);
+    type = cluster.client->resource_for(change.api_version, change.kind);
+  }
+  if (type) return type;
+  note_transport(cluster, type.error());
+  if (!type.error().not_found()) return type;
+  kube::Error error = type.error();
+  error.message = change.api_version + " " + change.kind + " is not served by the cluster";
+  if (change.api_version.rfind(std::string(schema::kKueueGroup) + "/", 0) == 0) {
+    error.message += " (is Kueue installed?)";
+  }
+  return error;
+}
+
+std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
+  Json document;
+  if (change.credential) {
+    if (!change.credential_error.empty()) return change.credential_error;
+    if (credentials_ == nullptr) return "no credential provider to issue it";
+    kueue::Object secret;
+    secret.api_version = change.api_version;
+    secret.kind = change.kind;
+    secret.name = change.name;
+    secret.namespace_name = change.namespace_name;
+    secret.document = change.desired;
+    secret.depends_on = change.depends_on;
+    secret.holds_credential_placeholder = true;
+    kube::Result<Json> issued = kube::Error{};
+    {
+      detail::Slot slot(slots_);
+      issued = credentials_->issue(change.cluster, secret);
+    }
+    if (!issued) return "cannot issue the credential: " + detail::describe(issued.error());
+    document = std::move(issued).value();
+  } else {
+    document = change.desired;
+  }
+  if (!document.is_object()) return "the plan holds no document to apply";
+  // The inventory digest is of the document as planned (or issued), the one a
+  // later plan compares with.
+  const std::string digest = document_digest(document, lineage_);
+  move_string_data(document);
+
+  const kube::Result<kube::ResourceType> type = resolve(cluster, change);
+  if (!type) return detail::describe(type.error());
+  kube::ApplyOptions apply_options;
+  apply_options.field_manager = "mkq";
+  // Repairing drift takes back fields mkq owned before someone changed them.
+  const bool repairs_drift = change.reason == kDriftReason;
+  apply_options.force = options_.force_conflicts || repairs_drift;
+  kube::Result<Json> answer = kube::Error{};
+  {
+    detail::Slot slot(slots_);
+    answer = cluster.client->apply(type.value(), document, apply_options);
+  }
+  if (!answer) {
+    note_transport(cluster, answer.error());
+    if (answer.error().conflict() && !apply_options.force) {
+      return "conflict: " + detail::describe(answer.error()) +
+             " (run with --force-conflicts to take ownership of these fields)";
+    }
+    return detail::describe(answer.error());
+  }
+  return record_applied(change, answer.value(), digest);
+}
+
+std::string Executor::wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change,
+                                Json last) {
+  const Clock::time_point deadline = Clock::now() + options_.deletion_timeout;
+  const std::chrono::milliseconds cap =
+      std::max(std::chrono::milliseconds(1), std::min(options_.poll_interval, std::chrono::milliseconds(1000)));
+  std::chrono::milliseconds interval = std::min(cap, std::chrono::milliseconds(10));
+  std::string read_error;
+  while (true) {
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) break;
+    std::this_thread::sleep_for(std::min<Clock::duration>(interval, deadline - now));
+    interval = std::min(cap, interval * 2);
+    kube::Result<Json> live = kube::Error{};
+    {
+      detail::Slot slot(slots_);
+      live = cluster.client->get(type, change.namespace_name, change.name);
+    }
+    if (live) {
+      last = live.value();
+      read_error.clear();
+      // Someone created it anew (another uid): the object mkq deleted is gone.
+      const std::string uid = metadata_string(last, "uid");
+      if (!change.live_uid.empty() && !uid.empty() && uid != change.live_uid) return "";
+      continue;
+    }
+    if (live.error().not_found()) return "";
+    read_error = detail::describe(live.error());
+  }
+  if (!read_error.empty()) return "cannot confirm the deletion after " + format_duration(options_.deletion_timeout) +
+                                 ": " + read_error;
+  std::string message = "still present after " + format_duration(options_.deletion_timeout);
+  const std::string finalizers = finalizers_of(last);
+  if (!finalizers.empty()) message += ": finalizers " + finalizers;
+  return message;
+}
+
+std::string Executor::delete_change(ClusterRun& cluster, const Change& change, bool record) {
+  const kube::Result<kube::ResourceType> type = resolve(cluster, change);
+  if (!type) {
+    // A kind the cluster no longer serves holds no objects: nothing to delete.
+    if (type.error().not_found() && change.action == Action::Delete) return record ? record_deleted(change) : "";
+    return detail::describe(type.error());
+  }
+  kube::DeleteOptions delete_options;
+  delete_options.propagation_policy = "Background";
+  delete_options.precondition_uid = change.live_uid;
+  kube::Result<Json> answer = kube::Error{};
+  {
+    detail::Slot slot(slots_);
+    answer = cluster.client->remove(type.value(), change.namespace_name, change.name, delete_options);
+  }
+  if (!answer) {
+    note_transport(cluster, answer.error());
+    if (!answer.error().not_found()) return detail::describe(answer.error());
+  } else if (!gone_in_answer(answer.value())) {
+    const std::string error = wait_gone(cluster, type.value(), change, answer.value());
+    if (!error.empty()) return error;
+  }
+  return record ? record_deleted(change) : "";
+}
+
+void Executor::execute(ClusterRun& cluster, const Change& change) {
+  // A failed prerequisite skips this change.
+  std::string blocked_by, root;
+  {
+    std::lock_guard<std::mutex> lock(record_mutex_);
+    const auto blockers = blockers_.find(change.address);
+    if (blockers != blockers_.end()) {
+      for (const std::string& blocker : blockers->second) {
+        const auto failed = failed_.find(blocker);
+        if (failed == failed_.end()) continue;
+        blocked_by = blocker;
+        root = failed->second;
+        break;
+      }
+    }
+  }
+  if (!blocked_by.empty()) {
+    const std::string message = change.action == Action::Delete
+                                    ? "skipped: " + blocked_by + " depends on it and was not deleted"
+                                    : "skipped: depends on " + root + ", which failed";
+    finish(change, Outcome::Skipped, message, root);
+    return;
+  }
+  std::string down_error;
+  {
+    std::lock_guard<std::mutex> lock(cluster.mutex);
+    down_error = cluster.down_error;
+  }
+  if (!down_error.empty()) {
+    finish(change, Outcome::Failed, "not attempted: the cluster is unreachable (" + down_error + ")");
+    return;
+  }
+  emit(ProgressEvent::Phase::Started, change, "");
+  std::string error;
+  try {
+    switch (change.action) {
+      case Action::Create:
+      case Action::Update:
+        error = apply_change(cluster, change);
+        break;
+      case Action::Replace:
+        error = delete_change(cluster, change, false);
+        if (error.empty()) {
+          error = apply_change(cluster, change);
+        } else {
+          error = "cannot delete for the replace: " + error;
+        }
+        break;
+      case Action::Delete:
+        error = delete_change(cluster, change, true);
+        break;
+      case Action::NoOp:
+        break;
+    }
+  } catch (const std::exception& exception) {
+    error = std::string("internal error: ") + exception.what();
+  }
+  finish(change, error.empty() ? Outcome::Ok : Outcome::Failed, error);
+}
+
+void Executor::run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave) {
+  const std::size_t width = std::min<std::size_t>(wave.size(), static_cast<std::size_t>(parallelism_));
+  std::atomic<std::size_t> next{0};
+  auto work = [&] {
+    for (std::size_t index = next++; index < wave.size(); index = next++) {
+      try {
+        execute(cluster, *wave[index]);
+      } catch (...) {
+        // execute() records its own failures; only a failing record lands here,
+        // and an exception must not leave a thread.
+      }
+    }
+  };
+  std::vector<std::thread> threads;
+  for (std::size_t extra = 1; extra < width; ++extra) {
+    try {
+      threads.emplace_back(work);
+    } catch (const std::exception&) {
+      break;  // fewer threads: the ones there are take the rest
+    }
+  }
+  work();
+  for (std::thread& thread : threads) thread.join();
+}
+
+void Executor::run_cluster(ClusterRun& cluster, const Selector& select, bool deletions) {
+  // The cluster's changes of this phase, by tier (reverse for deletions), plan order within a tier.
+  std::map<int, std::vector<const Change*>> tiers;
+  for (const Change& change : cluster.plan->changes) {
+    if (change.action == Action::NoOp) continue;
+    if ((change.action == Action::Delete) != deletions) continue;
+    if (!select(cluster, change)) continue;
+    tiers[tier_of(change.kind)].push_back(&change);
+  }
+  std::vector<int> order;
+  for (const auto& [tier, changes] : tiers) order.push_back(tier);
+  if (deletions) std::reverse(order.begin(), order.end());
+
+  for (const int tier : order) {
+    // Waves within a tier: a change waits for the changes of its tier it is blocked by.
+    std::vector<const Change*> remaining = tiers[tier];
+    while (!remaining.empty()) {
+      std::set<std::string> pending;
+      for (const Change* change : remaining) pending.insert(change->address);
+      std::vector<const Change*> wave, later;
+      for (const Change* change : remaining) {
+        const auto blockers = blockers_.find(change->address);
+        bool waits = false;
+        if (blockers != blockers_.end()) {
+          for (const std::string& blocker : blockers->second) {
+            if (blocker != change->address && pending.count(blocker) != 0) waits = true;
+          }
+        }
+        (waits ? later : wave).push_back(change);
+      }
+      if (wave.empty()) wave.swap(later);  // a cycle: run what is left together
+      run_concurrently(cluster, wave);
+      remaining.swap(later);
+    }
+  }
+}
+
+void Executor::run_phase(const std::vector<ClusterRun*>& clusters, const Selector& select, bool deletions) {
+  std::vector<std::thread> threads;
+  for (ClusterRun* cluster : clusters) {
+    if (clusters.size() > 1) {
+      try {
+        threads.emplace_back([this, cluster, &select, deletions] { run_cluster(*cluster, select, deletions); });
+        continue;
+      } catch (const std::exception&) {
+        // no thread to be had: run this cluster here
+      }
+    }
+    run_cluster(*cluster, select, deletions);
+  }
+  for (std::thread& thread : threads) thread.join();
+}
+
+void Executor::prepare_blockers() {
+  for (const ClusterPlan& cluster : plan_.clusters) {
+    for (const Change& change : cluster.changes) {
+      if (change.action == Action::NoOp) continue;
+      if (change.action != Action::Delete) {
+        for (const std::string& dependency : change.depends_on) blockers_[change.address].push_back(dependency);
+        continue;
+      }
+      // A deletion is blocked by the deletions of the objects that depend on it.
+      for (const std::string& dependency : change.depends_on) {
+        blockers_[dependency].push_back(change.address);
+      }
+    }
+  }
+  // Forward dependencies only bind non-deletions and reverse ones only
+  // deletions: drop entries that point at a change of the other sort.
+  std::map<std::string, Action> actions;
+  for (const ClusterPlan& cluster : plan_.clusters) {
+    for (const Change& change : cluster.changes) actions[change.address] = change.action;
+  }
+  for (auto& [address, blockers] : blockers_) {
+    const auto action = actions.find(address);
+    const bool deletion = action != actions.end() && action->second == Action::Delete;
+    blockers.erase(std::remove_if(blockers.begin(), blockers.end(),
+                                  [&](const std::string& blocker) {
+                                    const auto other = actions.find(blocker);
+                                    const bool blocker_deletion =
+                                        other != actions.end() && other->second == Action::Delete;
+                                    return deletion != blocker_deletion && other != actions.end();
+                                  }),
+                   blockers.end());
+  }
+}
+
+void Executor::fail_unreachable(const ClusterPlan& cluster, const std::string& error) {
+  for (const Change& change : cluster.changes) {
+    if (change.action == Action::NoOp) continue;
+    finish(change, Outcome::Failed, error);
+  }
+}
+
+void Executor::drop_vanished(const ClusterPlan& cluster) {
+  // A no-op for an object nothing holds (live_uid empty) is an inventory entry
+  // whose object is already gone: forget it, no request.
+  for (const Change& change : cluster.changes) {
+    if (change.action != Action::NoOp || !change.live_uid.empty()) continue;
+    std::lock_guard<std::mutex> lock(record_mutex_);
+    if (!state_.find(change.address)) continue;
+    std::string ignored;
+    state_.record_deleted(change.address, &ignored);
+  }
+}
+
+ApplyReport Executor::run() {
+  lineage_ = state_.lineage();
+  prepare_blockers();
+
+  std::vector<std::unique_ptr<ClusterRun>> runs;
+  for (const ClusterPlan& cluster : plan_.clusters) {
+    const auto target = std::find_if(targets_.begin(), targets_.end(),
+                                     [&](const Target& candidate) { return candidate.cluster == cluster.cluster; });
+    kube::Client* client = target == targets_.end() ? nullptr : target->client;
+    if (!cluster.reachable || client == nullptr) {
+      std::string error = !cluster.reachable ? cluster.error : "";
+      if (error.empty() && target != targets_.end()) error = target->connect_error;
+      if (error.empty()) error = "no connection to cluster " + cluster.cluster;
+      fail_unreachable(cluster, error);
+      continue;
+    }
+    drop_vanished(cluster);
+    auto run = std::make_unique<ClusterRun>();
+    run->plan = &cluster;
+    run->client = client;
+    runs.push_back(std::move(run));
+  }
+
+  std::vector<ClusterRun*> all, managers, workers;
+  for (const auto& run : runs) {
+    all.push_back(run.get());
+    (run->plan->role == kueue::ClusterRole::Manager ? managers : workers).push_back(run.get());
+  }
+  const int late_tier = multikueue_cluster_tier();
+  auto is_late = [late_tier](const ClusterRun& cluster, const Change& change) {
+    return cluster.plan->role == kueue::ClusterRole::Manager && (change.credential || tier_of(change.kind) >= late_tier);
+  };
+  run_phase(all, [&](const ClusterRun& cluster, const Change& change) { return !is_late(cluster, change); }, false);
+  run_phase(managers, is_late, false);
+  run_phase(managers, [](const ClusterRun&, const Change&) { return true; }, true);
+  run_phase(workers, [](const ClusterRun&, const Change&) { return true; }, true);
+
+  if (options_.wait) {
+    std::vector<detail::WaitItem> items;
+    std::map<std::string, kube::Client*> clients;
+    std::set<std::string> failed;
+    {
+      std::lock_guard<std::mutex> lock(record_mutex_);
+      for (const ObjectResult& result : report_.results) {
+        if (!result.ok) failed.insert(result.address);
+      }
+    }
+    for (const auto& run : runs) {
+      clients[run->plan->cluster] = run->client;
+      for (const Change& change : run->plan->changes) {
+        if (!detail::has_active_condition(change.api_version, change.kind)) continue;
+        if (failed.count(change.address) != 0) continue;
+        const bool applied =
+            change.action == Action::Create || change.action == Action::Update || change.action == Action::Replace;
+        const bool unchanged = change.action == Action::NoOp && !change.live_uid.empty();
+        if (!applied && !unchanged) continue;
+        items.push_back(detail::WaitItem{change.cluster, change.address, change.api_version, change.kind,
+                                         change.namespace_name, change.name});
+      }
+    }
+    auto progress = [this](const ProgressEvent& event) {
+      if (!options_.progress) return;
+      std::lock_guard<std::mutex> lock(progress_mutex_);
+      try {
+        options_.progress(event);
+      } catch (...) {
+      }
+    };
+    report_.wait_failures =
+        detail::wait_for_active(items, clients, *options_.wait, options_.poll_interval, slots_, progress);
+  }
+  return std::move(report_);
+}
+
+}  // namespace
+
+namespace detail {
+
+std::string describe(const kube::Error& error) {
+  if (!error.message.empty()) return error.message;
+  if (error.status == 0) return error.reason.empty() ? "no answer from the server" : error.reason;
+  std::string text = std::to_string(error.status);
+  if (!error.reason.empty()) text += " " + error.reason;
+  return text;
+}
+
+}  // namespace detail
+
+ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, state::StateStore& state,
+                       std::int64_t run_id, CredentialProvider* credentials, const ApplyOptions& options) {
+  try {
+    Executor executor(plan, targets, state, run_id, credentials, options);
+    return executor.run();
+  } catch (const std::exception& error) {
+    ApplyReport report;
+    report.failed = 1;
+    report.results.push_back(ObjectResult{"", "", Action::NoOp, false, std::string("internal error: ") + error.what()});
+    return report;
+  }
+}
+
+}  // namespace mkq::reconcile

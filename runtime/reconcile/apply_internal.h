@@ -1,0 +1,78 @@
+// Pieces of the apply executor shared by apply.cpp (carrying out the changes)
+// and apply_wait.cpp (--wait: until Kueue objects are Active). Internal to
+// mkq_reconcile.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "runtime/kube/client.h"
+#include "runtime/reconcile/apply.h"
+
+namespace mkq::reconcile::detail {
+
+// A counting semaphore: the bound on requests in flight over all clusters.
+class RequestSlots {
+ public:
+  explicit RequestSlots(int count) : free_(count < 1 ? 1 : count) {}
+  void acquire() {
+    std::unique_lock<std::mutex> lock(mutex_);
+    available_.wait(lock, [this] { return free_ > 0; });
+    --free_;
+  }
+  void release() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++free_;
+    }
+    available_.notify_one();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable available_;
+  int free_;
+};
+
+// Holds one slot for the duration of one client call.
+class Slot {
+ public:
+  explicit Slot(RequestSlots& slots) : slots_(slots) { slots_.acquire(); }
+  ~Slot() { slots_.release(); }
+  Slot(const Slot&) = delete;
+  Slot& operator=(const Slot&) = delete;
+
+ private:
+  RequestSlots& slots_;
+};
+
+// A Kueue object --wait watches for its Active condition.
+struct WaitItem {
+  std::string cluster, address, api_version, kind, namespace_name, name;
+};
+
+// True for the kinds whose status has an Active condition (ClusterQueue,
+// LocalQueue, AdmissionCheck, MultiKueueCluster; MULTIKUEUE.md section 6).
+bool has_active_condition(const std::string& api_version, const std::string& kind);
+
+// Polls (one LIST per kind per cluster per poll, clusters in parallel) until
+// every item reports Active=True or `timeout` passes. Emits Waiting when an
+// item's state is first seen or changes, Ready when it turns Active. Returns
+// one line per item still not Active at the deadline, in `items` order:
+// "ADDRESS: Active=False (Reason): message", "ADDRESS: no Active condition yet",
+// "ADDRESS: not found on the cluster", "ADDRESS: cannot be read: ERROR".
+std::vector<std::string> wait_for_active(const std::vector<WaitItem>& items,
+                                         const std::map<std::string, kube::Client*>& clients,
+                                         std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
+                                         RequestSlots& slots, const std::function<void(const ProgressEvent&)>& emit);
+
+// A kube::Error in words for a result message: the server's message when it
+// gave one, else its reason and status.
+std::string describe(const kube::Error& error);
+
+}  // namespace mkq::reconcile::detail

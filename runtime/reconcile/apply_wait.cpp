@@ -1,0 +1,191 @@
+// --wait: after apply, poll the Kueue objects of the plan until each reports
+// condition Active=True. Reads with one LIST per kind per cluster per poll,
+// never a GET per object, so waiting on 2,000 queues costs a handful of requests.
+#include <algorithm>
+#include <exception>
+#include <thread>
+
+#include "runtime/reconcile/active_condition.h"
+#include "runtime/reconcile/apply_internal.h"
+
+namespace mkq::reconcile::detail {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// What the last poll saw of one item.
+struct ItemState {
+  bool ready = false;
+  bool seen = false;      // read at least once (found, absent or failed)
+  std::string text;       // for Waiting and the failure line: "Active=False (Reason): message"
+  std::string ready_text;  // for Ready: "Active=True (Reason)"
+};
+
+std::string string_at(const Json& object, const char* key) {
+  if (!object.is_object()) return "";
+  const auto found = object.find(key);
+  if (found == object.end() || !found->is_string()) return "";
+  return found->get<std::string>();
+}
+
+// The item's state from its live object.
+ItemState state_of(const Json& object) {
+  ItemState state;
+  state.seen = true;
+  const ActiveCondition condition = active_condition_of(object);
+  if (!condition.present) {
+    state.text = "no Active condition yet";
+    return state;
+  }
+  std::string text = "Active=" + condition.status;
+  if (!condition.reason.empty()) text += " (" + condition.reason + ")";
+  state.ready_text = text;
+  if (!condition.message.empty()) text += ": " + condition.message;
+  state.text = text;
+  state.ready = condition.active();
+  return state;
+}
+
+std::string object_key(const std::string& namespace_name, const std::string& name) {
+  return namespace_name + "/" + name;
+}
+
+// One poll of one cluster: a LIST per kind of its pending items.
+void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, const std::vector<std::size_t>& pending,
+                  std::vector<ItemState>& states, RequestSlots& slots) {
+  std::map<std::string, std::vector<std::size_t>> by_kind;  // "apiVersion/kind" -> item indexes
+  for (const std::size_t index : pending) {
+    by_kind[items[index].api_version + "/" + items[index].kind].push_back(index);
+  }
+  for (const auto& [key, indexes] : by_kind) {
+    const WaitItem& first = items[indexes.front()];
+    auto failed = [&](const std::string& error) {
+      for (const std::size_t index : indexes) {
+        // Keep what an earlier poll saw; a passing read error does not erase it.
+        if (states[index].seen && states[index].text.rfind("cannot be read: ", 0) != 0) continue;
+        states[index].seen = true;
+        states[index].ready = false;
+        states[index].text = "cannot be read: " + error;
+      }
+    };
+    kube::Result<kube::ResourceType> type = kube::Error{};
+    {
+      Slot slot(slots);
+      type = client.resource_for(first.api_version, first.kind);
+    }
+    if (!type) {
+      failed(describe(type.error()));
+      continue;
+    }
+    kube::Result<kube::ObjectList> list = kube::Error{};
+    {
+      Slot slot(slots);
+      list = client.list(type.value(), kube::ListOptions{});
+    }
+    if (!list) {
+      failed(describe(list.error()));
+      continue;
+    }
+    std::map<std::string, const Json*> live;
+    for (const Json& object : list.value().items) {
+      if (!object.is_object() || !object.contains("metadata")) continue;
+      const Json& metadata = object["metadata"];
+      live[object_key(string_at(metadata, "namespace"), string_at(metadata, "name"))] = &object;
+    }
+    for (const std::size_t index : indexes) {
+      const WaitItem& item = items[index];
+      const auto found = live.find(object_key(type.value().namespaced ? item.namespace_name : "", item.name));
+      if (found == live.end()) {
+        states[index] = ItemState{false, true, "not found on the cluster", ""};
+        continue;
+      }
+      states[index] = state_of(*found->second);
+    }
+  }
+}
+
+}  // namespace
+
+bool has_active_condition(const std::string& api_version, const std::string& kind) {
+  return reports_active_condition(api_version, kind);
+}
+
+std::vector<std::string> wait_for_active(const std::vector<WaitItem>& items,
+                                         const std::map<std::string, kube::Client*>& clients,
+                                         std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
+                                         RequestSlots& slots, const std::function<void(const ProgressEvent&)>& emit) {
+  const Clock::time_point deadline = Clock::now() + timeout;
+  std::vector<ItemState> states(items.size());
+  std::vector<std::string> reported(items.size());  // the last Waiting text emitted per item
+  std::vector<bool> done(items.size(), false);
+  if (poll_interval <= std::chrono::milliseconds::zero()) poll_interval = std::chrono::milliseconds(1);
+
+  while (true) {
+    std::map<std::string, std::vector<std::size_t>> pending;  // cluster -> item indexes
+    for (std::size_t index = 0; index < items.size(); ++index) {
+      if (!done[index]) pending[items[index].cluster].push_back(index);
+    }
+    if (pending.empty()) break;
+
+    // Clusters in parallel; each thread writes only its own items' states.
+    std::vector<std::thread> threads;
+    for (const auto& [cluster, indexes] : pending) {
+      const auto client = clients.find(cluster);
+      if (client == clients.end() || client->second == nullptr) {
+        for (const std::size_t index : indexes) states[index] = ItemState{false, true, "cannot be read: no connection", ""};
+        continue;
+      }
+      auto poll = [&client = *client->second, &items, indexes = indexes, &states, &slots] {
+        try {
+          poll_cluster(client, items, indexes, states, slots);
+        } catch (const std::exception& error) {
+          for (const std::size_t index : indexes) {
+            states[index] = ItemState{false, true, std::string("cannot be read: ") + error.what(), ""};
+          }
+        }
+      };
+      if (pending.size() == 1) {
+        poll();
+        continue;
+      }
+      try {
+        threads.emplace_back(poll);
+      } catch (const std::exception&) {
+        poll();  // no thread to be had: poll this cluster here
+      }
+    }
+    for (std::thread& thread : threads) thread.join();
+
+    for (std::size_t index = 0; index < items.size(); ++index) {
+      if (done[index]) continue;
+      ProgressEvent event;
+      event.cluster = items[index].cluster;
+      event.address = items[index].address;
+      if (states[index].ready) {
+        done[index] = true;
+        event.phase = ProgressEvent::Phase::Ready;
+        event.message = states[index].ready_text;
+        emit(event);
+      } else if (states[index].text != reported[index]) {
+        reported[index] = states[index].text;
+        event.phase = ProgressEvent::Phase::Waiting;
+        event.message = states[index].text;
+        emit(event);
+      }
+    }
+    if (std::all_of(done.begin(), done.end(), [](bool value) { return value; })) break;
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) break;
+    std::this_thread::sleep_for(std::min<Clock::duration>(poll_interval, deadline - now));
+  }
+
+  std::vector<std::string> failures;
+  for (std::size_t index = 0; index < items.size(); ++index) {
+    if (done[index]) continue;
+    const std::string text = states[index].text.empty() ? "no Active condition yet" : states[index].text;
+    failures.push_back(items[index].address + ": " + text);
+  }
+  return failures;
+}
+
+}  // namespace mkq::reconcile::detail

@@ -1,0 +1,120 @@
+// The plan: desired (the compiled policy) vs state (the inventory of what mkq
+// applied) vs live (refresh), per cluster, as create, update, delete, replace
+// and no-op changes, each with a reason -- and its renderings.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "compiler/kueue/objects.h"
+#include "runtime/reconcile/credentials_port.h"
+#include "runtime/reconcile/target.h"
+#include "runtime/state/state.h"
+
+namespace mkq::reconcile {
+
+enum class Action { NoOp, Create, Update, Delete, Replace };
+
+// The reason of an update that restores what mkq applied and someone changed
+// since. Apply takes such fields back (server-side apply with force): mkq owned
+// them, and the plan showed the repair.
+inline constexpr const char* kDriftReason = "drift: changed outside mkq";
+const char* action_name(Action action);  // "no-op", "create", "update", "delete", "replace"
+
+// One field that changes. Paths are dotted from the document's root, list items
+// by index or, for lists of named items, by name ("spec.resourceGroups[0].flavors[default].resources[cpu].nominalQuota").
+struct FieldDiff {
+  std::string path;
+  std::optional<Json> before;  // absent: the field is added
+  std::optional<Json> after;   // absent: the field is removed
+  bool sensitive = false;      // a Secret's data: rendered "(sensitive value)"
+};
+
+struct Change {
+  std::string cluster;
+  std::string address;  // kueue::address()
+  std::string api_version, kind, namespace_name, name;
+  Action action = Action::NoOp;
+  // Why, in words a user reads in the plan: "not on the cluster", "the policy changed",
+  // "drift: changed outside mkq", "no longer in the policy", "spec.clusterQueue is
+  // immutable", "token for multikueue-sa, expires 2026-12-21: expires within 7d".
+  std::string reason;
+  std::vector<FieldDiff> fields;  // update/replace: the differing fields; create: none
+  // The document to apply (create/update/replace); null for delete and no-op.
+  // For a credential change it is the placeholder: apply asks the provider.
+  Json desired;
+  bool sensitive = false;   // a Secret: every value masked in every rendering
+  bool credential = false;  // issued by the CredentialProvider at apply time
+  std::string credential_error;  // the provider cannot issue it: apply fails this change
+  // What refresh saw, for saved-plan staleness and delete preconditions ("" when absent).
+  std::string live_uid, live_resource_version;
+  std::vector<std::string> depends_on;  // addresses on the same cluster (kueue::Object::depends_on)
+};
+
+struct ClusterPlan {
+  std::string cluster;
+  kueue::ClusterRole role = kueue::ClusterRole::Worker;
+  bool reachable = true;
+  std::string error;            // why the cluster could not be read: its changes are unknown
+  std::vector<Change> changes;  // apply order (deletions last, in reverse apply order); no-ops included
+};
+
+struct PlanSummary {
+  int add = 0, change = 0, destroy = 0;  // a replace counts in add and destroy, as Terraform counts it
+  int replace = 0, unchanged = 0, unreachable_clusters = 0;
+};
+
+enum class PlanKind { Apply, Destroy };
+
+struct Plan {
+  PlanKind kind = PlanKind::Apply;
+  std::string policy_path;
+  std::string policy_digest;  // of the desired state
+  std::string lineage;        // of the state file
+  std::int64_t state_serial = 0;
+  std::vector<ClusterPlan> clusters;  // manager first, then workers by name
+
+  PlanSummary summary() const;
+  bool has_changes() const;  // any change other than no-op
+  bool complete() const;     // every cluster was read
+};
+
+struct PlanOptions {
+  PlanKind kind = PlanKind::Apply;  // Destroy: every inventory object is deleted, desired ignored
+  bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
+};
+
+// The entry function of the diff. `credentials` may be null (placeholder
+// Secrets are then planned as credential changes with credential_error set).
+// What the server or other managers set (status, defaults, finalizers,
+// managedFields, other managers' fields) never shows as a change; fields mkq
+// owned (metadata.managedFields, manager "mkq") and no longer sends show as
+// removed. A changed immutable field (kueue::schema::kImmutableFields) makes a
+// replace. A live object differing from a desired one that the inventory says
+// mkq applied unchanged (same digest) is an update with reason "drift: ...".
+Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
+               const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
+               const PlanOptions& options);
+
+// The inventory digest of a document mkq applies (state::digest_of of its canonical JSON).
+std::string document_digest(const Json& document, const std::string& lineage);
+
+// Terraform-like text: per cluster a header, `+ ~ - -/+` lines with field diffs,
+// then "Plan: N to add, N to change, N to destroy." (or "No changes. ..."). Secrets masked.
+std::string render_text(const Plan& plan, bool color);
+// A pull-request comment: a summary line, then a table and a details block per cluster.
+std::string render_markdown(const Plan& plan);
+// {"format_version":1, "summary":{...}, "clusters":[...]} -- also the saved plan file (--out).
+Json render_json(const Plan& plan);
+std::optional<Plan> plan_from_json(const Json& json, std::string* error);
+
+// Why a saved plan can no longer be applied: the state serial moved, or a live
+// object's resourceVersion/uid differs from what the plan saw (or it appeared or
+// vanished). Each reason names the address: "manager/ClusterQueue/cq: changed on
+// the cluster since the plan (resourceVersion 12 -> 15)". Empty: still current.
+std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_serial, const std::string& lineage,
+                                       const LiveState& live);
+
+}  // namespace mkq::reconcile

@@ -1,0 +1,350 @@
+// The plan's renderings (text, markdown, JSON), the saved plan read back, and
+// the staleness check of a saved plan. No rendering ever shows a value of a
+// sensitive field: those FieldDiffs hold only a marker.
+#include <algorithm>
+#include <exception>
+
+#include "runtime/reconcile/plan.h"
+
+namespace mkq::reconcile {
+namespace {
+
+constexpr const char* kSensitiveMarker = "(sensitive value)";
+constexpr int kFormatVersion = 1;
+
+const char* symbol(Action action) {
+  switch (action) {
+    case Action::Create: return "+";
+    case Action::Update: return "~";
+    case Action::Delete: return "-";
+    case Action::Replace: return "-/+";
+    case Action::NoOp: return " ";
+  }
+  return " ";
+}
+
+struct Palette {
+  bool on = false;
+  std::string paint(const std::string& text, const char* code) const {
+    return on ? std::string("\x1b[") + code + "m" + text + "\x1b[0m" : text;
+  }
+  std::string green(const std::string& t) const { return paint(t, "32"); }
+  std::string yellow(const std::string& t) const { return paint(t, "33"); }
+  std::string red(const std::string& t) const { return paint(t, "31"); }
+  std::string bold(const std::string& t) const { return paint(t, "1"); }
+  std::string action(Action a) const {
+    switch (a) {
+      case Action::Create: return green("+");
+      case Action::Update: return yellow("~");
+      case Action::Delete: return red("-");
+      case Action::Replace: return red("-") + "/" + green("+");
+      case Action::NoOp: return " ";
+    }
+    return " ";
+  }
+};
+
+const char* role_name(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }
+
+std::string object_name(const Change& change) {
+  return change.kind + " " + (change.namespace_name.empty() ? change.name : change.namespace_name + "/" + change.name);
+}
+
+std::string value_text(const Json& value, bool sensitive) { return sensitive ? kSensitiveMarker : value.dump(); }
+
+bool has_real_changes(const ClusterPlan& cluster) {
+  return std::any_of(cluster.changes.begin(), cluster.changes.end(),
+                     [](const Change& c) { return c.action != Action::NoOp; });
+}
+
+std::string summary_line(const PlanSummary& s) {
+  return std::to_string(s.add) + " to add, " + std::to_string(s.change) + " to change, " + std::to_string(s.destroy) +
+         " to destroy";
+}
+
+std::string no_changes_text(const Plan& plan) {
+  return plan.kind == PlanKind::Destroy ? "No changes. mkq has nothing to destroy." 
+                                        : "No changes. Every cluster matches the policy.";
+}
+
+std::string escape_cell(const std::string& text) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '|') out += "\\|";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out;
+}
+
+// Secret data values of a sensitive, non-credential document are replaced by the marker.
+Json masked_document(const Change& change) {
+  if (!change.sensitive || change.credential || !change.desired.is_object()) return change.desired;
+  Json out = change.desired;
+  for (const char* key : {"data", "stringData"}) {
+    if (!out.contains(key) || !out[key].is_object()) continue;
+    for (auto& [k, v] : out[key].items()) {
+      (void)k;
+      v = kSensitiveMarker;
+    }
+  }
+  return out;
+}
+
+std::optional<Action> action_from(const std::string& name) {
+  for (const Action a : {Action::NoOp, Action::Create, Action::Update, Action::Delete, Action::Replace}) {
+    if (name == action_name(a)) return a;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::string render_text(const Plan& plan, bool color) {
+  const Palette p{color};
+  if (!plan.has_changes() && plan.complete()) return no_changes_text(plan) + "\n";
+  std::string out = "mkq will perform the following actions:\n";
+  for (const ClusterPlan& cluster : plan.clusters) {
+    out += "\n" + p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")");
+    if (!cluster.reachable) {
+      out += ": " + p.red("unreachable") + ": " + cluster.error + "\n";
+      continue;
+    }
+    if (!has_real_changes(cluster)) {
+      out += ": no changes\n";
+      continue;
+    }
+    out += "\n";
+    for (const Change& change : cluster.changes) {
+      if (change.action == Action::NoOp) continue;
+      out += "  " + p.action(change.action) + " " + object_name(change) + " (" + change.reason + ")\n";
+      for (const FieldDiff& field : change.fields) {
+        const bool sensitive = field.sensitive || change.sensitive;
+        if (field.before && field.after) {
+          out += "      " + p.yellow("~") + " " + field.path + ": " + value_text(*field.before, sensitive) + " -> " +
+                 value_text(*field.after, sensitive) + "\n";
+        } else if (field.after) {
+          out += "      " + p.green("+") + " " + field.path + ": " + value_text(*field.after, sensitive) + "\n";
+        } else if (field.before) {
+          out += "      " + p.red("-") + " " + field.path + ": " + value_text(*field.before, sensitive) + "\n";
+        }
+      }
+      if (!change.credential_error.empty()) {
+        out += "      " + p.red("!") + " the credential cannot be issued: " + change.credential_error + "\n";
+      }
+    }
+  }
+  const PlanSummary s = plan.summary();
+  out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
+  if (s.unreachable_clusters > 0) {
+    out += std::to_string(s.unreachable_clusters) +
+           (s.unreachable_clusters == 1 ? " cluster is" : " clusters are") +
+           " unreachable: its changes are unknown and not part of this plan.\n";
+  }
+  return out;
+}
+
+std::string render_markdown(const Plan& plan) {
+  const PlanSummary s = plan.summary();
+  if (!plan.has_changes() && plan.complete()) return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n";
+  std::string out = "### mkq plan: " + summary_line(s) + "\n";
+  if (s.unreachable_clusters > 0) {
+    out += "\n**" + std::to_string(s.unreachable_clusters) +
+           (s.unreachable_clusters == 1 ? " cluster is" : " clusters are") + " unreachable**: its changes are unknown.\n";
+  }
+  for (const ClusterPlan& cluster : plan.clusters) {
+    out += "\n#### cluster `" + cluster.cluster + "` (" + role_name(cluster.role) + ")\n\n";
+    if (!cluster.reachable) {
+      out += "Unreachable: " + escape_cell(cluster.error) + "\n";
+      continue;
+    }
+    if (!has_real_changes(cluster)) {
+      out += "No changes.\n";
+      continue;
+    }
+    out += "| Action | Object | Reason |\n| --- | --- | --- |\n";
+    bool any_fields = false;
+    for (const Change& change : cluster.changes) {
+      if (change.action == Action::NoOp) continue;
+      any_fields = any_fields || !change.fields.empty();
+      out += std::string("| ") + symbol(change.action) + " " + action_name(change.action) + " | `" +
+             object_name(change) + "` | " + escape_cell(change.reason) + " |\n";
+    }
+    if (!any_fields) continue;
+    out += "\n<details><summary>field changes on " + cluster.cluster + "</summary>\n\n```diff\n";
+    for (const Change& change : cluster.changes) {
+      if (change.action == Action::NoOp || change.fields.empty()) continue;
+      out += std::string("# ") + symbol(change.action) + " " + object_name(change) + "\n";
+      for (const FieldDiff& field : change.fields) {
+        const bool sensitive = field.sensitive || change.sensitive;
+        if (field.before) out += "- " + field.path + ": " + value_text(*field.before, sensitive) + "\n";
+        if (field.after) out += "+ " + field.path + ": " + value_text(*field.after, sensitive) + "\n";
+      }
+    }
+    out += "```\n\n</details>\n";
+  }
+  return out;
+}
+
+Json render_json(const Plan& plan) {
+  const PlanSummary s = plan.summary();
+  Json out = Json::object();
+  out["format_version"] = kFormatVersion;
+  out["kind"] = plan.kind == PlanKind::Destroy ? "destroy" : "apply";
+  out["policy_path"] = plan.policy_path;
+  out["policy_digest"] = plan.policy_digest;
+  out["lineage"] = plan.lineage;
+  out["state_serial"] = plan.state_serial;
+  out["summary"] = Json{{"add", s.add},         {"change", s.change},       {"destroy", s.destroy},
+                        {"replace", s.replace}, {"unchanged", s.unchanged}, {"unreachable_clusters", s.unreachable_clusters}};
+  Json clusters = Json::array();
+  for (const ClusterPlan& cluster : plan.clusters) {
+    Json c = Json::object();
+    c["name"] = cluster.cluster;
+    c["role"] = role_name(cluster.role);
+    c["reachable"] = cluster.reachable;
+    c["error"] = cluster.error;
+    Json changes = Json::array();
+    for (const Change& change : cluster.changes) {
+      Json j = Json::object();
+      j["address"] = change.address;
+      j["api_version"] = change.api_version;
+      j["kind"] = change.kind;
+      j["namespace"] = change.namespace_name;
+      j["name"] = change.name;
+      j["action"] = action_name(change.action);
+      j["reason"] = change.reason;
+      Json fields = Json::array();
+      for (const FieldDiff& field : change.fields) {
+        const bool sensitive = field.sensitive || change.sensitive;
+        Json f = Json::object();
+        f["path"] = field.path;
+        if (field.before) f["before"] = sensitive ? Json(kSensitiveMarker) : *field.before;
+        if (field.after) f["after"] = sensitive ? Json(kSensitiveMarker) : *field.after;
+        f["sensitive"] = field.sensitive;
+        fields.push_back(std::move(f));
+      }
+      j["fields"] = std::move(fields);
+      j["desired"] = masked_document(change);
+      j["sensitive"] = change.sensitive;
+      j["credential"] = change.credential;
+      j["credential_error"] = change.credential_error;
+      j["live_uid"] = change.live_uid;
+      j["live_resource_version"] = change.live_resource_version;
+      j["depends_on"] = change.depends_on;
+      changes.push_back(std::move(j));
+    }
+    c["changes"] = std::move(changes);
+    clusters.push_back(std::move(c));
+  }
+  out["clusters"] = std::move(clusters);
+  return out;
+}
+
+std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
+  const auto fail = [&](const std::string& message) -> std::optional<Plan> {
+    if (error != nullptr) *error = message;
+    return std::nullopt;
+  };
+  try {
+    if (!json.is_object()) return fail("a saved plan is a JSON object");
+    if (!json.contains("format_version") || json["format_version"] != kFormatVersion) {
+      return fail("unsupported plan format_version (this mkq reads version " + std::to_string(kFormatVersion) + ")");
+    }
+    Plan plan;
+    const std::string kind = json.at("kind").get<std::string>();
+    if (kind != "apply" && kind != "destroy") return fail("unknown plan kind \"" + kind + "\"");
+    plan.kind = kind == "destroy" ? PlanKind::Destroy : PlanKind::Apply;
+    plan.policy_path = json.value("policy_path", std::string());
+    plan.policy_digest = json.at("policy_digest").get<std::string>();
+    plan.lineage = json.at("lineage").get<std::string>();
+    plan.state_serial = json.at("state_serial").get<std::int64_t>();
+    for (const Json& c : json.at("clusters")) {
+      ClusterPlan cluster;
+      cluster.cluster = c.at("name").get<std::string>();
+      const std::string role = c.at("role").get<std::string>();
+      if (role != "manager" && role != "worker") return fail("unknown cluster role \"" + role + "\"");
+      cluster.role = role == "manager" ? kueue::ClusterRole::Manager : kueue::ClusterRole::Worker;
+      cluster.reachable = c.at("reachable").get<bool>();
+      cluster.error = c.value("error", std::string());
+      for (const Json& j : c.at("changes")) {
+        Change change;
+        change.cluster = cluster.cluster;
+        change.address = j.at("address").get<std::string>();
+        change.api_version = j.at("api_version").get<std::string>();
+        change.kind = j.at("kind").get<std::string>();
+        change.namespace_name = j.value("namespace", std::string());
+        change.name = j.at("name").get<std::string>();
+        const auto action = action_from(j.at("action").get<std::string>());
+        if (!action) return fail("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.address);
+        change.action = *action;
+        change.reason = j.value("reason", std::string());
+        for (const Json& f : j.at("fields")) {
+          FieldDiff field;
+          field.path = f.at("path").get<std::string>();
+          if (f.contains("before")) field.before = f["before"];
+          if (f.contains("after")) field.after = f["after"];
+          field.sensitive = f.value("sensitive", false);
+          change.fields.push_back(std::move(field));
+        }
+        change.desired = j.contains("desired") ? j["desired"] : Json();
+        change.sensitive = j.value("sensitive", false);
+        change.credential = j.value("credential", false);
+        change.credential_error = j.value("credential_error", std::string());
+        change.live_uid = j.value("live_uid", std::string());
+        change.live_resource_version = j.value("live_resource_version", std::string());
+        if (j.contains("depends_on")) change.depends_on = j["depends_on"].get<std::vector<std::string>>();
+        cluster.changes.push_back(std::move(change));
+      }
+      plan.clusters.push_back(std::move(cluster));
+    }
+    return plan;
+  } catch (const std::exception& e) {
+    return fail(std::string("the saved plan is malformed: ") + e.what());
+  }
+}
+
+std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_serial, const std::string& lineage,
+                                       const LiveState& live) {
+  std::vector<std::string> out;
+  if (saved.lineage != lineage) {
+    out.push_back("the plan was made for another state (lineage " + saved.lineage + ", now " + lineage + ")");
+  } else if (saved.state_serial != current_serial) {
+    out.push_back("the state changed since the plan (serial " + std::to_string(saved.state_serial) + " -> " +
+                  std::to_string(current_serial) + ")");
+  }
+  for (const ClusterPlan& cluster : saved.clusters) {
+    if (!cluster.reachable) continue;  // nothing was planned there
+    const ClusterLive* now = live.find(cluster.cluster);
+    if (now == nullptr || !now->reachable) {
+      out.push_back("cluster " + cluster.cluster + ": cannot be read now, so the plan cannot be checked" +
+                    (now == nullptr || now->error.empty() ? std::string() : ": " + now->error));
+      continue;
+    }
+    for (const Change& change : cluster.changes) {
+      const auto found = now->objects.find(change.address);
+      const bool saw = !change.live_uid.empty() || !change.live_resource_version.empty();
+      if (found == now->objects.end()) {
+        if (saw) out.push_back(change.address + ": deleted from the cluster since the plan");
+        continue;
+      }
+      if (!saw) {
+        out.push_back(change.address + ": appeared on the cluster since the plan");
+        continue;
+      }
+      const Json& meta = found->second.contains("metadata") ? found->second["metadata"] : Json::object();
+      const std::string uid = meta.value("uid", std::string());
+      const std::string rv = meta.value("resourceVersion", std::string());
+      if (uid != change.live_uid) {
+        out.push_back(change.address + ": replaced on the cluster since the plan (uid " + change.live_uid + " -> " + uid +
+                      ")");
+      } else if (rv != change.live_resource_version) {
+        out.push_back(change.address + ": changed on the cluster since the plan (resourceVersion " +
+                      change.live_resource_version + " -> " + rv + ")");
+      }
+    }
+  }
+  return out;
+}
+
+}  // namespace mkq::reconcile

@@ -1,0 +1,155 @@
+// refresh: what every cluster holds of the objects the plan is about, read with
+// one LIST per kind per cluster, clusters in parallel.
+#include "runtime/reconcile/refresh.h"
+
+#include <algorithm>
+#include <atomic>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "compiler/kueue/schema.h"
+
+namespace mkq::reconcile {
+namespace {
+
+// The objects of interest of one kind on one cluster.
+struct KindInterest {
+  std::string api_version, kind;
+  std::set<std::string> namespaces;
+  std::set<std::string> addresses;
+};
+
+std::string address_of(const std::string& cluster, const std::string& kind, const std::string& namespace_name,
+                       const std::string& name) {
+  return namespace_name.empty() ? cluster + "/" + kind + "/" + name
+                                : cluster + "/" + kind + "/" + namespace_name + "/" + name;
+}
+
+std::string string_at(const Json& object, const char* key) {
+  const auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return {};
+  const auto it = meta->find(key);
+  return it != meta->end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+// Kinds in apply order, so the LISTs go out in a stable order.
+std::vector<KindInterest> interests_of(const std::string& cluster, const kueue::DesiredState& desired,
+                                       const std::vector<state::InventoryEntry>& inventory) {
+  std::map<std::string, KindInterest> by_kind;
+  const auto note = [&](const std::string& api_version, const std::string& kind, const std::string& namespace_name,
+                        const std::string& address) {
+    KindInterest& interest = by_kind[api_version + "/" + kind];
+    interest.api_version = api_version;
+    interest.kind = kind;
+    interest.namespaces.insert(namespace_name);
+    interest.addresses.insert(address);
+  };
+  for (const kueue::ClusterObjects& objects : desired.clusters) {
+    if (objects.cluster != cluster) continue;
+    for (const kueue::Object& object : objects.objects) {
+      note(object.api_version, object.kind, object.namespace_name, kueue::address(cluster, object));
+    }
+  }
+  for (const state::InventoryEntry& entry : inventory) {
+    if (entry.cluster != cluster) continue;
+    note(entry.api_version, entry.kind, entry.namespace_name,
+         address_of(cluster, entry.kind, entry.namespace_name, entry.name));
+  }
+  std::vector<KindInterest> out;
+  for (auto& [key, interest] : by_kind) out.push_back(std::move(interest));
+  std::stable_sort(out.begin(), out.end(), [](const KindInterest& a, const KindInterest& b) {
+    const int ra = kueue::schema::apply_rank(a.kind), rb = kueue::schema::apply_rank(b.kind);
+    if (ra != rb) return ra < rb;
+    return a.api_version + "/" + a.kind < b.api_version + "/" + b.kind;
+  });
+  return out;
+}
+
+std::string failure(const std::string& what, const kube::Error& error) {
+  if (error.transport()) return error.message;
+  return what + ": " + error.message;
+}
+
+ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& desired,
+                            const std::vector<state::InventoryEntry>& inventory) {
+  ClusterLive live;
+  live.cluster = target.cluster;
+  if (target.client == nullptr) {
+    live.reachable = false;
+    live.error = target.connect_error.empty() ? "no connection to the cluster" : target.connect_error;
+    return live;
+  }
+  kube::Client& client = *target.client;
+  const auto fail = [&](const std::string& message) {
+    live.reachable = false;
+    live.error = message;
+    live.objects.clear();
+  };
+  for (const KindInterest& interest : interests_of(target.cluster, desired, inventory)) {
+    auto type = client.resource_for(interest.api_version, interest.kind);
+    if (!type.ok()) {
+      if (type.error().not_found()) {
+        live.unserved_kinds.push_back(interest.api_version + "/" + interest.kind);
+        continue;
+      }
+      fail(failure("discover " + interest.kind, type.error()));
+      return live;
+    }
+    live.types[interest.api_version + "/" + interest.kind] = type.value();
+    kube::ListOptions options;
+    if (type.value().namespaced && interest.namespaces.size() == 1) options.namespace_name = *interest.namespaces.begin();
+    auto listed = client.list(type.value(), options);
+    if (!listed.ok()) {
+      fail(failure("list " + type.value().plural, listed.error()));
+      return live;
+    }
+    for (Json& item : listed.value().items) {
+      const std::string address =
+          address_of(target.cluster, interest.kind, string_at(item, "namespace"), string_at(item, "name"));
+      if (interest.addresses.count(address) != 0) live.objects[address] = std::move(item);
+    }
+  }
+  return live;
+}
+
+}  // namespace
+
+const ClusterLive* LiveState::find(const std::string& cluster) const {
+  for (const ClusterLive& c : clusters) {
+    if (c.cluster == cluster) return &c;
+  }
+  return nullptr;
+}
+
+LiveState refresh(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
+                  const std::vector<Target>& targets, const RefreshOptions& options) {
+  LiveState out;
+  out.clusters.resize(targets.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < targets.size(); i = next++) {
+      try {
+        out.clusters[i] = refresh_cluster(targets[i], desired, inventory);
+      } catch (const std::exception& e) {
+        out.clusters[i] = ClusterLive{};
+        out.clusters[i].cluster = targets[i].cluster;
+        out.clusters[i].reachable = false;
+        out.clusters[i].error = std::string("reading the cluster failed: ") + e.what();
+      }
+    }
+  };
+  const std::size_t threads =
+      std::min<std::size_t>(targets.size(), static_cast<std::size_t>(std::max(1, options.parallelism)));
+  if (threads <= 1) {
+    work();
+    return out;
+  }
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(work);
+  for (std::thread& thread : pool) thread.join();
+  return out;
+}
+
+}  // namespace mkq::reconcile

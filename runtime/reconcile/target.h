@@ -1,0 +1,38 @@
+// The clusters a run talks to, and what refresh read from them.
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "compiler/kueue/objects.h"
+#include "runtime/kube/client.h"
+
+namespace mkq::reconcile {
+
+using Json = kube::Json;
+
+// One cluster of the policy and its connection.
+struct Target {
+  std::string cluster;  // the policy's manager or worker name
+  kueue::ClusterRole role = kueue::ClusterRole::Worker;
+  kube::Client* client = nullptr;  // null: no connection could be made (connect_error says why)
+  std::string connect_error;
+};
+
+// What one cluster holds of the kinds the policy and the inventory mention.
+struct ClusterLive {
+  std::string cluster;
+  bool reachable = true;
+  std::string error;  // why the cluster could not be read (then `objects` is empty and unknown)
+  std::map<std::string, Json> objects;  // address -> live object (only addresses of interest)
+  std::map<std::string, kube::ResourceType> types;  // "apiVersion/kind" -> how it is served
+  std::vector<std::string> unserved_kinds;  // "kueue.x-k8s.io/v1beta2/ClusterQueue" when not served
+};
+
+struct LiveState {
+  std::vector<ClusterLive> clusters;
+  const ClusterLive* find(const std::string& cluster) const;
+};
+
+}  // namespace mkq::reconcile

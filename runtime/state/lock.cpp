@@ -1,0 +1,114 @@
+// The apply lock: one row in `lock`, taken and inspected inside BEGIN
+// IMMEDIATE so two processes can never both believe they hold it. A holder on
+// this host whose process is gone is stale and taken over.
+#include <unistd.h>
+
+#include "runtime/state/state.h"
+#include "runtime/state/store_impl.h"
+
+namespace mkq::state {
+
+namespace detail {
+
+std::optional<LockHolder> read_lock(Database& db, bool* ok) {
+  Statement row(db.handle(), "SELECT command, user, host, pid, since FROM lock WHERE id = 1");
+  if (!row.step()) {
+    *ok = row.ok();
+    return std::nullopt;
+  }
+  *ok = true;
+  return LockHolder{row.text(0), row.text(1), row.text(2), row.integer(3), row.text(4)};
+}
+
+}  // namespace detail
+
+LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
+  impl_->last_error.clear();
+  Database& db = impl_->db;
+  LockHolder holder = me;
+  if (holder.host.empty()) holder.host = detail::this_host();
+  if (holder.pid == 0) holder.pid = static_cast<std::int64_t>(getpid());
+  if (holder.since.empty()) holder.since = detail::now_rfc3339();
+
+  // A failure is reported as Held (nothing changed) with last_error() saying why.
+  const auto failed = [&]() {
+    impl_->last_error = db.error_message();
+    if (previous != nullptr) *previous = LockHolder{};
+    return LockResult::Held;
+  };
+  Transaction tx(db);
+  if (!tx.begun()) return failed();
+  bool ok = true;
+  const std::optional<LockHolder> current = detail::read_lock(db, &ok);
+  if (!ok) return failed();
+
+  LockResult result = LockResult::Acquired;
+  if (current) {
+    const bool ours = current->host == holder.host && current->pid == holder.pid;
+    const bool stale = current->host == detail::this_host() && !detail::pid_alive(current->pid);
+    if (!ours && !stale) {
+      if (previous != nullptr) *previous = *current;
+      return LockResult::Held;  // the destructor rolls back: nothing changed
+    }
+    if (!ours) {
+      result = LockResult::AcquiredStale;
+      if (previous != nullptr) *previous = *current;
+    }
+  }
+  Statement write(
+      db.handle(),
+      "INSERT OR REPLACE INTO lock (id, command, user, host, pid, since) VALUES (1, ?1, ?2, ?3, ?4, ?5)");
+  write.bind(1, holder.command)
+      .bind(2, holder.user)
+      .bind(3, holder.host)
+      .bind(4, holder.pid)
+      .bind(5, holder.since);
+  if (!write.run() || !tx.commit()) return failed();
+  impl_->held_lock = holder;
+  return result;
+}
+
+void StateStore::release_lock() {
+  if (!impl_->held_lock) return;
+  impl_->last_error.clear();
+  Statement remove(impl_->db.handle(), "DELETE FROM lock WHERE id = 1 AND host = ?1 AND pid = ?2");
+  remove.bind(1, impl_->held_lock->host).bind(2, impl_->held_lock->pid);
+  if (!remove.run()) {
+    impl_->last_error = impl_->db.error_message();
+    return;  // still ours: a later release (or the destructor) tries again
+  }
+  impl_->held_lock.reset();
+}
+
+std::optional<LockHolder> StateStore::force_unlock() {
+  impl_->last_error.clear();
+  Database& db = impl_->db;
+  Transaction tx(db);
+  if (!tx.begun()) {
+    impl_->last_error = db.error_message();
+    return std::nullopt;
+  }
+  bool ok = true;
+  const std::optional<LockHolder> current = detail::read_lock(db, &ok);
+  if (!ok) {
+    impl_->last_error = db.error_message();
+    return std::nullopt;
+  }
+  if (!current) return std::nullopt;
+  if (!db.exec("DELETE FROM lock") || !tx.commit()) {
+    impl_->last_error = db.error_message();
+    return std::nullopt;
+  }
+  if (impl_->held_lock) impl_->held_lock.reset();
+  return current;
+}
+
+std::optional<LockHolder> StateStore::lock_holder() const {
+  impl_->last_error.clear();
+  bool ok = true;
+  std::optional<LockHolder> holder = detail::read_lock(impl_->db, &ok);
+  if (!ok) impl_->last_error = impl_->db.error_message();
+  return holder;
+}
+
+}  // namespace mkq::state

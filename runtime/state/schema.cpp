@@ -1,0 +1,71 @@
+#include "runtime/state/schema.h"
+
+#include <array>
+
+namespace mkq::state {
+
+namespace {
+
+// v1: meta (one row: lineage, serial), inventory, runs, run_objects, lock (at
+// most one row). Text columns are NOT NULL DEFAULT '' so reads never meet NULL.
+constexpr const char* kSchemaV1 = R"sql(
+CREATE TABLE meta (
+  id      INTEGER PRIMARY KEY CHECK (id = 1),
+  lineage TEXT    NOT NULL,
+  serial  INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE inventory (
+  address          TEXT PRIMARY KEY,
+  cluster          TEXT NOT NULL DEFAULT '',
+  api_version      TEXT NOT NULL DEFAULT '',
+  kind             TEXT NOT NULL DEFAULT '',
+  namespace        TEXT NOT NULL DEFAULT '',
+  name             TEXT NOT NULL DEFAULT '',
+  uid              TEXT NOT NULL DEFAULT '',
+  resource_version TEXT NOT NULL DEFAULT '',
+  digest           TEXT NOT NULL DEFAULT '',
+  applied_at       TEXT NOT NULL DEFAULT '',
+  run_id           INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE runs (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  started_at    TEXT NOT NULL,
+  finished_at   TEXT NOT NULL DEFAULT '',
+  command       TEXT NOT NULL,
+  policy_digest TEXT NOT NULL DEFAULT '',
+  result        TEXT NOT NULL DEFAULT 'running',
+  serial_before INTEGER NOT NULL DEFAULT 0,
+  serial_after  INTEGER NOT NULL DEFAULT 0,
+  host          TEXT NOT NULL DEFAULT '',
+  pid           INTEGER NOT NULL DEFAULT 0
+);
+CREATE TABLE run_objects (
+  id      INTEGER PRIMARY KEY,
+  run_id  INTEGER NOT NULL REFERENCES runs(id),
+  address TEXT NOT NULL,
+  action  TEXT NOT NULL DEFAULT '',
+  result  TEXT NOT NULL DEFAULT '',
+  message TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX run_objects_by_run ON run_objects(run_id, id);
+CREATE TABLE lock (
+  id       INTEGER PRIMARY KEY CHECK (id = 1),
+  command  TEXT NOT NULL DEFAULT '',
+  user     TEXT NOT NULL DEFAULT '',
+  host     TEXT NOT NULL DEFAULT '',
+  pid      INTEGER NOT NULL DEFAULT 0,
+  since    TEXT NOT NULL DEFAULT ''
+);
+)sql";
+
+constexpr std::array<Migration, 1> kMigrations = {{
+    {1, kSchemaV1},
+}};
+
+}  // namespace
+
+std::span<const Migration> migrations() { return kMigrations; }
+
+int latest_schema_version() { return kMigrations.back().version; }
+
+}  // namespace mkq::state

@@ -1,0 +1,104 @@
+#include "runtime/state/sqlite_db.h"
+
+#include <sqlite3.h>
+
+namespace mkq::state {
+
+namespace {
+bool success(int code) { return code == SQLITE_OK || code == SQLITE_ROW || code == SQLITE_DONE; }
+}  // namespace
+
+Statement::Statement(sqlite3* db, const char* sql) : db_(db) {
+  const int rc = sqlite3_prepare_v2(db_, sql, -1, &stmt_, nullptr);
+  if (rc != SQLITE_OK) code_ = rc;
+}
+
+Statement::~Statement() { sqlite3_finalize(stmt_); }
+
+Statement& Statement::bind(int index, const std::string& text) {
+  if (stmt_ == nullptr || code_ != 0) return *this;
+  const int rc =
+      sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
+  if (rc != SQLITE_OK) code_ = rc;
+  return *this;
+}
+
+Statement& Statement::bind(int index, std::int64_t value) {
+  if (stmt_ == nullptr || code_ != 0) return *this;
+  const int rc = sqlite3_bind_int64(stmt_, index, static_cast<sqlite3_int64>(value));
+  if (rc != SQLITE_OK) code_ = rc;
+  return *this;
+}
+
+bool Statement::step() {
+  if (stmt_ == nullptr || code_ != 0) return false;
+  const int rc = sqlite3_step(stmt_);
+  if (rc == SQLITE_ROW) return true;
+  if (!success(rc)) code_ = rc;
+  return false;
+}
+
+bool Statement::run() {
+  while (step()) {
+  }
+  return ok();
+}
+
+std::string Statement::text(int column) const {
+  const unsigned char* value = sqlite3_column_text(stmt_, column);
+  if (value == nullptr) return {};
+  return std::string(reinterpret_cast<const char*>(value),
+                     static_cast<std::size_t>(sqlite3_column_bytes(stmt_, column)));
+}
+
+std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }
+
+bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+
+Database::~Database() { sqlite3_close_v2(db_); }
+
+bool Database::open(const std::string& path, bool create, bool read_only) {
+  path_ = path;
+  int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
+  if (create && !read_only) flags |= SQLITE_OPEN_CREATE;
+  // NOMUTEX: a connection is used from one thread; FULLMUTEX costs for nothing.
+  flags |= SQLITE_OPEN_NOMUTEX;
+  const int rc = sqlite3_open_v2(path.c_str(), &db_, flags, nullptr);
+  if (rc != SQLITE_OK) return false;
+  sqlite3_extended_result_codes(db_, 0);
+  return true;
+}
+
+bool Database::exec(const char* sql) {
+  return sqlite3_exec(db_, sql, nullptr, nullptr, nullptr) == SQLITE_OK;
+}
+
+std::optional<std::int64_t> Database::query_integer(const char* sql) {
+  Statement statement(db_, sql);
+  if (!statement.step()) return std::nullopt;
+  return statement.integer(0);
+}
+
+std::string Database::error_message() const {
+  if (db_ == nullptr) return "state " + path_ + ": out of memory";
+  return "state " + path_ + ": " + sqlite3_errmsg(db_);
+}
+
+std::string Database::error_message(const std::string& what) const { return "state " + path_ + ": " + what; }
+
+int Database::error_code() const { return db_ == nullptr ? SQLITE_NOMEM : sqlite3_errcode(db_); }
+
+Transaction::Transaction(Database& db) : db_(db) { begun_ = db_.exec("BEGIN IMMEDIATE"); }
+
+Transaction::~Transaction() {
+  if (begun_ && !done_) db_.exec("ROLLBACK");
+}
+
+bool Transaction::commit() {
+  if (!begun_ || done_) return false;
+  if (!db_.exec("COMMIT")) return false;  // still open (e.g. SQLITE_BUSY): the destructor rolls back
+  done_ = true;
+  return true;
+}
+
+}  // namespace mkq::state

@@ -1,0 +1,86 @@
+// A thin RAII layer over the SQLite C API for the state stage: one connection,
+// prepared statements, transactions. Every failure is a value (a message that
+// names the state file), never an exception.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace mkq::state {
+
+// A prepared statement. step() returns true while there is a row; after the
+// last row (or on an error) it returns false and ok() tells which.
+class Statement {
+ public:
+  Statement(sqlite3* db, const char* sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, const std::string& text);
+  Statement& bind(int index, std::int64_t value);
+  bool step();
+  // Runs to completion (an INSERT/UPDATE/DELETE); true on success.
+  bool run();
+
+  std::string text(int column) const;
+  std::int64_t integer(int column) const;
+  bool is_null(int column) const;
+
+  bool ok() const { return code_ == 0; }  // SQLITE_OK/ROW/DONE
+  int code() const { return code_; }
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_ = nullptr;
+  int code_ = 0;
+};
+
+// One connection. `describe_error()` reads "state PATH: <sqlite's message>".
+class Database {
+ public:
+  Database() = default;
+  ~Database();
+  Database(const Database&) = delete;
+  Database& operator=(const Database&) = delete;
+
+  // create: make the file when absent; read_only: open for reading only.
+  bool open(const std::string& path, bool create, bool read_only);
+  sqlite3* handle() const { return db_; }
+
+  // Runs one or more statements without results.
+  bool exec(const char* sql);
+  // The first column of the first row of a query returning one integer.
+  std::optional<std::int64_t> query_integer(const char* sql);
+
+  // "state PATH: MESSAGE" from the connection's last error.
+  std::string error_message() const;
+  std::string error_message(const std::string& what) const;
+  int error_code() const;
+
+ private:
+  sqlite3* db_ = nullptr;
+  std::string path_;
+};
+
+// BEGIN IMMEDIATE .. COMMIT; rolls back when destroyed uncommitted.
+class Transaction {
+ public:
+  explicit Transaction(Database& db);
+  ~Transaction();
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+  bool begun() const { return begun_; }
+  bool commit();
+
+ private:
+  Database& db_;
+  bool begun_ = false;
+  bool done_ = false;
+};
+
+}  // namespace mkq::state

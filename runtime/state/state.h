@@ -1,0 +1,133 @@
+// runtime/state: what mkq applied, when, and who is applying now -- one SQLite
+// database (WAL) per policy, default .mkq/state.db beside the policy.
+//
+// Tables (schema version in PRAGMA user_version, migrated forward on open, a
+// newer version than this build knows is refused): meta (lineage, serial),
+// inventory (one row per applied object), runs and run_objects (the history),
+// lock (at most one row). Every write is one transaction; a crash (kill -9)
+// leaves the last committed state.
+//
+// Never stored: any Secret's data, tokens, kubeconfigs. The inventory keeps a
+// digest of what was applied (SHA-256 of the canonical JSON, salted with the
+// lineage), never the document.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mkq::state {
+
+struct InventoryEntry {
+  std::string address;  // CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME
+  std::string cluster;
+  std::string api_version;
+  std::string kind;
+  std::string namespace_name;
+  std::string name;
+  std::string uid;
+  std::string resource_version;  // as the server answered the last apply
+  std::string digest;            // see digest_of(); "sha256:<hex>"
+  std::string applied_at;        // RFC 3339 UTC
+  std::int64_t run_id = 0;       // the run that last applied it
+};
+
+// One object's outcome in a run.
+struct ObjectOutcome {
+  std::string address;
+  std::string action;   // create, update, delete, replace
+  std::string result;   // ok, failed, skipped
+  std::string message;  // empty when ok
+};
+
+struct RunRecord {
+  std::int64_t id = 0;
+  std::string started_at, finished_at;  // finished_at empty: interrupted (the process died)
+  std::string command;                  // "apply", "destroy"
+  std::string policy_digest;
+  std::string result;                   // "running", "success", "failed", "partial", "interrupted"
+  std::int64_t serial_before = 0, serial_after = 0;
+  std::vector<ObjectOutcome> objects;   // filled by history(..., with_objects=true)
+};
+
+struct LockHolder {
+  std::string command;   // "apply", "destroy", "credentials rotate"
+  std::string user;
+  std::string host;
+  std::int64_t pid = 0;
+  std::string since;     // RFC 3339 UTC
+  // "apply by alice@host1 (pid 4242) since 2026-11-21T10:00:00Z"
+  std::string describe() const;
+};
+
+enum class LockResult { Acquired, AcquiredStale, Held };
+
+class StateStore {
+ public:
+  // Opens (creating the directory and the file when absent) and migrates.
+  // nullptr with *error ("state /x/state.db: file is not a database").
+  static std::unique_ptr<StateStore> open(const std::filesystem::path& path, std::string* error);
+  // Read-only: never creates or migrates; nullptr when absent (error empty) or unreadable.
+  static std::unique_ptr<StateStore> open_existing(const std::filesystem::path& path, std::string* error);
+  ~StateStore();
+  StateStore(const StateStore&) = delete;
+  StateStore& operator=(const StateStore&) = delete;
+
+  const std::filesystem::path& path() const;
+  std::string lineage() const;   // a random UUID chosen when the file was created
+  std::int64_t serial() const;   // +1 with every committed inventory change
+  int schema_version() const;
+
+  // The apply lock. Acquired: it is ours. AcquiredStale: the holder was a
+  // process on this host that no longer runs; its lock was taken over
+  // (*previous says whose). Held: someone else holds it (*previous says who);
+  // nothing changed.
+  LockResult acquire_lock(const LockHolder& me, LockHolder* previous);
+  // Releases our lock (no-op when not ours).
+  void release_lock();
+  // `mkq state unlock`: removes whatever lock there is; returns who held it.
+  std::optional<LockHolder> force_unlock();
+  std::optional<LockHolder> lock_holder() const;
+
+  std::vector<InventoryEntry> inventory() const;  // sorted by address
+  std::optional<InventoryEntry> find(const std::string& address) const;
+  // Insert or replace by address / remove; each bumps the serial. Return false
+  // with *error on a database failure.
+  bool record_applied(const InventoryEntry& entry, std::string* error);
+  bool record_deleted(const std::string& address, std::string* error);
+
+  // History.
+  std::int64_t begin_run(const std::string& command, const std::string& policy_digest, std::string* error);
+  bool record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error);
+  bool finish_run(std::int64_t run_id, const std::string& result, std::string* error);
+  // Newest first; runs left "running" by a dead process read as "interrupted".
+  std::vector<RunRecord> history(int limit, bool with_objects) const;
+  // One run with its objects (`mkq history RUN`); nullopt when there is none.
+  std::optional<RunRecord> find_run(std::int64_t run_id) const;
+
+  // PRAGMA integrity_check's answer ("ok" when sound).
+  std::string integrity_check() const;
+
+  // The failure of the last call that has no error out-parameter (acquire_lock,
+  // force_unlock, lock_holder, inventory, find, history, find_run, serial);
+  // empty when it succeeded. "state /x/state.db: database is locked".
+  std::string last_error() const;
+
+ private:
+  struct Impl;
+  explicit StateStore(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+// "sha256:<hex>" of the canonical (sorted-key, compact) JSON of `document`,
+// salted with `lineage`. Used for inventory digests and never reversible.
+std::string digest_of(const std::string& canonical_json, const std::string& lineage);
+
+// The default state path for a policy PATH: a directory -> PATH/.mkq/state.db,
+// a file -> its directory's .mkq/state.db.
+std::filesystem::path default_state_path(const std::filesystem::path& policy_path);
+
+}  // namespace mkq::state

@@ -1,0 +1,481 @@
+// StateStore: opening and migrating the database, meta (lineage, serial), the
+// inventory and the run history. The lock is in lock.cpp.
+//
+// Pragmas, set on every connection:
+// - journal_mode=WAL: readers (plan, history) never block the writer (apply).
+// - synchronous=NORMAL: in WAL mode a commit survives the process being killed
+//   (kill -9) and the file can never be corrupted; only a power loss or OS crash
+//   may lose the last commits, which the next refresh of the live clusters
+//   reconciles. FULL would fsync on every commit, i.e. once per applied object,
+//   and cost seconds on a 2,000-object apply for no gain against process crashes.
+// - busy_timeout=5000: writers wait for each other's short transactions instead
+//   of failing with "database is locked" at once (the apply lock, a row, is what
+//   makes a second apply fail at once).
+// - foreign_keys=ON: run_objects always belong to a run.
+#include <fcntl.h>
+#include <sqlite3.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <exception>
+#include <system_error>
+
+#include "runtime/state/schema.h"
+#include "runtime/state/state.h"
+#include "runtime/state/store_impl.h"
+
+namespace mkq::state {
+
+namespace {
+
+constexpr int kBusyTimeoutMs = 5000;
+
+void set_error(std::string* error, const std::string& message) {
+  if (error != nullptr) *error = message;
+}
+
+// Runs every migration newer than the file's version in one transaction, then
+// records the lineage of a new file. Another process may have migrated between
+// our first look and BEGIN IMMEDIATE: the version is read again inside.
+bool migrate(detail::StoreData& impl, std::string* error) {
+  Database& db = impl.db;
+  Transaction tx(db);
+  if (!tx.begun()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  const std::optional<std::int64_t> current = db.query_integer("PRAGMA user_version");
+  if (!current) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  const int latest = latest_schema_version();
+  if (*current > latest) {
+    set_error(error, db.error_message("schema version " + std::to_string(*current) +
+                                      " is newer than this mkq understands (" + std::to_string(latest) +
+                                      "); use a newer mkq"));
+    return false;
+  }
+  for (const Migration& migration : migrations()) {
+    if (migration.version <= *current) continue;
+    if (!db.exec(migration.sql)) {
+      set_error(error, db.error_message("migration to schema version " + std::to_string(migration.version) +
+                                        " failed: " + sqlite3_errmsg(db.handle())));
+      return false;
+    }
+  }
+  const std::string pragmas = "PRAGMA user_version = " + std::to_string(latest) +
+                              "; PRAGMA application_id = " + std::to_string(kApplicationId) + ";";
+  if (!db.exec(pragmas.c_str())) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  const std::string lineage = detail::random_uuid();
+  if (lineage.empty()) {
+    set_error(error, db.error_message("cannot generate a lineage: the random number generator failed"));
+    return false;
+  }
+  Statement insert(db.handle(), "INSERT OR IGNORE INTO meta (id, lineage, serial) VALUES (1, ?1, 0)");
+  if (!insert.bind(1, lineage).run() || !tx.commit()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  return true;
+}
+
+// Opens `path`; create: make the file and migrate it; otherwise it must exist
+// and be at the current schema version.
+bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create, std::string* error) {
+  detail::StoreData* impl = &store;
+  impl->path = path;
+  Database& db = impl->db;
+  if (!db.open(path.string(), create, false)) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs);
+
+  // The first read of the header: a file that is not SQLite fails here.
+  const std::optional<std::int64_t> application_id = db.query_integer("PRAGMA application_id");
+  const std::optional<std::int64_t> version = db.query_integer("PRAGMA user_version");
+  if (!application_id || !version) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  if (*application_id != 0 && *application_id != kApplicationId) {
+    set_error(error, db.error_message("not an mkq state database (another program's SQLite file)"));
+    return false;
+  }
+  const int latest = latest_schema_version();
+  if (*version > latest) {
+    set_error(error, db.error_message("schema version " + std::to_string(*version) +
+                                      " is newer than this mkq understands (" + std::to_string(latest) +
+                                      "); use a newer mkq"));
+    return false;
+  }
+  if (*version == 0) {
+    const std::optional<std::int64_t> tables = db.query_integer("SELECT count(*) FROM sqlite_master");
+    if (!tables) {
+      set_error(error, db.error_message());
+      return false;
+    }
+    if (*tables != 0) {
+      set_error(error, db.error_message("not an mkq state database (another program's SQLite file)"));
+      return false;
+    }
+  }
+  if (*version < latest && !create) {
+    if (*version == 0) {
+      set_error(error, db.error_message("not an mkq state database (it is empty)"));
+    } else {
+      set_error(error, db.error_message("schema version " + std::to_string(*version) +
+                                        " is older than this mkq's (" + std::to_string(latest) +
+                                        "); the next mkq apply migrates it"));
+    }
+    return false;
+  }
+  if (create) {
+    Statement journal(db.handle(), "PRAGMA journal_mode = WAL");
+    journal.run();
+    if (!journal.ok()) {
+      set_error(error, db.error_message());
+      return false;
+    }
+  }
+  if (!db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  if (*version < latest && !migrate(*impl, error)) return false;
+
+  Statement meta(db.handle(), "SELECT lineage, serial FROM meta WHERE id = 1");
+  if (!meta.step()) {
+    set_error(error,
+              meta.ok() ? db.error_message("not an mkq state database (no lineage)") : db.error_message());
+    return false;
+  }
+  impl->lineage = meta.text(0);
+  impl->serial = meta.integer(1);
+  impl->schema_version = latest;
+  return true;
+}
+
+RunRecord read_run(const Statement& row) {
+  RunRecord run;
+  run.id = row.integer(0);
+  run.started_at = row.text(1);
+  run.finished_at = row.text(2);
+  run.command = row.text(3);
+  run.policy_digest = row.text(4);
+  run.result = row.text(5);
+  run.serial_before = row.integer(6);
+  run.serial_after = row.integer(7);
+  return run;
+}
+
+constexpr const char* kRunColumns =
+    "SELECT id, started_at, finished_at, command, policy_digest, result, serial_before, serial_after, host, "
+    "pid "
+    "FROM runs ";
+
+// A run still "running" is interrupted unless the process that began it still
+// holds the apply lock (and, on this host, still runs).
+bool still_running(const Statement& row, const std::optional<LockHolder>& lock, const std::string& here) {
+  const std::string host = row.text(8);
+  const std::int64_t pid = row.integer(9);
+  if (!lock || lock->host != host || lock->pid != pid) return false;
+  return host != here || detail::pid_alive(pid);
+}
+
+bool read_objects(Database& db, RunRecord& run) {
+  Statement objects(db.handle(),
+                    "SELECT address, action, result, message FROM run_objects WHERE run_id = ?1 ORDER BY id");
+  objects.bind(1, run.id);
+  while (objects.step()) {
+    run.objects.push_back(ObjectOutcome{objects.text(0), objects.text(1), objects.text(2), objects.text(3)});
+  }
+  return objects.ok();
+}
+
+InventoryEntry read_entry(const Statement& row) {
+  InventoryEntry entry;
+  entry.address = row.text(0);
+  entry.cluster = row.text(1);
+  entry.api_version = row.text(2);
+  entry.kind = row.text(3);
+  entry.namespace_name = row.text(4);
+  entry.name = row.text(5);
+  entry.uid = row.text(6);
+  entry.resource_version = row.text(7);
+  entry.digest = row.text(8);
+  entry.applied_at = row.text(9);
+  entry.run_id = row.integer(10);
+  return entry;
+}
+
+constexpr const char* kInventoryColumns =
+    "SELECT address, cluster, api_version, kind, namespace, name, uid, resource_version, digest, applied_at, "
+    "run_id "
+    "FROM inventory ";
+
+}  // namespace
+
+StateStore::StateStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+StateStore::~StateStore() {
+  if (impl_ != nullptr) release_lock();
+}
+
+std::unique_ptr<StateStore> StateStore::open(const std::filesystem::path& path, std::string* error) {
+  try {
+    const std::filesystem::path directory = path.parent_path();
+    if (!directory.empty()) {
+      std::error_code ec;
+      std::filesystem::create_directories(directory, ec);
+      if (ec) {
+        set_error(error, "state " + path.string() + ": cannot create the directory " + directory.string() +
+                             ": " + ec.message());
+        return nullptr;
+      }
+    }
+    // Two processes creating the same new state at once must not see each
+    // other's half-made schema: creation and migration run under an flock of
+    // the file (independent of SQLite's own fcntl locks on Linux).
+    const int guard = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (guard < 0) {
+      set_error(error, "state " + path.string() + ": " + std::system_category().message(errno));
+      return nullptr;
+    }
+    ::flock(guard, LOCK_EX);
+    auto impl = std::make_unique<Impl>();
+    const bool opened = open_impl(*impl, path, true, error);
+    ::flock(guard, LOCK_UN);
+    ::close(guard);
+    if (!opened) return nullptr;
+    return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
+  } catch (const std::exception& e) {
+    set_error(error, "state " + path.string() + ": " + e.what());
+    return nullptr;
+  }
+}
+
+std::unique_ptr<StateStore> StateStore::open_existing(const std::filesystem::path& path, std::string* error) {
+  try {
+    if (error != nullptr) error->clear();
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) {
+      if (ec) set_error(error, "state " + path.string() + ": " + ec.message());
+      return nullptr;
+    }
+    auto impl = std::make_unique<Impl>();
+    if (!open_impl(*impl, path, false, error)) return nullptr;
+    return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
+  } catch (const std::exception& e) {
+    set_error(error, "state " + path.string() + ": " + e.what());
+    return nullptr;
+  }
+}
+
+const std::filesystem::path& StateStore::path() const { return impl_->path; }
+
+std::string StateStore::lineage() const { return impl_->lineage; }
+
+std::int64_t StateStore::serial() const {
+  impl_->last_error.clear();
+  const std::optional<std::int64_t> serial = impl_->db.query_integer("SELECT serial FROM meta WHERE id = 1");
+  if (!serial) {
+    impl_->last_error = impl_->db.error_message();
+    return impl_->serial;
+  }
+  impl_->serial = *serial;
+  return *serial;
+}
+
+int StateStore::schema_version() const { return impl_->schema_version; }
+
+std::string StateStore::last_error() const { return impl_->last_error; }
+
+std::vector<InventoryEntry> StateStore::inventory() const {
+  impl_->last_error.clear();
+  std::vector<InventoryEntry> entries;
+  Statement rows(impl_->db.handle(), (std::string(kInventoryColumns) + "ORDER BY address").c_str());
+  while (rows.step()) entries.push_back(read_entry(rows));
+  if (!rows.ok()) impl_->last_error = impl_->db.error_message();
+  return entries;
+}
+
+std::optional<InventoryEntry> StateStore::find(const std::string& address) const {
+  impl_->last_error.clear();
+  Statement row(impl_->db.handle(), (std::string(kInventoryColumns) + "WHERE address = ?1").c_str());
+  row.bind(1, address);
+  if (row.step()) return read_entry(row);
+  if (!row.ok()) impl_->last_error = impl_->db.error_message();
+  return std::nullopt;
+}
+
+bool StateStore::record_applied(const InventoryEntry& entry, std::string* error) {
+  Database& db = impl_->db;
+  Transaction tx(db);
+  if (!tx.begun()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  Statement upsert(
+      db.handle(),
+      "INSERT OR REPLACE INTO inventory (address, cluster, api_version, kind, namespace, name, uid, "
+      "resource_version, digest, applied_at, run_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+  upsert.bind(1, entry.address)
+      .bind(2, entry.cluster)
+      .bind(3, entry.api_version)
+      .bind(4, entry.kind)
+      .bind(5, entry.namespace_name)
+      .bind(6, entry.name)
+      .bind(7, entry.uid)
+      .bind(8, entry.resource_version)
+      .bind(9, entry.digest)
+      .bind(10, entry.applied_at.empty() ? detail::now_rfc3339() : entry.applied_at)
+      .bind(11, entry.run_id);
+  if (!upsert.run() || !db.exec("UPDATE meta SET serial = serial + 1 WHERE id = 1") || !tx.commit()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  ++impl_->serial;
+  return true;
+}
+
+bool StateStore::record_deleted(const std::string& address, std::string* error) {
+  Database& db = impl_->db;
+  Transaction tx(db);
+  if (!tx.begun()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  Statement remove(db.handle(), "DELETE FROM inventory WHERE address = ?1");
+  if (!remove.bind(1, address).run()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  if (sqlite3_changes(db.handle()) == 0) return true;  // not in the inventory: nothing changed, no new serial
+  if (!db.exec("UPDATE meta SET serial = serial + 1 WHERE id = 1") || !tx.commit()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  ++impl_->serial;
+  return true;
+}
+
+std::int64_t StateStore::begin_run(const std::string& command, const std::string& policy_digest,
+                                   std::string* error) {
+  Database& db = impl_->db;
+  // The run belongs to the lock's holder when this store holds it, so that
+  // history() can tell a live run from an interrupted one.
+  const std::string host = impl_->held_lock ? impl_->held_lock->host : detail::this_host();
+  const std::int64_t pid = impl_->held_lock ? impl_->held_lock->pid : static_cast<std::int64_t>(getpid());
+  Transaction tx(db);
+  if (!tx.begun()) {
+    set_error(error, db.error_message());
+    return 0;
+  }
+  Statement insert(
+      db.handle(),
+      "INSERT INTO runs (started_at, command, policy_digest, result, serial_before, serial_after, host, "
+      "pid) SELECT ?1, ?2, ?3, 'running', serial, serial, ?4, ?5 FROM meta WHERE id = 1");
+  insert.bind(1, detail::now_rfc3339()).bind(2, command).bind(3, policy_digest).bind(4, host).bind(5, pid);
+  if (!insert.run()) {
+    set_error(error, db.error_message());
+    return 0;
+  }
+  const std::int64_t id = sqlite3_last_insert_rowid(db.handle());
+  if (!tx.commit()) {
+    set_error(error, db.error_message());
+    return 0;
+  }
+  return id;
+}
+
+bool StateStore::record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
+  Database& db = impl_->db;
+  Statement insert(
+      db.handle(),
+      "INSERT INTO run_objects (run_id, address, action, result, message) VALUES (?1, ?2, ?3, ?4, ?5)");
+  insert.bind(1, run_id)
+      .bind(2, outcome.address)
+      .bind(3, outcome.action)
+      .bind(4, outcome.result)
+      .bind(5, outcome.message);
+  if (!insert.run()) {
+    set_error(error, insert.code() == SQLITE_CONSTRAINT ? db.error_message("no run " + std::to_string(run_id))
+                                                        : db.error_message());
+    return false;
+  }
+  return true;
+}
+
+bool StateStore::finish_run(std::int64_t run_id, const std::string& result, std::string* error) {
+  Database& db = impl_->db;
+  Statement update(db.handle(),
+                   "UPDATE runs SET finished_at = ?1, result = ?2, "
+                   "serial_after = (SELECT serial FROM meta WHERE id = 1) WHERE id = ?3");
+  update.bind(1, detail::now_rfc3339()).bind(2, result).bind(3, run_id);
+  if (!update.run()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  if (sqlite3_changes(db.handle()) == 0) {
+    set_error(error, db.error_message("no run " + std::to_string(run_id)));
+    return false;
+  }
+  return true;
+}
+
+std::vector<RunRecord> StateStore::history(int limit, bool with_objects) const {
+  impl_->last_error.clear();
+  Database& db = impl_->db;
+  bool lock_ok = true;
+  const std::optional<LockHolder> lock = detail::read_lock(db, &lock_ok);
+  const std::string here = detail::this_host();
+  std::vector<RunRecord> runs;
+  Statement rows(db.handle(), (std::string(kRunColumns) + "ORDER BY id DESC LIMIT ?1").c_str());
+  rows.bind(1, static_cast<std::int64_t>(limit > 0 ? limit : -1));  // -1: no limit
+  while (rows.step()) {
+    RunRecord run = read_run(rows);
+    if (run.result == "running" && !still_running(rows, lock, here)) run.result = "interrupted";
+    runs.push_back(std::move(run));
+  }
+  bool ok = rows.ok() && lock_ok;
+  if (with_objects) {
+    for (RunRecord& run : runs) ok = read_objects(db, run) && ok;
+  }
+  if (!ok) impl_->last_error = db.error_message();
+  return runs;
+}
+
+std::optional<RunRecord> StateStore::find_run(std::int64_t run_id) const {
+  impl_->last_error.clear();
+  Database& db = impl_->db;
+  bool lock_ok = true;
+  const std::optional<LockHolder> lock = detail::read_lock(db, &lock_ok);
+  Statement row(db.handle(), (std::string(kRunColumns) + "WHERE id = ?1").c_str());
+  row.bind(1, run_id);
+  if (!row.step()) {
+    if (!row.ok()) impl_->last_error = db.error_message();
+    return std::nullopt;
+  }
+  RunRecord run = read_run(row);
+  if (run.result == "running" && !still_running(row, lock, detail::this_host())) run.result = "interrupted";
+  if (!read_objects(db, run) || !lock_ok) impl_->last_error = db.error_message();
+  return run;
+}
+
+std::string StateStore::integrity_check() const {
+  Statement rows(impl_->db.handle(), "PRAGMA integrity_check");
+  std::string answer;
+  while (rows.step()) {
+    if (!answer.empty()) answer += "\n";
+    answer += rows.text(0);
+  }
+  if (!rows.ok()) return impl_->db.error_message();
+  return answer;
+}
+
+}  // namespace mkq::state

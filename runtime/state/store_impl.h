@@ -1,0 +1,48 @@
+// Private to runtime/state: the StateStore's connection and what it holds, and
+// the small process/clock helpers the store and the lock share.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "runtime/state/sqlite_db.h"
+#include "runtime/state/state.h"
+
+namespace mkq::state {
+
+namespace detail {
+
+// What a StateStore holds (its Impl), visible to the stage's free functions.
+struct StoreData {
+  std::filesystem::path path;
+  Database db;
+  std::string lineage;
+  int schema_version = 0;
+  std::int64_t serial = 0;              // the last serial read or written
+  std::optional<LockHolder> held_lock;  // the lock this store acquired, until released
+  std::string last_error;               // the last failure of a call without an error out-parameter
+};
+
+}  // namespace detail
+
+struct StateStore::Impl : detail::StoreData {};
+
+namespace detail {
+
+// RFC 3339 UTC, seconds precision: "2026-11-21T10:00:00Z".
+std::string now_rfc3339();
+// This machine's host name (gethostname), "localhost" when unknown.
+std::string this_host();
+// True while a process with this pid exists on this host (kill(pid, 0) is not
+// ESRCH). Pids <= 0 never run.
+bool pid_alive(std::int64_t pid);
+// A random (version 4) UUID from OpenSSL's RAND_bytes; empty when the generator fails.
+std::string random_uuid();
+
+// The lock row, if any.
+std::optional<LockHolder> read_lock(Database& db, bool* ok);
+
+}  // namespace detail
+}  // namespace mkq::state

@@ -1,0 +1,205 @@
+// runtime/credentials against the sandbox's identity (transport-free: requests
+// go to sandbox::Cluster::handle as the HTTPS transport would hand them over):
+// the worker's lowered ServiceAccount and RBAC, a real TokenRequest, and what
+// the issued credential may do on the worker.
+#include <catch2/catch.hpp>
+
+#include <yaml-cpp/yaml.h>
+
+#include <tuple>
+
+#include "sandbox/api.h"
+#include "sandbox/identity.h"
+#include "tests/credentials/credentials_test_support.h"
+
+namespace {
+
+using credtest::Json;
+using mkq::sandbox::ApiRequest;
+using mkq::sandbox::ApiResponse;
+using mkq::sandbox::Cluster;
+
+ApiRequest api_request(const std::string& method, const std::string& path, const std::string& body,
+                       const std::string& user, const std::vector<std::string>& groups) {
+  ApiRequest r;
+  r.method = method;
+  r.path = path;
+  r.body = body;
+  r.headers["content-type"] = "application/json";
+  r.headers["accept"] = "application/json";
+  r.user = user;
+  r.groups = groups;
+  return r;
+}
+
+// mkq's admin client of the worker, over Cluster::handle (only request() is needed).
+class SandboxClient : public credtest::TokenClient {
+ public:
+  explicit SandboxClient(Cluster& cluster)
+      : TokenClient([] { return credtest::Clock::now(); }), cluster_(cluster) {}
+  mkq::kube::Result<Json> request(const std::string& method, const std::string& path, const Json* body,
+                                  const std::string&) override {
+    const ApiResponse answer =
+        cluster_.handle(api_request(method, path, body ? body->dump() : "", "admin", {"system:masters"}));
+    const Json document = Json::parse(answer.body, nullptr, false);
+    if (answer.status >= 200 && answer.status < 300) return document;
+    mkq::kube::Error error{answer.status, document.is_object() ? document.value("reason", "") : "",
+                           document.is_object() ? document.value("message", "") : answer.body, nullptr};
+    return error;
+  }
+
+ private:
+  Cluster& cluster_;
+};
+
+std::string collection_path(const mkq::kueue::Object& object) {
+  if (object.kind == "Namespace") return "/api/v1/namespaces";
+  if (object.kind == "ServiceAccount")
+    return "/api/v1/namespaces/" + object.namespace_name + "/serviceaccounts";
+  if (object.kind == "ClusterRole") return "/apis/rbac.authorization.k8s.io/v1/clusterroles";
+  if (object.kind == "ClusterRoleBinding") return "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings";
+  return "";
+}
+
+int as_user(Cluster& cluster, const mkq::sandbox::TokenIdentity& who, const std::string& method,
+            const std::string& path, const std::string& body = "") {
+  return cluster.handle(api_request(method, path, body, who.user, who.groups)).status;
+}
+
+// A minimal CRD for a Kueue kind (the schema keeps whatever it is given).
+Json kueue_crd(const std::string& plural, const std::string& kind, bool namespaced) {
+  const Json version = {
+      {"name", "v1beta2"},
+      {"served", true},
+      {"storage", true},
+      {"schema",
+       {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}};
+  return {{"apiVersion", "apiextensions.k8s.io/v1"},
+          {"kind", "CustomResourceDefinition"},
+          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
+          {"spec",
+           {{"group", "kueue.x-k8s.io"},
+            {"scope", namespaced ? "Namespaced" : "Cluster"},
+            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
+            {"versions", Json::array({version})}}}};
+}
+
+std::string token_in(const Json& secret) {
+  return YAML::Load(credtest::kubeconfig_of(secret))["users"][0]["user"]["token"].as<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAccount",
+          "[credentials][sandbox]") {
+  mkq::sandbox::ClusterOptions options;
+  options.service_account_key = mkq::sandbox::generate_signing_key();
+  std::string error;
+  auto worker = Cluster::open("east", ":memory:", options, &error);
+  INFO(error);
+  REQUIRE(worker);
+
+  credtest::World world;
+  for (const auto& [plural, kind, namespaced] :
+       {std::tuple{"workloads", "Workload", true}, std::tuple{"clusterqueues", "ClusterQueue", false}}) {
+    const ApiResponse crd =
+        worker->handle(api_request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                                   kueue_crd(plural, kind, namespaced).dump(), "admin", {"system:masters"}));
+    INFO(crd.body);
+    REQUIRE(crd.status == 201);
+  }
+  // The worker's objects as lowering renders them: Kueue's namespace first.
+  const Json ns = {{"apiVersion", "v1"}, {"kind", "Namespace"}, {"metadata", {{"name", "kueue-system"}}}};
+  REQUIRE(worker->handle(api_request("POST", "/api/v1/namespaces", ns.dump(), "admin", {"system:masters"}))
+              .status == 201);
+  const auto* east = kueuetest::find_cluster(*world.rendered->state, "east");
+  REQUIRE(east != nullptr);
+  int credential_objects = 0;
+  for (const mkq::kueue::Object& object : east->objects) {
+    const std::string path = collection_path(object);
+    if (path.empty() || object.name == "kueue-system") continue;
+    const ApiResponse created =
+        worker->handle(api_request("POST", path, object.document.dump(), "admin", {"system:masters"}));
+    INFO(object.kind + " " + object.name + ": " + created.body);
+    CHECK(created.status == 201);
+    ++credential_objects;
+  }
+  CHECK(credential_objects == 3);  // ServiceAccount, ClusterRole, ClusterRoleBinding
+
+  SandboxClient client(*worker);
+  std::map<std::string, mkq::credentials::WorkerAccess> access;
+  access["east"] = {world.endpoints["east"], &client};
+  auto provider = mkq::credentials::make_provider(world.policy(), access, {});  // the real clock
+
+  const auto result = provider->issue("m", world.secret("east"));
+  INFO((result.ok() ? std::string() : result.error().message));
+  REQUIRE(result.ok());
+  const Json secret = result.value();
+  const auto expires = mkq::credentials::parse_rfc3339(
+      secret["metadata"]["annotations"]["mkq.dev/credential-expires"].get<std::string>());
+  REQUIRE(expires);
+  const auto lifetime = *expires - credtest::Clock::now();
+  CHECK(lifetime > std::chrono::hours(24 * 30) - std::chrono::minutes(5));
+  CHECK(lifetime <= std::chrono::hours(24 * 30));
+  CHECK_FALSE(provider->decide("m", world.secret("east"), &secret, nullptr).issue);
+
+  const std::string token = token_in(secret);
+  const auto who = worker->authenticate_token(token);
+  REQUIRE(who);
+  CHECK(who->user == "system:serviceaccount:kueue-system:multikueue-sa");
+
+  // What MultiKueue needs (Workloads; the sandbox serves no batch Jobs) ...
+  CHECK(as_user(*worker, *who, "GET", "/apis/kueue.x-k8s.io/v1beta2/workloads") == 200);
+  const Json workload = {
+      {"apiVersion", "kueue.x-k8s.io/v1beta2"}, {"kind", "Workload"}, {"metadata", {{"name", "w"}}}};
+  CHECK(as_user(*worker, *who, "POST", "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads",
+                workload.dump()) == 201);
+  CHECK(as_user(*worker, *who, "DELETE", "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads/w") ==
+        200);
+  // ... and nothing else.
+  const Json queue = {
+      {"apiVersion", "kueue.x-k8s.io/v1beta2"}, {"kind", "ClusterQueue"}, {"metadata", {{"name", "q"}}}};
+  CHECK(as_user(*worker, *who, "POST", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues", queue.dump()) == 403);
+  CHECK(as_user(*worker, *who, "GET", "/api/v1/namespaces/kueue-system/secrets") == 403);
+  CHECK(as_user(*worker, *who, "POST", "/api/v1/namespaces", Json{{"metadata", {{"name", "x"}}}}.dump()) ==
+        403);
+  CHECK(as_user(*worker, *who, "GET", "/api/v1/namespaces/kueue-system/serviceaccounts") == 403);
+
+  SECTION("rotation: the old token works until the ServiceAccount is recreated") {
+    const auto again = provider->issue("m", world.secret("east"));
+    REQUIRE(again.ok());
+    const std::string second = token_in(again.value());
+    CHECK(second != token);
+    CHECK(worker->authenticate_token(token));  // still valid: a bound token lives until its expiry
+
+    const auto* sa = kueuetest::find_object(*east, "ServiceAccount", "multikueue-sa", "kueue-system");
+    REQUIRE(sa != nullptr);
+    REQUIRE(
+        worker
+            ->handle(api_request("DELETE", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa",
+                                 "", "admin", {"system:masters"}))
+            .status == 200);
+    REQUIRE(worker
+                ->handle(api_request("POST", "/api/v1/namespaces/kueue-system/serviceaccounts",
+                                     sa->document.dump(), "admin", {"system:masters"}))
+                .status == 201);
+    CHECK_FALSE(worker->authenticate_token(token));
+    CHECK_FALSE(worker->authenticate_token(second));
+    const auto third = provider->issue("m", world.secret("east"));
+    REQUIRE(third.ok());
+    CHECK(worker->authenticate_token(token_in(third.value())));
+  }
+
+  SECTION("no ServiceAccount: a 404 naming the worker") {
+    REQUIRE(
+        worker
+            ->handle(api_request("DELETE", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa",
+                                 "", "admin", {"system:masters"}))
+            .status == 200);
+    const auto missing = provider->issue("m", world.secret("east"));
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.error().status == 404);
+    CHECK_THAT(missing.error().message,
+               Catch::StartsWith("worker east: serviceaccount kueue-system/multikueue-sa not found: "));
+  }
+}

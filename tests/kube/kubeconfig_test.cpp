@@ -1,0 +1,303 @@
+// Kubeconfig parsing, merging (kubectl's rules), relative paths and the
+// refusals of resolve_context.
+#include "runtime/kube/kubeconfig.h"
+
+#include <catch2/catch.hpp>
+
+#include "runtime/kube/base64.h"
+#include "tests/kube/kube_test_support.h"
+
+namespace {
+
+using mkq::kube::Kubeconfig;
+using mkq::kube::LoadOptions;
+using mkq::kube::testing::TempDir;
+using mkq::kube::testing::write_file;
+namespace fs = std::filesystem;
+
+const std::string kCaPem = "-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n";
+const std::string kSecretKey = "-----BEGIN PRIVATE KEY-----\nSUPER-SECRET-KEY\n-----END PRIVATE KEY-----\n";
+
+std::string b64(const std::string& text) { return mkq::kube::base64_encode(text); }
+
+Kubeconfig parse_ok(const std::string& text, const fs::path& origin = "/etc/kube/config") {
+  std::string error;
+  auto config = mkq::kube::parse_kubeconfig(text, origin, &error);
+  INFO(error);
+  REQUIRE(config);
+  return *config;
+}
+
+std::string parse_error(const std::string& text, const fs::path& origin = "/etc/kube/config") {
+  std::string error;
+  auto config = mkq::kube::parse_kubeconfig(text, origin, &error);
+  REQUIRE_FALSE(config);
+  return error;
+}
+
+std::string resolve_error(const Kubeconfig& config, const std::string& context, bool insecure = false) {
+  std::string error;
+  auto endpoint = mkq::kube::resolve_context(config, context, insecure, &error);
+  REQUIRE_FALSE(endpoint);
+  return error;
+}
+
+}  // namespace
+
+TEST_CASE("base64 round trip and rejection", "[kube][kubeconfig]") {
+  for (const std::string text : {"", "a", "ab", "abc", "abcd", "hello world\n\x01\xff"}) {
+    const auto decoded = mkq::kube::base64_decode(mkq::kube::base64_encode(text));
+    REQUIRE(decoded);
+    CHECK(*decoded == text);
+  }
+  CHECK(*mkq::kube::base64_decode("aGVs\nbG8=") == "hello");
+  CHECK(*mkq::kube::base64_decode("aGVsbG8") == "hello");  // padding optional
+  CHECK_FALSE(mkq::kube::base64_decode("aGV*bG8="));
+  CHECK_FALSE(mkq::kube::base64_decode("a"));
+}
+
+TEST_CASE("a YAML kubeconfig: clusters, users, contexts, decoded data", "[kube][kubeconfig]") {
+  const Kubeconfig config = parse_ok(
+      "apiVersion: v1\nkind: Config\ncurrent-context: prod\n"
+      "clusters:\n"
+      "- name: prod-cluster\n  cluster:\n    server: https://10.0.0.1:6443\n"
+      "    certificate-authority-data: " + b64(kCaPem) + "\n    tls-server-name: api.internal\n"
+      "users:\n"
+      "- name: admin\n  user:\n    client-certificate-data: " + b64(kCaPem) + "\n    client-key-data: " +
+      b64(kSecretKey) + "\n"
+      "- name: robot\n  user:\n    token: abc.def\n"
+      "- name: cloud\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n      command: gke-auth\n"
+      "      args: [--format, json]\n      env:\n      - name: MODE\n        value: fast\n"
+      "      provideClusterInfo: true\n      installHint: install gke-auth\n"
+      "contexts:\n"
+      "- name: prod\n  context:\n    cluster: prod-cluster\n    user: admin\n    namespace: team-a\n");
+  CHECK(config.current_context == "prod");
+  REQUIRE(config.clusters.count("prod-cluster") == 1);
+  const auto& cluster = config.clusters.at("prod-cluster");
+  CHECK(cluster.server == "https://10.0.0.1:6443");
+  CHECK(cluster.certificate_authority_data == kCaPem);
+  CHECK(cluster.certificate_authority_file.empty());
+  CHECK(cluster.tls_server_name == "api.internal");
+  CHECK(config.users.at("admin").client_key_data == kSecretKey);
+  CHECK(config.users.at("admin").client_certificate_data == kCaPem);
+  CHECK(config.users.at("robot").token == "abc.def");
+  const auto& exec = config.users.at("cloud").exec;
+  REQUIRE(exec);
+  CHECK(exec->command == "gke-auth");  // no '/': looked up on PATH
+  CHECK(exec->args == std::vector<std::string>{"--format", "json"});
+  CHECK(exec->env == std::vector<std::pair<std::string, std::string>>{{"MODE", "fast"}});
+  CHECK(exec->provide_cluster_info);
+  CHECK(exec->install_hint == "install gke-auth");
+  CHECK(config.contexts.at("prod").namespace_name == "team-a");
+
+  std::string error;
+  const auto endpoint = mkq::kube::resolve_context(config, "", false, &error);
+  REQUIRE(endpoint);
+  CHECK(endpoint->context == "prod");
+  CHECK(endpoint->cluster.server == "https://10.0.0.1:6443");
+  CHECK(endpoint->user.client_key_data == kSecretKey);
+  CHECK(endpoint->namespace_name == "team-a");
+}
+
+TEST_CASE("a JSON kubeconfig parses the same way", "[kube][kubeconfig]") {
+  const Kubeconfig config = parse_ok(R"({"apiVersion": "v1", "kind": "Config", "current-context": "c",
+    "clusters": [{"name": "k", "cluster": {"server": "https://k:443", "insecure-skip-tls-verify": true}}],
+    "users": [{"name": "u", "user": {"token": "t0k"}}],
+    "contexts": [{"name": "c", "context": {"cluster": "k", "user": "u"}}]})");
+  CHECK(config.clusters.at("k").insecure_skip_tls_verify);
+  CHECK(config.users.at("u").token == "t0k");
+  CHECK(config.contexts.at("c").cluster == "k");
+}
+
+TEST_CASE("an empty kubeconfig file is an empty config", "[kube][kubeconfig]") {
+  const Kubeconfig config = parse_ok("");
+  CHECK(config.clusters.empty());
+  CHECK(config.current_context.empty());
+}
+
+TEST_CASE("file paths are relative to the kubeconfig's directory", "[kube][kubeconfig]") {
+  TempDir dir;
+  write_file(dir / "conf/ca.crt", kCaPem);
+  write_file(dir / "certs/client.crt", kCaPem);
+  write_file(dir / "certs/client.key", kSecretKey);
+  write_file(dir / "conf/config",
+             "clusters:\n- name: k\n  cluster:\n    server: https://k\n    certificate-authority: ca.crt\n"
+             "users:\n- name: u\n  user:\n    client-certificate: ../certs/client.crt\n"
+             "    client-key: " + (dir / "certs/client.key").string() + "\n"
+             "    tokenFile: tokens/t\n"
+             "- name: e\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n"
+             "      command: ./bin/plugin\n");
+  std::string error;
+  LoadOptions options;
+  options.explicit_file = dir / "conf/config";
+  const auto config = mkq::kube::load_kubeconfig(options, &error);
+  INFO(error);
+  REQUIRE(config);
+  CHECK(config->clusters.at("k").certificate_authority_data == kCaPem);
+  CHECK(config->clusters.at("k").certificate_authority_file == (dir / "conf/ca.crt").string());
+  CHECK(config->users.at("u").client_certificate_data == kCaPem);
+  CHECK(config->users.at("u").client_key_data == kSecretKey);
+  CHECK(config->users.at("u").token_file == (dir / "conf/tokens/t").string());  // kept as a path
+  CHECK(config->users.at("e").exec->command == (dir / "conf/bin/plugin").string());
+  REQUIRE(config->files.size() == 1);
+  CHECK(config->files[0] == dir / "conf/config");
+}
+
+TEST_CASE("*-data overrides the file field, as in kubectl", "[kube][kubeconfig]") {
+  const Kubeconfig config = parse_ok(
+      "clusters:\n- name: k\n  cluster:\n    server: https://k\n    certificate-authority: /nonexistent/ca.crt\n"
+      "    certificate-authority-data: " + b64(kCaPem) + "\n");
+  CHECK(config.clusters.at("k").certificate_authority_data == kCaPem);
+}
+
+TEST_CASE("KUBECONFIG merges files: the first definition of a name wins", "[kube][kubeconfig]") {
+  TempDir dir;
+  write_file(dir / "a",
+             "clusters:\n- name: shared\n  cluster:\n    server: https://from-a\n"
+             "contexts:\n- name: ctx-a\n  context:\n    cluster: shared\n");
+  write_file(dir / "b",
+             "current-context: ctx-b\n"
+             "clusters:\n- name: shared\n  cluster:\n    server: https://from-b\n"
+             "- name: only-b\n  cluster:\n    server: https://only-b\n"
+             "contexts:\n- name: ctx-b\n  context:\n    cluster: only-b\n");
+  write_file(dir / "c", "current-context: ctx-c\n");
+  LoadOptions options;
+  options.kubeconfig_env = (dir / "a").string() + ":" + (dir / "missing").string() + "::" + (dir / "b").string() +
+                           ":" + (dir / "c").string();
+  options.home = dir / "home";
+  std::string error;
+  bool none = true;
+  const auto config = mkq::kube::load_kubeconfig(options, &error, &none);
+  INFO(error);
+  REQUIRE(config);
+  CHECK_FALSE(none);
+  CHECK(config->clusters.at("shared").server == "https://from-a");
+  CHECK(config->clusters.at("only-b").server == "https://only-b");
+  CHECK(config->current_context == "ctx-b");  // the first file that sets it
+  CHECK(config->files == std::vector<fs::path>{dir / "a", dir / "b", dir / "c"});
+  const auto endpoint = mkq::kube::resolve_context(*config, "", false, &error);
+  REQUIRE(endpoint);
+  CHECK(endpoint->cluster.server == "https://only-b");
+  CHECK(endpoint->user.token.empty());
+}
+
+TEST_CASE("kubeconfig: an explicit file beats KUBECONFIG, which beats ~/.kube/config", "[kube][kubeconfig]") {
+  TempDir dir;
+  write_file(dir / "explicit", "current-context: explicit\n");
+  write_file(dir / "env", "current-context: env\n");
+  write_file(dir / "home/.kube/config", "current-context: home\n");
+  std::string error;
+  LoadOptions options;
+  options.home = dir / "home";
+  options.kubeconfig_env = (dir / "env").string();
+  options.explicit_file = dir / "explicit";
+  CHECK(mkq::kube::load_kubeconfig(options, &error)->current_context == "explicit");
+  options.explicit_file.clear();
+  CHECK(mkq::kube::load_kubeconfig(options, &error)->current_context == "env");
+  options.kubeconfig_env = "";
+  CHECK(mkq::kube::load_kubeconfig(options, &error)->current_context == "home");
+}
+
+TEST_CASE("no kubeconfig anywhere is reported as found_none", "[kube][kubeconfig]") {
+  TempDir dir;
+  std::string error;
+  bool none = false;
+  LoadOptions options;
+  options.home = dir / "home";
+  options.kubeconfig_env = "";
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK(none);
+  CHECK(error.find("no kubeconfig") != std::string::npos);
+
+  options.kubeconfig_env = (dir / "x").string() + ":" + (dir / "y").string();
+  none = false;
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK(none);
+
+  // An explicit file that is missing is an error, not the sandbox default.
+  options.explicit_file = dir / "nope";
+  none = false;
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK_FALSE(none);
+  CHECK(error == "kubeconfig " + (dir / "nope").string() + ": no such file");
+}
+
+TEST_CASE("parse errors name the file, the line and the entry, never a secret", "[kube][kubeconfig]") {
+  CHECK(parse_error("clusters: [\n  {name: a\n") .rfind("kubeconfig /etc/kube/config: line ", 0) == 0);
+  CHECK(parse_error("- just\n- a list\n") == "kubeconfig /etc/kube/config: line 1: the document is not a mapping");
+  CHECK(parse_error("clusters: {}\n") == "kubeconfig /etc/kube/config: line 1: clusters must be a list");
+  CHECK(parse_error("users:\n- user: {token: x}\n") ==
+        "kubeconfig /etc/kube/config: line 2: an entry of users has no name");
+
+  const std::string bad_key = "SUPER-SECRET-NOT-BASE64!!";
+  const std::string error = parse_error("users:\n- name: admin\n  user:\n    client-key-data: " + bad_key + "\n");
+  CHECK(error == "kubeconfig /etc/kube/config: line 4: user \"admin\": client-key-data is not valid base64");
+  CHECK(error.find("SUPER-SECRET") == std::string::npos);
+
+  TempDir dir;
+  const std::string missing = parse_error(
+      "clusters:\n- name: k\n  cluster:\n    server: https://k\n    certificate-authority: ca.crt\n",
+      dir / "config");
+  CHECK(missing == "kubeconfig " + (dir / "config").string() + ": line 5: cluster \"k\": certificate-authority " +
+                       (dir / "ca.crt").string() + ": no such file");
+  CHECK(parse_error("users:\n- name: e\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n") ==
+        "kubeconfig /etc/kube/config: line 5: user \"e\": exec has no command");
+  CHECK(parse_error("clusters:\n- name: k\n  cluster:\n    insecure-skip-tls-verify: maybe\n") ==
+        "kubeconfig /etc/kube/config: line 4: cluster \"k\": insecure-skip-tls-verify must be true or false");
+}
+
+TEST_CASE("resolve_context refusals name the context and the file", "[kube][kubeconfig]") {
+  const std::string ca = b64(kCaPem);
+  const Kubeconfig config = parse_ok(
+      "clusters:\n"
+      "- name: good\n  cluster:\n    server: https://good:6443\n    certificate-authority-data: " + ca + "\n"
+      "- name: plain\n  cluster:\n    server: http://plain:8080\n"
+      "- name: insecure\n  cluster:\n    server: https://insecure\n    insecure-skip-tls-verify: true\n"
+      "- name: noserver\n  cluster: {}\n"
+      "users:\n"
+      "- name: basic\n  user:\n    username: admin\n    password: hunter2\n"
+      "- name: alpha\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1alpha1\n      command: x\n"
+      "- name: halfcert\n  user:\n    client-certificate-data: " + ca + "\n"
+      "- name: token\n  user:\n    token: s3cr3t-t0ken\n"
+      "contexts:\n"
+      "- name: plain\n  context: {cluster: plain}\n"
+      "- name: insecure\n  context: {cluster: insecure}\n"
+      "- name: noserver\n  context: {cluster: noserver}\n"
+      "- name: basic\n  context: {cluster: good, user: basic}\n"
+      "- name: alpha\n  context: {cluster: good, user: alpha}\n"
+      "- name: halfcert\n  context: {cluster: good, user: halfcert}\n"
+      "- name: ghost-cluster\n  context: {cluster: ghost}\n"
+      "- name: ghost-user\n  context: {cluster: good, user: ghost}\n"
+      "- name: ok\n  context: {cluster: good, user: token}\n");
+  const std::string file = "kubeconfig /etc/kube/config: ";
+  CHECK(resolve_error(config, "") == file + "no current-context; name a context (contexts: alpha, basic, "
+                                            "ghost-cluster, ghost-user, halfcert, insecure, noserver, ok, plain)");
+  CHECK(resolve_error(config, "nope").rfind(file + "context \"nope\" not found (contexts: alpha, ", 0) == 0);
+  CHECK(resolve_error(config, "plain") ==
+        file + "context \"plain\": cluster \"plain\": server http://plain:8080 is not https (mkq talks to API "
+               "servers over TLS only)");
+  CHECK(resolve_error(config, "insecure") ==
+        file + "context \"insecure\": cluster \"insecure\" sets insecure-skip-tls-verify; refused unless "
+               "--insecure-skip-tls-verify is given");
+  CHECK(resolve_error(config, "noserver") == file + "context \"noserver\": cluster \"noserver\" has no server");
+  const std::string basic = resolve_error(config, "basic");
+  CHECK(basic.rfind(file + "context \"basic\": user \"basic\" uses basic authentication", 0) == 0);
+  CHECK(basic.find("hunter2") == std::string::npos);
+  CHECK(resolve_error(config, "alpha") ==
+        file + "context \"alpha\": user \"alpha\": exec apiVersion \"client.authentication.k8s.io/v1alpha1\" is not "
+               "supported (client.authentication.k8s.io/v1 or v1beta1)");
+  CHECK(resolve_error(config, "halfcert") ==
+        file + "context \"halfcert\": user \"halfcert\": a client certificate needs both client-certificate and "
+               "client-key");
+  CHECK(resolve_error(config, "ghost-cluster") == file + "context \"ghost-cluster\": cluster \"ghost\" not found");
+  CHECK(resolve_error(config, "ghost-user") == file + "context \"ghost-user\": user \"ghost\" not found");
+
+  std::string error;
+  const auto insecure = mkq::kube::resolve_context(config, "insecure", true, &error);
+  REQUIRE(insecure);
+  CHECK(insecure->cluster.insecure_skip_tls_verify);
+  const auto ok = mkq::kube::resolve_context(config, "ok", false, &error);
+  REQUIRE(ok);
+  CHECK(ok->user.token == "s3cr3t-t0ken");
+  CHECK(ok->cluster.certificate_authority_data == kCaPem);
+}

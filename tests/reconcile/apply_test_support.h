@@ -1,0 +1,167 @@
+// Helpers for the apply executor's tests: hand-built plans, fake clusters, a
+// real StateStore in a temporary directory, recorded progress events.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <random>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "compiler/kueue/schema.h"
+#include "runtime/kube/fake.h"
+#include "runtime/reconcile/apply.h"
+#include "runtime/state/state.h"
+
+namespace mkq::reconcile::testing {
+
+using Json = kube::Json;
+using namespace std::chrono_literals;  // NOLINT: tests only
+
+// A fresh directory removed with everything in it at the end of the test.
+class TempDir {
+ public:
+  TempDir() {
+    std::random_device random;
+    path_ = std::filesystem::temp_directory_path() / ("mkq-apply-test-" + std::to_string(random()) + "-" +
+                                                     std::to_string(random()));
+    std::filesystem::create_directories(path_);
+  }
+  ~TempDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::filesystem::path& path() const { return path_; }
+
+ private:
+  std::filesystem::path path_;
+};
+
+// A state file and an open run.
+struct StateFixture {
+  TempDir dir;
+  std::unique_ptr<state::StateStore> store;
+  std::int64_t run_id = 0;
+
+  StateFixture() {
+    std::string error;
+    store = state::StateStore::open(dir.path() / "state.db", &error);
+    if (store == nullptr) throw std::runtime_error("cannot open the state: " + error);
+    run_id = store->begin_run("apply", "sha256:policy", &error);
+    if (run_id == 0) throw std::runtime_error("cannot begin a run: " + error);
+  }
+};
+
+inline std::string api_version_of(const std::string& kind) {
+  const kueue::schema::KindInfo* info = kueue::schema::find_kind(kind);
+  return info == nullptr ? "example.com/v1" : std::string(info->api_version);
+}
+
+inline std::string address_of(const std::string& cluster, const std::string& kind, const std::string& namespace_name,
+                              const std::string& name) {
+  return cluster + "/" + kind + "/" + (namespace_name.empty() ? "" : namespace_name + "/") + name;
+}
+
+inline Json document_of(const std::string& kind, const std::string& namespace_name, const std::string& name,
+                        Json spec = Json::object()) {
+  Json document = {{"apiVersion", api_version_of(kind)}, {"kind", kind}, {"metadata", {{"name", name}}}};
+  if (!namespace_name.empty()) document["metadata"]["namespace"] = namespace_name;
+  document["metadata"]["labels"] = {{"app.kubernetes.io/managed-by", "mkq"}, {"mkq.dev/policy", "test"}};
+  if (kind != "Namespace" && !spec.empty()) document["spec"] = std::move(spec);
+  return document;
+}
+
+// A create/update/replace (with its document) or a delete (without).
+inline Change change_of(const std::string& cluster, Action action, const std::string& kind,
+                        const std::string& namespace_name, const std::string& name, Json spec = Json::object(),
+                        std::vector<std::string> depends_on = {}) {
+  Change change;
+  change.cluster = cluster;
+  change.address = address_of(cluster, kind, namespace_name, name);
+  change.api_version = api_version_of(kind);
+  change.kind = kind;
+  change.namespace_name = namespace_name;
+  change.name = name;
+  change.action = action;
+  change.reason = "test";
+  if (action != Action::Delete && action != Action::NoOp) change.desired = document_of(kind, namespace_name, name, spec);
+  change.depends_on = std::move(depends_on);
+  return change;
+}
+
+inline ClusterPlan cluster_plan(const std::string& cluster, kueue::ClusterRole role, std::vector<Change> changes) {
+  ClusterPlan plan;
+  plan.cluster = cluster;
+  plan.role = role;
+  plan.changes = std::move(changes);
+  return plan;
+}
+
+inline Target target_of(const std::string& cluster, kueue::ClusterRole role, kube::Client* client) {
+  Target target;
+  target.cluster = cluster;
+  target.role = role;
+  target.client = client;
+  return target;
+}
+
+// Progress events in the order the executor emitted them.
+class EventLog {
+ public:
+  std::function<void(const ProgressEvent&)> callback() {
+    return [this](const ProgressEvent& event) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      events_.push_back(event);
+    };
+  }
+  std::vector<ProgressEvent> events() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return events_;
+  }
+  // Index of the first event with this phase and address; -1 when none.
+  int index_of(ProgressEvent::Phase phase, const std::string& address) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (std::size_t index = 0; index < events_.size(); ++index) {
+      if (events_[index].phase == phase && events_[index].address == address) return static_cast<int>(index);
+    }
+    return -1;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::vector<ProgressEvent> events_;
+};
+
+// Fast timings for tests.
+inline ApplyOptions fast_options() {
+  ApplyOptions options;
+  options.parallelism = 4;
+  options.poll_interval = 5ms;
+  options.deletion_timeout = 2000ms;
+  return options;
+}
+
+// The calls of `fake` that start with `verb` ("PATCH", "DELETE").
+inline std::vector<std::string> calls_of(const kube::FakeClient& fake, const std::string& verb) {
+  std::vector<std::string> out;
+  for (const std::string& call : fake.calls()) {
+    if (call.rfind(verb + " ", 0) == 0) out.push_back(call);
+  }
+  return out;
+}
+
+inline const ObjectResult* result_for(const ApplyReport& report, const std::string& address) {
+  for (const ObjectResult& result : report.results) {
+    if (result.address == address) return &result;
+  }
+  return nullptr;
+}
+
+}  // namespace mkq::reconcile::testing

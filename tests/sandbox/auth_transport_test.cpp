@@ -1,0 +1,257 @@
+// Bearer tokens and RBAC through the real HTTPS transport, dropped-connection
+// faults, and a MultiKueueCluster whose kubeconfig carries a wrong or
+// unprivileged token.
+#include <httplib.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <thread>
+
+#include "sandbox/daemon.h"
+#include "sandbox/identity.h"
+#include "sandbox/pki.h"
+#include "sandbox/server.h"
+#include "tests/sandbox/api_test_support.h"
+
+namespace {
+
+using mkq::sandbox::Cluster;
+using mkq::sandbox::testing::body_of;
+using mkq::sandbox::testing::request;
+using nlohmann::json;
+
+const mkq::sandbox::Pki& pki() {
+  static const mkq::sandbox::Pki generated = [] {
+    mkq::sandbox::Pki p;
+    std::string error;
+    REQUIRE(mkq::sandbox::generate_pki(&p, &error));
+    return p;
+  }();
+  return generated;
+}
+
+std::unique_ptr<Cluster> open_cluster() {
+  mkq::sandbox::ClusterOptions options;
+  options.ca_cert = pki().ca_cert;
+  std::string error;
+  auto c = Cluster::open("worker1", ":memory:", options, &error);
+  REQUIRE(c);
+  return c;
+}
+
+void admin(Cluster& c, const std::string& method, const std::string& path, const json& body) {
+  const auto r = c.handle(request(method, path, body.dump()));
+  INFO(r.body);
+  REQUIRE(r.status < 300);
+}
+
+json crd(const std::string& plural, const std::string& kind, bool namespaced) {
+  return {{"apiVersion", "apiextensions.k8s.io/v1"},
+          {"kind", "CustomResourceDefinition"},
+          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
+          {"spec",
+           {{"group", "kueue.x-k8s.io"},
+            {"scope", namespaced ? "Namespaced" : "Cluster"},
+            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
+            {"versions",
+             {{{"name", "v1beta2"},
+               {"served", true},
+               {"storage", true},
+               {"subresources", {{"status", json::object()}}},
+               {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
+}
+
+// Kueue's namespace, the Workload and MultiKueue CRDs, a ServiceAccount and
+// (when `bind`) a ClusterRole letting it use Workloads.
+void prepare(Cluster& c, bool bind) {
+  admin(c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd("workloads", "Workload", true));
+  admin(c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd("multikueueclusters", "MultiKueueCluster", false));
+  admin(c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "kueue-system"}}}});
+  admin(c, "POST", "/api/v1/namespaces/kueue-system/serviceaccounts", {{"metadata", {{"name", "multikueue-sa"}}}});
+  if (!bind) return;
+  admin(c, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        json::parse(R"({"metadata": {"name": "multikueue"}, "rules": [
+          {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["create", "delete", "get", "list", "watch"]}]})"));
+  admin(c, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+        json::parse(R"({"metadata": {"name": "multikueue"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "multikueue"},
+          "subjects": [{"kind": "ServiceAccount", "name": "multikueue-sa", "namespace": "kueue-system"}]})"));
+}
+
+std::string token_for(Cluster& c) {
+  const auto r = c.handle(request("POST", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa/token",
+                                  R"({"spec": {"expirationSeconds": 3600}})"));
+  REQUIRE(r.status == 201);
+  return body_of(r)["status"]["token"];
+}
+
+struct Served {
+  std::unique_ptr<Cluster> cluster;
+  std::unique_ptr<mkq::sandbox::HttpsServer> server;
+  explicit Served(bool bind, mkq::sandbox::FaultOptions faults = {}) : cluster(open_cluster()) {
+    prepare(*cluster, bind);
+    mkq::sandbox::ServerOptions options;
+    options.threads = 8;
+    options.faults = std::move(faults);
+    server = std::make_unique<mkq::sandbox::HttpsServer>(*cluster, pki(), options);
+    std::string error;
+    REQUIRE(server->bind(&error));
+    server->start();
+  }
+};
+
+std::unique_ptr<httplib::SSLClient> client(int port) {
+  auto c = std::make_unique<httplib::SSLClient>("127.0.0.1", port);
+  X509_STORE* store = X509_STORE_new();  // owned by the client
+  X509_STORE_add_cert(store, mkq::sandbox::read_cert(pki().ca_cert).get());
+  c->set_ca_cert_store(store);
+  c->enable_server_certificate_verification(true);
+  c->set_connection_timeout(5, 0);
+  c->set_read_timeout(10, 0);
+  return c;
+}
+
+// A token kubeconfig for the worker, as create-multikueue-kubeconfig.sh writes it.
+std::string token_kubeconfig(int port, const std::string& token) {
+  return "apiVersion: v1\nkind: Config\ncurrent-context: w\nclusters:\n- name: w\n  cluster:\n    server: https://127.0.0.1:" +
+         std::to_string(port) + "\n    certificate-authority-data: " + mkq::sandbox::base64(pki().ca_cert) +
+         "\ncontexts:\n- name: w\n  context:\n    cluster: w\n    user: u\nusers:\n- name: u\n  user:\n    token: " + token + "\n";
+}
+
+}  // namespace
+
+TEST_CASE("transport: a service-account token authenticates, RBAC decides, a bad token gets 401", "[sandbox][identity]") {
+  Served worker(true);
+  const std::string token = token_for(*worker.cluster);
+  auto http = client(worker.server->port());
+
+  auto ok = http->Get("/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads", {{"Authorization", "Bearer " + token}});
+  REQUIRE(ok);
+  CHECK(ok->status == 200);
+
+  auto denied = http->Get("/api/v1/namespaces/kueue-system/secrets", {{"Authorization", "Bearer " + token}});
+  REQUIRE(denied);
+  CHECK(denied->status == 403);
+  CHECK(json::parse(denied->body)["message"] ==
+        "secrets is forbidden: User \"system:serviceaccount:kueue-system:multikueue-sa\" cannot list resource \"secrets\" "
+        "in API group \"\" in the namespace \"kueue-system\"");
+
+  std::string tampered = token;
+  tampered[tampered.size() / 2] = tampered[tampered.size() / 2] == 'x' ? 'y' : 'x';
+  for (const std::string& bad : {tampered, std::string("garbage"), std::string("a.b.c")}) {
+    auto refused = http->Get("/api/v1/namespaces", {{"Authorization", "Bearer " + bad}});
+    REQUIRE(refused);
+    CHECK(refused->status == 401);
+    const json body = json::parse(refused->body);
+    CHECK(body["reason"] == "Unauthorized");
+    CHECK(body["message"] == "Unauthorized");
+    CHECK(body["code"] == 401);
+  }
+
+  // Re-creating the ServiceAccount (a new uid) invalidates every token issued for it.
+  REQUIRE(worker.cluster->handle(request("DELETE", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa")).status == 200);
+  admin(*worker.cluster, "POST", "/api/v1/namespaces/kueue-system/serviceaccounts", {{"metadata", {{"name", "multikueue-sa"}}}});
+  auto old = http->Get("/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads", {{"Authorization", "Bearer " + token}});
+  REQUIRE(old);
+  CHECK(old->status == 401);
+  auto fresh = http->Get("/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads",
+                         {{"Authorization", "Bearer " + token_for(*worker.cluster)}});
+  REQUIRE(fresh);
+  CHECK(fresh->status == 200);
+}
+
+TEST_CASE("transport: dropped-connection faults close the connection without an answer", "[sandbox][faults]") {
+  mkq::sandbox::FaultOptions faults;
+  faults.rate_drop = 1.0;
+  faults.verbs = {"post"};
+  Served worker(false, faults);
+  mkq::sandbox::CertPtr cert = mkq::sandbox::read_cert(pki().admin_cert);
+  mkq::sandbox::KeyPtr key = mkq::sandbox::read_key(pki().admin_key);
+  httplib::SSLClient admin_client("127.0.0.1", worker.server->port(), cert.get(), key.get());
+  X509_STORE* store = X509_STORE_new();
+  X509_STORE_add_cert(store, mkq::sandbox::read_cert(pki().ca_cert).get());
+  admin_client.set_ca_cert_store(store);
+  admin_client.enable_server_certificate_verification(true);
+  admin_client.set_connection_timeout(5, 0);
+  admin_client.set_read_timeout(5, 0);
+
+  auto dropped = admin_client.Post("/api/v1/namespaces", R"({"metadata": {"name": "x"}})", "application/json");
+  CHECK_FALSE(dropped);  // no response at all
+  CHECK(dropped.error() != httplib::Error::Success);
+  // Other verbs (and health) are untouched.
+  auto listed = admin_client.Get("/api/v1/namespaces");
+  REQUIRE(listed);
+  CHECK(listed->status == 200);
+  // The dropped request never reached the cluster.
+  CHECK(worker.cluster->handle(request("GET", "/api/v1/namespaces/x")).status == 404);
+}
+
+TEST_CASE("controllers: a MultiKueueCluster with a wrong or unprivileged token is not Connected", "[sandbox][controllers][identity]") {
+  Served worker(false);  // the ServiceAccount exists but has no permissions yet
+  const std::string token = token_for(*worker.cluster);
+
+  auto manager = open_cluster();
+  admin(*manager, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        crd("multikueueclusters", "MultiKueueCluster", false));
+  admin(*manager, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "kueue-system"}}}});
+  const auto set_kubeconfig = [&](const std::string& kubeconfig) {
+    const json secret = {{"apiVersion", "v1"},
+                         {"kind", "Secret"},
+                         {"metadata", {{"name", "worker1-secret"}}},
+                         {"data", {{"kubeconfig", mkq::sandbox::base64(kubeconfig)}}}};
+    const auto put = manager->handle(request("PUT", "/api/v1/namespaces/kueue-system/secrets/worker1-secret", secret.dump()));
+    if (put.status == 404) admin(*manager, "POST", "/api/v1/namespaces/kueue-system/secrets", secret);
+  };
+  set_kubeconfig(token_kubeconfig(worker.server->port(), "wrong-token"));
+  admin(*manager, "POST", "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters",
+        {{"apiVersion", "kueue.x-k8s.io/v1beta2"},
+         {"kind", "MultiKueueCluster"},
+         {"metadata", {{"name", "worker1"}}},
+         {"spec", {{"clusterSource", {{"kubeConfig", {{"locationType", "Secret"}, {"location", "worker1-secret"}}}}}}}});
+
+  const auto wait_for = [&](const std::string& reason, const std::string& message_part) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+    json cond;
+    while (std::chrono::steady_clock::now() < deadline) {
+      const json mkc = body_of(manager->handle(request("GET", "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters/worker1")));
+      for (const auto& c : mkc.value("status", json::object()).value("conditions", json::array())) {
+        if (c.value("type", "") == "Active") cond = c;
+      }
+      if (cond.is_object() && cond.value("reason", "") == reason &&
+          cond.value("message", "").find(message_part) != std::string::npos) {
+        break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    return cond;
+  };
+
+  json cond = wait_for("ClientConnectionFailed", "Unauthorized");
+  CHECK(cond.value("status", "") == "False");
+  CHECK(cond.value("reason", "") == "ClientConnectionFailed");
+  CHECK(cond.value("message", "") == "Unauthorized");
+
+  // A valid token without RBAC: Kueue's list of Workloads is forbidden.
+  set_kubeconfig(token_kubeconfig(worker.server->port(), token));
+  cond = wait_for("ClientConnectionFailed", "forbidden");
+  CHECK(cond.value("message", "") ==
+        "workloads.kueue.x-k8s.io is forbidden: User \"system:serviceaccount:kueue-system:multikueue-sa\" cannot list "
+        "resource \"workloads\" in API group \"kueue.x-k8s.io\" at the cluster scope");
+
+  // list but not watch: the watch is refused.
+  admin(*worker.cluster, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        json::parse(R"({"metadata": {"name": "mk"}, "rules": [
+          {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["get", "list"]}]})"));
+  admin(*worker.cluster, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+        json::parse(R"({"metadata": {"name": "mk"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "mk"},
+          "subjects": [{"kind": "ServiceAccount", "name": "multikueue-sa", "namespace": "kueue-system"}]})"));
+  cond = wait_for("ClientConnectionFailed", "cannot watch");
+  CHECK(cond.value("message", "").find("cannot watch resource \"workloads\"") != std::string::npos);
+
+  // With the permissions MultiKueue needs, Connected.
+  admin(*worker.cluster, "PUT", "/apis/rbac.authorization.k8s.io/v1/clusterroles/mk",
+        json::parse(R"({"metadata": {"name": "mk"}, "rules": [
+          {"apiGroups": ["kueue.x-k8s.io"], "resources": ["workloads"], "verbs": ["get", "list", "watch"]}]})"));
+  cond = wait_for("Active", "Connected");
+  CHECK(cond.value("status", "") == "True");
+  CHECK(cond.value("message", "") == "Connected");
+}

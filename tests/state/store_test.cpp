@@ -1,0 +1,349 @@
+// StateStore: opening, migrating, refusing what it must not read, meta,
+// inventory, runs and history, digests.
+#include <sqlite3.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <regex>
+
+#include "runtime/state/state.h"
+#include "tests/state/state_test_support.h"
+
+namespace mkq::state {
+namespace {
+
+using testing::read_bytes;
+using testing::TempDir;
+using testing::write_bytes;
+
+InventoryEntry entry(const std::string& cluster, const std::string& kind, const std::string& name) {
+  InventoryEntry e;
+  e.address = cluster + "/" + kind + "/" + name;
+  e.cluster = cluster;
+  e.api_version = "kueue.x-k8s.io/v1beta1";
+  e.kind = kind;
+  e.name = name;
+  e.uid = "uid-" + name;
+  e.resource_version = "17";
+  e.digest = "sha256:00";
+  e.run_id = 3;
+  return e;
+}
+
+// Runs SQL on the file through a separate connection, as another program would.
+void raw_sql(const std::filesystem::path& path, const std::string& sql) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.string().c_str(), &db) == SQLITE_OK);
+  char* message = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+  INFO((message != nullptr ? message : ""));
+  sqlite3_free(message);
+  sqlite3_close(db);
+  REQUIRE(rc == SQLITE_OK);
+}
+
+TEST_CASE("state store creates its directory and file, and reopens with the same lineage", "[state]") {
+  TempDir dir;
+  const auto path = dir.path() / "policy" / ".mkq" / "state.db";
+  std::string error;
+  std::string lineage;
+  {
+    auto store = StateStore::open(path, &error);
+    REQUIRE(store != nullptr);
+    CHECK(error.empty());
+    CHECK(store->path() == path);
+    CHECK(store->schema_version() == 1);
+    CHECK(store->serial() == 0);
+    lineage = store->lineage();
+    CHECK(std::regex_match(
+        lineage, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")));
+    CHECK(store->integrity_check() == "ok");
+    CHECK(store->inventory().empty());
+    CHECK(store->history(10, true).empty());
+  }
+  CHECK(std::filesystem::exists(path));
+  auto again = StateStore::open(path, &error);
+  REQUIRE(again != nullptr);
+  CHECK(again->lineage() == lineage);
+  auto existing = StateStore::open_existing(path, &error);
+  REQUIRE(existing != nullptr);
+  CHECK(existing->lineage() == lineage);
+
+  TempDir other;
+  auto second = StateStore::open(other.path() / "state.db", &error);
+  REQUIRE(second != nullptr);
+  CHECK(second->lineage() != lineage);
+}
+
+TEST_CASE("state store uses WAL and records its schema version and application id", "[state]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  std::string error;
+  { REQUIRE(StateStore::open(path, &error) != nullptr); }
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(path.string().c_str(), &db) == SQLITE_OK);
+  const auto integer = [&](const char* sql) {
+    sqlite3_stmt* stmt = nullptr;
+    REQUIRE(sqlite3_prepare_v2(db, sql, -1, &stmt, nullptr) == SQLITE_OK);
+    REQUIRE(sqlite3_step(stmt) == SQLITE_ROW);
+    const std::string value = reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0));
+    sqlite3_finalize(stmt);
+    return value;
+  };
+  CHECK(integer("PRAGMA journal_mode") == "wal");
+  CHECK(integer("PRAGMA user_version") == "1");
+  CHECK(integer("PRAGMA application_id") == std::to_string(0x6d6b7121));
+  sqlite3_close(db);
+}
+
+TEST_CASE("state store refuses a schema version newer than it knows, naming both", "[state][errors]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  std::string error;
+  { REQUIRE(StateStore::open(path, &error) != nullptr); }
+  raw_sql(path, "PRAGMA user_version = 7");
+  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(error == "state " + path.string() +
+                     ": schema version 7 is newer than this mkq understands (1); use a newer mkq");
+  error.clear();
+  CHECK(StateStore::open_existing(path, &error) == nullptr);
+  CHECK(error.find("schema version 7 is newer") != std::string::npos);
+}
+
+TEST_CASE("state store refuses a file that is not a database and leaves it untouched", "[state][errors]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  const std::string text(400, 'x');
+  write_bytes(path, "this is not sqlite\n" + text);
+  std::string error;
+  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(error == "state " + path.string() + ": file is not a database");
+  error.clear();
+  CHECK(StateStore::open_existing(path, &error) == nullptr);
+  CHECK(error == "state " + path.string() + ": file is not a database");
+  CHECK(read_bytes(path) == "this is not sqlite\n" + text);
+}
+
+TEST_CASE("state store refuses another program's SQLite database", "[state][errors]") {
+  TempDir dir;
+  const auto path = dir.path() / "app.db";
+  raw_sql(path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
+  std::string error;
+  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(error == "state " + path.string() + ": not an mkq state database (another program's SQLite file)");
+  raw_sql(path, "PRAGMA application_id = 42");
+  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(error.find("not an mkq state database") != std::string::npos);
+}
+
+TEST_CASE("state store open_existing never creates a file", "[state]") {
+  TempDir dir;
+  const auto path = dir.path() / "missing" / "state.db";
+  std::string error = "stale";
+  CHECK(StateStore::open_existing(path, &error) == nullptr);
+  CHECK(error.empty());
+  CHECK(!std::filesystem::exists(path));
+  CHECK(!std::filesystem::exists(dir.path() / "missing"));
+
+  // An empty file is not a state either (and stays empty).
+  write_bytes(dir.path() / "empty.db", "");
+  CHECK(StateStore::open_existing(dir.path() / "empty.db", &error) == nullptr);
+  CHECK(error.find("not an mkq state database") != std::string::npos);
+}
+
+TEST_CASE("state store reports a directory it cannot create", "[state][errors]") {
+  TempDir dir;
+  write_bytes(dir.path() / "file", "x");
+  std::string error;
+  CHECK(StateStore::open(dir.path() / "file" / "state.db", &error) == nullptr);
+  CHECK(error.rfind("state " + (dir.path() / "file" / "state.db").string() + ": cannot create the directory",
+                    0) == 0);
+}
+
+TEST_CASE("state inventory: insert, replace, find, delete, sorted, each change bumps the serial", "[state]") {
+  TempDir dir;
+  std::string error;
+  auto store = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(store != nullptr);
+
+  InventoryEntry b = entry("manager", "ClusterQueue", "b");
+  b.applied_at = "2026-01-02T03:04:05Z";
+  REQUIRE(store->record_applied(b, &error));
+  CHECK(store->serial() == 1);
+  InventoryEntry a = entry("worker1", "LocalQueue", "a");
+  a.namespace_name = "team-a";
+  a.address = "worker1/LocalQueue/team-a/a";
+  REQUIRE(store->record_applied(a, &error));
+  REQUIRE(store->record_applied(entry("manager", "Cohort", "c"), &error));
+  CHECK(store->serial() == 3);
+
+  const auto all = store->inventory();
+  REQUIRE(all.size() == 3);
+  CHECK(all[0].address == "manager/ClusterQueue/b");
+  CHECK(all[1].address == "manager/Cohort/c");
+  CHECK(all[2].address == "worker1/LocalQueue/team-a/a");
+  CHECK(!all[1].applied_at.empty());  // filled in when not given
+
+  const auto found = store->find("worker1/LocalQueue/team-a/a");
+  REQUIRE(found);
+  CHECK(found->cluster == "worker1");
+  CHECK(found->api_version == "kueue.x-k8s.io/v1beta1");
+  CHECK(found->kind == "LocalQueue");
+  CHECK(found->namespace_name == "team-a");
+  CHECK(found->name == "a");
+  CHECK(found->uid == "uid-a");
+  CHECK(found->resource_version == "17");
+  CHECK(found->digest == "sha256:00");
+  CHECK(found->run_id == 3);
+  CHECK(store->find("manager/ClusterQueue/b")->applied_at == "2026-01-02T03:04:05Z");
+  CHECK(!store->find("manager/ClusterQueue/zzz"));
+
+  b.resource_version = "18";
+  REQUIRE(store->record_applied(b, &error));
+  CHECK(store->serial() == 4);
+  CHECK(store->find("manager/ClusterQueue/b")->resource_version == "18");
+  CHECK(store->inventory().size() == 3);
+
+  REQUIRE(store->record_deleted("manager/Cohort/c", &error));
+  CHECK(store->serial() == 5);
+  REQUIRE(store->record_deleted("manager/Cohort/c", &error));  // already gone: no change, no new serial
+  CHECK(store->serial() == 5);
+  CHECK(store->inventory().size() == 2);
+  CHECK(store->last_error().empty());
+
+  // Another connection sees the committed serial.
+  auto other = StateStore::open_existing(dir.path() / "state.db", &error);
+  REQUIRE(other != nullptr);
+  CHECK(other->serial() == 5);
+  CHECK(store->integrity_check() == "ok");
+}
+
+TEST_CASE("state history: runs newest first with their outcomes and serials", "[state]") {
+  TempDir dir;
+  std::string error;
+  auto store = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(store != nullptr);
+  LockHolder me{"apply", "tester", "", 0, ""};
+  LockHolder previous;
+  REQUIRE(store->acquire_lock(me, &previous) == LockResult::Acquired);
+
+  const std::int64_t first = store->begin_run("apply", "sha256:p1", &error);
+  REQUIRE(first > 0);
+  REQUIRE(store->record_outcome(first, {"manager/Cohort/a", "create", "ok", ""}, &error));
+  REQUIRE(store->record_applied(entry("manager", "Cohort", "a"), &error));
+  REQUIRE(
+      store->record_outcome(first, {"worker1/Cohort/a", "create", "failed", "connection refused"}, &error));
+  REQUIRE(store->finish_run(first, "partial", &error));
+
+  const std::int64_t second = store->begin_run("destroy", "sha256:p2", &error);
+  REQUIRE(second > first);
+  REQUIRE(store->record_deleted("manager/Cohort/a", &error));
+  REQUIRE(store->record_outcome(second, {"manager/Cohort/a", "delete", "ok", ""}, &error));
+  REQUIRE(store->finish_run(second, "success", &error));
+
+  const std::int64_t third = store->begin_run("apply", "sha256:p3", &error);
+  REQUIRE(third > second);
+
+  const auto runs = store->history(10, true);
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[0].id == third);
+  CHECK(runs[0].result == "running");  // we hold the lock and run
+  CHECK(runs[0].finished_at.empty());
+  CHECK(runs[1].id == second);
+  CHECK(runs[1].command == "destroy");
+  CHECK(runs[1].result == "success");
+  CHECK(runs[1].serial_before == 1);
+  CHECK(runs[1].serial_after == 2);
+  REQUIRE(runs[2].objects.size() == 2);
+  CHECK(runs[2].policy_digest == "sha256:p1");
+  CHECK(runs[2].serial_before == 0);
+  CHECK(runs[2].serial_after == 1);
+  CHECK(!runs[2].started_at.empty());
+  CHECK(!runs[2].finished_at.empty());
+  CHECK(runs[2].objects[0].address == "manager/Cohort/a");
+  CHECK(runs[2].objects[1].result == "failed");
+  CHECK(runs[2].objects[1].message == "connection refused");
+
+  CHECK(store->history(1, false).size() == 1);
+  CHECK(store->history(10, false)[2].objects.empty());
+  CHECK(store->history(0, false).size() == 3);  // no limit
+
+  const auto found = store->find_run(first);
+  REQUIRE(found);
+  CHECK(found->objects.size() == 2);
+  CHECK(!store->find_run(999));
+
+  CHECK(!store->finish_run(999, "success", &error));
+  CHECK(error == "state " + (dir.path() / "state.db").string() + ": no run 999");
+  CHECK(!store->record_outcome(999, {"x", "create", "ok", ""}, &error));
+  CHECK(error.find("no run 999") != std::string::npos);
+
+  // Once our lock is gone the unfinished run reads as interrupted.
+  store->release_lock();
+  CHECK(store->history(1, false)[0].result == "interrupted");
+  CHECK(store->find_run(third)->result == "interrupted");
+}
+
+TEST_CASE("state digests are salted with the lineage and stable", "[state]") {
+  CHECK(digest_of("{\"a\":1}", "lineage-1") ==
+        "sha256:e77ef0ef4098d132b53afd4e5179e5cf9550b33afa0b7f316ee4b9a8a566bf77");
+  CHECK(digest_of("{\"a\":1}", "lineage-1") == digest_of("{\"a\":1}", "lineage-1"));
+  CHECK(digest_of("{\"a\":1}", "lineage-2") != digest_of("{\"a\":1}", "lineage-1"));
+  CHECK(digest_of("{\"a\":2}", "lineage-1") != digest_of("{\"a\":1}", "lineage-1"));
+}
+
+TEST_CASE("state file holds the digest of an applied document, never the document", "[state][secrets]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  const std::string marker = "MKQ-SECRET-MARKER-3f9a7c";
+  const std::string document = R"({"apiVersion":"v1","data":{"token":")" + marker + R"("},"kind":"Secret"})";
+  std::string digest;
+  {
+    std::string error;
+    auto store = StateStore::open(path, &error);
+    REQUIRE(store != nullptr);
+    InventoryEntry e = entry("worker1", "Secret", "creds");
+    digest = digest_of(document, store->lineage());
+    e.digest = digest;
+    REQUIRE(store->record_applied(e, &error));
+    // While open, the write sits in the WAL: search both files.
+    const std::string wal = read_bytes(dir.path() / "state.db-wal");
+    CHECK(wal.find(marker) == std::string::npos);
+    CHECK((wal + read_bytes(path)).find(digest) != std::string::npos);
+  }
+  const std::string bytes = read_bytes(path);
+  CHECK(bytes.find(marker) == std::string::npos);
+  CHECK(bytes.find(digest) != std::string::npos);
+}
+
+TEST_CASE("state default path: beside the policy", "[state]") {
+  TempDir dir;
+  write_bytes(dir.path() / "fleet.mkq", "");
+  CHECK(default_state_path(dir.path()) == dir.path() / ".mkq" / "state.db");
+  CHECK(default_state_path(dir.path() / "fleet.mkq") == dir.path() / ".mkq" / "state.db");
+  CHECK(default_state_path("policy.mkq") == std::filesystem::path(".mkq") / "state.db");
+  CHECK(default_state_path("not-yet") == std::filesystem::path("not-yet") / ".mkq" / "state.db");
+}
+
+TEST_CASE("state reports a busy database as a clear message", "[state][errors][slow]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  std::string error;
+  auto store = StateStore::open(path, &error);
+  REQUIRE(store != nullptr);
+  sqlite3* other = nullptr;
+  REQUIRE(sqlite3_open(path.string().c_str(), &other) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
+  CHECK(!store->record_applied(entry("manager", "Cohort", "a"), &error));
+  CHECK(error == "state " + path.string() + ": database is locked");
+  LockHolder previous;
+  CHECK(store->acquire_lock({"apply", "me", "", 0, ""}, &previous) == LockResult::Held);
+  CHECK(store->last_error() == "state " + path.string() + ": database is locked");
+  sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
+  sqlite3_close(other);
+  CHECK(store->record_applied(entry("manager", "Cohort", "a"), &error));
+  CHECK(store->serial() == 1);
+}
+
+}  // namespace
+}  // namespace mkq::state
