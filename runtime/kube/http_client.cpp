@@ -673,10 +673,10 @@ class HttpClient final : public Client {
     curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "https");
     curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
     curl_easy_setopt(h, CURLOPT_TCP_NODELAY, 1L);
-    // No TLS session resumption: a server that verifies client certificates
-    // without a session id context (the sandbox today) fails resumed handshakes
-    // with an internal_error alert. Connections are kept alive, so full
-    // handshakes are rare.
+    // No TLS session resumption: an OpenSSL server that verifies client
+    // certificates without a session id context fails resumed handshakes with
+    // an internal_error alert. Connections are kept alive, so full handshakes
+    // are rare anyway.
     curl_easy_setopt(h, CURLOPT_SSL_SESSIONID_CACHE, 0L);
     curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());

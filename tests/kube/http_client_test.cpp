@@ -304,9 +304,9 @@ TEST_CASE("http client: watch streams ADDED events until the callback stops", "[
   // From a resourceVersion: only what happens after it, as it happens.
   options.resource_version = list.value().resource_version;
   std::vector<std::pair<std::string, std::string>> events;
+  auto other = make_client(admin_endpoint(sandbox.port()));
   std::thread writer([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    auto other = make_client(admin_endpoint(sandbox.port()));
     (void)other->apply(cm, configmap("w-new", "v"), {});
   });
   result = client->watch(cm, options, [&](const mkq::kube::WatchEvent& event) {
@@ -529,6 +529,8 @@ struct Recorder {
     port = server.bind_to_any_port("127.0.0.1");
     REQUIRE(port > 0);
     thread = std::thread([this] { server.listen_after_bind(); });
+    // stop() before the loop runs would be lost: wait until it does (bounded).
+    for (int i = 0; i < 2000 && !server.is_running(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
   ~Recorder() {
     server.stop();
