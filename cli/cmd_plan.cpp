@@ -23,6 +23,7 @@
 #include "cli/compile.h"
 #include "cli/session.h"
 #include "compiler/kueue/render.h"
+#include "runtime/credentials/cluster_profile.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/reconcile/plan.h"
 #include "runtime/reconcile/refresh.h"
@@ -278,6 +279,17 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
   return 0;
 }
 
+// Workers reached through a ClusterProfile: it must exist on the manager with an
+// access provider the policy names (else Kueue leaves the worker inactive).
+bool cluster_profiles_ok(Run& run) {
+  const reconcile::Target& manager = run.session.targets.front();
+  const std::vector<std::string> problems =
+      credentials::check_cluster_profiles(*run.compiled.policy, manager.client);
+  for (const std::string& problem : problems) error_line(problem);
+  if (!problems.empty() && run.store) run.store->release_lock();
+  return problems.empty();
+}
+
 reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune) {
   reconcile::PlanOptions options;
   options.kind = kind;
@@ -514,6 +526,7 @@ int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   Run run;
   const int started = start_run(options.path, options.runtime, global, "", {}, run);
   if (started != 0) return started;
+  if (!options.destroy && !cluster_profiles_ok(run)) return 1;
   const reconcile::Plan plan =
       make_plan(run, options.path, options.destroy ? reconcile::PlanKind::Destroy : reconcile::PlanKind::Apply,
                 options.no_prune);
@@ -540,6 +553,7 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   Run run;
   const int started = start_run(options.path, options.runtime, global, options.destroy ? "destroy" : "apply", {}, run);
   if (started != 0) return started;
+  if (!options.destroy && !cluster_profiles_ok(run)) return 1;
   const reconcile::Plan plan = make_plan(
       run, options.path, options.destroy ? reconcile::PlanKind::Destroy : reconcile::PlanKind::Apply, options.no_prune);
   print_plan(plan, PlanFormat::Text, global.color);

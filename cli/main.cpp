@@ -157,6 +157,16 @@ int run(int argc, char** argv) {
   add_runtime_options(destroy_cmd, destroy.runtime);
   destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
 
+  mkq::cli::StatusOptions status;
+  std::string status_format = "text";
+  std::string status_wait;
+  CLI::App* status_cmd = app.add_subcommand(
+      "status", "Show every managed Kueue object's Active condition on every cluster (exit 1 if any is not Active)");
+  status_cmd->add_option("PATH", status.path, "A .mkq file or a directory of them (default: .)");
+  add_runtime_options(status_cmd, status.runtime);
+  status_cmd->add_option("--format", status_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  status_cmd->add_option("--wait", status_wait, "Wait until every object is Active, at most DURATION (--wait alone: 5m)");
+
   mkq::cli::RotateOptions rotate;
   CLI::App* credentials_cmd = app.add_subcommand("credentials", "Worker credentials mkq issues");
   credentials_cmd->require_subcommand(1);
@@ -242,6 +252,12 @@ int run(int argc, char** argv) {
     return mkq::cli::run_apply(apply, global);
   }
   if (*destroy_cmd) return mkq::cli::run_apply(destroy, global);
+  if (*status_cmd) {
+    status.json = status_format == "json";
+    status.wait = status_cmd->count("--wait") > 0;
+    if (status.wait) status.wait_duration = status_wait;
+    return mkq::cli::run_status(status, global);
+  }
   if (*rotate_cmd) return mkq::cli::run_rotate(rotate, global);
   if (*state_cmd) {
     mkq::cli::RuntimeOptions runtime;

@@ -27,6 +27,10 @@ inline constexpr const char* kExternalFrameworkIsBuiltIn = "E4020";  // an exter
 inline constexpr const char* kNoMultiKueueAdapter = "W4021";         // an enabled integration whose jobs MultiKueue cannot dispatch (no adapter)
 inline constexpr const char* kExternalFrameworkWithoutRules = "E4022";  // an external framework whose `integration` grants nothing on the workers
 
+// ClusterProfile access providers in Kueue's configuration (rule 73, CLUSTERPROFILE.md).
+inline constexpr const char* kUnusedAccessProviders = "W4023";  // access providers declared while no worker uses clusterprofile mode
+inline constexpr const char* kRelativeExecCommand = "W4024";    // an access provider's command that is not an absolute path in Kueue's container
+
 // Queues across clusters (rules 41, 80).
 inline constexpr const char* kNamespaceLabelsNotAdmitted = "W4030";  // a localqueue in a declared namespace whose labels its clusterqueue does not select
 

@@ -127,7 +127,30 @@ void add_worker_connection(const LowerContext& context, const model::Worker& wor
 // Kueue's Configuration (config.kueue.x-k8s.io/v1beta2) from the kueue block
 // and the dispatches' Kueue-wide settings. Only what the policy sets is
 // written; Kueue defaults the rest.
-Json kueue_configuration(const model::KueueSettings& kueue) {
+Json access_provider_json(const model::AccessProvider& provider) {
+  Json exec = Json::object();
+  exec["apiVersion"] = provider.api_version.value;
+  exec["command"] = provider.command.value;
+  if (!provider.args.empty()) {
+    Json args = Json::array();
+    for (const auto& arg : provider.args) args.push_back(arg.value);
+    exec["args"] = std::move(args);
+  }
+  if (!provider.env.empty()) {
+    Json env = Json::array();
+    for (const model::ExecEnvVar& var : provider.env) {
+      env.push_back(Json::object({{"name", var.name.value}, {"value", var.value.value}}));
+    }
+    exec["env"] = std::move(env);
+  }
+  // Required by Kueue's validation; client-go runs the plugin non-interactively anyway.
+  exec["interactiveMode"] = "Never";
+  if (provider.provide_cluster_info) exec["provideClusterInfo"] = provider.provide_cluster_info->value;
+  return Json::object({{"name", provider.name}, {"execConfig", std::move(exec)}});
+}
+
+Json kueue_configuration(const model::Policy& policy) {
+  const model::KueueSettings& kueue = policy.kueue;
   Json config = Json::object();
   config["apiVersion"] = std::string(schema::kKueueConfigApiVersion);
   config["kind"] = std::string(schema::kKueueConfigKind);
@@ -177,15 +200,26 @@ Json kueue_configuration(const model::KueueSettings& kueue) {
     for (const auto& name : kueue.external_frameworks) external.push_back(Json::object({{"name", name.value}}));
     multikueue["externalFrameworks"] = std::move(external);
   }
+  if (!mk.access_providers.empty()) {
+    Json providers = Json::array();
+    for (const model::AccessProvider& provider : mk.access_providers) providers.push_back(access_provider_json(provider));
+    multikueue["clusterProfile"] = Json::object({{"accessProviders", std::move(providers)}});
+  }
   if (!multikueue.empty()) config["multiKueue"] = std::move(multikueue);
+  // clusterProfileRef works only with this alpha gate (off by default); without
+  // it the MultiKueueCluster stays inactive (MultiKueueClusterProfileFeatureDisabled).
+  if (policy.uses_cluster_profiles()) {
+    config["featureGates"] = Json::object({{std::string(schema::kClusterProfileFeatureGate), true}});
+  }
   return config;
 }
 
 // The policy sets Kueue settings: a kueue block, or a dispatch that names a
 // dispatcher, step or origin (Kueue-wide settings).
-bool sets_kueue_configuration(const model::KueueSettings& kueue) {
+bool sets_kueue_configuration(const model::Policy& policy) {
+  const model::KueueSettings& kueue = policy.kueue;
   const model::MultiKueueSettings& mk = kueue.multikueue;
-  return kueue.declared || mk.dispatcher.range.valid() || mk.step.range.valid() || mk.origin.range.valid() ||
+  return kueue.declared || policy.uses_cluster_profiles() || mk.dispatcher.range.valid() || mk.step.range.valid() || mk.origin.range.valid() ||
          mk.dispatcher.value.mode != model::DispatchMode::AllAtOnce;
 }
 
@@ -199,13 +233,13 @@ diag::SourceRange kueue_origin(const model::Policy& policy) {
 
 void add_kueue_configuration(const LowerContext& context, ClusterObjects& out) {
   const model::KueueSettings& kueue = context.policy.kueue;
-  if (!sets_kueue_configuration(kueue)) return;
+  if (!sets_kueue_configuration(context.policy)) return;
   // Kueue's own labels on its ConfigMap (as installed) stay, beside mkq's.
   const model::Labels kueue_labels = {{"app.kubernetes.io/name", "kueue"}, {"control-plane", "controller-manager"}};
   Object map = make_object(context, Kind::ConfigMap, std::string(schema::kKueueConfigMapName),
                            kueue.namespace_name.value, kueue_origin(context.policy), kueue_labels);
   map.document["data"] =
-      Json::object({{std::string(schema::kKueueConfigMapKey), to_yaml(kueue_configuration(kueue))}});
+      Json::object({{std::string(schema::kKueueConfigMapKey), to_yaml(kueue_configuration(context.policy))}});
   out.objects.push_back(std::move(map));
 }
 

@@ -40,6 +40,15 @@ inline constexpr std::string_view kDefaultKueueNamespace = "kueue-system";
 // Kueue's configuration: the ConfigMap the controller manager reads, and its key.
 inline constexpr std::string_view kKueueConfigMapName = "kueue-manager-config";
 inline constexpr std::string_view kKueueConfigMapKey = "controller_manager_config.yaml";
+// The Kueue feature gate MultiKueueCluster.spec.clusterSource.clusterProfileRef
+// needs (alpha, off by default), set in the configuration's featureGates.
+inline constexpr std::string_view kClusterProfileFeatureGate = "MultiKueueClusterProfile";
+// The Cluster Inventory API's ClusterProfile (namespaced; read, never rendered, by mkq).
+inline constexpr std::string_view kClusterProfileGroup = "multicluster.x-k8s.io";
+inline constexpr std::string_view kClusterProfileVersion = "v1alpha1";
+inline constexpr std::string_view kClusterProfileApiVersion = "multicluster.x-k8s.io/v1alpha1";
+inline constexpr std::string_view kClusterProfileKind = "ClusterProfile";
+inline constexpr std::string_view kClusterProfilePlural = "clusterprofiles";
 // Kueue's user-facing ClusterRoles (installed with Kueue) that access binds.
 inline constexpr std::string_view kBatchUserRole = "kueue-batch-user-role";
 inline constexpr std::string_view kBatchAdminRole = "kueue-batch-admin-role";

@@ -119,12 +119,54 @@ void check_adapters(const model::Policy& policy, Reporter& reporter) {
   }
 }
 
+// Kueue's validateClusterProfileAccessProviders: every provider has a name,
+// a command, an exec apiVersion and named env entries (the binder's rules:
+// broken ones here are mkq bugs). interactiveMode is rendered as Never.
+// Beyond Kueue's rules: providers nobody uses, and a command Kueue's
+// container is unlikely to find.
+void check_access_providers(const model::Policy& policy, Reporter& reporter) {
+  const auto& providers = policy.kueue.multikueue.access_providers;
+  for (const model::AccessProvider& provider : providers) {
+    const bool version_ok =
+        provider.api_version.value == model::kExecApiV1 || provider.api_version.value == model::kExecApiV1beta1;
+    bool env_ok = true;
+    for (const model::ExecEnvVar& var : provider.env) env_ok = env_ok && !var.name.value.empty();
+    if (provider.name.empty() || provider.command.value.empty() || !version_ok || !env_ok) {
+      reporter.error(codes::kModelInvariant, provider.name_range,
+                     "internal error: access provider '" + provider.name +
+                         "' breaks Kueue's access provider rules (a bug in mkq: the binder should have reported it)",
+                     &provider);
+      continue;
+    }
+    if (!provider.command.value.empty() && provider.command.value.front() != '/') {
+      auto& d = reporter.warning(codes::kRelativeExecCommand, provider.command.range,
+                                 "access provider '" + provider.name + "' runs '" + provider.command.value +
+                                     "', not an absolute path: Kueue's controller image has no shell and no tools on "
+                                     "its PATH",
+                                 &provider);
+      d.notes.push_back({"mount the plugin into the kueue-controller-manager pod (an initContainer or image volume) "
+                         "and give its absolute path, e.g. \"/plugins/" +
+                             provider.command.value + "\"",
+                         std::nullopt});
+    }
+  }
+  if (!providers.empty() && !policy.uses_cluster_profiles()) {
+    auto& d = reporter.warning(codes::kUnusedAccessProviders, providers.front().name_range,
+                               "the policy names access providers, but no worker uses credentials mode "
+                               "'clusterprofile': Kueue will not use them",
+                               nullptr);
+    d.notes.push_back({"reach a worker through its ClusterProfile with: credentials { mode = \"clusterprofile\" }",
+                       std::nullopt});
+  }
+}
+
 }  // namespace
 
 void check_kueue_settings(const model::Policy& policy, Reporter& reporter) {
   check_external_frameworks(policy, reporter);
   check_external_rules(policy, reporter);
   check_adapters(policy, reporter);
+  check_access_providers(policy, reporter);
 }
 
 }  // namespace mkq::kueue::validate_detail

@@ -55,6 +55,7 @@ const std::map<std::string, std::string, std::less<>> kNestedKindHomes = {
     {"select", "a dispatch"},
     {"gang_scheduling", "the kueue block"},
     {"multikueue", "the kueue block"},
+    {"access_provider", "the kueue block's multikueue block"},
 };
 
 void bind_top_level(Binder& binder, const EvalBlock& block, Draft& draft) {
@@ -285,6 +286,36 @@ void check_worker_identities(Binder& binder, Draft& draft) {
                              "worker '" + worker.name + "' connects to context '" + worker.connection.context.value +
                                  "' like " + context->second.first + ": one cluster cannot be two MultiKueue clusters");
       d.notes.push_back({context->second.first + " connects here", context->second.second});
+    }
+  }
+}
+
+// Workers reached through ClusterProfiles: Kueue connects only with an access
+// provider its configuration names (E3095), and one ClusterProfile is one
+// cluster, which cannot be two MultiKueue clusters (E3097). Whether the
+// ClusterProfile offers a provider the policy names is the plan's check.
+void check_cluster_profiles(Binder& binder, Draft& draft) {
+  const bool has_providers = !draft.kueue.multikueue.access_providers.empty();
+  std::map<std::string, const model::Worker*, std::less<>> by_profile;
+  for (const model::Worker& worker : draft.workers.items()) {
+    const model::Credentials& credentials = worker.credentials;
+    if (credentials.mode.value != model::CredentialsMode::ClusterProfile) continue;
+    Binder::InstantiationScope scope(binder, worker.instantiated_from);
+    if (!has_providers) {
+      auto& d = binder.error(codes::kClusterProfileWithoutProvider, credentials.mode.range,
+                             "worker '" + worker.name + "' uses ClusterProfile '" + credentials.cluster_profile.value +
+                                 "', but the policy names no access provider for Kueue to reach it with");
+      d.notes.push_back({"declare the provider the ClusterProfile's status.accessProviders names: kueue { multikueue { "
+                         "access_provider \"NAME\" { command = \"/plugins/...\" } } }",
+                         std::nullopt});
+    }
+    const auto [seen, fresh] = by_profile.emplace(credentials.cluster_profile.value, &worker);
+    if (!fresh) {
+      auto& d = binder.error(codes::kSharedClusterProfile, credentials.cluster_profile.range,
+                             "workers '" + seen->second->name + "' and '" + worker.name + "' use one ClusterProfile '" +
+                                 credentials.cluster_profile.value +
+                                 "': one cluster cannot be two MultiKueue clusters");
+      d.notes.push_back({"'" + seen->second->name + "' uses it here", seen->second->credentials.cluster_profile.range});
     }
   }
 }
@@ -520,6 +551,7 @@ std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& d
   check_cohort_cycles(binder, draft);
   check_dispatcher_settings(binder, draft);
   check_worker_identities(binder, draft);
+  check_cluster_profiles(binder, draft);
   check_worker_queue_names(binder, draft);
   bind_detail::check_integrations(binder, draft);
 

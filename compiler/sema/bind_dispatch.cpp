@@ -20,7 +20,9 @@ const Schema kKueueSchema{"kueue",
 const Schema kGangSchema{"gang_scheduling", {"enable", "timeout", "recovery_timeout", "block_admission"}, {}, {}};
 const Schema kKueueFairSharingSchema{"fair_sharing", {"enable", "preemption_strategies"}, {}, {}};
 const Schema kMultiKueueSchema{
-    "multikueue", {"gc_interval", "worker_lost_timeout", "origin", "dispatcher", "step"}, {}, {}};
+    "multikueue", {"gc_interval", "worker_lost_timeout", "origin", "dispatcher", "step"}, {"access_provider"}, {}};
+const Schema kAccessProviderSchema{
+    "access_provider", {"command", "args", "env", "api_version", "provide_cluster_info"}, {}, {}};
 
 // Drops (and reports) repeated strings of a list whose items must be unique.
 void unique_items(Binder& binder, std::vector<Located<std::string>>& items, const std::string& noun) {
@@ -86,6 +88,62 @@ model::KueueFairSharing bind_kueue_fair_sharing(Binder& binder, const EvalBlock&
     }
   }
   return fair;
+}
+
+// `access_provider "NAME" { command = ..., ... }`: nullopt when the label is
+// missing (other errors are reported and the provider kept, so that a worker
+// using it is not reported too).
+std::optional<model::AccessProvider> bind_access_provider(Binder& binder, const EvalBlock& block) {
+  Binder::InstantiationScope scope(binder, block.instantiated_from);
+  const EvalLabel* label =
+      check_labels(binder, block, {"a name", InLabel::Forbidden, "access_provider \"NAME\" { command = ... }"});
+  const Members members(binder, block, kAccessProviderSchema);
+  model::AccessProvider provider;
+  static_cast<model::Declaration&>(provider) = declaration_of(block, label);
+  if (label != nullptr && label->text.empty()) {
+    binder.error(codes::kEmptyExecField, label->range,
+                 "an access provider needs a name: the name a ClusterProfile's status.accessProviders gives it");
+  }
+  if (auto command = string_field(binder, members, "command")) {
+    if (command->value.empty()) {
+      binder.error(codes::kEmptyExecField, command->range,
+                   "access provider '" + provider.name + "' needs a command: the exec plugin's path in Kueue's container");
+    }
+    provider.command = std::move(*command);
+  } else if (members.field("command") == nullptr) {
+    binder.error(codes::kMissingField, provider.name_range,
+                 "access provider '" + provider.name + "' needs field 'command' (the exec plugin to run)");
+  }
+  if (auto args = string_list_field(binder, members, "args")) provider.args = std::move(*args);
+  if (const EvalAttribute* env = members.field("env")) {
+    if (!env->value.is(ValueKind::Map)) {
+      report_type(binder, "env", "a map of strings", env->value);
+    } else {
+      for (const auto& [key, item] : env->value.as_map()) {
+        const diag::SourceRange& key_at = item.key_origin.valid() ? item.key_origin : env->value.origin;
+        if (key.empty()) {
+          binder.error(codes::kEmptyExecField, key_at,
+                       "an environment variable of access provider '" + provider.name + "' needs a name");
+          continue;
+        }
+        auto value = read_string(binder, "env", item);
+        if (!value) continue;
+        provider.env.push_back({{key, key_at}, std::move(*value)});
+      }
+    }
+  }
+  provider.api_version = {std::string(model::kExecApiV1), provider.name_range};
+  if (auto version = string_field(binder, members, "api_version")) {
+    if (version->value != model::kExecApiV1 && version->value != model::kExecApiV1beta1) {
+      report_enum(binder, "api_version", version->value, version->range,
+                  {std::string(model::kExecApiV1), std::string(model::kExecApiV1beta1)});
+    } else {
+      provider.api_version = std::move(*version);
+    }
+  }
+  provider.provide_cluster_info = bool_field(binder, members, "provide_cluster_info");
+  if (label == nullptr) return std::nullopt;
+  return provider;
 }
 
 }  // namespace
@@ -244,6 +302,20 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
     if (auto origin = string_field(binder, mk_members, "origin")) {
       check_name(binder, NameFormat::LabelValue, origin->value, origin->range, "origin (a label value)");
       setting.origin = std::move(*origin);
+    }
+    std::map<std::string, diag::SourceRange, std::less<>> providers;
+    for (const EvalBlock* nested : mk_members.blocks("access_provider")) {
+      auto provider = bind_access_provider(binder, *nested);
+      if (!provider) continue;
+      const auto [seen, fresh] = providers.emplace(provider->name, provider->name_range);
+      if (!fresh) {
+        Binder::InstantiationScope provider_scope(binder, provider->instantiated_from);
+        auto& d = binder.error(codes::kDuplicateDeclaration, provider->name_range,
+                               "access provider '" + provider->name + "' is declared twice");
+        d.notes.push_back({"first declared here", seen->second});
+        continue;
+      }
+      settings.multikueue.access_providers.push_back(std::move(*provider));
     }
   }
   if (!first) return;

@@ -78,6 +78,9 @@ inline constexpr const char* kSameCluster = "E3091";            // two clusters 
 inline constexpr const char* kWorkerQueueNameClash = "E3092";   // two cluster queues would get one name on a worker
 inline constexpr const char* kEmptyNamespaceList = "E3093";     // `namespaces = []`: a queue no namespace can use
 inline constexpr const char* kEmptyCapacity = "E3094";          // a capacity block with no resource
+inline constexpr const char* kClusterProfileWithoutProvider = "E3095";  // a clusterprofile-mode worker while the kueue settings name no access provider
+inline constexpr const char* kEmptyExecField = "E3096";         // an access provider with an empty name, command or environment variable name
+inline constexpr const char* kSharedClusterProfile = "E3097";   // two workers name one ClusterProfile
 
 // Warnings.
 inline constexpr const char* kOverrideNotServed = "W3001";      // an override of a queue not dispatched to that worker

@@ -214,4 +214,17 @@ std::vector<const LocalQueue*> Policy::local_queues_of(std::string_view cluster_
   return result;
 }
 
+bool Policy::uses_cluster_profiles() const {
+  return std::any_of(workers.begin(), workers.end(), [](const Worker& worker) {
+    return worker.credentials.mode.value == CredentialsMode::ClusterProfile;
+  });
+}
+
+const AccessProvider* MultiKueueSettings::find_access_provider(std::string_view name) const {
+  for (const AccessProvider& provider : access_providers) {
+    if (provider.name == name) return &provider;
+  }
+  return nullptr;
+}
+
 }  // namespace mkq::sema::model

@@ -369,6 +369,29 @@ struct KueueFairSharing {
   diag::SourceRange range;
 };
 
+// The exec API versions client-go speaks with credential plugins.
+inline constexpr std::string_view kExecApiV1 = "client.authentication.k8s.io/v1";
+inline constexpr std::string_view kExecApiV1beta1 = "client.authentication.k8s.io/v1beta1";
+
+// One environment variable of an exec plugin.
+struct ExecEnvVar {
+  Located<std::string> name;   // the map key; not empty
+  Located<std::string> value;
+};
+
+// A ClusterProfile access provider Kueue may use:
+// `access_provider "NAME" { ... }` in `kueue { multikueue { ... } }`, rendered
+// as multiKueue.clusterProfile.accessProviders[] of Kueue's configuration.
+// NAME must equal a ClusterProfile's status.accessProviders[].name; the exec
+// plugin (command) must exist in the kueue-controller-manager container.
+struct AccessProvider : Declaration {
+  Located<std::string> command;            // execConfig.command; not empty
+  std::vector<Located<std::string>> args;  // execConfig.args, written order
+  std::vector<ExecEnvVar> env;             // execConfig.env, written order
+  Located<std::string> api_version;        // kExecApiV1 (default) or kExecApiV1beta1
+  std::optional<Located<bool>> provide_cluster_info;  // execConfig.provideClusterInfo
+};
+
 struct MultiKueueSettings {
   std::optional<Located<Duration>> gc_interval;
   std::optional<Located<Duration>> worker_lost_timeout;
@@ -377,7 +400,12 @@ struct MultiKueueSettings {
   Located<Dispatcher> dispatcher;     // default all-at-once
   Located<std::int64_t> step{3, {}};  // incremental step size; default 3
   Located<std::string> origin{"multikueue", {}};
+  // In written order, names unique: Kueue tries them in this order and uses
+  // the first one a ClusterProfile offers (so they are not sorted by name).
+  std::vector<AccessProvider> access_providers;
   diag::SourceRange range;  // the multikueue block; invalid when not written
+
+  const AccessProvider* find_access_provider(std::string_view name) const;
 };
 
 struct KueueSettings {
@@ -463,6 +491,9 @@ struct Policy {
   std::vector<const Integration*> enabled_integrations() const;
   // The local queues that point at a cluster queue, in the policy's order.
   std::vector<const LocalQueue*> local_queues_of(std::string_view cluster_queue) const;
+  // Some worker is reached through a ClusterProfile (Kueue then needs the
+  // MultiKueueClusterProfile feature gate and an access provider).
+  bool uses_cluster_profiles() const;
 };
 
 }  // namespace mkq::sema::model

@@ -68,6 +68,8 @@ Json to_json(const WorkerSelector& s);
 Json to_json(const Dispatch& d);
 Json to_json(const GangScheduling& g);
 Json to_json(const KueueFairSharing& f);
+Json to_json(const ExecEnvVar& e);
+Json to_json(const AccessProvider& p);
 Json to_json(const MultiKueueSettings& m);
 Json to_json(const Access& a);
 Json to_json(const IntegrationResources& r);
@@ -301,12 +303,25 @@ Json to_json(const KueueFairSharing& f) {
   return Json{{"enable", to_json(f.enable)}, {"preemption_strategies", to_json(f.preemption_strategies)}};
 }
 
+Json to_json(const ExecEnvVar& e) { return Json{{"name", to_json(e.name)}, {"value", to_json(e.value)}}; }
+
+Json to_json(const AccessProvider& p) {
+  Json out = declaration(p);
+  out["command"] = to_json(p.command);
+  out["args"] = to_json(p.args);
+  out["env"] = to_json(p.env);
+  out["api_version"] = to_json(p.api_version);
+  out["provide_cluster_info"] = to_json(p.provide_cluster_info);
+  return out;
+}
+
 Json to_json(const MultiKueueSettings& m) {
   return Json{{"gc_interval", to_json(m.gc_interval)},
               {"worker_lost_timeout", to_json(m.worker_lost_timeout)},
               {"dispatcher", to_json(m.dispatcher)},
               {"step", to_json(m.step)},
-              {"origin", to_json(m.origin)}};
+              {"origin", to_json(m.origin)},
+              {"access_providers", to_json(m.access_providers)}};
 }
 
 Json to_json(const KueueSettings& k) {

@@ -14,7 +14,8 @@ std::string string_at(const kube::Json& object, const char* key) {
 
 bool reports_active_condition(const std::string& api_version, const std::string& kind) {
   if (api_version.rfind("kueue.x-k8s.io/", 0) != 0) return false;
-  return kind == "ClusterQueue" || kind == "LocalQueue" || kind == "AdmissionCheck" || kind == "MultiKueueCluster";
+  return kind == "ClusterQueue" || kind == "LocalQueue" || kind == "AdmissionCheck" ||
+         kind == "MultiKueueCluster";
 }
 
 ActiveCondition active_condition_of(const kube::Json& object) {

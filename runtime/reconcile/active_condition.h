@@ -16,7 +16,7 @@ bool reports_active_condition(const std::string& api_version, const std::string&
 // What a live object says in its Active condition.
 struct ActiveCondition {
   bool present = false;  // the object has a condition of type Active
-  std::string status;    // "True", "False" or "Unknown" (an empty status reads as "Unknown"); empty when absent
+  std::string status;  // "True", "False" or "Unknown" (an empty status reads as "Unknown"); empty when absent
   std::string reason;
   std::string message;
 

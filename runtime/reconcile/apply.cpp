@@ -352,8 +352,9 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
   if (!type) return detail::describe(type.error());
   kube::ApplyOptions apply_options;
   apply_options.field_manager = "mkq";
-  // Repairing drift takes back fields mkq owned before someone changed them.
-  const bool repairs_drift = change.reason == kDriftReason;
+  // Repairing drift takes back fields mkq owned before someone changed them;
+  // a worker credential Secret is mkq's alone (it issues its whole content).
+  const bool repairs_drift = change.reason == kDriftReason || change.credential;
   apply_options.force = options_.force_conflicts || repairs_drift;
   kube::Result<Json> answer = kube::Error{};
   {

@@ -132,6 +132,7 @@ worker "south" {
 worker "hub" {
   credentials { mode = "clusterprofile" }
 }
+kueue { multikueue { access_provider "google" { command = "/plugins/gke-gcloud-auth-plugin" } } }
 )";
     rendered = kueuetest::render_text(text, "creds");
     INFO(rendered->messages());

@@ -37,6 +37,8 @@ worker "north" {
   credentials { mode = "kubeconfig", kubeconfig = secret("env:NORTH_KUBECONFIG") }
 }
 
+kueue { multikueue { access_provider "google" { command = "/plugins/gke-gcloud-auth-plugin" } } }
+
 topology "dc" { levels = ["topology.kubernetes.io/zone", "kubernetes.io/hostname"] }
 
 flavor "gpu" {
@@ -299,7 +301,86 @@ TEST_CASE("lower: access becomes RoleBindings and ClusterRoleBindings to Kueue's
 }
 
 TEST_CASE("lower: no kueue block and default dispatch settings render no ConfigMap", "[kueue][lower]") {
-  CHECK(count_kind(fleet_manager(), "ConfigMap") == 0);
+  const auto r = render_text(R"(
+manager "m" {}
+worker "w" { credentials { mode = "kubeconfig", kubeconfig = secret("env:W") } }
+clusterqueue "q" {}
+dispatch "d" { queues = ["q"], workers = ["w"] }
+)");
+  INFO(r->messages());
+  REQUIRE(r->state.has_value());
+  CHECK(count_kind(r->state->clusters.at(0), "ConfigMap") == 0);
+}
+
+TEST_CASE("lower: a ClusterProfile worker renders the access providers and the feature gate", "[kueue][lower]") {
+  const ClusterObjects& manager = fleet_manager();
+  const Object* map = find_object(manager, "ConfigMap", "kueue-manager-config", "kueue-system");
+  REQUIRE(map != nullptr);
+  const std::string config = map->document.at("data").at("controller_manager_config.yaml");
+  CHECK(config == R"(apiVersion: config.kueue.x-k8s.io/v1beta2
+kind: Configuration
+namespace: kueue-system
+integrations:
+  frameworks:
+  - batch/job
+multiKueue:
+  clusterProfile:
+    accessProviders:
+    - name: google
+      execConfig:
+        apiVersion: client.authentication.k8s.io/v1
+        command: /plugins/gke-gcloud-auth-plugin
+        interactiveMode: Never
+featureGates:
+  MultiKueueClusterProfile: true
+)");
+}
+
+TEST_CASE("lower: every exec field of an access provider, in written order", "[kueue][lower]") {
+  const auto r = render_text(R"(
+manager "m" {}
+worker "w" {}
+kueue {
+  multikueue {
+    access_provider "z-first" {
+      command = "/plugins/a"
+      args = ["--x", "y"]
+      env = { B: "2", A: "1" }
+      api_version = "client.authentication.k8s.io/v1beta1"
+      provide_cluster_info = false
+    }
+    access_provider "a-second" { command = "/plugins/b" }
+  }
+}
+)");
+  INFO(r->messages());
+  REQUIRE(r->state.has_value());
+  const Object* map = find_object(r->state->clusters.at(0), "ConfigMap", "kueue-manager-config", "kueue-system");
+  REQUIRE(map != nullptr);
+  const std::string config = map->document.at("data").at("controller_manager_config.yaml");
+  CHECK(config.find(R"(multiKueue:
+  clusterProfile:
+    accessProviders:
+    - name: z-first
+      execConfig:
+        apiVersion: client.authentication.k8s.io/v1beta1
+        command: /plugins/a
+        args:
+        - "--x"
+        - "y"
+        env:
+        - name: A
+          value: "1"
+        - name: B
+          value: "2"
+        interactiveMode: Never
+        provideClusterInfo: false
+    - name: a-second
+)") != std::string::npos);
+  // No worker uses a ClusterProfile: no feature gate, and W4023.
+  CHECK(config.find("featureGates") == std::string::npos);
+  REQUIRE(r->diagnostics.items().size() == 1);
+  CHECK(r->diagnostics.items()[0].code == "W4023");
 }
 
 TEST_CASE("lower: the kueue block renders Kueue's Configuration in kueue-manager-config", "[kueue][lower]") {

@@ -75,7 +75,10 @@ clusterqueue "local" {
   localqueue "here" in "other" {}
 }
 
-kueue { integrations = ["batch/job", "jobset.x-k8s.io/jobset", "pod"] }
+kueue {
+  integrations = ["batch/job", "jobset.x-k8s.io/jobset", "pod"]
+  multikueue { access_provider "google" { command = "/plugins/gke-gcloud-auth-plugin" } }
+}
 
 dispatch "d" {
   queues = ["train", "cpu-only"]

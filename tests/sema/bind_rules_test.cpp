@@ -556,7 +556,9 @@ TEST_CASE("binder checks credential fields against the mode", "[sema][bind][cred
   }
   SECTION("cluster profile mode") {
     const Block credentials = Block("credentials").set("mode", str("clusterprofile"));
-    const Result r = run(with_base({Block("worker", {"w3"}).add(credentials)}));
+    const Block kueue =
+        Block("kueue").add(Block("multikueue").add(Block("access_provider", {"p"}).set("command", str("/p"))));
+    const Result r = run(with_base({Block("worker", {"w3"}).add(credentials), kueue}));
     INFO(r.summary());
     REQUIRE(r.model);
     const auto& c = r.model->find_worker("w3")->credentials;
@@ -649,6 +651,117 @@ TEST_CASE("binder checks the kueue block", "[sema][bind][kueue][errors]") {
           model::FairSharingPreemptionStrategy::LessThanOrEqualToFinalShare);
     CHECK(k.multikueue.gc_interval->value.millis() == 60'000);
     CHECK(k.external_frameworks[0].value == "Foo.v1.example.com");
+  }
+}
+
+}  // namespace bindtest
+
+// ------------------------------------------------------------------ ClusterProfile access providers
+
+namespace bindtest {
+namespace {
+
+Block kueue_with(std::vector<Block> providers) {
+  Block multikueue("multikueue");
+  for (const Block& provider : providers) multikueue.add(provider);
+  return Block("kueue").add(multikueue);
+}
+
+Block profile_worker(const std::string& name, const std::string& profile = "") {
+  Block credentials("credentials");
+  credentials.set("mode", str("clusterprofile"));
+  if (!profile.empty()) credentials.set("cluster_profile", str(profile));
+  return Block("worker", {name}).add(credentials);
+}
+
+}  // namespace
+
+TEST_CASE("binder reads access providers in written order", "[sema][bind][clusterprofile]") {
+  Block google("access_provider", {"google"});
+  google.set("command", str("/plugins/gke"))
+      .set("args", strings({"--a", "b"}))
+      .set("env", map({{"Z", str("1")}, {"A", str("2")}}))
+      .set("api_version", str("client.authentication.k8s.io/v1beta1"))
+      .set("provide_cluster_info", boolean(true));
+  Block reader("access_provider", {"another"});
+  reader.set("command", str("/plugins/reader"));
+  const Result r = run(with_base({kueue_with({google, reader}), profile_worker("w3")}));
+  INFO(r.summary());
+  REQUIRE(r.model);
+  const auto& providers = r.model->kueue.multikueue.access_providers;
+  REQUIRE(providers.size() == 2);
+  CHECK(providers[0].name == "google");  // written order, not sorted
+  CHECK(providers[0].command.value == "/plugins/gke");
+  REQUIRE(providers[0].args.size() == 2);
+  CHECK(providers[0].args[1].value == "b");
+  REQUIRE(providers[0].env.size() == 2);
+  CHECK(providers[0].env[0].name.value == "A");
+  CHECK(providers[0].env[0].value.value == "2");
+  CHECK(providers[0].api_version.value == "client.authentication.k8s.io/v1beta1");
+  REQUIRE(providers[0].provide_cluster_info);
+  CHECK(providers[0].provide_cluster_info->value);
+  CHECK(providers[1].name == "another");
+  CHECK(providers[1].api_version.value == "client.authentication.k8s.io/v1");
+  CHECK_FALSE(providers[1].provide_cluster_info);
+  CHECK(r.model->kueue.multikueue.find_access_provider("another") == &providers[1]);
+  CHECK(r.model->uses_cluster_profiles());
+}
+
+TEST_CASE("binder checks access providers and ClusterProfile workers", "[sema][bind][clusterprofile][errors]") {
+  SECTION("a clusterprofile worker without any access provider") {
+    const Block worker = profile_worker("w3", "w3-profile");
+    const Result r = run(with_base({worker}));
+    const auto& d = r.only(codes::kClusterProfileWithoutProvider);
+    CHECK(d.message ==
+          "worker 'w3' uses ClusterProfile 'w3-profile', but the policy names no access provider for Kueue to reach "
+          "it with");
+    CHECK(d.range == Block(worker).block.blocks.at(0).attributes.at(0).value.origin);
+  }
+  SECTION("an empty command") {
+    Block provider("access_provider", {"p"});
+    provider.set("command", str(""));
+    const Result r = run(with_base({kueue_with({provider}), profile_worker("w3")}));
+    const auto& d = r.only(codes::kEmptyExecField);
+    CHECK(d.range == provider.value_of(0));
+  }
+  SECTION("a missing command") {
+    const Result r = run(with_base({kueue_with({Block("access_provider", {"p"})}), profile_worker("w3")}));
+    CHECK(r.only(codes::kMissingField).message ==
+          "access provider 'p' needs field 'command' (the exec plugin to run)");
+  }
+  SECTION("an exec api version client-go does not speak") {
+    Block provider("access_provider", {"p"});
+    provider.set("command", str("/p")).set("api_version", str("v1"));
+    const Result r = run(with_base({kueue_with({provider}), profile_worker("w3")}));
+    CHECK(r.only(codes::kInvalidEnumValue).range == provider.value_of(1));
+  }
+  SECTION("a secret in env") {
+    Block provider("access_provider", {"p"});
+    provider.set("command", str("/p")).set("env", map({{"TOKEN", secret("env:T")}}));
+    const Result r = run(with_base({kueue_with({provider}), profile_worker("w3")}));
+    CHECK(r.only(codes::kSecretNotAllowed).code == "E3013");
+  }
+  SECTION("two providers with one name") {
+    Block first("access_provider", {"p"});
+    first.set("command", str("/p"));
+    Block second("access_provider", {"p"});
+    second.set("command", str("/q"));
+    const Result r = run(with_base({kueue_with({first, second}), profile_worker("w3")}));
+    const auto& d = r.only(codes::kDuplicateDeclaration);
+    CHECK(d.range == second.label());
+    CHECK(d.notes.at(0).range == first.label());
+  }
+  SECTION("two workers on one ClusterProfile") {
+    Block provider("access_provider", {"p"});
+    provider.set("command", str("/p"));
+    const Result r = run(with_base({kueue_with({provider}), profile_worker("w3", "gpu"), profile_worker("w4", "gpu")}));
+    CHECK(r.only(codes::kSharedClusterProfile).message ==
+          "workers 'w3' and 'w4' use one ClusterProfile 'gpu': one cluster cannot be two MultiKueue clusters");
+  }
+  SECTION("access_provider outside multikueue") {
+    const Result r = run(with_base({Block("access_provider", {"p"})}));
+    CHECK(r.only(codes::kUnknownBlockKind).message ==
+          "'access_provider' cannot be declared at the top level: it belongs in the kueue block's multikueue block");
   }
 }
 

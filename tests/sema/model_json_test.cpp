@@ -71,7 +71,8 @@ TEST_CASE("model_to_json: a manager alone, every default spelled out", "[sema][m
         "kueue_name": "kueue.x-k8s.io/multikueue-dispatcher-all-at-once"
       },
       "step": 3,
-      "origin": "multikueue"
+      "origin": "multikueue",
+      "access_providers": []
     },
     "external_frameworks": []
   },

@@ -1,0 +1,317 @@
+// `mkq status`: reads the Active condition of every managed Kueue object with
+// refresh (one LIST per kind per cluster), and renders it as a table or JSON.
+#include "runtime/reconcile/status.h"
+
+#include <algorithm>
+#include <exception>
+#include <map>
+#include <thread>
+
+#include "runtime/reconcile/active_condition.h"
+#include "runtime/reconcile/refresh.h"
+
+namespace mkq::reconcile {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+const char* role_name(kueue::ClusterRole role) {
+  return role == kueue::ClusterRole::Manager ? "manager" : "worker";
+}
+
+ActiveState state_of(const std::string& status) {
+  if (status == "True") return ActiveState::True;
+  if (status == "False") return ActiveState::False;
+  return ActiveState::Unknown;
+}
+
+// The desired objects status looks at: those of kinds with an Active condition.
+kueue::DesiredState watched_objects(const kueue::DesiredState& desired) {
+  kueue::DesiredState out;
+  for (const kueue::ClusterObjects& cluster : desired.clusters) {
+    kueue::ClusterObjects kept;
+    kept.cluster = cluster.cluster;
+    kept.role = cluster.role;
+    for (const kueue::Object& object : cluster.objects) {
+      if (reports_active_condition(object.api_version, object.kind)) kept.objects.push_back(object);
+    }
+    out.clusters.push_back(std::move(kept));
+  }
+  return out;
+}
+
+ObjectStatus object_status(const std::string& cluster, const kueue::Object& object) {
+  ObjectStatus status;
+  status.address = kueue::address(cluster, object);
+  status.api_version = object.api_version;
+  status.kind = object.kind;
+  status.namespace_name = object.namespace_name;
+  status.name = object.name;
+  return status;
+}
+
+ClusterStatus unreadable(const kueue::ClusterObjects& cluster, const std::string& error) {
+  ClusterStatus out;
+  out.cluster = cluster.cluster;
+  out.role = cluster.role;
+  out.reachable = false;
+  out.error = error.empty() ? "no connection to the cluster" : error;
+  for (const kueue::Object& object : cluster.objects) {
+    ObjectStatus status = object_status(cluster.cluster, object);
+    status.state = ActiveState::Unreadable;
+    out.objects.push_back(std::move(status));
+  }
+  return out;
+}
+
+StatusReport read_unguarded(const kueue::DesiredState& desired, const std::vector<Target>& targets,
+                            const ReadStatusOptions& options) {
+  const kueue::DesiredState watched = watched_objects(desired);
+  // Only the targets of the desired clusters, in the desired order.
+  std::vector<Target> used;
+  for (const kueue::ClusterObjects& cluster : watched.clusters) {
+    const auto found = std::find_if(targets.begin(), targets.end(),
+                                    [&](const Target& target) { return target.cluster == cluster.cluster; });
+    if (found != targets.end()) used.push_back(*found);
+  }
+  RefreshOptions refresh_options;
+  refresh_options.parallelism = options.parallelism;
+  const LiveState live = refresh(watched, {}, used, refresh_options);
+
+  StatusReport report;
+  for (const kueue::ClusterObjects& cluster : watched.clusters) {
+    const ClusterLive* read = live.find(cluster.cluster);
+    if (read == nullptr) {
+      report.clusters.push_back(unreadable(cluster, "no connection to the cluster"));
+      continue;
+    }
+    if (!read->reachable) {
+      report.clusters.push_back(unreadable(cluster, read->error));
+      continue;
+    }
+    ClusterStatus out;
+    out.cluster = cluster.cluster;
+    out.role = cluster.role;
+    for (const kueue::Object& object : cluster.objects) {
+      ObjectStatus status = object_status(cluster.cluster, object);
+      const auto found = read->objects.find(status.address);
+      if (found == read->objects.end()) {
+        status.state = ActiveState::NotFound;
+        const std::string kind = object.api_version + "/" + object.kind;
+        if (std::find(read->unserved_kinds.begin(), read->unserved_kinds.end(), kind) !=
+            read->unserved_kinds.end()) {
+          status.message = "the cluster does not serve " + kind;
+        }
+      } else {
+        const ActiveCondition condition = active_condition_of(found->second);
+        status.state = condition.present ? state_of(condition.status) : ActiveState::Missing;
+        status.reason = condition.reason;
+        status.message = condition.message;
+      }
+      out.objects.push_back(std::move(status));
+    }
+    report.clusters.push_back(std::move(out));
+  }
+  return report;
+}
+
+// Control characters (a message with a newline) would break the table.
+std::string one_line(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = ' ';
+  }
+  return out;
+}
+
+std::string object_name(const ObjectStatus& object) {
+  return object.namespace_name.empty() ? object.name : object.namespace_name + "/" + object.name;
+}
+
+// Why an object is not Active, for the summary line.
+std::string why_not(const ObjectStatus& object) {
+  switch (object.state) {
+    case ActiveState::True:
+    case ActiveState::False:
+    case ActiveState::Unknown:
+      if (!object.reason.empty() && !object.message.empty())
+        return object.reason + ": " + one_line(object.message);
+      if (!object.reason.empty()) return object.reason;
+      if (!object.message.empty())
+        return "Active=" + std::string(to_string(object.state)) + ": " + one_line(object.message);
+      return "Active=" + std::string(to_string(object.state));
+    case ActiveState::Missing:
+      return "no Active condition yet";
+    case ActiveState::NotFound:
+      return object.message.empty() ? "not found" : "not found: " + one_line(object.message);
+    case ActiveState::Unreadable:
+      break;
+  }
+  return "unreadable";
+}
+
+}  // namespace
+
+const char* to_string(ActiveState state) {
+  switch (state) {
+    case ActiveState::True:
+      return "True";
+    case ActiveState::False:
+      return "False";
+    case ActiveState::Unknown:
+      return "Unknown";
+    case ActiveState::Missing:
+      return "missing";
+    case ActiveState::NotFound:
+      return "not found";
+    case ActiveState::Unreadable:
+      return "unreadable";
+  }
+  return "unknown";
+}
+
+std::size_t StatusReport::total() const {
+  std::size_t count = 0;
+  for (const ClusterStatus& cluster : clusters) count += cluster.objects.size();
+  return count;
+}
+
+std::size_t StatusReport::active() const {
+  std::size_t count = 0;
+  for (const ClusterStatus& cluster : clusters) {
+    count += static_cast<std::size_t>(std::count_if(cluster.objects.begin(), cluster.objects.end(),
+                                                    [](const ObjectStatus& o) { return o.active(); }));
+  }
+  return count;
+}
+
+bool StatusReport::all_reachable() const {
+  return std::all_of(clusters.begin(), clusters.end(), [](const ClusterStatus& c) { return c.reachable; });
+}
+
+StatusReport read_status(const kueue::DesiredState& desired, const std::vector<Target>& targets,
+                         const ReadStatusOptions& options) {
+  try {
+    return read_unguarded(desired, targets, options);
+  } catch (const std::exception& error) {
+    // Out of memory or a thread that could not start: every cluster unread.
+    StatusReport report;
+    for (const kueue::ClusterObjects& cluster : watched_objects(desired).clusters) {
+      report.clusters.push_back(
+          unreadable(cluster, std::string("reading the cluster failed: ") + error.what()));
+    }
+    return report;
+  }
+}
+
+StatusReport wait_for_status(const kueue::DesiredState& desired, const std::vector<Target>& targets,
+                             const ReadStatusOptions& options, std::chrono::milliseconds timeout,
+                             std::chrono::milliseconds poll_interval,
+                             const std::function<void(const StatusReport&)>& on_poll) {
+  const Clock::time_point deadline = Clock::now() + timeout;
+  if (poll_interval <= std::chrono::milliseconds::zero()) poll_interval = std::chrono::milliseconds(1);
+  while (true) {
+    StatusReport report = read_status(desired, targets, options);
+    if (on_poll) on_poll(report);
+    if (report.all_active() && report.all_reachable()) return report;
+    const Clock::time_point now = Clock::now();
+    if (now >= deadline) return report;
+    std::this_thread::sleep_for(std::min<Clock::duration>(poll_interval, deadline - now));
+  }
+}
+
+std::string status_summary(const StatusReport& report) {
+  const std::size_t active = report.active(), total = report.total();
+  std::string line = std::to_string(active) + " of " + std::to_string(total) + " objects Active";
+  std::string not_active, not_read;
+  for (const ClusterStatus& cluster : report.clusters) {
+    if (!cluster.reachable) {
+      if (!not_read.empty()) not_read += ", ";
+      not_read += cluster.cluster + " (" + one_line(cluster.error) + ")";
+      continue;
+    }
+    for (const ObjectStatus& object : cluster.objects) {
+      if (object.active()) continue;
+      if (!not_active.empty()) not_active += ", ";
+      not_active += object.address + " (" + why_not(object) + ")";
+    }
+  }
+  if (not_active.empty() && not_read.empty()) return line + ".";
+  if (!not_active.empty()) line += "; not Active: " + not_active;
+  if (!not_read.empty()) line += "; cannot read: " + not_read;
+  return line;
+}
+
+std::string render_status_text(const StatusReport& report, bool color) {
+  std::string out;
+  for (const ClusterStatus& cluster : report.clusters) {
+    out += cluster.cluster + " (" + role_name(cluster.role) + ")\n";
+    if (!cluster.reachable) {
+      out += "  cannot be read: " + one_line(cluster.error) + "\n\n";
+      continue;
+    }
+    if (cluster.objects.empty()) {
+      out += "  no objects with an Active condition\n\n";
+      continue;
+    }
+    std::vector<std::vector<std::string>> rows{{"KIND", "NAME", "ACTIVE", "REASON", "MESSAGE"}};
+    for (const ObjectStatus& object : cluster.objects) {
+      rows.push_back({object.kind, one_line(object_name(object)), to_string(object.state),
+                      one_line(object.reason), one_line(object.message)});
+    }
+    std::vector<std::size_t> widths(rows.front().size(), 0);
+    for (const auto& row : rows) {
+      for (std::size_t column = 0; column < row.size(); ++column)
+        widths[column] = std::max(widths[column], row[column].size());
+    }
+    for (std::size_t index = 0; index < rows.size(); ++index) {
+      const auto& row = rows[index];
+      std::string line = "  ";
+      for (std::size_t column = 0; column < row.size(); ++column) {
+        std::string cell = row[column];
+        if (color && index > 0 && column == 2) {
+          cell =
+              std::string(cluster.objects[index - 1].active() ? "\x1b[32m" : "\x1b[31m") + cell + "\x1b[0m";
+        }
+        line += cell;
+        if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
+      }
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out += line + "\n";
+    }
+    out += "\n";
+  }
+  out += status_summary(report) + "\n";
+  return out;
+}
+
+kube::Json render_status_json(const StatusReport& report) {
+  kube::Json clusters = kube::Json::array();
+  for (const ClusterStatus& cluster : report.clusters) {
+    kube::Json c = kube::Json::object();
+    c["name"] = cluster.cluster;
+    c["role"] = role_name(cluster.role);
+    c["reachable"] = cluster.reachable;
+    c["error"] = cluster.error;
+    kube::Json objects = kube::Json::array();
+    for (const ObjectStatus& object : cluster.objects) {
+      kube::Json o = kube::Json::object();
+      o["address"] = object.address;
+      o["kind"] = object.kind;
+      o["namespace"] = object.namespace_name;
+      o["name"] = object.name;
+      o["active"] = to_string(object.state);
+      o["reason"] = object.reason;
+      o["message"] = object.message;
+      objects.push_back(std::move(o));
+    }
+    c["objects"] = std::move(objects);
+    clusters.push_back(std::move(c));
+  }
+  kube::Json out = kube::Json::object();
+  out["clusters"] = std::move(clusters);
+  out["summary"] = kube::Json{{"active", report.active()}, {"total", report.total()}};
+  return out;
+}
+
+}  // namespace mkq::reconcile

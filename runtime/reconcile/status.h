@@ -1,0 +1,92 @@
+// `mkq status`: the Active condition of every Kueue object the policy manages,
+// per cluster -- what the MultiKueue tutorial checks with three kubectl
+// jsonpath commands. Reads with one LIST per kind per cluster (refresh), only
+// of the kinds that have an Active condition: status never reads Secrets.
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "compiler/kueue/objects.h"
+#include "runtime/reconcile/target.h"
+
+namespace mkq::reconcile {
+
+// What an object's Active condition says, or why there is none to read.
+enum class ActiveState {
+  True,        // Active=True
+  False,       // Active=False
+  Unknown,     // Active=Unknown
+  Missing,     // the object exists without an Active condition (yet)
+  NotFound,    // the object is not on the cluster
+  Unreadable,  // its cluster could not be read
+};
+
+// "True", "False", "Unknown", "missing", "not found", "unreadable".
+const char* to_string(ActiveState state);
+
+struct ObjectStatus {
+  std::string address;  // CLUSTER/KIND/[NAMESPACE/]NAME
+  std::string api_version, kind, namespace_name, name;
+  ActiveState state = ActiveState::Missing;
+  std::string reason, message;  // the condition's (empty unless True/False/Unknown)
+
+  bool active() const { return state == ActiveState::True; }
+};
+
+struct ClusterStatus {
+  std::string cluster;
+  kueue::ClusterRole role = kueue::ClusterRole::Worker;
+  bool reachable = true;
+  std::string error;                  // why the cluster could not be read (then every object is Unreadable)
+  std::vector<ObjectStatus> objects;  // in the desired state's order (apply order, namespace, name)
+};
+
+struct StatusReport {
+  std::vector<ClusterStatus> clusters;  // manager first, then workers (the desired state's order)
+
+  std::size_t total() const;
+  std::size_t active() const;
+  bool all_active() const { return active() == total(); }
+  bool all_reachable() const;
+};
+
+struct ReadStatusOptions {
+  int parallelism = 8;  // clusters read at once
+};
+
+// One read: for every desired object of a kind with an Active condition
+// (ClusterQueue, LocalQueue, AdmissionCheck, MultiKueueCluster), its condition.
+// A cluster of the desired state without a target, or one that cannot be
+// read, is reported unreachable with its error. Never throws.
+StatusReport read_status(const kueue::DesiredState& desired, const std::vector<Target>& targets,
+                         const ReadStatusOptions& options);
+
+// --wait: reads every `poll_interval` until every object is Active or
+// `timeout` passes; returns the last read. `on_poll` (optional) sees each read.
+StatusReport wait_for_status(const kueue::DesiredState& desired, const std::vector<Target>& targets,
+                             const ReadStatusOptions& options, std::chrono::milliseconds timeout,
+                             std::chrono::milliseconds poll_interval,
+                             const std::function<void(const StatusReport&)>& on_poll = {});
+
+// A table per cluster and a summary line:
+//   manager-cluster (manager)
+//     KIND          NAME           ACTIVE  REASON  MESSAGE
+//     ClusterQueue  cluster-queue  True    Ready   Can admit new workloads
+//
+//   12 of 12 objects Active.
+// ACTIVE in green (True) or red (anything else) when `color`.
+std::string render_status_text(const StatusReport& report, bool color);
+
+// {"clusters":[{"name","role","reachable","error","objects":[{"address","kind",
+// "namespace","name","active","reason","message"}]}],"summary":{"active","total"}}
+// where "active" is to_string(ActiveState).
+kube::Json render_status_json(const StatusReport& report);
+
+// The summary line alone (no newline): "12 of 12 objects Active." or
+// "11 of 12 objects Active; not Active: ADDRESS (Reason: message), ...".
+std::string status_summary(const StatusReport& report);
+
+}  // namespace mkq::reconcile

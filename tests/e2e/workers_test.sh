@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# End to end (issue 6, cluster replacement): examples/tas (a manager, worker1,
+# worker2) applied to the sandbox; then worker2 is taken out of the policy and
+# apply must, in this order, drop it from the MultiKueueConfig, delete its
+# MultiKueueCluster and kubeconfig Secret on the manager, then its ServiceAccount
+# and RBAC on worker2; then it is put back and apply does the reverse: worker2's
+# ServiceAccount and RBAC, then its Secret and MultiKueueCluster on the manager,
+# then the MultiKueueConfig names it again. Every object Active afterwards.
+# Usage: workers_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
+set -u
+MKQ=${1:?usage: workers_test.sh MKQ [KUBECTL]}
+KUBECTL=${2:-/usr/bin/kubectl}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+
+if [ ! -x "$KUBECTL" ]; then
+  echo "SKIPPED: kubectl not found ($KUBECTL)"
+  exit 77
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-e2e-workers.XXXXXX")
+SB="$TMP/sb"
+cleanup() {
+  timeout 30 "$MKQ" sandbox down --dir "$SB" >/dev/null 2>&1
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+umask 077
+export HOME="$TMP/home" NO_COLOR=1
+mkdir -p "$HOME"
+unset KUBECONFIG
+
+fail() {
+  echo "FAIL: $*"
+  exit 1
+}
+pass() { echo "PASS: $*"; }
+k() { timeout 60 "$KUBECTL" --kubeconfig "$SB/kubeconfig" --cache-dir "$TMP/cache" "$@"; }
+mkq_run() {
+  local name=$1
+  shift
+  timeout 300 "$MKQ" "$@" --sandbox-dir "$SB" --state "$TMP/state.db" >"$TMP/$name.out" 2>"$TMP/$name.err"
+  rc=$?
+}
+show() { echo "--- $1.out"; cat "$TMP/$1.out"; echo "--- $1.err"; cat "$TMP/$1.err"; }
+# line_of FILE TEXT: the line number of the first line containing TEXT (0: none).
+line_of() { grep -n -F -- "$2" "$1" | head -1 | cut -d: -f1 | grep . || echo 0; }
+# before FILE A B: A's line comes before B's, both present.
+before() {
+  local a b
+  a=$(line_of "$1" "$2")
+  b=$(line_of "$1" "$3")
+  [ "$a" -gt 0 ] && [ "$b" -gt 0 ] && [ "$a" -lt "$b" ]
+}
+
+mkdir -p "$TMP/p"
+cp "$ROOT/examples/tas/policy.mkq" "$TMP/p/policy.mkq"
+P="$TMP/p"
+
+mkq_run apply1 apply "$P" --auto-approve --wait=60s
+[ "$rc" = 0 ] || { show apply1; fail "apply of examples/tas"; }
+[ "$(k --context manager get multikueueconfig multikueue-config -o jsonpath='{.spec.clusters}')" = '["worker1","worker2"]' ] ||
+  fail "the MultiKueueConfig does not name both workers"
+pass "examples/tas applied, every object Active"
+
+# Take worker2 out.
+sed -i 's/for name in \["worker1", "worker2"\]/for name in ["worker1"]/; s/workers = \["worker1", "worker2"\]/workers = ["worker1"]/' "$P/policy.mkq"
+mkq_run plan2 plan "$P"
+[ "$rc" = 0 ] || { show plan2; fail "plan without worker2"; }
+grep -q "~ MultiKueueConfig multikueue-config" "$TMP/plan2.out" || { show plan2; fail "the plan does not update the MultiKueueConfig"; }
+grep -q "\- MultiKueueCluster worker2" "$TMP/plan2.out" || { show plan2; fail "the plan does not delete worker2's MultiKueueCluster"; }
+grep -q "\- Secret kueue-system/worker2-secret" "$TMP/plan2.out" || { show plan2; fail "the plan does not delete worker2's Secret"; }
+grep -q "\- ServiceAccount kueue-system/multikueue-sa" "$TMP/plan2.out" || { show plan2; fail "the plan does not delete worker2's ServiceAccount"; }
+mkq_run apply2 apply "$P" --auto-approve --wait=60s
+[ "$rc" = 0 ] || { show apply2; fail "apply without worker2"; }
+L="$TMP/apply2.err"
+before "$L" "manager: MultiKueueConfig multikueue-config updated" "manager: MultiKueueCluster worker2 deleted" ||
+  { show apply2; fail "worker2's MultiKueueCluster was deleted before the MultiKueueConfig dropped it"; }
+before "$L" "manager: MultiKueueCluster worker2 deleted" "worker2: ServiceAccount kueue-system/multikueue-sa deleted" ||
+  { show apply2; fail "worker2's ServiceAccount was deleted before its MultiKueueCluster"; }
+before "$L" "manager: Secret kueue-system/worker2-secret deleted" "worker2: ClusterRoleBinding multikueue-sa-crb deleted" ||
+  { show apply2; fail "worker2's RBAC was deleted before its Secret on the manager"; }
+[ "$(k --context manager get multikueueconfig multikueue-config -o jsonpath='{.spec.clusters}')" = '["worker1"]' ] ||
+  fail "the MultiKueueConfig still names worker2"
+k --context worker2 -n kueue-system get serviceaccount multikueue-sa >/dev/null 2>&1 && fail "worker2 keeps its ServiceAccount"
+k --context manager -n kueue-system get secret worker2-secret >/dev/null 2>&1 && fail "the manager keeps worker2's Secret"
+pass "worker2 removed: MultiKueueConfig first, then MultiKueueCluster and Secret, then the worker's ServiceAccount and RBAC"
+
+# Put it back.
+cp "$ROOT/examples/tas/policy.mkq" "$P/policy.mkq"
+mkq_run apply3 apply "$P" --auto-approve --wait=60s
+[ "$rc" = 0 ] || { show apply3; fail "apply with worker2 back"; }
+L="$TMP/apply3.err"
+before "$L" "worker2: ClusterRoleBinding multikueue-sa-crb created" "manager: Secret kueue-system/worker2-secret created" ||
+  { show apply3; fail "worker2's Secret was made before its RBAC"; }
+before "$L" "manager: Secret kueue-system/worker2-secret created" "manager: MultiKueueCluster worker2 created" ||
+  { show apply3; fail "worker2's MultiKueueCluster was made before its Secret"; }
+before "$L" "manager: MultiKueueCluster worker2 created" "manager: MultiKueueConfig multikueue-config updated" ||
+  { show apply3; fail "the MultiKueueConfig named worker2 before its MultiKueueCluster existed"; }
+mkq_run plan4 plan "$P" --detailed-exitcode
+[ "$rc" = 0 ] || { show plan4; fail "plan after adding worker2 back: exit $rc"; }
+pass "worker2 added back: ServiceAccount and RBAC, then Secret and MultiKueueCluster, then the MultiKueueConfig"
+exit 0
