@@ -20,14 +20,14 @@ cleanup() {
 trap cleanup EXIT
 export HOME=$tmp NO_COLOR=1
 unset KUBECONFIG
-ms() { date +%s%N | awk '{printf "%d", $1 / 1000000}'; }
+ms() { echo $(($(date +%s%N) / 1000000)); }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 clusters_of() { "$mkq" render "$1" | sed -n 's/^# cluster: \([^ ]*\) .*/\1/p' | awk '!seen[$0]++' | paste -sd, -; }
 fast=(--qps 100000 --burst 100000 --parallelism 16)
 
 # (a) a plan with no changes: 20 clusters x ~200 objects.
 mkdir -p "$tmp/a"
-"$here/generate" --queues 100 --workers 19 --dispatch-to all >"$tmp/a/policy.mkq"
+"$here/generate" --queues 66 --workers 19 --dispatch-to all --namespaces >"$tmp/a/policy.mkq"
 objects=$("$mkq" render "$tmp/a" | grep -c '^kind: ')
 "$mkq" sandbox up --dir "$tmp/sba" --clusters "$(clusters_of "$tmp/a")" >/dev/null
 "$mkq" apply "$tmp/a" --auto-approve --sandbox --sandbox-dir "$tmp/sba" --state "$tmp/a.db" "${fast[@]}" \
@@ -49,7 +49,7 @@ echo "  median: $(printf '%s\n' "${times[@]}" | median) ms"
 
 # (b) apply ~2,000 objects to a fresh sandbox: mkq, then kubectl with the same objects.
 mkdir -p "$tmp/b"
-"$here/generate" --queues 1000 --workers 1 --dispatch-to gpu >"$tmp/b/policy.mkq"
+"$here/generate" --queues 330 --workers 2 --dispatch-to gpu --namespaces >"$tmp/b/policy.mkq"
 "$mkq" render "$tmp/b" -o "$tmp/b-out" >/dev/null
 clusters=$(clusters_of "$tmp/b")
 objects=$(cat "$tmp/b-out"/*.yaml | grep -c '^kind: ')

@@ -80,6 +80,23 @@ std::vector<std::string> clusters_only_in(const std::vector<state::InventoryEntr
   return {extra.begin(), extra.end()};
 }
 
+// The credential provider's clock: the system's, or MKQ_NOW (RFC 3339 UTC,
+// "2026-12-20T00:00:00Z") for tests of expiry and rotation. A malformed
+// MKQ_NOW is an error rather than silently the real time.
+bool provider_options(credentials::ProviderOptions* options) {
+  const char* now = std::getenv("MKQ_NOW");
+  if (now == nullptr || *now == '\0') return true;
+  std::tm utc{};
+  const char* end = strptime(now, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  if (end == nullptr || *end != '\0') {
+    error_line(std::string("MKQ_NOW must be a UTC time such as 2026-12-20T00:00:00Z, not \"") + now + "\"");
+    return false;
+  }
+  const auto fixed = std::chrono::system_clock::from_time_t(timegm(&utc));
+  options->now = [fixed] { return fixed; };
+  return true;
+}
+
 bool is_saved_plan(const std::string& path) {
   std::error_code ec;
   if (!fs::is_regular_file(path, ec) || fs::path(path).extension() == ".mkq") return false;
@@ -419,8 +436,10 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
   }
   Run run;
   const std::string policy_path = saved->policy_path;
+  credentials::ProviderOptions provider;
+  if (!provider_options(&provider)) return 1;
   const int started = start_run(policy_path, options.runtime, global,
-                                saved->kind == reconcile::PlanKind::Destroy ? "destroy" : "apply", {}, run);
+                                saved->kind == reconcile::PlanKind::Destroy ? "destroy" : "apply", provider, run);
   if (started != 0) return started;
   std::vector<std::string> reasons;
   if (policy_digest(*run.compiled.state) != saved->policy_digest) {
@@ -451,37 +470,20 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
   return execute(run, *saved, effective, global);
 }
 
-// The worker objects `mkq credentials rotate` renews: for each selected worker
-// in service-account mode without a pre-issued token, its ServiceAccount
-// (replaced, so that its new uid revokes every token issued before) and its
-// kubeconfig Secret on the manager (re-issued). Every other change of the plan
-// is left for `mkq apply`.
+// What `mkq credentials rotate` applies: only the credential changes (the
+// provider, with force_rotate, re-issues every selected worker's kubeconfig
+// Secret; storing it deletes the anchor Secrets the old tokens are bound to,
+// which revokes them -- no ServiceAccount change). Every other change of the
+// plan is left for `mkq apply`.
 reconcile::Plan rotation_plan(const reconcile::Plan& full, const sema::model::Policy& policy,
                               const kueue::DesiredState& desired, const std::vector<std::string>& selected) {
-  namespace model = sema::model;
-  std::set<std::string> accounts;  // addresses of ServiceAccounts to replace
-  for (const model::Worker& worker : policy.workers) {
-    if (!selected.empty() && std::find(selected.begin(), selected.end(), worker.name) == selected.end()) continue;
-    if (worker.credentials.mode.value != model::CredentialsMode::ServiceAccount || worker.credentials.token) continue;
-    accounts.insert(worker.name + "/ServiceAccount/" + policy.kueue.namespace_name.value + "/" +
-                    worker.credentials.service_account.value);
-  }
-  std::map<std::string, const kueue::Object*> documents;
-  for (const kueue::ClusterObjects& cluster : desired.clusters) {
-    for (const kueue::Object& object : cluster.objects) documents[kueue::address(cluster.cluster, object)] = &object;
-  }
+  (void)policy, (void)desired, (void)selected;  // the provider already chose what to re-issue
   reconcile::Plan plan = full;
   for (reconcile::ClusterPlan& cluster : plan.clusters) {
     for (reconcile::Change& change : cluster.changes) {
-      if (accounts.count(change.address) && documents.count(change.address)) {
-        change.action = change.live_uid.empty() ? reconcile::Action::Create : reconcile::Action::Replace;
-        change.reason = "rotation: a new ServiceAccount revokes every token issued for the old one";
-        change.desired = documents[change.address]->document;
-        change.fields.clear();
-      } else if (!change.credential) {
-        change.action = reconcile::Action::NoOp;
-        change.reason = "not part of the rotation";
-      }
+      if (change.credential) continue;
+      change.action = reconcile::Action::NoOp;
+      change.reason = "not part of the rotation";
     }
   }
   return plan;
@@ -491,6 +493,7 @@ reconcile::Plan rotation_plan(const reconcile::Plan& full, const sema::model::Po
 
 int run_rotate(const RotateOptions& options, const GlobalOptions& global) {
   credentials::ProviderOptions provider;
+  if (!provider_options(&provider)) return 1;
   provider.force_rotate = true;
   provider.rotate_only = options.clusters;
   Run run;
@@ -524,7 +527,9 @@ int run_rotate(const RotateOptions& options, const GlobalOptions& global) {
 
 int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   Run run;
-  const int started = start_run(options.path, options.runtime, global, "", {}, run);
+  credentials::ProviderOptions provider;
+  if (!provider_options(&provider)) return 1;
+  const int started = start_run(options.path, options.runtime, global, "", provider, run);
   if (started != 0) return started;
   if (!options.destroy && !cluster_profiles_ok(run)) return 1;
   const reconcile::Plan plan =
@@ -551,7 +556,10 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   }
   if (!options.destroy && is_saved_plan(options.path)) return apply_saved_plan(options, global);
   Run run;
-  const int started = start_run(options.path, options.runtime, global, options.destroy ? "destroy" : "apply", {}, run);
+  credentials::ProviderOptions provider;
+  if (!provider_options(&provider)) return 1;
+  const int started =
+      start_run(options.path, options.runtime, global, options.destroy ? "destroy" : "apply", provider, run);
   if (started != 0) return started;
   if (!options.destroy && !cluster_profiles_ok(run)) return 1;
   const reconcile::Plan plan = make_plan(

@@ -5,18 +5,27 @@
 // the value: mkq.dev/credential-digest is the SHA-256 of the kubeconfig mkq
 // stored, so a Secret whose data no longer matches it was changed outside mkq.
 //
-// Rotation and the old token. A TokenRequest token is a JWT bound to the
-// ServiceAccount (its name and uid); issuing a new one does not revoke the old
-// one, which stays valid until its own expiry -- at most the policy's
-// `lifetime` -- unless the ServiceAccount is deleted and recreated (the API
-// server then refuses every token bound to the old uid). Kueue picks up the new
-// Secret at once (it watches Secrets in its namespace), so the old token is no
-// longer used after a rotation; to make it stop working immediately, recreate
-// the ServiceAccount before issuing (the caller's choice: `mkq credentials
-// rotate` decides whether it does).
+// Revocation. Every TokenRequest token mkq asks for is bound (spec.boundObjectRef)
+// to an "anchor": an empty Secret mkq creates for it on the worker, in Kueue's
+// namespace, with mkq's own credentials (never the ServiceAccount's, whose
+// ClusterRole gains no Secret access), labelled mkq.dev/credential-anchor=<sa>
+// and owned by the ServiceAccount (so Kubernetes' garbage collector removes
+// the anchors with the account). Kubernetes refuses a bound token once its
+// object is gone. So: issue() creates the anchor, then the token; once the
+// manager's Secret holding the new kubeconfig is stored, settled() deletes
+// every other anchor of the account -- the old tokens stop working at once,
+// with no ServiceAccount change and no gap; when it could not be stored, it
+// deletes the new anchor instead. The issued Secret names its anchor
+// (mkq.dev/credential-anchor), and the next plan re-issues a credential whose
+// anchor is gone (one LIST of anchors per worker and run).
 #include "runtime/credentials/provider.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <ctime>
+#include <mutex>
+#include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -37,7 +46,53 @@ constexpr const char* kServer = "mkq.dev/credential-server";    // the worker's 
 constexpr const char* kCaDigest =
     "mkq.dev/credential-ca-digest";                           // sha256 of the worker's CA PEM when issued
 constexpr const char* kDigest = "mkq.dev/credential-digest";  // sha256 of the kubeconfig written
+constexpr const char* kAnchor = "mkq.dev/credential-anchor";  // the worker Secret the token is bound to;
+                                                              // also the anchors' label (value: the account)
+constexpr const char* kAnchorFor = "mkq.dev/credential-for";  // on an anchor: "<namespace>/<name>" of the
+                                                              // manager's Secret that holds its token
 constexpr const char* kKubeconfigKey = "kubeconfig";
+
+const kube::ResourceType& secret_type() {
+  static const kube::ResourceType type{"", "v1", "Secret", "secrets", true};
+  return type;
+}
+const kube::ResourceType& service_account_type() {
+  static const kube::ResourceType type{"", "v1", "ServiceAccount", "serviceaccounts", true};
+  return type;
+}
+
+bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// A valid label value (<= 63, alphanumeric at both ends) naming the account:
+// the account's name when it is one, else a prefix and a digest.
+std::string anchor_label(const std::string& account) {
+  if (account.size() <= 63 && account.find('.') == std::string::npos) return account;
+  std::string prefix = account.substr(0, 40);
+  while (!prefix.empty() && !is_alnum(prefix.back())) prefix.pop_back();
+  return prefix + "-" + sha256_digest(account).substr(7, 16);
+}
+
+// "<account>-token-<UTC yyyymmddhhmmss>-<8 hex>": a DNS subdomain name <= 253.
+std::string anchor_name(const std::string& account, std::chrono::system_clock::time_point now) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+  std::tm utc{};
+  gmtime_r(&seconds, &utc);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &utc);
+  static std::mutex random_lock;
+  static std::mt19937_64 random{std::random_device{}()};
+  unsigned value = 0;
+  {
+    const std::lock_guard<std::mutex> hold(random_lock);
+    value = static_cast<unsigned>(random() & 0xffffffffU);
+  }
+  char suffix[16];
+  std::snprintf(suffix, sizeof suffix, "%08x", value);
+  const std::string tail = std::string("-token-") + stamp + "-" + suffix;
+  std::string head = account.substr(0, 253 - tail.size());
+  while (!head.empty() && !is_alnum(head.back())) head.pop_back();
+  return head + tail;
+}
 
 std::string annotation(const Json& object, const char* key) {
   const auto metadata = object.find("metadata");
@@ -106,8 +161,15 @@ class Provider final : public reconcile::CredentialProvider {
   reconcile::CredentialDecision decide(const std::string& cluster, const kueue::Object& secret,
                                        const Json* live, const state::InventoryEntry* recorded) override;
   kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret) override;
+  std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored) override;
 
  private:
+  // The anchor issue() created for a worker's token, until settled() decides its fate.
+  struct Anchor {
+    std::string name;
+    std::string uid;
+  };
+
   const model::Worker* worker_for(const kueue::Object& secret) const {
     if (secret.namespace_name != kueue_namespace_) return nullptr;
     for (const model::Worker& worker : workers_) {
@@ -152,7 +214,12 @@ class Provider final : public reconcile::CredentialProvider {
   std::optional<Computed> compute(const model::Worker& worker, std::string* error) const;
   reconcile::CredentialDecision decide_computed(const model::Worker& worker, const Json* live) const;
   reconcile::CredentialDecision decide_token_request(const model::Worker& worker, const Json* live) const;
-  kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret) const;
+  kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret);
+  kube::Result<Anchor> create_anchor(const model::Worker& worker, const WorkerAccess& access,
+                                     const kueue::Object& secret, const std::string& account_uid) const;
+  std::string delete_anchor(const model::Worker& worker, const WorkerAccess& access, const std::string& name) const;
+  // The names of the worker's anchors on it (one LIST per worker and run, cached), or nullopt when unknown.
+  std::optional<std::set<std::string>> anchors_on(const model::Worker& worker) const;
   Json secret_document(const kueue::Object& desired, const std::string& kubeconfig,
                        const std::vector<std::pair<std::string, std::string>>& annotations) const;
 
@@ -165,6 +232,9 @@ class Provider final : public reconcile::CredentialProvider {
   std::string kueue_namespace_;
   std::map<std::string, WorkerAccess> access_;
   ProviderOptions options_;
+  mutable std::mutex lock_;                                                    // guards the two below
+  std::map<std::string, Anchor> pending_;                                      // worker -> the anchor just made
+  mutable std::map<std::string, std::optional<std::set<std::string>>> listed_;  // worker -> its anchors
 };
 
 std::optional<Computed> Provider::compute(const model::Worker& worker, std::string* error) const {
@@ -281,6 +351,12 @@ reconcile::CredentialDecision Provider::decide_token_request(const model::Worker
     if (annotation(*live, kCaDigest) != sha256_digest(endpoint.certificate_authority_data)) {
       return "worker's CA changed";
     }
+    // A token that is not bound to an anchor cannot be revoked; one whose anchor is gone is refused.
+    const std::string anchor = annotation(*live, kAnchor);
+    if (anchor.empty()) return "not revocable (no anchor Secret)";
+    if (const auto anchors = anchors_on(worker); anchors && anchors->count(anchor) == 0) {
+      return "its anchor Secret is gone (token revoked)";
+    }
     const auto expires = parse_rfc3339(annotation(*live, kExpires));
     if (!expires) return "expiry unknown";
     if (*expires <= now) return "expired";
@@ -332,7 +408,88 @@ reconcile::CredentialDecision Provider::decide(const std::string& cluster, const
   return decision;
 }
 
-kube::Result<Json> Provider::request_token(const model::Worker& worker, const kueue::Object& secret) const {
+// What a failed call about the account says, naming the worker.
+kube::Error account_error(kube::Error failed, const model::Worker& worker, const std::string& account) {
+  if (failed.transport()) {
+    failed.message = "worker " + worker.name + " is unreachable: " + failed.message;
+  } else if (failed.status == 404) {
+    failed.message = "worker " + worker.name + ": " + account + " not found: " + failed.message;
+  } else if (failed.status == 403) {
+    failed.message =
+        "worker " + worker.name + ": mkq may not request tokens for " + account + ": " + failed.message;
+  } else {
+    failed.message = "worker " + worker.name + ": token request for " + account + " failed: " + failed.message;
+  }
+  return failed;
+}
+
+kube::Result<Provider::Anchor> Provider::create_anchor(const model::Worker& worker, const WorkerAccess& access,
+                                                       const kueue::Object& secret,
+                                                       const std::string& account_uid) const {
+  const std::string& service_account = worker.credentials.service_account.value;
+  const std::string name = anchor_name(service_account, options_.now());
+  Json metadata = {{"name", name},
+                   {"namespace", kueue_namespace_},
+                   {"labels", {{"app.kubernetes.io/managed-by", "mkq"}, {kAnchor, anchor_label(service_account)}}},
+                   {"annotations", {{kAnchorFor, secret.namespace_name + "/" + secret.name}}}};
+  if (!account_uid.empty()) {
+    // Kubernetes' garbage collector deletes the anchors with their account.
+    metadata["ownerReferences"] = Json::array({{{"apiVersion", "v1"},
+                                                {"kind", "ServiceAccount"},
+                                                {"name", service_account},
+                                                {"uid", account_uid}}});
+  }
+  const Json document = {{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", metadata}, {"type", "Opaque"}};
+  kube::ApplyOptions options;
+  options.field_manager = "mkq";
+  kube::Result<Json> answer = access.client->apply(secret_type(), document, options);
+  const std::string what = "worker " + worker.name + ": cannot create the token's anchor Secret " +
+                           kueue_namespace_ + "/" + name + ": ";
+  if (!answer) {
+    kube::Error failed = answer.error();
+    failed.message = what + failed.message;
+    return failed;
+  }
+  const Json& created = answer.value();
+  const Json answered = created.is_object() ? created.value("metadata", Json::object()) : Json::object();
+  const std::string uid = answered.is_object() ? answered.value("uid", std::string()) : std::string();
+  if (uid.empty()) return kube::Error{0, "InvalidResponse", what + "the answer has no uid", nullptr};
+  return Anchor{name, uid};
+}
+
+std::string Provider::delete_anchor(const model::Worker& worker, const WorkerAccess& access,
+                                    const std::string& name) const {
+  kube::DeleteOptions options;
+  const kube::Result<Json> gone = access.client->remove(secret_type(), kueue_namespace_, name, options);
+  if (gone || gone.error().not_found()) return "";
+  return "cannot delete the anchor Secret " + kueue_namespace_ + "/" + name + " on worker " + worker.name + ": " +
+         gone.error().message;
+}
+
+std::optional<std::set<std::string>> Provider::anchors_on(const model::Worker& worker) const {
+  const auto access = access_.find(worker.name);
+  if (access == access_.end() || access->second.client == nullptr) return std::nullopt;
+  const std::lock_guard<std::mutex> hold(lock_);
+  const auto cached = listed_.find(worker.name);
+  if (cached != listed_.end()) return cached->second;
+  kube::ListOptions options;
+  options.namespace_name = kueue_namespace_;
+  options.label_selector = std::string(kAnchor) + "=" + anchor_label(worker.credentials.service_account.value);
+  const kube::Result<kube::ObjectList> listed = access->second.client->list(secret_type(), options);
+  std::optional<std::set<std::string>> names;
+  if (listed) {
+    names.emplace();
+    for (const Json& item : listed.value().items) {
+      if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
+      if (item["metadata"].contains("deletionTimestamp")) continue;  // going: its tokens are refused
+      names->insert(item["metadata"].value("name", std::string()));
+    }
+  }
+  listed_[worker.name] = names;  // unknown (nullopt) is cached too: one LIST per worker and run
+  return names;
+}
+
+kube::Result<Json> Provider::request_token(const model::Worker& worker, const kueue::Object& secret) {
   std::string error;
   const WorkerAccess* access = access_for(worker, &error);
   if (access == nullptr) return config_error(error);
@@ -343,51 +500,127 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
                        "worker " + worker.name + " is unreachable: cannot request a token for " + account,
                        nullptr};
   }
+  // The account first: its uid owns the anchor, and a missing account leaves no anchor behind.
+  const kube::Result<Json> found = access->client->get(service_account_type(), kueue_namespace_, service_account);
+  if (!found) return account_error(found.error(), worker, account);
+  const Json& found_metadata =
+      found.value().is_object() ? found.value().value("metadata", Json::object()) : Json::object();
+  const std::string account_uid =
+      found_metadata.is_object() ? found_metadata.value("uid", std::string()) : std::string();
+  kube::Result<Anchor> anchor = create_anchor(worker, *access, secret, account_uid);
+  if (!anchor) return anchor.error();
+
   const auto lifetime = std::chrono::milliseconds(worker.credentials.lifetime.value.millis());
   const std::int64_t seconds =
       std::max<std::int64_t>(1, std::chrono::duration_cast<std::chrono::seconds>(lifetime).count());
   const Json body = {{"apiVersion", "authentication.k8s.io/v1"},
                      {"kind", "TokenRequest"},
-                     {"spec", {{"expirationSeconds", seconds}}}};
+                     {"spec",
+                      {{"expirationSeconds", seconds},
+                       {"boundObjectRef",
+                        {{"kind", "Secret"},
+                         {"apiVersion", "v1"},
+                         {"name", anchor.value().name},
+                         {"uid", anchor.value().uid}}}}}};
   const std::string path =
       "/api/v1/namespaces/" + kueue_namespace_ + "/serviceaccounts/" + service_account + "/token";
+  const auto requested = options_.now();
   kube::Result<Json> answer = access->client->request("POST", path, &body, "application/json");
-  if (!answer) {
-    kube::Error failed = answer.error();
-    if (failed.transport()) {
-      failed.message = "worker " + worker.name + " is unreachable: " + failed.message;
-    } else if (failed.status == 404) {
-      failed.message = "worker " + worker.name + ": " + account + " not found: " + failed.message;
-    } else if (failed.status == 403) {
-      failed.message =
-          "worker " + worker.name + ": mkq may not request tokens for " + account + ": " + failed.message;
-    } else {
-      failed.message =
-          "worker " + worker.name + ": token request for " + account + " failed: " + failed.message;
-    }
+  const auto abandon = [&](kube::Error failed) -> kube::Result<Json> {
+    // Nothing will use the anchor: best effort, the next stored credential deletes it anyway.
+    (void)delete_anchor(worker, *access, anchor.value().name);
     return failed;
-  }
+  };
+  if (!answer) return abandon(account_error(answer.error(), worker, account));
   const Json& status =
       answer.value().is_object() ? answer.value().value("status", Json::object()) : Json::object();
   const std::string token = status.is_object() ? status.value("token", std::string()) : std::string();
   if (token.empty()) {
-    return kube::Error{0, "InvalidResponse",
-                       "worker " + worker.name + ": the token request for " + account + " answered no token",
-                       nullptr};
+    return abandon(kube::Error{
+        0, "InvalidResponse", "worker " + worker.name + ": the token request for " + account + " answered no token",
+        nullptr});
   }
-  // The server may shorten the lifetime (--service-account-max-token-expiration): its answer counts.
-  auto expires = parse_rfc3339(status.value("expirationTimestamp", std::string()));
+  // The server may shorten the lifetime (--service-account-max-token-expiration):
+  // its answer counts. The lifetime it granted (spec.expirationSeconds of the
+  // answer) is counted from mkq's clock, the one the next plan compares with;
+  // without it, the answer's expirationTimestamp.
+  std::optional<std::chrono::system_clock::time_point> expires;
+  const Json& answered_spec =
+      answer.value().is_object() ? answer.value().value("spec", Json::object()) : Json::object();
+  if (answered_spec.is_object() && answered_spec.contains("expirationSeconds") &&
+      answered_spec["expirationSeconds"].is_number_integer() &&
+      answered_spec["expirationSeconds"].get<std::int64_t>() > 0) {
+    expires = std::chrono::time_point_cast<std::chrono::system_clock::duration>(
+        requested + std::chrono::seconds(answered_spec["expirationSeconds"].get<std::int64_t>()));
+  } else {
+    expires = parse_rfc3339(status.value("expirationTimestamp", std::string()));
+  }
   if (!expires)
-    expires = std::chrono::time_point_cast<std::chrono::system_clock::duration>(options_.now() + lifetime);
+    expires = std::chrono::time_point_cast<std::chrono::system_clock::duration>(requested + lifetime);
 
   const kube::ClusterEntry& endpoint = access->endpoint.cluster;
   const std::string kubeconfig =
       worker_kubeconfig(worker.name, endpoint.server, endpoint.certificate_authority_data, token);
+  {
+    const std::lock_guard<std::mutex> hold(lock_);
+    pending_[worker.name] = anchor.value();
+    const auto cached = listed_.find(worker.name);
+    if (cached != listed_.end() && cached->second) cached->second->insert(anchor.value().name);
+  }
   return secret_document(secret, kubeconfig,
                          {{kExpires, format_rfc3339(*expires)},
                           {kServer, endpoint.server},
                           {kCaDigest, sha256_digest(endpoint.certificate_authority_data)},
-                          {kDigest, sha256_digest(kubeconfig)}});
+                          {kDigest, sha256_digest(kubeconfig)},
+                          {kAnchor, anchor.value().name}});
+}
+
+std::string Provider::settled(const std::string& cluster, const kueue::Object& secret, bool stored) {
+  (void)cluster;
+  try {
+    const model::Worker* worker = worker_for(secret);
+    if (worker == nullptr) return "";
+    Anchor anchor;
+    {
+      const std::lock_guard<std::mutex> hold(lock_);
+      const auto found = pending_.find(worker->name);
+      if (found == pending_.end()) return "";  // not a TokenRequest credential issued by this run
+      anchor = found->second;
+      pending_.erase(found);
+      listed_.erase(worker->name);  // what the worker holds changes now
+    }
+    const auto access = access_.find(worker->name);
+    if (access == access_.end() || access->second.client == nullptr) return "";
+    const std::string& service_account = worker->credentials.service_account.value;
+    if (!stored) {
+      // The new token was never stored: nothing may use it.
+      return delete_anchor(*worker, access->second, anchor.name);
+    }
+    kube::ListOptions options;
+    options.namespace_name = kueue_namespace_;
+    options.label_selector = std::string(kAnchor) + "=" + anchor_label(service_account);
+    const kube::Result<kube::ObjectList> listed = access->second.client->list(secret_type(), options);
+    if (!listed) {
+      return "cannot revoke the previous tokens of serviceaccount " + kueue_namespace_ + "/" + service_account +
+             " on worker " + worker->name + ": listing their anchor Secrets failed: " + listed.error().message;
+    }
+    std::vector<std::string> problems;
+    for (const Json& item : listed.value().items) {
+      if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
+      const std::string name = item["metadata"].value("name", std::string());
+      if (name.empty() || name == anchor.name) continue;
+      if (std::string problem = delete_anchor(*worker, access->second, name); !problem.empty()) {
+        problems.push_back(std::move(problem));
+      }
+    }
+    if (problems.empty()) return "";
+    std::string message = "a previous token of serviceaccount " + kueue_namespace_ + "/" + service_account +
+                          " stays valid until it expires: ";
+    for (std::size_t i = 0; i < problems.size(); ++i) message += (i ? "; " : "") + problems[i];
+    return message;
+  } catch (const std::exception& e) {
+    return "secret " + secret.namespace_name + "/" + secret.name + ": " + e.what();
+  }
 }
 
 kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Object& secret) {
@@ -431,7 +664,7 @@ Json Provider::secret_document(const kueue::Object& desired, const std::string& 
   Json& written = metadata["annotations"];
   if (!written.is_object()) written = Json::object();
   // Describe only what this credential is: earlier annotations of another mode go.
-  for (const char* key : {kExpires, kServer, kCaDigest, kDigest}) written.erase(key);
+  for (const char* key : {kExpires, kServer, kCaDigest, kDigest, kAnchor}) written.erase(key);
   written[kCredential] = "issued";
   for (const auto& [key, value] : annotations) written[key] = value;
   document["type"] = "Opaque";

@@ -13,7 +13,11 @@
 //   - clusterprofile: no Secret (nothing to do here).
 // The issued Secret carries non-secret annotations for the next plan:
 // mkq.dev/credential-expires (RFC 3339), mkq.dev/credential-server and
-// mkq.dev/credential-ca-digest (of the worker's endpoint when issued).
+// mkq.dev/credential-ca-digest (of the worker's endpoint when issued), and for
+// a TokenRequest token mkq.dev/credential-anchor: the empty Secret on the
+// worker the token is bound to (boundObjectRef). settled() deletes the other
+// anchors once the new Secret is stored, which revokes the old tokens
+// (provider.cpp, "Revocation").
 #pragma once
 
 #include <chrono>

@@ -319,23 +319,28 @@ kube::Result<kube::ResourceType> Executor::resolve(ClusterRun& cluster, const Ch
   return error;
 }
 
+// The placeholder Secret of a credential change, as the provider knows it.
+kueue::Object credential_object(const Change& change) {
+  kueue::Object secret;
+  secret.api_version = change.api_version;
+  secret.kind = change.kind;
+  secret.name = change.name;
+  secret.namespace_name = change.namespace_name;
+  secret.document = change.desired;
+  secret.depends_on = change.depends_on;
+  secret.holds_credential_placeholder = true;
+  return secret;
+}
+
 std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
   Json document;
   if (change.credential) {
     if (!change.credential_error.empty()) return change.credential_error;
     if (credentials_ == nullptr) return "no credential provider to issue it";
-    kueue::Object secret;
-    secret.api_version = change.api_version;
-    secret.kind = change.kind;
-    secret.name = change.name;
-    secret.namespace_name = change.namespace_name;
-    secret.document = change.desired;
-    secret.depends_on = change.depends_on;
-    secret.holds_credential_placeholder = true;
     kube::Result<Json> issued = kube::Error{};
     {
       detail::Slot slot(slots_);
-      issued = credentials_->issue(change.cluster, secret);
+      issued = credentials_->issue(change.cluster, credential_object(change));
     }
     if (!issued) return "cannot issue the credential: " + detail::describe(issued.error());
     document = std::move(issued).value();
@@ -360,6 +365,17 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
   {
     detail::Slot slot(slots_);
     answer = cluster.client->apply(type.value(), document, apply_options);
+  }
+  if (change.credential) {
+    std::string revoke_error;
+    {
+      detail::Slot slot(slots_);
+      revoke_error = credentials_->settled(change.cluster, credential_object(change), answer.ok());
+    }
+    if (answer && !revoke_error.empty()) {
+      std::string error = record_applied(change, answer.value(), digest);
+      return error.empty() ? "stored the new credential, but " + revoke_error : error;
+    }
   }
   if (!answer) {
     note_transport(cluster, answer.error());

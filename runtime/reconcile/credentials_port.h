@@ -34,6 +34,14 @@ class CredentialProvider {
   // Apply time, after every worker's objects are applied: the complete Secret
   // document to apply (data filled, base64), or the error.
   virtual kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret) = 0;
+  // Apply time, after the issued Secret was applied on the manager (stored true)
+  // or not (false): the provider revokes what the Secret no longer uses (the
+  // old credential once the new one is stored; the new one when it could not
+  // be stored). Returns a message when something could not be revoked.
+  virtual std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored) {
+    (void)cluster, (void)secret, (void)stored;
+    return "";
+  }
 };
 
 }  // namespace mkq::reconcile

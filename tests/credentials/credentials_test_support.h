@@ -37,39 +37,90 @@ inline const char* const kOtherCaPem =
 inline const char* const kTokenMarker = "s3cr3t-t0ken";  // part of every token the fake issues
 
 // A worker's API as far as credentials go: answers POST .../token like the
-// TokenRequest API (the token lives until now + expirationSeconds).
+// TokenRequest API (the token lives until now + expirationSeconds), GETs of
+// any ServiceAccount (it exists, uid "uid-sa-NAME"), and keeps Secrets (the
+// anchors) in memory: apply, list by one "key=value" label, get and remove.
 class TokenClient : public mkq::kube::Client {
  public:
   explicit TokenClient(std::function<Clock::time_point()> now) : now_(std::move(now)) {}
 
-  std::optional<mkq::kube::Error> fail;  // answer this instead
-  std::vector<std::string> calls;
+  std::optional<mkq::kube::Error> fail;  // answer this instead (token requests and ServiceAccount GETs)
+  std::optional<mkq::kube::Error> fail_apply, fail_list, fail_remove;  // for the anchors
+  std::vector<std::string> calls;         // token requests: "POST /api/..."
+  std::vector<std::string> object_calls;  // "apply Secret ns/name", "list Secret ns label", "remove Secret ns/name"
   std::vector<Json> bodies;
   std::vector<std::string> tokens;  // every token issued
+  std::map<std::string, Json> stored;  // "ns/name" -> Secret
 
   std::string server() const override { return "https://east.example:6443"; }
   mkq::kube::Result<mkq::kube::ResourceType> resource_for(const std::string&, const std::string&) override {
     return unsupported();
   }
-  mkq::kube::Result<Json> get(const mkq::kube::ResourceType&, const std::string&,
-                              const std::string&) override {
-    return unsupported();
+  mkq::kube::Result<Json> get(const mkq::kube::ResourceType& type, const std::string& ns,
+                              const std::string& name) override {
+    object_calls.push_back("get " + type.kind + " " + ns + "/" + name);
+    if (type.kind == "ServiceAccount") {
+      if (fail) return *fail;
+      return Json{{"apiVersion", "v1"},
+                  {"kind", "ServiceAccount"},
+                  {"metadata", {{"name", name}, {"namespace", ns}, {"uid", "uid-sa-" + name}}}};
+    }
+    const auto found = stored.find(ns + "/" + name);
+    if (type.kind != "Secret" || found == stored.end()) return not_found(name);
+    return found->second;
   }
-  mkq::kube::Result<mkq::kube::ObjectList> list(const mkq::kube::ResourceType&,
-                                                const mkq::kube::ListOptions&) override {
-    return unsupported();
+  mkq::kube::Result<mkq::kube::ObjectList> list(const mkq::kube::ResourceType& type,
+                                                const mkq::kube::ListOptions& options) override {
+    object_calls.push_back("list " + type.kind + " " + options.namespace_name + " " + options.label_selector);
+    if (fail_list) return *fail_list;
+    if (type.kind != "Secret") return unsupported();
+    const auto equals = options.label_selector.find('=');
+    const std::string key = options.label_selector.substr(0, equals);
+    const std::string value = equals == std::string::npos ? "" : options.label_selector.substr(equals + 1);
+    mkq::kube::ObjectList out;
+    for (const auto& [at, secret] : stored) {
+      if (secret["metadata"]["namespace"] != options.namespace_name) continue;
+      const Json labels = secret["metadata"].value("labels", Json::object());
+      if (!options.label_selector.empty() && labels.value(key, std::string("\x01")) != value) continue;
+      out.items.push_back(secret);
+    }
+    return out;
   }
-  mkq::kube::Result<Json> apply(const mkq::kube::ResourceType&, const Json&,
-                                const mkq::kube::ApplyOptions&) override {
-    return unsupported();
+  mkq::kube::Result<Json> apply(const mkq::kube::ResourceType& type, const Json& object,
+                                const mkq::kube::ApplyOptions& options) override {
+    const std::string at = object["metadata"].value("namespace", std::string()) + "/" +
+                           object["metadata"].value("name", std::string());
+    object_calls.push_back("apply " + type.kind + " " + at + " by " + options.field_manager);
+    if (fail_apply) return *fail_apply;
+    if (type.kind != "Secret") return unsupported();
+    Json copy = object;
+    copy["metadata"]["uid"] = stored.count(at) ? stored[at]["metadata"]["uid"]
+                                                : Json("uid-secret-" + std::to_string(++uids_));
+    stored[at] = copy;
+    return copy;
   }
-  mkq::kube::Result<Json> remove(const mkq::kube::ResourceType&, const std::string&, const std::string&,
-                                 const mkq::kube::DeleteOptions&) override {
-    return unsupported();
+  mkq::kube::Result<Json> remove(const mkq::kube::ResourceType& type, const std::string& ns,
+                                 const std::string& name, const mkq::kube::DeleteOptions&) override {
+    object_calls.push_back("remove " + type.kind + " " + ns + "/" + name);
+    if (fail_remove) return *fail_remove;
+    const auto found = stored.find(ns + "/" + name);
+    if (type.kind != "Secret" || found == stored.end()) return not_found(name);
+    Json gone = found->second;
+    stored.erase(found);
+    return gone;
   }
   mkq::kube::Result<void> watch(const mkq::kube::ResourceType&, const mkq::kube::WatchOptions&,
                                 const std::function<bool(const mkq::kube::WatchEvent&)>&) override {
     return unsupported();
+  }
+  // The names of the anchors held for `account`.
+  std::vector<std::string> anchors(const std::string& account = "multikueue-sa") const {
+    std::vector<std::string> names;
+    for (const auto& [at, secret] : stored) {
+      if (secret["metadata"].value("labels", Json::object()).value("mkq.dev/credential-anchor", "") == account)
+        names.push_back(secret["metadata"]["name"].get<std::string>());
+    }
+    return names;
   }
   mkq::kube::Result<Json> request(const std::string& method, const std::string& path, const Json* body,
                                   const std::string&) override {
@@ -94,7 +145,11 @@ class TokenClient : public mkq::kube::Client {
   static mkq::kube::Error unsupported() {
     return mkq::kube::Error{405, "MethodNotAllowed", "not in this fake", nullptr};
   }
+  static mkq::kube::Error not_found(const std::string& name) {
+    return mkq::kube::Error{404, "NotFound", "secrets \"" + name + "\" not found", nullptr};
+  }
   std::function<Clock::time_point()> now_;
+  int uids_ = 0;
 };
 
 // One worker per mode:

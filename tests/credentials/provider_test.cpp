@@ -53,9 +53,26 @@ TEST_CASE("serviceaccount: the issued Secret's exact shape", "[credentials]") {
   REQUIRE(world.clients["east"]->calls.size() == 1);
   CHECK(world.clients["east"]->calls[0] ==
         "POST /api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa/token");
+  // First the anchor (with mkq's own credentials), then the token bound to it.
+  const auto& objects = world.clients["east"]->object_calls;
+  REQUIRE(objects.size() == 2);
+  CHECK(objects[0] == "get ServiceAccount kueue-system/multikueue-sa");
+  CHECK_THAT(objects[1], Catch::Matches("apply Secret kueue-system/multikueue-sa-token-20261121100000-[0-9a-f]{8} by mkq"));
+  const std::string anchor = world.clients["east"]->anchors().at(0);
   CHECK(world.clients["east"]->bodies[0] ==
         Json::parse(R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest",
-                        "spec":{"expirationSeconds":2592000}})"));
+                        "spec":{"expirationSeconds":2592000,
+                                "boundObjectRef":{"kind":"Secret","apiVersion":"v1","name":")" + anchor +
+                    R"(","uid":"uid-secret-1"}}})"));
+  CHECK(world.clients["east"]->stored.at("kueue-system/" + anchor) ==
+        Json::parse(R"({"apiVersion":"v1","kind":"Secret",
+          "metadata":{"name":")" + anchor + R"(","namespace":"kueue-system",
+            "labels":{"app.kubernetes.io/managed-by":"mkq","mkq.dev/credential-anchor":"multikueue-sa"},
+            "annotations":{"mkq.dev/credential-for":"kueue-system/east-kubeconfig"},
+            "ownerReferences":[{"apiVersion":"v1","kind":"ServiceAccount","name":"multikueue-sa",
+                                "uid":"uid-sa-multikueue-sa"}],
+            "uid":"uid-secret-1"},
+          "type":"Opaque"})"));
 
   CHECK(secret["apiVersion"] == "v1");
   CHECK(secret["kind"] == "Secret");
@@ -72,7 +89,8 @@ TEST_CASE("serviceaccount: the issued Secret's exact shape", "[credentials]") {
                             {"mkq.dev/credential-expires", "2026-12-21T10:00:00Z"},
                             {"mkq.dev/credential-server", "https://east.example:6443"},
                             {"mkq.dev/credential-ca-digest", sha256_digest(credtest::kCaPem)},
-                            {"mkq.dev/credential-digest", sha256_digest(kubeconfig)}});
+                            {"mkq.dev/credential-digest", sha256_digest(kubeconfig)},
+                            {"mkq.dev/credential-anchor", anchor}});
 
   const YAML::Node config = YAML::Load(kubeconfig);
   CHECK(config["apiVersion"].as<std::string>() == "v1");
@@ -559,4 +577,158 @@ TEST_CASE("encodings", "[credentials]") {
         "2026-12-21T08:00:00Z");
   CHECK_FALSE(mkq::credentials::parse_rfc3339("2026-12-21"));
   CHECK_FALSE(mkq::credentials::parse_rfc3339("2026-12-21T10:00:00"));
+}
+
+TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret is stored", "[credentials]") {
+  World world;
+  auto provider = world.provider();
+  auto& east = *world.clients["east"];
+  const Json first = issued(world, "east", *provider);
+  CHECK(provider->settled("m", world.secret("east"), true).empty());
+  REQUIRE(east.anchors().size() == 1);
+  const std::string first_anchor = east.anchors()[0];
+  CHECK(first["metadata"]["annotations"]["mkq.dev/credential-anchor"] == first_anchor);
+  // Another account's anchors are not touched.
+  east.stored["kueue-system/other"] = {
+      {"metadata", {{"name", "other"}, {"namespace", "kueue-system"}, {"labels", {{"mkq.dev/credential-anchor", "x"}}}}}};
+
+  world.now = credtest::at("2026-12-15T10:00:00Z");
+  const Json second = issued(world, "east", *provider);
+  CHECK(east.anchors().size() == 2);  // both tokens valid until the new one is stored
+  east.object_calls.clear();
+  CHECK(provider->settled("m", world.secret("east"), true).empty());
+  CHECK(east.object_calls.at(0) == "list Secret kueue-system mkq.dev/credential-anchor=multikueue-sa");
+  CHECK(east.object_calls.at(1) == "remove Secret kueue-system/" + first_anchor);
+  CHECK(east.object_calls.size() == 2);
+  REQUIRE(east.anchors().size() == 1);
+  CHECK(second["metadata"]["annotations"]["mkq.dev/credential-anchor"] == east.anchors()[0]);
+  CHECK(east.stored.count("kueue-system/other") == 1);
+  // settled again (nothing pending): nothing happens.
+  east.object_calls.clear();
+  CHECK(provider->settled("m", world.secret("east"), true).empty());
+  CHECK(east.object_calls.empty());
+
+  SECTION("a Secret the manager could not store: its new anchor goes, the stored one stays") {
+    const Json third = issued(world, "east", *provider);
+    CHECK(east.anchors().size() == 2);
+    CHECK(provider->settled("m", world.secret("east"), false).empty());
+    REQUIRE(east.anchors().size() == 1);
+    CHECK(second["metadata"]["annotations"]["mkq.dev/credential-anchor"] == east.anchors()[0]);
+  }
+  SECTION("a failed LIST or DELETE is reported without a token") {
+    const Json third = issued(world, "east", *provider);
+    east.fail_list = mkq::kube::Error{0, "ConnectionFailed", "connection refused", nullptr};
+    const std::string listing = provider->settled("m", world.secret("east"), true);
+    CHECK(listing ==
+          "cannot revoke the previous tokens of serviceaccount kueue-system/multikueue-sa on worker east: listing "
+          "their anchor Secrets failed: connection refused");
+    east.fail_list.reset();
+    const Json fourth = issued(world, "east", *provider);
+    east.fail_remove = mkq::kube::Error{403, "Forbidden", "forbidden", nullptr};
+    const std::string removing = provider->settled("m", world.secret("east"), true);
+    CHECK_THAT(removing, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa stays "
+                                           "valid until it expires: cannot delete the anchor Secret "));
+    for (const std::string& token : east.tokens) CHECK(removing.find(token) == std::string::npos);
+  }
+}
+
+TEST_CASE("serviceaccount: a failed token request leaves no anchor", "[credentials]") {
+  World world;
+  auto provider = world.provider();
+  auto& east = *world.clients["east"];
+  SECTION("the token request fails") {
+    class Refusing : public credtest::TokenClient {
+     public:
+      using TokenClient::TokenClient;
+      mkq::kube::Result<Json> request(const std::string&, const std::string&, const Json*,
+                                      const std::string&) override {
+        return mkq::kube::Error{422, "Invalid", "spec.boundObjectRef: invalid", nullptr};
+      }
+    };
+    Refusing refusing([&] { return world.now; });
+    std::map<std::string, mkq::credentials::WorkerAccess> access;
+    access["east"] = {world.endpoints["east"], &refusing};
+    auto odd = mkq::credentials::make_provider(world.policy(), access, {});
+    const auto result = odd->issue("m", world.secret("east"));
+    REQUIRE_FALSE(result.ok());
+    CHECK(refusing.stored.empty());
+    CHECK(refusing.object_calls.back().rfind("remove Secret kueue-system/multikueue-sa-token-", 0) == 0);
+    CHECK(odd->settled("m", world.secret("east"), false).empty());  // nothing pending
+  }
+  SECTION("the anchor cannot be made") {
+    east.fail_apply = mkq::kube::Error{403, "Forbidden", "secrets is forbidden", nullptr};
+    const auto result = provider->issue("m", world.secret("east"));
+    REQUIRE_FALSE(result.ok());
+    CHECK(result.error().status == 403);
+    CHECK_THAT(result.error().message,
+               Catch::Matches("worker east: cannot create the token's anchor Secret "
+                              "kueue-system/multikueue-sa-token-[0-9]{14}-[0-9a-f]{8}: secrets is forbidden"));
+    CHECK(east.calls.empty());  // no token requested
+  }
+}
+
+TEST_CASE("serviceaccount: a credential without a live anchor is re-issued", "[credentials]") {
+  World world;
+  auto provider = world.provider();
+  auto& east = *world.clients["east"];
+  Json live = issued(world, "east", *provider);
+  REQUIRE(provider->settled("m", world.secret("east"), true).empty());
+
+  SECTION("issued before anchors (no annotation)") {
+    live["metadata"]["annotations"].erase("mkq.dev/credential-anchor");
+    auto next = world.provider();
+    const CredentialDecision decision = next->decide("m", world.secret("east"), &live, nullptr);
+    CHECK(decision.issue);
+    CHECK(decision.reason == "not revocable (no anchor Secret)");
+  }
+  SECTION("its anchor was deleted: the token is refused") {
+    east.stored.clear();
+    auto next = world.provider();
+    east.object_calls.clear();
+    const CredentialDecision decision = next->decide("m", world.secret("east"), &live, nullptr);
+    CHECK(decision.issue);
+    CHECK(decision.reason == "its anchor Secret is gone (token revoked)");
+    CHECK(next->decide("m", world.secret("east"), &live, nullptr).issue);
+    CHECK(east.object_calls.size() == 1);  // one LIST per worker and run
+  }
+  SECTION("the anchors cannot be listed: judged by the annotations alone") {
+    east.fail_list = mkq::kube::Error{0, "ConnectionFailed", "connection refused", nullptr};
+    auto next = world.provider();
+    CHECK_FALSE(next->decide("m", world.secret("east"), &live, nullptr).issue);
+  }
+}
+
+TEST_CASE("serviceaccount: the expiry counts the granted lifetime from mkq's clock", "[credentials]") {
+  // The worker's clock is 13h behind mkq's (or a test moved mkq's clock): its
+  // expirationTimestamp is earlier; the granted expirationSeconds counts.
+  World world;
+  class Behind : public credtest::TokenClient {
+   public:
+    using TokenClient::TokenClient;
+  };
+  const auto behind = [&] { return world.now - std::chrono::hours(13); };
+  Behind client(behind);
+  std::map<std::string, mkq::credentials::WorkerAccess> access;
+  access["north"] = {world.endpoints["north"], &client};
+  mkq::credentials::ProviderOptions options;
+  options.now = [&] { return world.now; };
+  auto provider = mkq::credentials::make_provider(world.policy(), access, options);
+  const auto result = provider->issue("m", world.secret("north"));
+  REQUIRE(result.ok());
+  CHECK(result.value()["metadata"]["annotations"]["mkq.dev/credential-expires"] == "2026-11-23T10:00:00Z");
+  CHECK_FALSE(provider->decide("m", world.secret("north"), &result.value(), nullptr).issue);
+}
+
+TEST_CASE("kubeconfig mode and pre-issued tokens make no anchors", "[credentials]") {
+  World world;
+  world.write_west(credtest::given_kubeconfig("    token: abc\n"));
+  world.secrets["env:SOUTH_TOKEN"] = "south-token";
+  auto provider = world.provider();
+  for (const std::string worker : {"west", "south"}) {
+    INFO(worker);
+    REQUIRE(provider->issue("m", world.secret(worker)).ok());
+    CHECK(provider->settled("m", world.secret(worker), true).empty());
+    CHECK(world.clients[worker]->object_calls.empty());
+    CHECK(world.clients[worker]->stored.empty());
+  }
 }

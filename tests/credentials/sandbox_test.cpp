@@ -47,6 +47,43 @@ class SandboxClient : public credtest::TokenClient {
                            document.is_object() ? document.value("message", "") : answer.body, nullptr};
     return error;
   }
+  // The worker's core objects (ServiceAccounts, the anchor Secrets), as mkq's admin.
+  mkq::kube::Result<Json> get(const mkq::kube::ResourceType& type, const std::string& ns,
+                              const std::string& name) override {
+    return request("GET", "/api/v1/namespaces/" + ns + "/" + type.plural + "/" + name, nullptr, "");
+  }
+  mkq::kube::Result<mkq::kube::ObjectList> list(const mkq::kube::ResourceType& type,
+                                                const mkq::kube::ListOptions& options) override {
+    ApiRequest r = api_request("GET", "/api/v1/namespaces/" + options.namespace_name + "/" + type.plural, "",
+                               "admin", {"system:masters"});
+    if (!options.label_selector.empty()) r.query.emplace("labelSelector", options.label_selector);
+    const ApiResponse answer = cluster_.handle(r);
+    const Json document = Json::parse(answer.body, nullptr, false);
+    if (answer.status != 200) return mkq::kube::Error{answer.status, "", answer.body, nullptr};
+    mkq::kube::ObjectList out;
+    for (const Json& item : document["items"]) out.items.push_back(item);
+    return out;
+  }
+  mkq::kube::Result<Json> apply(const mkq::kube::ResourceType& type, const Json& object,
+                                const mkq::kube::ApplyOptions& options) override {
+    ++applies;
+    ApiRequest r = api_request("PATCH",
+                               "/api/v1/namespaces/" + object["metadata"]["namespace"].get<std::string>() + "/" +
+                                   type.plural + "/" + object["metadata"]["name"].get<std::string>(),
+                               object.dump(), "admin", {"system:masters"});
+    r.headers["content-type"] = "application/apply-patch+yaml";
+    r.query.emplace("fieldManager", options.field_manager);
+    const ApiResponse answer = cluster_.handle(r);
+    if (answer.status != 200 && answer.status != 201)
+      return mkq::kube::Error{answer.status, "", answer.body, nullptr};
+    return Json::parse(answer.body);
+  }
+  mkq::kube::Result<Json> remove(const mkq::kube::ResourceType& type, const std::string& ns,
+                                 const std::string& name, const mkq::kube::DeleteOptions&) override {
+    if (fail_remove) return *fail_remove;
+    return request("DELETE", "/api/v1/namespaces/" + ns + "/" + type.plural + "/" + name, nullptr, "");
+  }
+  int applies = 0;
 
  private:
   Cluster& cluster_;
@@ -165,32 +202,91 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
         403);
   CHECK(as_user(*worker, *who, "GET", "/api/v1/namespaces/kueue-system/serviceaccounts") == 403);
 
-  SECTION("rotation: the old token works until the ServiceAccount is recreated") {
+  SECTION("the token is bound to an anchor Secret mkq made on the worker") {
+    const std::string anchor = secret["metadata"]["annotations"]["mkq.dev/credential-anchor"].get<std::string>();
+    CHECK_THAT(anchor, Catch::Matches("multikueue-sa-token-[0-9]{14}-[0-9a-f]{8}"));
+    const ApiResponse got = worker->handle(api_request("GET", "/api/v1/namespaces/kueue-system/secrets/" + anchor,
+                                                       "", "admin", {"system:masters"}));
+    REQUIRE(got.status == 200);
+    const Json held = Json::parse(got.body);
+    CHECK(held["type"] == "Opaque");
+    CHECK_FALSE(held.contains("data"));
+    CHECK(held["metadata"]["labels"] ==
+          Json{{"app.kubernetes.io/managed-by", "mkq"}, {"mkq.dev/credential-anchor", "multikueue-sa"}});
+    CHECK(held["metadata"]["annotations"]["mkq.dev/credential-for"] == "kueue-system/east-kubeconfig");
+    CHECK(held["metadata"]["ownerReferences"][0]["kind"] == "ServiceAccount");
+    CHECK(held["metadata"]["ownerReferences"][0]["name"] == "multikueue-sa");
+    // Deleting the anchor revokes the token.
+    REQUIRE(worker
+                ->handle(api_request("DELETE", "/api/v1/namespaces/kueue-system/secrets/" + anchor, "", "admin",
+                                     {"system:masters"}))
+                .status == 200);
+    CHECK_FALSE(worker->authenticate_token(token));
+    // ... and the next plan sees it: the credential is re-issued.
+    auto fresh = mkq::credentials::make_provider(world.policy(), access, {});
+    const auto decision = fresh->decide("m", world.secret("east"), &secret, nullptr);
+    CHECK(decision.issue);
+    CHECK(decision.reason == "its anchor Secret is gone (token revoked)");
+  }
+
+  SECTION("rotation: storing the new credential revokes the old token; the ServiceAccount stays") {
+    CHECK(provider->settled("m", world.secret("east"), true).empty());
+    CHECK(worker->authenticate_token(token));  // the first credential: nothing older to revoke
+    const std::string sa_before =
+        worker->handle(api_request("GET", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa", "",
+                                   "admin", {"system:masters"}))
+            .body;
+
     const auto again = provider->issue("m", world.secret("east"));
     REQUIRE(again.ok());
     const std::string second = token_in(again.value());
     CHECK(second != token);
-    CHECK(worker->authenticate_token(token));  // still valid: a bound token lives until its expiry
+    CHECK(worker->authenticate_token(token));  // both valid until the new one is stored: no gap
+    CHECK(worker->authenticate_token(second));
+    CHECK(provider->settled("m", world.secret("east"), true).empty());
+    CHECK_FALSE(worker->authenticate_token(token));  // 401 from now on
+    CHECK(worker->authenticate_token(second));
+    CHECK(Json::parse(worker
+                          ->handle(api_request("GET",
+                                               "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa",
+                                               "", "admin", {"system:masters"}))
+                          .body)["metadata"]["uid"] == Json::parse(sa_before)["metadata"]["uid"]);
 
-    const auto* sa = kueuetest::find_object(*east, "ServiceAccount", "multikueue-sa", "kueue-system");
-    REQUIRE(sa != nullptr);
-    REQUIRE(
-        worker
-            ->handle(api_request("DELETE", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa",
-                                 "", "admin", {"system:masters"}))
-            .status == 200);
-    REQUIRE(worker
-                ->handle(api_request("POST", "/api/v1/namespaces/kueue-system/serviceaccounts",
-                                     sa->document.dump(), "admin", {"system:masters"}))
-                .status == 201);
-    CHECK_FALSE(worker->authenticate_token(token));
-    CHECK_FALSE(worker->authenticate_token(second));
+    // A credential the manager could not store is revoked at once; the stored one keeps working.
     const auto third = provider->issue("m", world.secret("east"));
     REQUIRE(third.ok());
-    CHECK(worker->authenticate_token(token_in(third.value())));
+    const std::string unstored = token_in(third.value());
+    CHECK(worker->authenticate_token(unstored));
+    CHECK(provider->settled("m", world.secret("east"), false).empty());
+    CHECK_FALSE(worker->authenticate_token(unstored));
+    CHECK(worker->authenticate_token(second));
+    // One anchor left: the stored credential's.
+    ApiRequest listing = api_request("GET", "/api/v1/namespaces/kueue-system/secrets", "", "admin",
+                                     {"system:masters"});
+    listing.query.emplace("labelSelector", "mkq.dev/credential-anchor=multikueue-sa");
+    const Json anchors = Json::parse(worker->handle(listing).body)["items"];
+    REQUIRE(anchors.size() == 1);
+    CHECK(anchors[0]["metadata"]["name"] == again.value()["metadata"]["annotations"]["mkq.dev/credential-anchor"]);
+    // The next plan finds the stored credential current.
+    auto fresh = mkq::credentials::make_provider(world.policy(), access, {});
+    CHECK_FALSE(fresh->decide("m", world.secret("east"), &again.value(), nullptr).issue);
+  }
+
+  SECTION("an anchor that cannot be deleted is reported, never a token") {
+    const auto again = provider->issue("m", world.secret("east"));
+    REQUIRE(again.ok());
+    client.fail_remove = mkq::kube::Error{500, "InternalError", "etcd is down", nullptr};
+    const std::string message = provider->settled("m", world.secret("east"), true);
+    CHECK_THAT(message, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa stays "
+                                          "valid until it expires: cannot delete the anchor Secret "
+                                          "kueue-system/multikueue-sa-token-"));
+    CHECK_THAT(message, Catch::EndsWith(" on worker east: etcd is down"));
+    CHECK(message.find(token) == std::string::npos);
+    CHECK(worker->authenticate_token(token));
   }
 
   SECTION("no ServiceAccount: a 404 naming the worker") {
+    const int applies = client.applies;
     REQUIRE(
         worker
             ->handle(api_request("DELETE", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa",
@@ -201,5 +297,6 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
     CHECK(missing.error().status == 404);
     CHECK_THAT(missing.error().message,
                Catch::StartsWith("worker east: serviceaccount kueue-system/multikueue-sa not found: "));
+    CHECK(client.applies == applies);  // no anchor left behind
   }
 }

@@ -27,41 +27,14 @@ if [ ! -x /usr/bin/python3 ]; then
   exit 77
 fi
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-e2e-apply.XXXXXX")
-SB="$TMP/sb"
-cleanup() {
+. "$(dirname "$0")/common.sh"
+e2e_cleanup() {
   [ -n "${BG:-}" ] && kill -9 "$BG" 2>/dev/null
-  timeout 30 "$MKQ" sandbox down --dir "$SB" >/dev/null 2>&1
   timeout 30 "$MKQ" sandbox down --dir "$TMP/sb2" >/dev/null 2>&1
-  rm -rf "$TMP"
 }
-trap cleanup EXIT
-umask 077
-
-# No kubeconfig anywhere: HOME without .kube, no KUBECONFIG.
-export HOME="$TMP/home"
-mkdir -p "$HOME"
-unset KUBECONFIG
-export NO_COLOR=1
-cd "$TMP" || exit 1
-
-fail() {
-  echo "FAIL: $*"
-  [ -f "$SB/sandbox.log" ] && tail -20 "$SB/sandbox.log" | sed 's/^/    log: /'
-  exit 1
-}
-pass() { echo "PASS: $*"; }
-k() { timeout 60 "$KUBECTL" --kubeconfig "$SB/kubeconfig" --cache-dir "$TMP/cache" "$@"; }
+e2e_setup apply
 km() { k --context manager-cluster "$@"; }
 kw() { k --context multikueue-test-worker1 "$@"; }
-# mkq_run NAME ARGS...: runs mkq with a bound, output in $TMP/NAME.out (stdout) and .err; sets $rc.
-mkq_run() {
-  local name=$1
-  shift
-  timeout 300 "$MKQ" "$@" --sandbox-dir "$SB" --state "$TMP/state.db" >"$TMP/$name.out" 2>"$TMP/$name.err"
-  rc=$?
-}
-show() { echo "--- $1.out"; cat "$TMP/$1.out"; echo "--- $1.err"; cat "$TMP/$1.err"; }
 
 mkdir -p "$TMP/policy"
 cp "$ROOT/examples/quickstart/policy.mkq" "$TMP/policy/policy.mkq"

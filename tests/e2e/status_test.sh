@@ -24,38 +24,9 @@ if [ ! -x /usr/bin/python3 ]; then
   exit 77
 fi
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-e2e-status.XXXXXX")
-SB="$TMP/sb"
-cleanup() {
-  timeout 30 "$MKQ" sandbox down --dir "$SB" >/dev/null 2>&1
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-umask 077
-
-# No kubeconfig anywhere: HOME without .kube, no KUBECONFIG.
-export HOME="$TMP/home"
-mkdir -p "$HOME"
-unset KUBECONFIG
-export NO_COLOR=1
-cd "$TMP" || exit 1
-
-fail() {
-  echo "FAIL: $*"
-  [ -f "$SB/sandbox.log" ] && tail -20 "$SB/sandbox.log" | sed 's/^/    log: /'
-  exit 1
-}
-pass() { echo "PASS: $*"; }
-k() { timeout 60 "$KUBECTL" --kubeconfig "$SB/kubeconfig" --cache-dir "$TMP/cache" "$@"; }
+. "$(dirname "$0")/common.sh"
+e2e_setup status
 km() { k --context manager-cluster "$@"; }
-# mkq_run NAME ARGS...: runs mkq with a bound, output in $TMP/NAME.out (stdout) and .err; sets $rc.
-mkq_run() {
-  local name=$1
-  shift
-  timeout 300 "$MKQ" "$@" --sandbox-dir "$SB" --state "$TMP/state.db" >"$TMP/$name.out" 2>"$TMP/$name.err"
-  rc=$?
-}
-show() { echo "--- $1.out"; cat "$TMP/$1.out"; echo "--- $1.err"; cat "$TMP/$1.err"; }
 # has NAME REGEX: the output NAME has a line matching the extended regex.
 has() { grep -Eq -- "$2" "$TMP/$1.out"; }
 

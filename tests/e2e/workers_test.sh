@@ -17,31 +17,8 @@ if [ ! -x "$KUBECTL" ]; then
   exit 77
 fi
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-e2e-workers.XXXXXX")
-SB="$TMP/sb"
-cleanup() {
-  timeout 30 "$MKQ" sandbox down --dir "$SB" >/dev/null 2>&1
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-umask 077
-export HOME="$TMP/home" NO_COLOR=1
-mkdir -p "$HOME"
-unset KUBECONFIG
-
-fail() {
-  echo "FAIL: $*"
-  exit 1
-}
-pass() { echo "PASS: $*"; }
-k() { timeout 60 "$KUBECTL" --kubeconfig "$SB/kubeconfig" --cache-dir "$TMP/cache" "$@"; }
-mkq_run() {
-  local name=$1
-  shift
-  timeout 300 "$MKQ" "$@" --sandbox-dir "$SB" --state "$TMP/state.db" >"$TMP/$name.out" 2>"$TMP/$name.err"
-  rc=$?
-}
-show() { echo "--- $1.out"; cat "$TMP/$1.out"; echo "--- $1.err"; cat "$TMP/$1.err"; }
+. "$(dirname "$0")/common.sh"
+e2e_setup workers
 # line_of FILE TEXT: the line number of the first line containing TEXT (0: none).
 line_of() { grep -n -F -- "$2" "$1" | head -1 | cut -d: -f1 | grep . || echo 0; }
 # before FILE A B: A's line comes before B's, both present.

@@ -1,0 +1,44 @@
+# Sourced by the end-to-end tests that drive mkq against its sandbox.
+#   e2e_setup NAME   a fresh $TMP (removed on exit, with the sandbox at $SB
+#                    stopped), no kubeconfig anywhere (HOME=$TMP/home, no
+#                    KUBECONFIG: mkq's default target is the sandbox), umask 077,
+#                    NO_COLOR, and the working directory $TMP. A script may
+#                    define e2e_cleanup to stop more.
+#   fail MSG / pass MSG
+#   mkq_run NAME ARGS...   mkq ARGS with the test's sandbox and state; stdout in
+#                    $TMP/NAME.out, stderr in $TMP/NAME.err, the exit code in $rc
+#   show NAME        prints both files (for a failure's context)
+#   k ARGS...        kubectl with the sandbox's kubeconfig
+# The caller sets MKQ and KUBECTL first.
+
+e2e_setup() {
+  TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-e2e-$1.XXXXXX")
+  SB="$TMP/sb"
+  trap e2e_exit EXIT
+  umask 077
+  export HOME="$TMP/home" NO_COLOR=1
+  mkdir -p "$HOME"
+  unset KUBECONFIG
+  cd "$TMP" || exit 1
+}
+
+e2e_exit() {
+  if declare -F e2e_cleanup >/dev/null; then e2e_cleanup; fi
+  timeout 30 "$MKQ" sandbox down --dir "$SB" >/dev/null 2>&1
+  cd / && rm -rf "$TMP"
+}
+
+fail() {
+  echo "FAIL: $*"
+  [ -f "$SB/sandbox.log" ] && tail -20 "$SB/sandbox.log" | sed 's/^/    log: /'
+  exit 1
+}
+pass() { echo "PASS: $*"; }
+k() { timeout 60 "$KUBECTL" --kubeconfig "$SB/kubeconfig" --cache-dir "$TMP/cache" "$@"; }
+mkq_run() {
+  local name=$1
+  shift
+  timeout 300 "$MKQ" "$@" --sandbox-dir "$SB" --state "$TMP/state.db" >"$TMP/$name.out" 2>"$TMP/$name.err"
+  rc=$?
+}
+show() { echo "--- $1.out"; cat "$TMP/$1.out"; echo "--- $1.err"; cat "$TMP/$1.err"; }
