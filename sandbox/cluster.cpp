@@ -617,7 +617,7 @@ class ClusterImpl final : public Cluster {
     ApiResponse response = write_verb(r, info, t);
     // The simulated Kueue controllers react to the write (controllers.h).
     if (response.status < 300 && !is_dry_run(r) && triggers_controllers(info.group, info.resource, t.ns) &&
-        controllers_->reconcile(*shared_->store)) {
+        controllers_->reconcile_after_write(*shared_->store)) {
       shared_->changed.notify_all();
     }
     if (response.status < 300 && !is_dry_run(r) && info.group.empty() &&

@@ -35,6 +35,13 @@ using nlohmann::json;
 
 constexpr int kProbeTimeoutSeconds = 2;
 constexpr int kReprobeSeconds = 5;
+// A cluster with more Kueue objects than this, whose last reconcile took
+// longer than kSlowReconcile, has the reconcile after a write coalesced with
+// the writes that follow it (reconcile_after_write). Below either, every write
+// is reconciled at once, so a client sees the status right away.
+constexpr std::size_t kCoalesceAbove = 16;
+constexpr std::chrono::microseconds kSlowReconcile{500};
+constexpr std::chrono::milliseconds kCoalesceWindow{20};
 
 json yaml_to_json(const YAML::Node& node, int depth) {
   if (depth > 64) return nullptr;  // bounded: kubeconfigs are shallow
@@ -386,9 +393,10 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
     if (it == served.end()) {
       std::set<std::string> names;
       auto discovery = client.Get(group_version.c_str());
-      const json list = discovery && discovery->status == 200 ? json::parse(discovery->body, nullptr, false) : json();
-      if (list.is_object()) {
-        for (const auto& r : list.value("resources", json::array())) {
+      const json resources =
+          discovery && discovery->status == 200 ? json::parse(discovery->body, nullptr, false) : json();
+      if (resources.is_object()) {
+        for (const auto& r : resources.value("resources", json::array())) {
           if (r.is_object()) names.insert(r.value("name", ""));
         }
       }
@@ -420,13 +428,40 @@ struct Controllers::Impl {
   };
   std::map<std::string, Probe> probes;
   std::thread thread;
+  bool deferred = false;  // a coalesced reconcile is due (reconcile_after_write)
+  // Under the cluster's lock: how long the last reconcile took and when it ended.
+  std::size_t last_objects = 0;  // Kueue objects the last reconcile read
+  // Atomic: coalesce_delay() also reads it on the controllers' thread.
+  std::atomic<std::chrono::steady_clock::rep> last_duration{0};
+  std::chrono::steady_clock::time_point last_end{};
+
+  // How long a deferred reconcile waits: at least kCoalesceWindow, and four
+  // times the last reconcile, so that reconciling takes at most a fifth of
+  // the cluster's time during a burst of writes.
+  std::chrono::steady_clock::duration coalesce_delay() const {
+    return std::max<std::chrono::steady_clock::duration>(
+        kCoalesceWindow, std::chrono::steady_clock::duration(last_duration.load()) * 4);
+  }
 
   void loop() {
     std::unique_lock<std::mutex> lock(mutex);
     while (!stopping) {
-      const bool pending = std::any_of(probes.begin(), probes.end(), [](const auto& p) { return !p.second.result; });
-      if (!pending) wake.wait_for(lock, std::chrono::seconds(kReprobeSeconds));
+      bool pending = std::any_of(probes.begin(), probes.end(), [](const auto& p) { return !p.second.result; });
+      if (!pending && !deferred) wake.wait_for(lock, std::chrono::seconds(kReprobeSeconds));
       if (stopping) break;
+      if (deferred) {
+        // Let the burst of writes that asked for it finish, then reconcile once.
+        lock.unlock();
+        std::this_thread::sleep_for(coalesce_delay());
+        lock.lock();
+        deferred = false;
+        if (stopping) break;
+        lock.unlock();
+        rerun();
+        lock.lock();
+        pending = std::any_of(probes.begin(), probes.end(), [](const auto& p) { return !p.second.result; });
+        if (!pending) continue;
+      }
       const auto snapshot = probes;
       lock.unlock();
       bool changed = false;
@@ -700,7 +735,28 @@ Condition admission_check_condition(const json& ac, const std::map<std::string, 
 
 }  // namespace
 
+bool Controllers::reconcile_after_write(Store& store) {
+  const auto now = std::chrono::steady_clock::now();
+  const auto last_duration = std::chrono::steady_clock::duration(impl_->last_duration.load());
+  if (impl_->last_objects > kCoalesceAbove && last_duration > kSlowReconcile && now - impl_->last_end < impl_->coalesce_delay() * 2) {
+    const std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->deferred = true;
+    impl_->wake.notify_all();
+    return false;
+  }
+  return reconcile(store);
+}
+
 bool Controllers::reconcile(Store& store) {
+  const auto started = std::chrono::steady_clock::now();
+  struct Timing {
+    Impl& impl;
+    std::chrono::steady_clock::time_point started;
+    ~Timing() {
+      impl.last_end = std::chrono::steady_clock::now();
+      impl.last_duration = (impl.last_end - started).count();
+    }
+  } timing{*impl_, started};
   bool wrote = false;
   // Finalizers first: objects they delete are then missing for the others.
   for (const char* resource : {"clusterqueues", "resourceflavors"}) {
@@ -732,7 +788,10 @@ bool Controllers::reconcile(Store& store) {
   for (auto& [name, cq] : queues) {
     wrote |= write_status(store, "clusterqueues", "", cq, cluster_queue_condition(cq, flavors, checks, topologies));
   }
-  for (auto& lq : store.list(kKueueGroup, "localqueues", std::nullopt, "", 0)) {
+  auto local_queues = store.list(kKueueGroup, "localqueues", std::nullopt, "", 0);
+  impl_->last_objects = clusters.size() + configs.size() + checks.size() + flavors.size() + topologies.size() +
+                        queues.size() + local_queues.size();
+  for (auto& lq : local_queues) {
     const auto it = queues.find(str(lq, {"spec", "clusterQueue"}));
     Condition c{true, "Ready", "Can submit new workloads to localQueue"};
     if (it == queues.end()) c = {false, "ClusterQueueDoesNotExist", "Can't submit new workloads to clusterQueue"};

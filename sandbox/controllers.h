@@ -53,6 +53,13 @@ class Controllers {
 
   // Under the cluster's lock. Returns true when it wrote anything.
   bool reconcile(Store& store);
+  // After a write, under the cluster's lock: reconciles now, as Kueue's
+  // controllers react within milliseconds -- unless reconciling has become
+  // slow (a large store) and ran moments ago; then the write is coalesced
+  // with the next ones into one reconcile on the controllers' thread a few
+  // milliseconds later (through `rerun`). A burst of N writes to a store of
+  // N objects thus costs O(N) reconciles of bounded frequency, not N.
+  bool reconcile_after_write(Store& store);
 
  private:
   struct Impl;
