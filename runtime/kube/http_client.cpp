@@ -257,6 +257,10 @@ struct Call {
   std::chrono::milliseconds timeout{0};
   // Streaming (watch): receives the body of a 200 answer as it comes; false stops.
   std::function<bool(const char*, std::size_t)> sink;
+  // Ask for a gzip-compressed answer: for LISTs, whose answers are large.
+  // Small answers are cheaper uncompressed (kube-apiserver itself compresses
+  // only answers above 128 KiB).
+  bool compressed = false;
 };
 
 struct Response {
@@ -394,6 +398,7 @@ class HttpClient final : public Client {
     while (first || !continue_token.empty()) {
       Call call;
       call.method = "GET";
+      call.compressed = true;
       call.path = collection_path(type, options.namespace_name, false);
       std::string query;
       auto add = [&](const std::string& key, const std::string& value) {
@@ -678,9 +683,9 @@ class HttpClient final : public Client {
     // an internal_error alert. Connections are kept alive, so full handshakes
     // are rare anyway.
     curl_easy_setopt(h, CURLOPT_SSL_SESSIONID_CACHE, 0L);
-    // gzip only, as client-go asks: large lists travel compressed, and no
-    // server spends its time in a slower codec (brotli) on our behalf.
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "gzip");
+    // gzip only (as client-go asks, never a slower codec such as brotli), and
+    // only where the answer is large (Call::compressed).
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, call.compressed ? "gzip" : nullptr);
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
     const auto timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));

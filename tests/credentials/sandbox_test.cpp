@@ -193,6 +193,15 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
                 workload.dump()) == 201);
   CHECK(as_user(*worker, *who, "DELETE", "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads/w") ==
         200);
+  // The enabled job kinds (batch/v1 Jobs by default): the sandbox serves no Jobs,
+  // but authorizes before it looks the resource up (as kube-apiserver does), so
+  // an allowed request is a 404 and a forbidden one a 403.
+  const Json job = {{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", {{"name", "j"}}}};
+  CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/jobs") == 404);
+  CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/jobs/j") == 404);
+  CHECK(as_user(*worker, *who, "POST", "/apis/batch/v1/namespaces/default/jobs", job.dump()) == 404);
+  CHECK(as_user(*worker, *who, "DELETE", "/apis/batch/v1/namespaces/default/jobs/j") == 404);
+  CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/cronjobs") == 403);
   // ... and nothing else.
   const Json queue = {
       {"apiVersion", "kueue.x-k8s.io/v1beta2"}, {"kind", "ClusterQueue"}, {"metadata", {{"name", "q"}}}};

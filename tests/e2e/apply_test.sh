@@ -75,6 +75,11 @@ mkq_run plan2 plan "$P" --detailed-exitcode
 grep -q "Plan: 0 to add, 1 to change, 0 to destroy." "$TMP/plan2.out" || { show plan2; fail "quota change: expected 1 to change"; }
 [ "$(grep -c '^ *~ ' "$TMP/plan2.out")" = 2 ] || { show plan2; fail "quota change: expected one object and one field line"; }
 grep -Eq 'nominalQuota: "?9"? -> "?12"?$' "$TMP/plan2.out" || { show plan2; fail "quota change: the field line"; }
+mkq_run noconfirm apply "$P" </dev/null
+[ "$rc" = 1 ] && grep -q "no terminal to ask on: run it with --auto-approve" "$TMP/noconfirm.err" ||
+  { show noconfirm; fail "apply without a terminal and without --auto-approve did not stop with a clear error"; }
+[ "$(km get clusterqueue cluster-queue -o jsonpath='{.spec.resourceGroups[0].flavors[0].resources[0].nominalQuota}')" = 9 ] ||
+  fail "apply without confirmation changed the quota"
 mkq_run apply2 apply "$P" --auto-approve
 [ "$rc" = 0 ] || { show apply2; fail "apply of the quota change"; }
 mkq_run plan3 plan "$P" --detailed-exitcode
@@ -210,6 +215,12 @@ mkq_run plan12 plan "$P" --detailed-exitcode
 [ "$rc" = 0 ] || { show plan12; fail "plan after the recovery apply: exit $rc"; }
 timeout 60 "$MKQ" history --state "$TMP/state.db" >"$TMP/history.out" 2>"$TMP/history.err"
 grep -q "interrupted" "$TMP/history.out" || { show history; fail "history does not show the killed run as interrupted"; }
+timeout 60 "$MKQ" state show multikueue-test-worker1/ClusterQueue/cluster-queue --state "$TMP/state.db" \
+  >"$TMP/show.out" 2>"$TMP/show.err" || { show show; fail "state show"; }
+grep -q "sha256:" "$TMP/show.out" || { show show; fail "state show prints no digest"; }
+timeout 60 "$MKQ" state show manager-cluster/ClusterQueue/no-such-queue --state "$TMP/state.db" \
+  >"$TMP/show2.out" 2>"$TMP/show2.err" && fail "state show of an unknown address exited 0"
+grep -q "no-such-queue" "$TMP/show2.err" || { show show2; fail "state show of an unknown address: no message"; }
 pass "kill -9 mid-apply: integrity ok, the next apply converges, history says interrupted"
 
 # 9. Faults: a second sandbox for examples/tas with 10% 500s, 5% 429s, 50 ms latency.
@@ -253,5 +264,7 @@ km get clusterqueue cluster-queue >/dev/null 2>&1 && fail "destroy left cluster-
 kw get clusterqueue cluster-queue >/dev/null 2>&1 && fail "destroy left cluster-queue on the worker"
 timeout 60 "$MKQ" state list --state "$TMP/state.db" >"$TMP/state.out" 2>"$TMP/state.err"
 grep -q "no objects" "$TMP/state.out" || { show state; fail "the inventory is not empty after destroy"; }
+timeout 60 "$MKQ" state unlock --state "$TMP/state.db" >"$TMP/unlock.out" 2>"$TMP/unlock.err" || { show unlock; fail "state unlock"; }
+grep -q "no lock" "$TMP/unlock.out" "$TMP/unlock.err" || { show unlock; fail "state unlock without a lock says nothing"; }
 pass "destroy removes everything"
 exit 0
