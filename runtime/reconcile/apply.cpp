@@ -260,7 +260,12 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
     report_.results.push_back(result);
     if (outcome != Outcome::Ok) {
       ++report_.failed;
-      failed_[change.address] = root.empty() ? change.address : root;
+      // A worker's credential that could not be issued (the worker is
+      // unreachable, say) does not hold back the manager's objects that name
+      // it: Kueue keeps that worker's MultiKueueCluster inactive and
+      // dispatches to the others, which is what an unreachable worker must
+      // not stop.
+      if (!change.credential) failed_[change.address] = root.empty() ? change.address : root;
     }
     std::string ignored;
     state_.record_outcome(run_id_, state::ObjectOutcome{change.address, action_name(change.action),

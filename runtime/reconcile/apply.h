@@ -54,7 +54,9 @@ struct ApplyReport {
 // finished. A replace deletes, waits until the object is gone, then creates.
 // Deletions wait for finalizers (deletion_timeout). A cluster that fails does
 // not stop the others; a failed object skips the objects that depend on it
-// (result "skipped"). Every outcome is recorded in run `run_id` of `state`, and
+// (result "skipped") -- except a worker credential that could not be issued:
+// the manager's objects naming that worker are applied all the same (Kueue
+// keeps the worker's MultiKueueCluster inactive and dispatches to the others). Every outcome is recorded in run `run_id` of `state`, and
 // the inventory follows each success at once (a kill -9 loses at most the
 // objects in flight).
 ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, state::StateStore& state,

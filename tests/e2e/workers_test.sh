@@ -16,6 +16,10 @@ if [ ! -x "$KUBECTL" ]; then
   echo "SKIPPED: kubectl not found ($KUBECTL)"
   exit 77
 fi
+if [ ! -x /usr/bin/python3 ]; then
+  echo "SKIPPED: /usr/bin/python3 not found"
+  exit 77
+fi
 
 . "$(dirname "$0")/common.sh"
 e2e_setup workers
@@ -32,6 +36,42 @@ before() {
 mkdir -p "$TMP/p"
 cp "$ROOT/examples/tas/policy.mkq" "$TMP/p/policy.mkq"
 P="$TMP/p"
+
+# Partial failure first: worker2 unreachable (its server moved to a port where
+# nothing listens, in a copy of the sandbox's kubeconfig). The others are applied,
+# the exit code is 1, every object's outcome is in the history, and the next plan
+# (with the right kubeconfig) shows exactly worker2's objects left.
+mkq_run start plan "$P"  # starts the sandbox with the policy's clusters
+[ "$rc" = 0 ] || { show start; fail "plan of examples/tas"; }
+port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+/usr/bin/python3 - "$SB/kubeconfig" "$port" >"$TMP/broken.kubeconfig" <<'EOF2' || fail "make the broken kubeconfig"
+import sys, yaml
+config = yaml.safe_load(open(sys.argv[1]))
+for cluster in config["clusters"]:
+    if cluster["name"] == "worker2":
+        cluster["cluster"]["server"] = "https://127.0.0.1:" + sys.argv[2]
+print(yaml.safe_dump(config))
+EOF2
+timeout 300 "$MKQ" apply "$P" --auto-approve --kubeconfig "$TMP/broken.kubeconfig" --state "$TMP/state.db" \
+  >"$TMP/partial.out" 2>"$TMP/partial.err"
+rc=$?
+[ "$rc" = 1 ] || { show partial; fail "apply with worker2 unreachable: exit $rc, expected 1"; }
+grep -q "# cluster worker2 (worker): unreachable" "$TMP/partial.out" || { show partial; fail "the plan does not say worker2 is unreachable"; }
+grep -q "manager/Secret/kueue-system/worker2-secret: cannot issue the credential: worker worker2 is unreachable" "$TMP/partial.out" ||
+  { show partial; fail "the failures do not name worker2's credential"; }
+k --context worker1 get clusterqueue worker-cluster-queue >/dev/null 2>&1 || fail "worker1 was not applied while worker2 was unreachable"
+k --context manager get clusterqueue cluster-queue >/dev/null 2>&1 || fail "the manager was not applied while worker2 was unreachable"
+timeout 60 "$MKQ" history --state "$TMP/state.db" >"$TMP/history.out" 2>&1
+grep -q "partial" "$TMP/history.out" || { cat "$TMP/history.out"; fail "history does not record the run as partial"; }
+mkq_run left plan "$P" --detailed-exitcode
+[ "$rc" = 2 ] || { show left; fail "plan after the partial apply: exit $rc, expected 2"; }
+grep -q "# cluster worker1 (worker): no changes" "$TMP/left.out" ||
+  { show left; fail "the plan after the partial apply shows changes on worker1"; }
+manager_changes=$(sed -n '/^# cluster manager/,/^$/p' "$TMP/left.out" | grep -c '^  [-+~]')
+[ "$manager_changes" = 1 ] && grep -q "+ Secret kueue-system/worker2-secret" "$TMP/left.out" ||
+  { show left; fail "the manager's only change left should be worker2's Secret"; }
+grep -q "+ ClusterQueue worker-cluster-queue" "$TMP/left.out" || { show left; fail "the plan does not show worker2's objects left"; }
+pass "worker2 unreachable: the others applied, exit 1, history partial, the next plan shows exactly worker2's objects and credential"
 
 mkq_run apply1 apply "$P" --auto-approve --wait=60s
 [ "$rc" = 0 ] || { show apply1; fail "apply of examples/tas"; }

@@ -264,5 +264,20 @@ TEST_CASE("apply fails a credential change the provider cannot issue", "[reconci
   CHECK(manager.calls().empty());
 }
 
+TEST_CASE("a credential that cannot be issued does not hold back the objects that name it", "[reconcile][apply]") {
+  StateFixture state;
+  kube::FakeClient manager;
+  TestProvider provider;
+  provider.fail = "worker w1 is unreachable";
+  const std::vector<Target> targets = {target_of("manager", kManager, &manager)};
+  Change cluster = change_of("manager", Action::Create, "MultiKueueCluster", "", "w1");
+  cluster.depends_on = {"manager/Secret/kueue-system/w1-kubeconfig"};
+  Plan plan;
+  plan.clusters.push_back(cluster_plan("manager", kManager, {credential_change(), cluster}));
+  const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, &provider, fast_options());
+  CHECK(report.failed == 1);  // the Secret only
+  CHECK(manager.object("kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "w1").has_value());
+}
+
 }  // namespace
 }  // namespace mkq::reconcile::testing
