@@ -1,5 +1,7 @@
 #include "runtime/credentials/encoding.h"
 
+#include "runtime/kube/base64.h"
+
 #include <openssl/sha.h>
 
 #include <array>
@@ -9,27 +11,6 @@
 namespace mkq::credentials {
 
 namespace {
-
-constexpr std::string_view kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-
-int base64_value(char c) {
-  if (c >= 'A' && c <= 'Z') return c - 'A';
-  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
-  if (c >= '0' && c <= '9') return c - '0' + 52;
-  if (c == '+') return 62;
-  if (c == '/') return 63;
-  return -1;
-}
-
-// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-std::int64_t days_from_civil(std::int64_t y, unsigned m, unsigned d) {
-  y -= m <= 2 ? 1 : 0;
-  const std::int64_t era = (y >= 0 ? y : y - 399) / 400;
-  const auto yoe = static_cast<unsigned>(y - era * 400);
-  const unsigned doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
-  const unsigned doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  return era * 146097 + static_cast<std::int64_t>(doe) - 719468;
-}
 
 std::tm utc_of(std::chrono::system_clock::time_point time) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
@@ -51,60 +32,9 @@ bool digits(std::string_view text, std::size_t at, std::size_t count, int* out) 
 
 }  // namespace
 
-std::string base64_encode(std::string_view bytes) {
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const std::uint32_t n = (static_cast<std::uint8_t>(bytes[i]) << 16) |
-                            (static_cast<std::uint8_t>(bytes[i + 1]) << 8) |
-                            static_cast<std::uint8_t>(bytes[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  const std::size_t rest = bytes.size() - i;
-  if (rest == 1) {
-    const std::uint32_t n = static_cast<std::uint8_t>(bytes[i]) << 16;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += "==";
-  } else if (rest == 2) {
-    const std::uint32_t n =
-        (static_cast<std::uint8_t>(bytes[i]) << 16) | (static_cast<std::uint8_t>(bytes[i + 1]) << 8);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += '=';
-  }
-  return out;
-}
+std::string base64_encode(std::string_view bytes) { return kube::base64_encode(std::string(bytes)); }
 
-std::optional<std::string> base64_decode(std::string_view text) {
-  std::string out;
-  std::uint32_t buffer = 0;
-  int bits = 0;
-  bool padding = false;
-  for (const char c : text) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t') continue;
-    if (c == '=') {
-      padding = true;
-      continue;
-    }
-    if (padding) return std::nullopt;  // data after padding
-    const int value = base64_value(c);
-    if (value < 0) return std::nullopt;
-    buffer = (buffer << 6) | static_cast<std::uint32_t>(value);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buffer >> bits) & 0xFF);
-    }
-  }
-  if (bits >= 6) return std::nullopt;  // a lone trailing character
-  return out;
-}
+std::optional<std::string> base64_decode(std::string_view text) { return kube::base64_decode(std::string(text)); }
 
 std::string sha256_digest(std::string_view bytes) {
   std::array<unsigned char, SHA256_DIGEST_LENGTH> hash{};
@@ -165,8 +95,14 @@ std::optional<std::chrono::system_clock::time_point> parse_rfc3339(std::string_v
     return std::nullopt;
   }
   if (at != text.size()) return std::nullopt;
-  const std::int64_t days = days_from_civil(year, static_cast<unsigned>(month), static_cast<unsigned>(day));
-  const std::int64_t seconds = days * 86400 + std::int64_t{hour} * 3600 + std::int64_t{minute} * 60 + second - offset_seconds;
+  std::tm utc{};
+  utc.tm_year = year - 1900;
+  utc.tm_mon = month - 1;
+  utc.tm_mday = day;
+  utc.tm_hour = hour;
+  utc.tm_min = minute;
+  utc.tm_sec = second;
+  const std::int64_t seconds = static_cast<std::int64_t>(timegm(&utc)) - offset_seconds;
   return std::chrono::system_clock::time_point(std::chrono::seconds(seconds));
 }
 

@@ -1,5 +1,5 @@
 // Base64 (RFC 4648, standard alphabet) for kubeconfig *-data fields and the
-// exec plugin's KUBERNETES_EXEC_INFO. Internal to mkq_kube.
+// exec plugin's KUBERNETES_EXEC_INFO; also runtime/credentials' (Secret data).
 #pragma once
 
 #include <optional>

@@ -11,10 +11,6 @@ KUBECTL=${2:-/usr/bin/kubectl}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 CRD="$ROOT/../shared/kueue/crds/multicluster.x-k8s.io_clusterprofiles.yaml"
 
-if [ ! -x "$KUBECTL" ]; then
-  echo "SKIPPED: kubectl not found ($KUBECTL)"
-  exit 77
-fi
 if [ ! -f "$CRD" ]; then
   echo "SKIPPED: $CRD not found"
   [ -n "${CI:-}" ] && exit 1
@@ -22,6 +18,7 @@ if [ ! -f "$CRD" ]; then
 fi
 
 . "$(dirname "$0")/common.sh"
+e2e_require_clients
 e2e_setup profile
 km() { k --context manager "$@"; }
 

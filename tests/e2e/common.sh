@@ -1,4 +1,6 @@
 # Sourced by the end-to-end tests that drive mkq against its sandbox.
+#   e2e_require_clients   exits 77 (ctest: skipped) with "SKIPPED: ..." when
+#                    kubectl ($KUBECTL) or /usr/bin/python3 is missing
 #   e2e_setup NAME   a fresh $TMP (removed on exit, with the sandbox at $SB
 #                    stopped), no kubeconfig anywhere (HOME=$TMP/home, no
 #                    KUBECONFIG: mkq's default target is the sandbox), umask 077,
@@ -10,6 +12,17 @@
 #   show NAME        prints both files (for a failure's context)
 #   k ARGS...        kubectl with the sandbox's kubeconfig
 # The caller sets MKQ and KUBECTL first.
+
+e2e_require_clients() {
+  if [ ! -x "$KUBECTL" ]; then
+    echo "SKIPPED: kubectl not found ($KUBECTL)"
+    exit 77
+  fi
+  if [ ! -x /usr/bin/python3 ]; then
+    echo "SKIPPED: /usr/bin/python3 not found"
+    exit 77
+  fi
+}
 
 e2e_setup() {
   TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-e2e-$1.XXXXXX")

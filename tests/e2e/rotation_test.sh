@@ -16,16 +16,9 @@ MKQ=${1:?usage: rotation_test.sh MKQ [KUBECTL]}
 KUBECTL=${2:-/usr/bin/kubectl}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
-if [ ! -x "$KUBECTL" ]; then
-  echo "SKIPPED: kubectl not found ($KUBECTL)"
-  exit 77
-fi
-if [ ! -x /usr/bin/python3 ]; then
-  echo "SKIPPED: /usr/bin/python3 not found"
-  exit 77
-fi
 
 . "$(dirname "$0")/common.sh"
+e2e_require_clients
 e2e_setup rotation
 km() { k --context manager-cluster "$@"; }
 has() { grep -Eq -- "$2" "$TMP/$1.out"; }

@@ -12,16 +12,9 @@ MKQ=${1:?usage: workers_test.sh MKQ [KUBECTL]}
 KUBECTL=${2:-/usr/bin/kubectl}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
-if [ ! -x "$KUBECTL" ]; then
-  echo "SKIPPED: kubectl not found ($KUBECTL)"
-  exit 77
-fi
-if [ ! -x /usr/bin/python3 ]; then
-  echo "SKIPPED: /usr/bin/python3 not found"
-  exit 77
-fi
 
 . "$(dirname "$0")/common.sh"
+e2e_require_clients
 e2e_setup workers
 # line_of FILE TEXT: the line number of the first line containing TEXT (0: none).
 line_of() { grep -n -F -- "$2" "$1" | head -1 | cut -d: -f1 | grep . || echo 0; }
