@@ -52,6 +52,15 @@ std::vector<ClusterSpec> cluster_specs(const model::Policy& policy, const std::v
   return specs;
 }
 
+// A path as the user would type it: relative to the working directory when it
+// lies below it, else absolute.
+std::string shown(const fs::path& path) {
+  std::error_code ec;
+  const fs::path relative = fs::relative(path, fs::current_path(ec), ec);
+  if (ec || relative.empty() || *relative.begin() == "..") return path.string();
+  return relative.string();
+}
+
 // The clusters a running sandbox serves (empty when it does not run).
 std::vector<std::string> running_sandbox_clusters(const fs::path& dir) {
   std::ifstream pid_file(dir / "sandbox.pid");
@@ -84,7 +93,7 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, 
         std::fprintf(stderr,
                      "mkq: error: the sandbox at %s serves %s, not the policy's cluster %s: stop it with `mkq sandbox "
                      "down --dir %s` (its objects are kept) and run again\n",
-                     dir.string().c_str(), list.c_str(), name.c_str(), dir.string().c_str());
+                     shown(dir).c_str(), list.c_str(), name.c_str(), shown(dir).c_str());
         return false;
       }
     }
@@ -95,7 +104,7 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, 
   options.clusters = wanted;
   for (const kueue::Json& crd : kueue::kueue_crds()) options.builtin_crds.push_back(nlohmann::json::parse(crd.dump()));
   std::ostringstream out;
-  std::fprintf(stderr, "mkq: starting the sandbox at %s with clusters", dir.string().c_str());
+  std::fprintf(stderr, "mkq: starting the sandbox at %s with clusters", shown(dir).c_str());
   for (const std::string& name : wanted) std::fprintf(stderr, " %s", name.c_str());
   std::fputs("\n", stderr);
   const int code = sandbox::sandbox_up(options, out, std::cerr);
@@ -149,7 +158,7 @@ bool open_session(const model::Policy& policy, const std::string& policy_path,
       std::fprintf(stderr, "mkq: error: the sandbox's kubeconfig: %s\n", error.c_str());
       return false;
     }
-    std::fprintf(stderr, "mkq: target: the sandbox at %s\n", dir.string().c_str());
+    std::fprintf(stderr, "mkq: target: the sandbox at %s\n", shown(dir).c_str());
   }
 
   std::map<std::string, kube::Kubeconfig> own;  // by absolute path
