@@ -5,13 +5,31 @@
 namespace mkq::sandbox {
 namespace {
 
-// A prepared statement that finalises itself.
-class Statement {
+}  // namespace
+
+// A statement from the store's cache, reset (bindings cleared) when done.
+class StoreStatement {
  public:
-  Statement(sqlite3* db, const char* sql) { sqlite3_prepare_v2(db, sql, -1, &stmt_, nullptr); }
-  ~Statement() { sqlite3_finalize(stmt_); }
-  Statement(const Statement&) = delete;
-  Statement& operator=(const Statement&) = delete;
+  StoreStatement(const Store& store, const char* sql) {
+    auto it = store.statements_.find(sql);
+    if (it == store.statements_.end()) {
+      sqlite3_stmt* prepared = nullptr;
+      if (sqlite3_prepare_v3(store.db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &prepared, nullptr) != SQLITE_OK) {
+        sqlite3_finalize(prepared);
+        return;
+      }
+      it = store.statements_.emplace(sql, prepared).first;
+    }
+    stmt_ = it->second;
+  }
+  ~StoreStatement() {
+    if (stmt_ != nullptr) {
+      sqlite3_reset(stmt_);
+      sqlite3_clear_bindings(stmt_);
+    }
+  }
+  StoreStatement(const StoreStatement&) = delete;
+  StoreStatement& operator=(const StoreStatement&) = delete;
   bool valid() const { return stmt_ != nullptr; }
   void bind(int index, const std::string& text) {
     sqlite3_bind_text(stmt_, index, text.data(), static_cast<int>(text.size()), SQLITE_TRANSIENT);
@@ -28,6 +46,8 @@ class Statement {
  private:
   sqlite3_stmt* stmt_ = nullptr;
 };
+
+namespace {
 
 nlohmann::json parse_body(const std::string& text) {
   auto value = nlohmann::json::parse(text, nullptr, false);
@@ -61,7 +81,7 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& database, std::s
     return nullptr;
   }
   {
-    Statement st(store->db_, "SELECT k, v FROM meta");
+    StoreStatement st(*store, "SELECT k, v FROM meta");
     while (st.step_row()) {
       if (st.text(0) == "rv") store->rv_ = st.integer(1);
       if (st.text(0) == "compacted") store->compacted_rv_ = st.integer(1);
@@ -70,7 +90,10 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& database, std::s
   return store;
 }
 
-Store::~Store() { sqlite3_close(db_); }
+Store::~Store() {
+  for (auto& [sql, statement] : statements_) sqlite3_finalize(statement);
+  sqlite3_close(db_);
+}
 
 bool Store::exec(const char* sql) {
   char* message = nullptr;
@@ -83,7 +106,7 @@ bool Store::exec(const char* sql) {
 }
 
 std::optional<nlohmann::json> Store::get(const ObjectKey& key) const {
-  Statement st(db_, "SELECT body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
+  StoreStatement st(*this, "SELECT body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
   st.bind(1, key.group);
   st.bind(2, key.resource);
   st.bind(3, key.ns);
@@ -105,7 +128,7 @@ std::vector<nlohmann::json> Store::list(const std::string& group, const std::str
   if (ns) sql += " AND ns=?5";
   sql += " ORDER BY ns, name";
   if (limit > 0) sql += " LIMIT " + std::to_string(limit);
-  Statement st(db_, sql.c_str());
+  StoreStatement st(*this, sql.c_str());
   st.bind(1, group);
   st.bind(2, resource);
   st.bind(3, after_ns);
@@ -117,7 +140,7 @@ std::vector<nlohmann::json> Store::list(const std::string& group, const std::str
 }
 
 std::vector<ObjectKey> Store::keys_in_namespace(const std::string& ns) const {
-  Statement st(db_, "SELECT grp, resource, name FROM objects WHERE ns=?1");
+  StoreStatement st(*this, "SELECT grp, resource, name FROM objects WHERE ns=?1");
   st.bind(1, ns);
   std::vector<ObjectKey> out;
   while (st.step_row()) out.push_back({st.text(0), st.text(1), ns, st.text(2)});
@@ -125,20 +148,20 @@ std::vector<ObjectKey> Store::keys_in_namespace(const std::string& ns) const {
 }
 
 std::size_t Store::count() const {
-  Statement st(db_, "SELECT COUNT(*) FROM objects");
+  StoreStatement st(*this, "SELECT COUNT(*) FROM objects");
   return st.step_row() ? static_cast<std::size_t>(st.integer(0)) : 0;
 }
 
 std::int64_t Store::next_rv() {
   ++rv_;
-  Statement st(db_, "INSERT INTO meta (k, v) VALUES ('rv', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
+  StoreStatement st(*this, "INSERT INTO meta (k, v) VALUES ('rv', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
   st.bind(1, rv_);
   st.run();
   return rv_;
 }
 
 void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body) {
-  Statement st(db_, "INSERT INTO events (rv, grp, resource, ns, type, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  StoreStatement st(*this, "INSERT INTO events (rv, grp, resource, ns, type, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
   st.bind(1, rv);
   st.bind(2, key.group);
   st.bind(3, key.resource);
@@ -149,10 +172,10 @@ void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& 
   // Compact now and then: keep the last kEventLogSize events.
   if (rv % 1000 == 0 && rv > kEventLogSize) {
     compacted_rv_ = rv - kEventLogSize;
-    Statement del(db_, "DELETE FROM events WHERE rv <= ?1");
+    StoreStatement del(*this, "DELETE FROM events WHERE rv <= ?1");
     del.bind(1, compacted_rv_);
     del.run();
-    Statement meta(db_, "INSERT INTO meta (k, v) VALUES ('compacted', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
+    StoreStatement meta(*this, "INSERT INTO meta (k, v) VALUES ('compacted', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
     meta.bind(1, compacted_rv_);
     meta.run();
   }
@@ -163,7 +186,7 @@ std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std:
   const std::int64_t rv = next_rv();
   object["metadata"]["resourceVersion"] = std::to_string(rv);
   const std::string body = object.dump();
-  Statement st(db_,
+  StoreStatement st(*this,
                "INSERT INTO objects (grp, resource, ns, name, rv, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
                "ON CONFLICT(grp, resource, ns, name) DO UPDATE SET rv=excluded.rv, body=excluded.body");
   st.bind(1, key.group);
@@ -182,7 +205,7 @@ std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
   exec("BEGIN IMMEDIATE");
   const std::int64_t rv = next_rv();
   last_state["metadata"]["resourceVersion"] = std::to_string(rv);
-  Statement st(db_, "DELETE FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
+  StoreStatement st(*this, "DELETE FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
   st.bind(1, key.group);
   st.bind(2, key.resource);
   st.bind(3, key.ns);
@@ -195,7 +218,7 @@ std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
 
 std::vector<StoredEvent> Store::events_after(const std::string& group, const std::string& resource,
                                              std::int64_t rv, std::size_t limit) const {
-  Statement st(db_,
+  StoreStatement st(*this,
                "SELECT rv, type, ns, body FROM events WHERE rv > ?1 AND (?3 = '' OR (grp=?2 AND resource=?3)) "
                "ORDER BY rv LIMIT ?4");
   st.bind(1, rv);

@@ -14,10 +14,12 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
+#include <map>
 #include <string>
 #include <vector>
 
 struct sqlite3;
+struct sqlite3_stmt;
 
 namespace mkq::sandbox {
 
@@ -80,6 +82,9 @@ class Store {
   void log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body);
 
   sqlite3* db_ = nullptr;
+  // Prepared statements by SQL text, prepared once (every write runs the same few).
+  mutable std::map<std::string, sqlite3_stmt*> statements_;
+  friend class StoreStatement;
   std::int64_t rv_ = 0;
   std::int64_t compacted_rv_ = 0;
   mutable std::string error_;

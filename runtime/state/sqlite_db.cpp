@@ -13,7 +13,19 @@ Statement::Statement(sqlite3* db, const char* sql) : db_(db) {
   if (rc != SQLITE_OK) code_ = rc;
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::Statement(Database& db, const char* sql) : db_(db.handle()), cached_(true) {
+  stmt_ = db.cached(sql);
+  if (stmt_ == nullptr) code_ = db.error_code() == SQLITE_OK ? SQLITE_ERROR : db.error_code();
+}
+
+Statement::~Statement() {
+  if (!cached_) {
+    sqlite3_finalize(stmt_);
+  } else if (stmt_ != nullptr) {
+    sqlite3_reset(stmt_);
+    sqlite3_clear_bindings(stmt_);
+  }
+}
 
 Statement& Statement::bind(int index, const std::string& text) {
   if (stmt_ == nullptr || code_ != 0) return *this;
@@ -55,7 +67,24 @@ std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(
 
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
-Database::~Database() { sqlite3_close_v2(db_); }
+Database::~Database() {
+  for (auto& [sql, statement] : cache_) sqlite3_finalize(statement);
+  sqlite3_close_v2(db_);
+}
+
+sqlite3_stmt* Database::cached(const char* sql) {
+  const auto found = cache_.find(sql);
+  if (found != cache_.end()) return found->second;
+  sqlite3_stmt* statement = nullptr;
+  if (sqlite3_prepare_v3(db_, sql, -1, SQLITE_PREPARE_PERSISTENT, &statement, nullptr) != SQLITE_OK) {
+    sqlite3_finalize(statement);
+    return nullptr;
+  }
+  cache_.emplace(sql, statement);
+  return statement;
+}
+
+bool Database::run_cached(const char* sql) { return Statement(*this, sql).run(); }
 
 bool Database::open(const std::string& path, bool create, bool read_only) {
   path_ = path;
@@ -88,15 +117,15 @@ std::string Database::error_message(const std::string& what) const { return "sta
 
 int Database::error_code() const { return db_ == nullptr ? SQLITE_NOMEM : sqlite3_errcode(db_); }
 
-Transaction::Transaction(Database& db) : db_(db) { begun_ = db_.exec("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db) { begun_ = db_.run_cached("BEGIN IMMEDIATE"); }
 
 Transaction::~Transaction() {
-  if (begun_ && !done_) db_.exec("ROLLBACK");
+  if (begun_ && !done_) db_.run_cached("ROLLBACK");
 }
 
 bool Transaction::commit() {
   if (!begun_ || done_) return false;
-  if (!db_.exec("COMMIT")) return false;  // still open (e.g. SQLITE_BUSY): the destructor rolls back
+  if (!db_.run_cached("COMMIT")) return false;  // still open (e.g. SQLITE_BUSY): the destructor rolls back
   done_ = true;
   return true;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -14,9 +15,14 @@ namespace mkq::state {
 
 // A prepared statement. step() returns true while there is a row; after the
 // last row (or on an error) it returns false and ok() tells which.
+class Database;
+
 class Statement {
  public:
   Statement(sqlite3* db, const char* sql);
+  // A statement of the connection's cache, prepared once and reset after each
+  // use: for the statements every applied object runs.
+  Statement(Database& db, const char* sql);
   ~Statement();
   Statement(const Statement&) = delete;
   Statement& operator=(const Statement&) = delete;
@@ -38,6 +44,7 @@ class Statement {
   sqlite3* db_;
   sqlite3_stmt* stmt_ = nullptr;
   int code_ = 0;
+  bool cached_ = false;  // owned by the Database's cache: reset, not finalized
 };
 
 // One connection. `describe_error()` reads "state PATH: <sqlite's message>".
@@ -54,6 +61,11 @@ class Database {
 
   // Runs one or more statements without results.
   bool exec(const char* sql);
+  // Runs one statement without results through the statement cache.
+  bool run_cached(const char* sql);
+  // The cached prepared statement for `sql` (prepared on first use); nullptr
+  // when it does not compile.
+  sqlite3_stmt* cached(const char* sql);
   // The first column of the first row of a query returning one integer.
   std::optional<std::int64_t> query_integer(const char* sql);
 
@@ -65,6 +77,7 @@ class Database {
  private:
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::map<std::string, sqlite3_stmt*> cache_;
 };
 
 // BEGIN IMMEDIATE .. COMMIT; rolls back when destroyed uncommitted.

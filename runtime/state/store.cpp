@@ -321,7 +321,7 @@ bool StateStore::record_applied(const InventoryEntry& entry, std::string* error)
     return false;
   }
   Statement upsert(
-      db.handle(),
+      db,
       "INSERT OR REPLACE INTO inventory (address, cluster, api_version, kind, namespace, name, uid, "
       "resource_version, digest, applied_at, run_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
   upsert.bind(1, entry.address)
@@ -335,7 +335,7 @@ bool StateStore::record_applied(const InventoryEntry& entry, std::string* error)
       .bind(9, entry.digest)
       .bind(10, entry.applied_at.empty() ? detail::now_rfc3339() : entry.applied_at)
       .bind(11, entry.run_id);
-  if (!upsert.run() || !db.exec("UPDATE meta SET serial = serial + 1 WHERE id = 1") || !tx.commit()) {
+  if (!upsert.run() || !db.run_cached("UPDATE meta SET serial = serial + 1 WHERE id = 1") || !tx.commit()) {
     set_error(error, db.error_message());
     return false;
   }
@@ -350,7 +350,7 @@ bool StateStore::record_deleted(const std::string& address, std::string* error) 
     set_error(error, db.error_message());
     return false;
   }
-  Statement remove(db.handle(), "DELETE FROM inventory WHERE address = ?1");
+  Statement remove(db, "DELETE FROM inventory WHERE address = ?1");
   if (!remove.bind(1, address).run()) {
     set_error(error, db.error_message());
     return false;
@@ -396,7 +396,7 @@ std::int64_t StateStore::begin_run(const std::string& command, const std::string
 bool StateStore::record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
   Database& db = impl_->db;
   Statement insert(
-      db.handle(),
+      db,
       "INSERT INTO run_objects (run_id, address, action, result, message) VALUES (?1, ?2, ?3, ?4, ?5)");
   insert.bind(1, run_id)
       .bind(2, outcome.address)
