@@ -435,12 +435,12 @@ struct Controllers::Impl {
   std::atomic<std::chrono::steady_clock::rep> last_duration{0};
   std::chrono::steady_clock::time_point last_end{};
 
-  // How long a deferred reconcile waits: at least kCoalesceWindow, and eight
-  // times the last reconcile, so that reconciling takes at most a ninth of
+  // How long a deferred reconcile waits: at least kCoalesceWindow, and 16
+  // times the last reconcile, so that reconciling takes at most a 17th of
   // the cluster's time during a burst of writes.
   std::chrono::steady_clock::duration coalesce_delay() const {
     return std::max<std::chrono::steady_clock::duration>(
-        kCoalesceWindow, std::chrono::steady_clock::duration(last_duration.load()) * 8);
+        kCoalesceWindow, std::chrono::steady_clock::duration(last_duration.load()) * 16);
   }
 
   void loop() {
