@@ -23,12 +23,12 @@ bool want_color(bool no_color_flag) {
 
 int run(int argc, char** argv) {
   using mkq::cli::OutputFormat;
-  CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, format it, render it"};
+  CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, plan it, apply it to every cluster"};
   app.name("mkq");
   app.require_subcommand(1);
   app.fallthrough();  // global options (--no-color, -v) also after the subcommand
   app.set_version_flag("--version", std::string("mkq ") + MKQ_VERSION);
-  app.footer("Run `mkq COMMAND --help` for a command's options. Docs: docs/language.md");
+  app.footer("Run `mkq COMMAND --help` for a command's options. Docs: docs/language.md, docs/apply.md");
 
   bool no_color = false;
   bool verbose = false;
