@@ -3,9 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -61,30 +59,11 @@ std::string shown(const fs::path& path) {
   return relative.string();
 }
 
-// The clusters a running sandbox serves (empty when it does not run).
-std::vector<std::string> running_sandbox_clusters(const fs::path& dir) {
-  std::ifstream pid_file(dir / "sandbox.pid");
-  long pid = 0;
-  if (!(pid_file >> pid) || pid <= 0 || ::kill(static_cast<pid_t>(pid), 0) != 0) return {};
-  std::ifstream state_file(dir / "state.json");
-  std::stringstream text;
-  text << state_file.rdbuf();
-  const nlohmann::json state = nlohmann::json::parse(text.str(), nullptr, false);
-  std::vector<std::string> names;
-  if (!state.is_object() || !state.contains("clusters") || !state["clusters"].is_array()) return names;
-  for (const nlohmann::json& cluster : state["clusters"]) {
-    if (cluster.is_object() && cluster.contains("name") && cluster["name"].is_string()) {
-      names.push_back(cluster["name"].get<std::string>());
-    }
-  }
-  return names;
-}
-
 // Starts the sandbox with the policy's clusters unless it runs with all of them.
 bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool verbose) {
   std::vector<std::string> wanted;
   for (const ClusterSpec& spec : specs) wanted.push_back(spec.name);
-  const std::vector<std::string> running = running_sandbox_clusters(dir);
+  const std::vector<std::string> running = sandbox::running_clusters(dir);
   if (!running.empty()) {
     for (const std::string& name : wanted) {
       if (std::find(running.begin(), running.end(), name) == running.end()) {

@@ -464,6 +464,13 @@ int post_retrying(AdminClient& client, const std::string& path, const std::strin
   return code;
 }
 
+std::vector<std::string> running_clusters(const fs::path& dir) {
+  if (!is_sandbox_process(read_pid(dir))) return {};
+  std::vector<std::string> names;
+  for (const State::Entry& entry : read_state(dir).clusters) names.push_back(entry.name);
+  return names;
+}
+
 int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& err) {
   if (!check_names(options.clusters, err) || !prepare_dir(options.dir, err)) return 1;
   std::error_code ec;

@@ -52,6 +52,10 @@ struct ClusterPort {
 };
 std::string make_kubeconfig(const Pki& pki, const std::vector<ClusterPort>& clusters);
 
+// The clusters a running sandbox in `dir` serves (its serve process is alive);
+// empty when none runs there.
+std::vector<std::string> running_clusters(const std::filesystem::path& dir);
+
 // A valid cluster name: a DNS-1123 label (it names a file and a context).
 bool valid_cluster_name(const std::string& name);
 

@@ -10,6 +10,7 @@
 
 #include "sandbox/api.h"
 #include "sandbox/identity.h"
+#include "tests/sandbox/api_test_support.h"
 #include "tests/credentials/credentials_test_support.h"
 
 namespace {
@@ -103,24 +104,6 @@ int as_user(Cluster& cluster, const mkq::sandbox::TokenIdentity& who, const std:
   return cluster.handle(api_request(method, path, body, who.user, who.groups)).status;
 }
 
-// A minimal CRD for a Kueue kind (the schema keeps whatever it is given).
-Json kueue_crd(const std::string& plural, const std::string& kind, bool namespaced) {
-  const Json version = {
-      {"name", "v1beta2"},
-      {"served", true},
-      {"storage", true},
-      {"schema",
-       {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}};
-  return {{"apiVersion", "apiextensions.k8s.io/v1"},
-          {"kind", "CustomResourceDefinition"},
-          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
-          {"spec",
-           {{"group", "kueue.x-k8s.io"},
-            {"scope", namespaced ? "Namespaced" : "Cluster"},
-            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
-            {"versions", Json::array({version})}}}};
-}
-
 std::string token_in(const Json& secret) {
   return YAML::Load(credtest::kubeconfig_of(secret))["users"][0]["user"]["token"].as<std::string>();
 }
@@ -141,7 +124,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
        {std::tuple{"workloads", "Workload", true}, std::tuple{"clusterqueues", "ClusterQueue", false}}) {
     const ApiResponse crd =
         worker->handle(api_request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-                                   kueue_crd(plural, kind, namespaced).dump(), "admin", {"system:masters"}));
+                                   mkq::sandbox::testing::kueue_crd(plural, kind, namespaced).dump(), "admin", {"system:masters"}));
     INFO(crd.body);
     REQUIRE(crd.status == 201);
   }

@@ -32,6 +32,25 @@ inline std::unique_ptr<Cluster> memory_cluster() {
   return cluster;
 }
 
+// A minimal Kueue CRD: kueue.x-k8s.io/v1beta2, schema-less (preserve unknown
+// fields), status subresource.
+inline nlohmann::json kueue_crd(const std::string& plural, const std::string& kind, bool namespaced) {
+  using json = nlohmann::json;
+  return {{"apiVersion", "apiextensions.k8s.io/v1"},
+          {"kind", "CustomResourceDefinition"},
+          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
+          {"spec",
+           {{"group", "kueue.x-k8s.io"},
+            {"scope", namespaced ? "Namespaced" : "Cluster"},
+            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
+            {"versions",
+             {{{"name", "v1beta2"},
+               {"served", true},
+               {"storage", true},
+               {"subresources", {{"status", json::object()}}},
+               {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
+}
+
 // A ClusterQueue-like CRD (cluster-scoped, status subresource, printer
 // columns, enum, pattern, ranges, defaults, int-or-string, list-map).
 inline nlohmann::json widget_crd() {

@@ -17,6 +17,7 @@ namespace {
 
 using mkq::sandbox::Cluster;
 using mkq::sandbox::testing::body_of;
+using mkq::sandbox::testing::kueue_crd;
 using mkq::sandbox::testing::request;
 using nlohmann::json;
 
@@ -45,27 +46,11 @@ void admin(Cluster& c, const std::string& method, const std::string& path, const
   REQUIRE(r.status < 300);
 }
 
-json crd(const std::string& plural, const std::string& kind, bool namespaced) {
-  return {{"apiVersion", "apiextensions.k8s.io/v1"},
-          {"kind", "CustomResourceDefinition"},
-          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
-          {"spec",
-           {{"group", "kueue.x-k8s.io"},
-            {"scope", namespaced ? "Namespaced" : "Cluster"},
-            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
-            {"versions",
-             {{{"name", "v1beta2"},
-               {"served", true},
-               {"storage", true},
-               {"subresources", {{"status", json::object()}}},
-               {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
-}
-
 // Kueue's namespace, the Workload and MultiKueue CRDs, a ServiceAccount and
 // (when `bind`) a ClusterRole letting it use Workloads.
 void prepare(Cluster& c, bool bind) {
-  admin(c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd("workloads", "Workload", true));
-  admin(c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd("multikueueclusters", "MultiKueueCluster", false));
+  admin(c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", kueue_crd("workloads", "Workload", true));
+  admin(c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", kueue_crd("multikueueclusters", "MultiKueueCluster", false));
   admin(c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "kueue-system"}}}});
   admin(c, "POST", "/api/v1/namespaces/kueue-system/serviceaccounts", {{"metadata", {{"name", "multikueue-sa"}}}});
   if (!bind) return;
@@ -191,7 +176,7 @@ TEST_CASE("controllers: a MultiKueueCluster with a wrong or unprivileged token i
 
   auto manager = open_cluster();
   admin(*manager, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
-        crd("multikueueclusters", "MultiKueueCluster", false));
+        kueue_crd("multikueueclusters", "MultiKueueCluster", false));
   admin(*manager, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "kueue-system"}}}});
   const auto set_kubeconfig = [&](const std::string& kubeconfig) {
     const json secret = {{"apiVersion", "v1"},

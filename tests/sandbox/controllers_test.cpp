@@ -16,27 +16,11 @@ namespace {
 using mkq::sandbox::ApiResponse;
 using mkq::sandbox::Cluster;
 using mkq::sandbox::testing::body_of;
+using mkq::sandbox::testing::kueue_crd;
 using mkq::sandbox::testing::request;
 using nlohmann::json;
 
 const std::string kBase = "/apis/kueue.x-k8s.io/v1beta2/";
-
-// A minimal Kueue CRD: schema-less (preserve unknown fields), status subresource.
-json kueue_crd(const std::string& plural, const std::string& kind, bool namespaced) {
-  return {{"apiVersion", "apiextensions.k8s.io/v1"},
-          {"kind", "CustomResourceDefinition"},
-          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
-          {"spec",
-           {{"group", "kueue.x-k8s.io"},
-            {"scope", namespaced ? "Namespaced" : "Cluster"},
-            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
-            {"versions",
-             {{{"name", "v1beta2"},
-               {"served", true},
-               {"storage", true},
-               {"subresources", {{"status", json::object()}}},
-               {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
-}
 
 void install_kueue(Cluster& c) {
   const std::vector<std::tuple<std::string, std::string, bool>> kinds = {

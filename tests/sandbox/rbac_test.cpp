@@ -9,6 +9,7 @@ namespace {
 using mkq::sandbox::ApiRequest;
 using mkq::sandbox::Cluster;
 using mkq::sandbox::testing::body_of;
+using mkq::sandbox::testing::kueue_crd;
 using mkq::sandbox::testing::request;
 using nlohmann::json;
 
@@ -30,28 +31,12 @@ void admin(Cluster& c, const std::string& method, const std::string& path, const
   REQUIRE(r.status < 300);
 }
 
-json crd(const std::string& plural, const std::string& kind, bool namespaced) {
-  return {{"apiVersion", "apiextensions.k8s.io/v1"},
-          {"kind", "CustomResourceDefinition"},
-          {"metadata", {{"name", plural + ".kueue.x-k8s.io"}}},
-          {"spec",
-           {{"group", "kueue.x-k8s.io"},
-            {"scope", namespaced ? "Namespaced" : "Cluster"},
-            {"names", {{"plural", plural}, {"singular", kind}, {"kind", kind}, {"listKind", kind + "List"}}},
-            {"versions",
-             {{{"name", "v1beta2"},
-               {"served", true},
-               {"storage", true},
-               {"subresources", {{"status", json::object()}}},
-               {"schema", {{"openAPIV3Schema", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}}}}};
-}
-
 // A cluster with Kueue's CRDs, a ClusterQueue "cq", namespaces kueue-system and team,
 // and a least-privilege ClusterRole for MultiKueue bound to the service account.
 std::unique_ptr<Cluster> setup() {
   auto c = mkq::sandbox::testing::memory_cluster();
-  admin(*c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd("clusterqueues", "ClusterQueue", false));
-  admin(*c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd("workloads", "Workload", true));
+  admin(*c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", kueue_crd("clusterqueues", "ClusterQueue", false));
+  admin(*c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", kueue_crd("workloads", "Workload", true));
   for (const char* ns : {"kueue-system", "team"}) admin(*c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", ns}}}});
   admin(*c, "POST", "/apis/kueue.x-k8s.io/v1beta2/clusterqueues",
         {{"apiVersion", "kueue.x-k8s.io/v1beta2"}, {"kind", "ClusterQueue"}, {"metadata", {{"name", "cq"}}}});
