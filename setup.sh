@@ -15,7 +15,7 @@ packages=(
   g++ cmake make pkg-config ccache
   antlr4 default-jre-headless libantlr4-runtime-dev uuid-dev
   nlohmann-json3-dev libcli11-dev catch2 libyaml-cpp-dev
-  libssl-dev libsqlite3-dev libcpp-httplib-dev openssl libcurl4-openssl-dev
+  libssl-dev libsqlite3-dev libcpp-httplib-dev openssl libcurl4-openssl-dev libgoogle-perftools-dev
   python3 python3-kubernetes python3-yaml
   nodejs npm
 )

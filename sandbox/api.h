@@ -79,6 +79,10 @@ class Cluster {
   virtual ApiResponse handle(const ApiRequest& request) = 0;
   virtual std::string name() const = 0;
   virtual std::size_t object_count() const = 0;
+  // Writes are committed to the database in groups, a few milliseconds after
+  // they are answered (see Store); flush() commits what is pending now. The
+  // destructor flushes too. Thread-safe.
+  virtual void flush() {}
 };
 
 }  // namespace mkq::sandbox

@@ -8,6 +8,7 @@
 #include <random>
 #include <regex>
 #include <set>
+#include <thread>
 
 #include "sandbox/api.h"
 #include "sandbox/apply.h"
@@ -33,6 +34,9 @@ constexpr const char* kVerbs[] = {"create", "delete", "deletecollection", "get",
 constexpr std::size_t kWatchBatch = 500;
 constexpr int kDefaultWatchSeconds = 1800;
 constexpr int kBookmarkSeconds = 5;
+// Group commit: a write is committed at most this long after it was answered
+// (a burst of writes shares one commit; see Store::set_commit_listener).
+constexpr std::chrono::milliseconds kCommitDelay{10};
 
 // State shared with running watch streams, which may outlive one handle() call.
 struct Shared {
@@ -152,13 +156,32 @@ class ClusterImpl final : public Cluster {
       if (!shared_->closing && controllers_->reconcile(*shared_->store)) shared_->changed.notify_all();
     });
     controllers_->reconcile(*shared_->store);  // a reopened database: restart the connections
+    shared_->store->set_commit_listener([this] {
+      const std::lock_guard<std::mutex> lock(commit_mutex_);
+      commit_due_ = true;
+      commit_wake_.notify_one();
+    });
+    committer_ = std::thread([this] { commit_loop(); });
   }
 
   ~ClusterImpl() override {
     controllers_.reset();
+    {
+      const std::lock_guard<std::mutex> lock(commit_mutex_);
+      commit_stop_ = true;
+      commit_wake_.notify_one();
+    }
+    committer_.join();
     const std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->store->commit_pending();
+    shared_->store->set_commit_listener(nullptr);  // watch streams may still hold the store
     shared_->closing = true;
     shared_->changed.notify_all();
+  }
+
+  void flush() override {
+    const std::lock_guard<std::mutex> lock(shared_->mutex);
+    shared_->store->commit_pending();
   }
 
   std::string name() const override { return name_; }
@@ -1411,6 +1434,32 @@ class ClusterImpl final : public Cluster {
   ClusterOptions options_;  // service_account_key filled on first use when empty (under the lock)
   std::shared_ptr<Shared> shared_;
   std::unique_ptr<Controllers> controllers_;  // reset first on destruction: its thread calls back into shared_
+
+  // The group committer: kCommitDelay after a write opened the store's
+  // transaction, it commits that transaction (with every write since).
+  void commit_loop() {
+    std::unique_lock<std::mutex> lock(commit_mutex_);
+    while (true) {
+      commit_wake_.wait(lock, [this] { return commit_stop_ || commit_due_; });
+      if (commit_stop_) return;
+      commit_wake_.wait_for(lock, kCommitDelay, [this] { return commit_stop_; });
+      if (commit_stop_) return;  // the destructor commits
+      // Cleared before committing: a write after this point either joins the
+      // transaction committed below or opens the next one and sets it again.
+      commit_due_ = false;
+      lock.unlock();
+      {
+        const std::lock_guard<std::mutex> cluster_lock(shared_->mutex);
+        shared_->store->commit_pending();
+      }
+      lock.lock();
+    }
+  }
+  std::mutex commit_mutex_;  // guards the two flags; never held while taking shared_->mutex
+  std::condition_variable commit_wake_;
+  bool commit_due_ = false;
+  bool commit_stop_ = false;
+  std::thread committer_;
 };
 
 }  // namespace

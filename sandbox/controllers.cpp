@@ -159,13 +159,48 @@ bool set_active(json& object, const Condition& want) {
   return true;
 }
 
-std::map<std::string, json> by_name(const Store& store, const char* resource) {
-  std::map<std::string, json> out;
-  for (auto& object : store.list(kKueueGroup, resource, std::nullopt, "", 0)) {
-    const std::string name = name_of(object);  // before the move: json's operator= takes its argument by value
-    out[name] = std::move(object);
+// Objects keyed by name, or NAMESPACE/NAME for namespaced ones.
+std::string view_key(const json& object) {
+  const std::string ns = str(object, {"metadata", "namespace"});
+  return ns.empty() ? name_of(object) : ns + "/" + name_of(object);
+}
+
+// One Kueue resource's objects as of resourceVersion `rv` (-1: not read yet).
+// Reconciling reads only what changed since (the event log), not every object
+// again: a burst of writes to a large store would otherwise parse the whole
+// store once per reconcile.
+struct ResourceView {
+  std::int64_t rv = -1;
+  std::map<std::string, json> objects;
+};
+
+constexpr std::size_t kViewEventBatch = 1000;
+
+std::map<std::string, json>& up_to_date(const Store& store, const char* resource, ResourceView& view) {
+  if (view.rv < 0 || view.rv < store.oldest_watchable_rv()) {  // first read, or the log no longer reaches back
+    view.objects.clear();
+    for (auto& object : store.list(kKueueGroup, resource, std::nullopt, "", 0)) {
+      const std::string key = view_key(object);  // before the move: json's operator= takes its argument by value
+      view.objects[key] = std::move(object);
+    }
+  } else {
+    std::int64_t after = view.rv;
+    while (after < store.current_rv()) {
+      auto events = store.events_after(kKueueGroup, resource, after, kViewEventBatch);
+      for (auto& event : events) {
+        const std::string key = view_key(event.object);
+        if (event.type == "DELETED") {
+          view.objects.erase(key);
+        } else {
+          view.objects[key] = std::move(event.object);
+        }
+      }
+      if (events.size() < kViewEventBatch) break;
+      after = events.back().rv;
+    }
   }
-  return out;
+  view.rv = store.current_rv();
+  return view.objects;
 }
 
 // ---- kubeconfig rules ------------------------------------------------------
@@ -300,6 +335,9 @@ std::string status_message(const httplib::Response& response) {
 
 }  // namespace
 
+// A CA directory for httplib that holds no certificates (see probe_connection).
+constexpr const char* kNoExtraCaDirectory = "/nonexistent/mkq-sandbox-no-extra-ca";
+
 ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
   const Endpoint e = current(kubeconfig);
   const std::string server = e.cluster.is_object() ? e.cluster.value("server", "") : "";
@@ -334,6 +372,10 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
     }
     if (loaded == 0) return {false, "unable to load root certificates: unable to parse bytes as PEM block"};
     client.set_ca_cert_store(store.release());  // the client's SSL_CTX takes ownership
+    // Only that CA: without a CA path of its own, httplib adds the system's
+    // bundle to the store (and parsing it took most of a probe's time).
+    // Nothing is ever found in this directory, it only stands in for the bundle.
+    client.set_ca_cert_path("", kNoExtraCaDirectory);
   }
   client.enable_server_certificate_verification(true);
   client.set_connection_timeout(timeout_seconds, 0);
@@ -427,6 +469,9 @@ struct Controllers::Impl {
     std::optional<ConnectionResult> result;
   };
   std::map<std::string, Probe> probes;
+  // Under the cluster's lock: the Kueue objects as the last reconcile left
+  // them, per resource, brought up to date from the store's event log.
+  std::map<std::string, ResourceView> views;
   std::thread thread;
   bool deferred = false;  // a coalesced reconcile is due (reconcile_after_write)
   // Under the cluster's lock: how long the last reconcile took and when it ended.
@@ -758,14 +803,23 @@ bool Controllers::reconcile(Store& store) {
     }
   } timing{*impl_, started};
   bool wrote = false;
+  // Every write below is mirrored in the views (write_status and
+  // reconcile_finalizer change the viewed object, which the store stamps with
+  // its new resourceVersion); under the cluster's lock nothing else writes, so
+  // at the end the views are current as of the store's resourceVersion.
+  auto view = [&](const char* resource) -> std::map<std::string, json>& {
+    return up_to_date(store, resource, impl_->views[resource]);
+  };
   // Finalizers first: objects they delete are then missing for the others.
   for (const char* resource : {"clusterqueues", "resourceflavors"}) {
-    for (auto& [name, object] : by_name(store, resource)) {
+    auto& objects = view(resource);
+    for (auto it = objects.begin(); it != objects.end();) {
       bool gone = false;
-      wrote |= reconcile_finalizer(store, resource, object, &gone);
+      wrote |= reconcile_finalizer(store, resource, it->second, &gone);
+      it = gone ? objects.erase(it) : std::next(it);
     }
   }
-  auto clusters = by_name(store, "multikueueclusters");
+  auto& clusters = view("multikueueclusters");
   impl_->forget_except(clusters);
   for (auto& [name, mkc] : clusters) {
     bool keep = false;
@@ -776,28 +830,29 @@ bool Controllers::reconcile(Store& store) {
     }
     if (c) wrote |= write_status(store, "multikueueclusters", "", mkc, *c);
   }
-  const auto configs = by_name(store, "multikueueconfigs");
-  auto checks = by_name(store, "admissionchecks");
+  const auto& configs = view("multikueueconfigs");
+  auto& checks = view("admissionchecks");
   for (auto& [name, ac] : checks) {
     if (str(ac, {"spec", "controllerName"}) != kMultiKueueControllerName) continue;  // no other AC controller here
     wrote |= write_status(store, "admissionchecks", "", ac, admission_check_condition(ac, configs, clusters));
   }
-  const auto flavors = by_name(store, "resourceflavors");
-  const auto topologies = by_name(store, "topologies");
-  auto queues = by_name(store, "clusterqueues");
+  const auto& flavors = view("resourceflavors");
+  const auto& topologies = view("topologies");
+  auto& queues = view("clusterqueues");
   for (auto& [name, cq] : queues) {
     wrote |= write_status(store, "clusterqueues", "", cq, cluster_queue_condition(cq, flavors, checks, topologies));
   }
-  auto local_queues = store.list(kKueueGroup, "localqueues", std::nullopt, "", 0);
+  auto& local_queues = view("localqueues");
   impl_->last_objects = clusters.size() + configs.size() + checks.size() + flavors.size() + topologies.size() +
                         queues.size() + local_queues.size();
-  for (auto& lq : local_queues) {
+  for (auto& [key, lq] : local_queues) {
     const auto it = queues.find(str(lq, {"spec", "clusterQueue"}));
     Condition c{true, "Ready", "Can submit new workloads to localQueue"};
     if (it == queues.end()) c = {false, "ClusterQueueDoesNotExist", "Can't submit new workloads to clusterQueue"};
     else if (!is_active(it->second)) c = {false, "ClusterQueueIsInactive", "Can't submit new workloads to clusterQueue"};
     wrote |= write_status(store, "localqueues", str(lq, {"metadata", "namespace"}), lq, c);
   }
+  for (auto& [resource, resource_view] : impl_->views) resource_view.rv = store.current_rv();
   return wrote;
 }
 

@@ -427,9 +427,9 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   write_state(dir, state);
   if (read_pid(dir) == getpid()) fs::remove(dir / "sandbox.pid");
   // Stop the servers, but not for longer than kStopGraceSeconds: an open watch
-  // keeps a worker busy until the Cluster's stream returns. Every write is
-  // already committed to its database (WAL), so leaving without destructors
-  // loses nothing.
+  // keeps a worker busy until the Cluster's stream returns. Leaving without
+  // destructors then loses nothing: the clusters' pending writes are
+  // committed first (flush).
   std::mutex stop_mutex;
   std::condition_variable stop_done;
   bool stopped = false;
@@ -442,6 +442,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   {
     std::unique_lock<std::mutex> lock(stop_mutex);
     if (!stop_done.wait_for(lock, std::chrono::seconds(kStopGraceSeconds), [&] { return stopped; })) {
+      for (const auto& cluster : clusters) cluster->flush();
       out << timestamp() << " stopped (open watches closed)\n";
       out.flush();
       std::_Exit(0);

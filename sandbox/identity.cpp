@@ -9,6 +9,7 @@
 
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -127,8 +128,30 @@ bool load_or_create_signing_key(const std::filesystem::path& dir, std::string* p
   return true;
 }
 
+namespace {
+
+// The signing key, parsed once: every token-authenticated request verifies a
+// signature, and parsing the PEM costs more than verifying. One entry (a
+// sandbox has one signing key); a new PEM replaces it.
+KeyPtr signing_key_of(const std::string& key_pem) {
+  static std::mutex mutex;
+  static std::string cached_pem;
+  static KeyPtr cached_key;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (!cached_key || cached_pem != key_pem) {
+    KeyPtr key = read_key(key_pem);
+    if (!key) return nullptr;
+    cached_key = std::move(key);
+    cached_pem = key_pem;
+  }
+  if (EVP_PKEY_up_ref(cached_key.get()) != 1) return nullptr;
+  return KeyPtr(cached_key.get());
+}
+
+}  // namespace
+
 std::string sign_jwt(const json& claims, const std::string& key_pem) {
-  const KeyPtr key = read_key(key_pem);
+  const KeyPtr key = signing_key_of(key_pem);
   if (!key) return {};
   const json header = {{"alg", "RS256"}, {"kid", key_id(key.get())}};
   const std::string input = base64url(header.dump()) + "." + base64url(claims.dump());
@@ -158,7 +181,7 @@ std::optional<json> verify_jwt(const std::string& token, const std::string& key_
   if (!header_text || !payload_text || !signature) return std::nullopt;
   const json header = json::parse(*header_text, nullptr, false);
   if (!header.is_object() || header.value("alg", "") != "RS256") return std::nullopt;
-  const KeyPtr key = read_key(key_pem);
+  const KeyPtr key = signing_key_of(key_pem);
   if (!key) return std::nullopt;
   std::unique_ptr<EVP_MD_CTX, MdCtxFree> ctx(EVP_MD_CTX_new());
   if (!ctx || EVP_DigestVerifyInit(ctx.get(), nullptr, EVP_sha256(), nullptr, key.get()) != 1) return std::nullopt;

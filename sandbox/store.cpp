@@ -91,8 +91,28 @@ std::unique_ptr<Store> Store::open(const std::filesystem::path& database, std::s
 }
 
 Store::~Store() {
+  commit_pending();
   for (auto& [sql, statement] : statements_) sqlite3_finalize(statement);
   sqlite3_close(db_);
+}
+
+void Store::begin_write() {
+  if (in_transaction_) return;
+  StoreStatement begin(*this, "BEGIN IMMEDIATE");
+  if (!begin.run()) error_ = sqlite3_errmsg(db_);
+  in_transaction_ = sqlite3_get_autocommit(db_) == 0;
+  if (commit_listener_) commit_listener_();
+}
+
+void Store::end_write() {
+  if (!commit_listener_) commit_pending();
+}
+
+void Store::commit_pending() {
+  if (!in_transaction_) return;
+  StoreStatement commit(*this, "COMMIT");
+  if (!commit.run()) error_ = sqlite3_errmsg(db_);
+  in_transaction_ = sqlite3_get_autocommit(db_) == 0;
 }
 
 bool Store::exec(const char* sql) {
@@ -182,7 +202,7 @@ void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& 
 }
 
 std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type) {
-  exec("BEGIN IMMEDIATE");
+  begin_write();
   const std::int64_t rv = next_rv();
   object["metadata"]["resourceVersion"] = std::to_string(rv);
   const std::string body = object.dump();
@@ -197,12 +217,12 @@ std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std:
   st.bind(6, body);
   if (!st.run()) error_ = sqlite3_errmsg(db_);
   log_event(rv, key, event_type, body);
-  exec("COMMIT");
+  end_write();
   return rv;
 }
 
 std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
-  exec("BEGIN IMMEDIATE");
+  begin_write();
   const std::int64_t rv = next_rv();
   last_state["metadata"]["resourceVersion"] = std::to_string(rv);
   StoreStatement st(*this, "DELETE FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
@@ -212,7 +232,7 @@ std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
   st.bind(4, key.name);
   if (!st.run()) error_ = sqlite3_errmsg(db_);
   log_event(rv, key, "DELETED", last_state.dump());
-  exec("COMMIT");
+  end_write();
   return rv;
 }
 

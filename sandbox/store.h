@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -72,12 +73,25 @@ class Store {
   std::vector<StoredEvent> events_after(const std::string& group, const std::string& resource,
                                         std::int64_t rv, std::size_t limit) const;
 
+  // Group commit. Without a listener every write is its own transaction.
+  // With one, writes join an open transaction instead, and the listener is
+  // called (by the writer, under the caller's lock) when a write opens it; the
+  // owner then calls commit_pending() soon after -- one commit for a burst of
+  // writes, as etcd batches its backend commits. Reads on this store see the
+  // pending writes at once; a process killed before the commit loses them.
+  void set_commit_listener(std::function<void()> listener) { commit_listener_ = std::move(listener); }
+  void commit_pending();
+
   bool ok() const { return error_.empty(); }
   const std::string& last_error() const { return error_; }
 
  private:
   Store() = default;
   bool exec(const char* sql);
+  // Around every write: opens (or joins) the write transaction / commits it
+  // unless a commit listener groups the commits.
+  void begin_write();
+  void end_write();
   std::int64_t next_rv();
   void log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body);
 
@@ -85,6 +99,8 @@ class Store {
   // Prepared statements by SQL text, prepared once (every write runs the same few).
   mutable std::map<std::string, sqlite3_stmt*> statements_;
   friend class StoreStatement;
+  std::function<void()> commit_listener_;
+  bool in_transaction_ = false;
   std::int64_t rv_ = 0;
   std::int64_t compacted_rv_ = 0;
   mutable std::string error_;

@@ -12,6 +12,13 @@
 //      valid input), then, only if that fails, full LL with error recovery and
 //      human error messages;
 //   6. transform the parse tree into the AST; the ANTLR tree is dropped.
+//
+// Fast path (fast_path.h): steps 2-3 are first tried with the hand-written
+// lexer, and steps 5-6 with the hand-written parser, which builds the AST
+// directly. Each gives up on anything unusual (every lexical or syntax error
+// among it) before it has reported anything; the generated lexer, or ANTLR's
+// parser on the same tokens, then does the step as described above. A valid
+// file never reaches ANTLR.
 #include <algorithm>
 #include <exception>
 
@@ -19,6 +26,7 @@
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/literals.h"
 #include "compiler/syntax/parse.h"
+#include "compiler/syntax/parse_testing.h"
 #include "compiler/syntax/parser_internal.h"
 
 namespace mkq::syntax {
@@ -36,8 +44,8 @@ bool is_real(antlr4::tree::TerminalNode* node) { return node != nullptr && is_re
 
 TextPiece::TextPiece(const diag::SourceManager& sources, FileId file, std::uint32_t begin, std::uint32_t end,
                      std::optional<SourceRange> eof)
-    : sources_(sources), file_(file), begin_(begin) {
-  const std::string& all = sources.file(file).text;
+    : source_(sources.file(file)), file_(file), begin_(begin) {
+  const std::string& all = source_.text;
   text_ = all.substr(begin, end - begin);
   const bool ascii = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   if (!ascii) {
@@ -56,7 +64,7 @@ TextPiece::TextPiece(const diag::SourceManager& sources, FileId file, std::uint3
   }
 }
 
-std::string_view TextPiece::file_text() const { return sources_.file(file_).text; }
+std::string_view TextPiece::file_text() const { return source_.text; }
 
 std::uint32_t TextPiece::byte_of(std::size_t code_point) const {
   if (code_point_bytes_.empty()) {
@@ -72,8 +80,29 @@ std::size_t TextPiece::code_point_of(std::uint32_t byte) const {
   return static_cast<std::size_t>(it - code_point_bytes_.begin());
 }
 
+diag::SourcePosition TextPiece::position(std::uint32_t offset, std::size_t& hint) const {
+  const std::vector<std::uint32_t>& starts = source_.line_starts;
+  offset = std::min(offset, static_cast<std::uint32_t>(source_.text.size()));
+  // The line is the last line start <= offset: try the hint and the next line
+  // before searching.
+  const auto holds = [&](std::size_t line) {
+    return line < starts.size() && starts[line] <= offset && (line + 1 == starts.size() || offset < starts[line + 1]);
+  };
+  if (!holds(hint)) {
+    if (holds(hint + 1)) {
+      ++hint;
+    } else {
+      hint = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
+    }
+  }
+  const auto line = static_cast<std::uint32_t>(hint);
+  return diag::SourcePosition{line + 1, offset - starts[line] + 1, offset};
+}
+
 SourceRange TextPiece::range(std::uint32_t begin_byte, std::uint32_t end_byte) const {
-  return sources_.range(file_, begin_byte, std::max(begin_byte, end_byte));
+  // Ends mostly move forward through the file; beginnings jump back to the
+  // start of a statement or a block, so each has its own hint.
+  return SourceRange{file_, position(begin_byte, begin_hint_), position(std::max(begin_byte, end_byte), end_hint_)};
 }
 
 std::optional<std::pair<std::uint32_t, std::uint32_t>> TextPiece::token_bytes(const antlr4::Token* token) const {
@@ -217,24 +246,35 @@ class NestingCounter {
 
 // ------------------------------------------------------------------ PieceParser
 
+// Engine::FastOnly (tests): the fast path gave up somewhere.
+struct FastPathGaveUp {};
+
 // Lexes, checks, parses and transforms one TextPiece.
 class PieceParser {
  public:
   PieceParser(const TextPiece& piece, const diag::SourceManager& sources, diag::Diagnostics& diagnostics,
-              ErrorBudget& budget, std::vector<Comment>& comments, int base_depth)
+              ErrorBudget& budget, std::vector<Comment>& comments, int base_depth, testing::Engine engine)
       : piece_(piece),
         sources_(sources),
         diagnostics_(diagnostics),
         budget_(budget),
         comments_(comments),
         base_depth_(base_depth),
-        reporter_(piece, diagnostics, budget),
-        input_(piece.text()),
-        lexer_(&input_) {}
+        engine_(engine),
+        reporter_(piece, diagnostics, budget) {}
 
   // The statements of a file; nullopt when the file is over a limit.
   std::optional<std::vector<StmtPtr>> statements() {
     if (!prepare()) return std::nullopt;
+    if (fast_lexed_) {
+      FastParser fast(piece_, fast_tokens_, strings_, base_depth_);
+      if (auto stmts = fast.file()) {
+        fast.commit(strings_);
+        return stmts;
+      }
+      if (engine_ == testing::Engine::FastOnly) throw FastPathGaveUp{};
+      materialize_tokens();
+    }
     auto tokens = take_tokens();
     antlr4::ListTokenSource source(std::move(tokens));
     antlr4::CommonTokenStream stream(&source);
@@ -250,6 +290,15 @@ class PieceParser {
   // The expression inside `${...}`; null when the file is over a limit.
   ExprPtr interpolation() {
     if (!prepare()) return nullptr;
+    if (fast_lexed_) {
+      FastParser fast(piece_, fast_tokens_, strings_, base_depth_);
+      if (auto expr = fast.expression()) {
+        fast.commit(strings_);
+        return expr;
+      }
+      if (engine_ == testing::Engine::FastOnly) throw FastPathGaveUp{};
+      materialize_tokens();
+    }
     auto tokens = take_tokens();
     antlr4::ListTokenSource source(std::move(tokens));
     antlr4::CommonTokenStream stream(&source);
@@ -268,21 +317,78 @@ class PieceParser {
   struct StringToken {
     std::size_t index;
     int depth;
+    std::optional<std::pair<std::uint32_t, std::uint32_t>> bytes;
   };
 
   // Steps 2-4; false when the file is over a limit (no parse then).
   bool prepare() {
-    lexer_.removeErrorListeners();
-    lexer_.addErrorListener(&reporter_);
-    if (!lex() || !scan()) return false;
+    if (engine_ != testing::Engine::AntlrOnly && fast_lex(piece_, fast_tokens_) && fast_scan()) {
+      fast_lexed_ = true;
+      token_count_ = fast_tokens_.size();
+    } else {
+      if (engine_ == testing::Engine::FastOnly) throw FastPathGaveUp{};
+      fast_tokens_.clear();
+      string_tokens_.clear();
+      make_lexer();
+      if (!lex() || !scan()) return false;
+      token_count_ = tokens_.size();
+    }
     decode_strings();
     return !over_limit_;
+  }
+
+  // The generated lexer and its input, which the ANTLR tokens refer to.
+  void make_lexer() {
+    if (lexer_) return;
+    input_ = std::make_unique<antlr4::ANTLRInputStream>(piece_.text());
+    lexer_ = std::make_unique<MkqLexer>(input_.get());
+    lexer_->removeErrorListeners();
+    lexer_->addErrorListener(&reporter_);
+  }
+
+  // Step 3 for the tokens of fast_lex(), which have no lexical errors. False,
+  // with nothing reported or kept, when the scan would report something: the
+  // ANTLR path then starts over.
+  bool fast_scan() {
+    if (budget_.used_up()) return false;
+    NestingCounter nesting(base_depth_);
+    std::vector<Comment> comments;
+    const std::string_view text = piece_.file_text();
+    for (std::size_t i = 0; i < fast_tokens_.size(); ++i) {
+      const LexToken& token = fast_tokens_[i];
+      switch (token.type) {
+        case MkqLexer::LINE_COMMENT:
+        case MkqLexer::BLOCK_COMMENT:
+          comments.push_back({std::string(text.substr(token.begin, token.end - token.begin)),
+                              piece_.range(token.begin, token.end), token.type == MkqLexer::BLOCK_COMMENT});
+          continue;
+        case MkqLexer::STRING:
+          string_tokens_.push_back({i, nesting.current() + 1, std::make_pair(token.begin, token.end)});
+          break;
+        default:
+          break;
+      }
+      if (token.hidden || token.type == kEof) continue;
+      if (nesting.advance(token.type) > kMaxNestingDepth) return false;
+    }
+    comments_.insert(comments_.end(), std::make_move_iterator(comments.begin()),
+                     std::make_move_iterator(comments.end()));
+    return true;
+  }
+
+  // The ANTLR tokens of fast_lex()'s tokens, exactly as the generated lexer
+  // makes them, for when the fast parser gave up.
+  void materialize_tokens() {
+    make_lexer();
+    owned_ = antlr_tokens(piece_, fast_tokens_, {lexer_.get(), input_.get()});
+    tokens_.reserve(owned_.size());
+    for (const auto& token : owned_) tokens_.push_back(token.get());
   }
 
   // False when the piece has more than kMaxTokens tokens.
   bool lex() {
     while (true) {
-      std::unique_ptr<antlr4::Token> token = lexer_.nextToken();
+      std::unique_ptr<antlr4::Token> token = lexer_->nextToken();
       const std::size_t type = token->getType();
       if (owned_.size() >= static_cast<std::size_t>(kMaxTokens) && type != antlr4::Token::EOF) {
         auto& d = diagnostics_.error(codes::kTooManyTokens, piece_.token_range(token.get()),
@@ -346,7 +452,7 @@ class PieceParser {
     auto* writable = dynamic_cast<antlr4::CommonToken*>(token);
     if (writable == nullptr) return;
     writable->setStopIndex(piece_.code_point_of(merged_end) - 1);
-    input_.seek(piece_.code_point_of(merged_end));
+    input_->seek(piece_.code_point_of(merged_end));
     repaired_.insert(index);
   }
 
@@ -400,7 +506,7 @@ class PieceParser {
           }
           break;
         case MkqLexer::STRING:
-          string_tokens_.push_back({i, nesting.current() + 1});
+          string_tokens_.push_back({i, nesting.current() + 1, piece_.token_bytes(token)});
           break;
         default:
           break;
@@ -479,13 +585,14 @@ class PieceParser {
   // Step 4: escapes and interpolations of every STRING token.
   void decode_strings() {
     const std::string_view text = piece_.file_text();
-    if (!string_tokens_.empty()) strings_.resize(tokens_.size());
-    for (const auto& [index, depth] : string_tokens_) {
-      if (over_limit_ || (budget_.used_up() && budget_.exhausted(piece_.token_range(tokens_[index])))) {
+    if (!string_tokens_.empty()) strings_.resize(token_count_);
+    for (const auto& [index, depth, bytes] : string_tokens_) {
+      if (over_limit_ ||
+          (budget_.used_up() &&
+           budget_.exhausted(bytes ? piece_.range(bytes->first, bytes->second) : piece_.eof_range()))) {
         over_limit_ = true;
         return;
       }
-      const auto bytes = piece_.token_bytes(tokens_[index]);
       if (!bytes || bytes->second < bytes->first + 2) continue;
       const auto [begin, end] = *bytes;
       auto string = std::make_unique<StringExpr>(piece_.range(begin, end));
@@ -541,7 +648,7 @@ class PieceParser {
 
   ExprPtr interpolate(std::uint32_t begin, std::uint32_t end, int depth) {
     const TextPiece inner(sources_, piece_.file(), begin, end, piece_.range(end, end + 1));
-    PieceParser parser(inner, sources_, diagnostics_, budget_, comments_, depth);
+    PieceParser parser(inner, sources_, diagnostics_, budget_, comments_, depth, engine_);
     ExprPtr expr = parser.interpolation();
     if (parser.over_limit()) over_limit_ = true;
     return expr;
@@ -597,9 +704,13 @@ class PieceParser {
   ErrorBudget& budget_;
   std::vector<Comment>& comments_;
   int base_depth_;
+  testing::Engine engine_;  // Auto: fast_lex() and FastParser first
   ErrorReporter reporter_;
-  antlr4::ANTLRInputStream input_;
-  MkqLexer lexer_;
+  std::unique_ptr<antlr4::ANTLRInputStream> input_;  // made by make_lexer() when ANTLR tokens are needed
+  std::unique_ptr<MkqLexer> lexer_;
+  std::vector<LexToken> fast_tokens_;  // from fast_lex(), when fast_lexed_
+  bool fast_lexed_ = false;
+  std::size_t token_count_ = 0;        // tokens of the piece, all channels, EOF included
   std::vector<std::unique_ptr<antlr4::Token>> owned_;  // handed to the token stream by take_tokens()
   std::vector<antlr4::Token*> tokens_;                 // every token, all channels, by token index
   std::set<std::size_t> repaired_;                      // merged bad strings, already reported
@@ -622,9 +733,9 @@ SourceRange start_of(FileId file) {
   return range;
 }
 
-}  // namespace
-
-std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
+// parse_file() with or without the fast path (parse_testing.h).
+std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics,
+                            testing::Engine engine) {
   try {
     const diag::SourceFile& source = sources.file(file);
     const std::string& text = source.text;
@@ -650,13 +761,15 @@ std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file
     result->file = file;
     const detail::TextPiece piece(sources, file, begin, static_cast<std::uint32_t>(text.size()));
     detail::ErrorBudget budget(diagnostics);
-    detail::PieceParser parser(piece, sources, diagnostics, budget, result->comments, 0);
+    detail::PieceParser parser(piece, sources, diagnostics, budget, result->comments, 0, engine);
     auto stmts = parser.statements();
     if (!stmts) return nullptr;
     result->stmts = std::move(*stmts);
     std::stable_sort(result->comments.begin(), result->comments.end(),
                      [](const Comment& a, const Comment& b) { return a.range.begin.offset < b.range.begin.offset; });
     return result;
+  } catch (const detail::FastPathGaveUp&) {
+    return nullptr;
   } catch (const std::exception& e) {
     diagnostics.error(codes::kInternalError, start_of(file), std::string("internal error in the parser: ") + e.what());
   } catch (...) {
@@ -664,5 +777,20 @@ std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file
   }
   return nullptr;
 }
+
+}  // namespace
+
+std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
+  return parse(sources, file, diagnostics, testing::Engine::Auto);
+}
+
+namespace testing {
+
+std::unique_ptr<File> parse_file_with(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics,
+                                      Engine engine) {
+  return parse(sources, file, diagnostics, engine);
+}
+
+}  // namespace testing
 
 }  // namespace mkq::syntax

@@ -7,6 +7,8 @@
 //   syntax_errors.cpp    ANTLR errors -> short human messages (FriendlyErrorStrategy)
 //   transform_stmt.cpp   parse-tree statements -> AST statements
 //   transform_expr.cpp   parse-tree expressions -> AST expressions
+//   fast_lexer.cpp       the fast path's lexer, and its tokens as ANTLR tokens
+//   fast_parser.cpp      the fast path's parser (fast_path.h)
 #pragma once
 
 #include <cstdint>
@@ -20,6 +22,7 @@
 #include "MkqParser.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/syntax/ast.h"
+#include "compiler/syntax/fast_path.h"
 #include "compiler/syntax/parse.h"
 
 namespace mkq::syntax::detail {
@@ -47,6 +50,8 @@ class TextPiece {
   // The code point index of an absolute byte offset (which must start a character).
   std::size_t code_point_of(std::uint32_t byte) const;
 
+  // sources.range(file, begin_byte, max(begin_byte, end_byte)), computed here
+  // with a cached line: the parser asks for many ranges, mostly in file order.
   SourceRange range(std::uint32_t begin_byte, std::uint32_t end_byte) const;
   SourceRange eof_range() const { return eof_; }
   // Conjured tokens (inserted by error recovery) have no text: nullopt.
@@ -61,18 +66,23 @@ class TextPiece {
   std::string_view token_text(const antlr4::Token* token) const;
 
  private:
-  const diag::SourceManager& sources_;
+  // SourceFile::position(), starting the search at line `hint` (updated).
+  diag::SourcePosition position(std::uint32_t offset, std::size_t& hint) const;
+
+  const diag::SourceFile& source_;
   FileId file_;
+  mutable std::size_t begin_hint_ = 0;  // indices into source_.line_starts for position()
+  mutable std::size_t end_hint_ = 0;
   std::uint32_t begin_;
   std::string text_;
   std::vector<std::uint32_t> code_point_bytes_;  // empty when the piece is ASCII
   SourceRange eof_;
 };
 
-// The decoded strings of a piece, indexed by token index (null for other
-// tokens): built before the parse, so that escape and interpolation errors are
-// reported whatever the parse does, and moved into the AST by the transformer.
-using StringTable = std::vector<std::unique_ptr<StringExpr>>;
+// StringTable (fast_path.h): the decoded strings of a piece, indexed by token
+// index (null for other tokens): built before the parse, so that escape and
+// interpolation errors are reported whatever the parse does, and moved into the
+// AST by the transformer (or FastParser::commit).
 
 // Counts the errors of one file (all its pieces) against kMaxSyntaxErrors.
 class ErrorBudget {
@@ -216,6 +226,12 @@ class Transformer {
   int depth_;
   bool too_deep_ = false;
 };
+
+// The ANTLR tokens of fast_lex()'s tokens, exactly as the generated lexer
+// makes them (type, channel, code point start and stop, line and column), with
+// `source` as their lexer and input (fast_lexer.cpp).
+std::vector<std::unique_ptr<antlr4::Token>> antlr_tokens(const TextPiece& piece, const std::vector<LexToken>& tokens,
+                                                         std::pair<antlr4::TokenSource*, antlr4::CharStream*> source);
 
 // True for a token that was really read (not conjured by error recovery).
 bool is_real(const antlr4::Token* token);

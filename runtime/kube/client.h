@@ -72,6 +72,8 @@ struct ClientStats {
   int retries = 0;
   int lists = 0;     // LIST calls (not pages)
   int gets = 0;
+  int connections = 0;      // TLS connections given the parsed CA/client certificate (not counted: blob fallback)
+  int identity_parses = 0;  // client certificate/key pairs parsed (once per distinct pair)
 };
 
 class Client {
@@ -121,8 +123,10 @@ struct ClientOptions {
 // reused (one pool per client); only the endpoint's CA is trusted (the system
 // store when the kubeconfig names none). Client certificates, a token, a token
 // file (re-read on every request) or an exec plugin (its credential cached until
-// its expirationTimestamp) authenticate. nullptr with *error when the endpoint
-// cannot be used (a bad certificate, an unreadable file).
+// its expirationTimestamp) authenticate. The CA and client certificate PEM is
+// parsed once (an exec plugin's again when it changes), not per connection.
+// nullptr with *error when the endpoint cannot be used (a bad certificate or
+// key, a key that is not the certificate's, an unreadable file).
 std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientOptions& options, std::string* error);
 
 }  // namespace mkq::kube

@@ -4,15 +4,21 @@
 // idle handle (or makes one), resets its options (curl_easy_reset keeps the
 // handle's live connections) and returns it, so each of several concurrent
 // threads reuses a kept-alive connection. Trust: only the endpoint's CA
-// (CURLOPT_CAINFO_BLOB, CAINFO and CAPATH cleared); the system store only when
-// the kubeconfig names no CA. Authentication per request: client certificate
-// blobs, a token, a token file read each time, or an exec plugin's credential
-// cached until its expirationTimestamp (and refreshed once on a 401).
+// (CAINFO and CAPATH cleared); the system store only when the kubeconfig names
+// no CA. Authentication per request: a client certificate, a token, a token
+// file read each time, or an exec plugin's credential cached until its
+// expirationTimestamp (and refreshed once on a 401).
+//
+// TLS material: the CA certificates and the client certificate and key are
+// parsed once (tls_material.h; the identity again only when an exec plugin
+// hands out another one) and installed on each new connection's SSL_CTX by
+// CURLOPT_SSL_CTX_FUNCTION, so a connection costs no PEM parsing. When libcurl
+// is not built on the OpenSSL mkq links, or refuses the callback, the PEM
+// goes to curl as blobs (CURLOPT_CAINFO_BLOB, CURLOPT_SSLCERT_BLOB,
+// CURLOPT_SSLKEY_BLOB) as before.
 #include <curl/curl.h>
-#include <openssl/bio.h>
-#include <openssl/err.h>
-#include <openssl/pem.h>
-#include <openssl/x509.h>
+#include <openssl/crypto.h>
+#include <openssl/ssl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -26,6 +32,7 @@
 
 #include "runtime/kube/client.h"
 #include "runtime/kube/exec_credential.h"
+#include "runtime/kube/tls_material.h"
 
 namespace mkq::kube {
 
@@ -65,28 +72,6 @@ std::string escape(const std::string& text) {
     }
   }
   return out;
-}
-
-bool is_pem_certificate(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  if (bio == nullptr) return false;
-  X509* cert = PEM_read_bio_X509(bio, nullptr, nullptr, nullptr);
-  const bool ok = cert != nullptr;
-  X509_free(cert);
-  BIO_free(bio);
-  ERR_clear_error();
-  return ok;
-}
-
-bool is_pem_key(const std::string& pem) {
-  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-  if (bio == nullptr) return false;
-  EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
-  const bool ok = key != nullptr;
-  EVP_PKEY_free(key);
-  BIO_free(bio);
-  ERR_clear_error();
-  return ok;
 }
 
 bool read_token_file(const std::string& path, std::string* token) {
@@ -215,30 +200,74 @@ struct SlistFree {
 };
 using SlistPtr = std::unique_ptr<curl_slist, SlistFree>;
 
+// An easy handle and the client identity its kept-alive connections were
+// made with (ClientIdentity::generation; 0: none; kNoConnection: a new handle).
+inline constexpr std::uint64_t kNoConnection = ~std::uint64_t{0};
+struct PooledHandle {
+  CurlPtr handle;
+  std::uint64_t identity = kNoConnection;
+};
+
 // Idle easy handles, each with its kept-alive connection.
 class HandlePool {
  public:
-  CurlPtr acquire() {
+  PooledHandle acquire() {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!idle_.empty()) {
-        CurlPtr handle = std::move(idle_.back());
+        PooledHandle pooled = std::move(idle_.back());
         idle_.pop_back();
-        return handle;
+        return pooled;
       }
     }
-    return CurlPtr(curl_easy_init());
+    return PooledHandle{CurlPtr(curl_easy_init()), kNoConnection};
   }
-  void release(CurlPtr handle) {
-    if (!handle) return;
+  void release(PooledHandle pooled) {
+    if (!pooled.handle) return;
     std::lock_guard<std::mutex> lock(mutex_);
-    idle_.push_back(std::move(handle));
+    idle_.push_back(std::move(pooled));
   }
 
  private:
   std::mutex mutex_;
-  std::vector<CurlPtr> idle_;
+  std::vector<PooledHandle> idle_;
 };
+
+// True when libcurl's TLS backend is the OpenSSL (same major version) mkq is
+// linked to: only then is the SSL_CTX that curl hands CURLOPT_SSL_CTX_FUNCTION
+// one that tls_material.h may fill. A multi-SSL build that selected another
+// backend writes "(OpenSSL/3.0.x)" or names the other first: no.
+bool curl_uses_our_openssl() {
+  static const bool same = [] {
+    const curl_version_info_data* info = curl_version_info(CURLVERSION_NOW);
+    if (info == nullptr || info->ssl_version == nullptr) return false;
+    const std::string version = info->ssl_version;  // "OpenSSL/3.0.22"
+    const std::string prefix = "OpenSSL/";
+    if (version.rfind(prefix, 0) != 0) return false;
+    unsigned long major = 0;
+    std::size_t i = prefix.size();
+    for (; i < version.size() && std::isdigit(static_cast<unsigned char>(version[i])) != 0 && major < 1000; ++i) {
+      major = major * 10 + static_cast<unsigned long>(version[i] - '0');
+    }
+    return i > prefix.size() && major == static_cast<unsigned long>(OPENSSL_version_major());
+  }();
+  return same;
+}
+
+// CURLOPT_SSL_CTX_DATA: what a connection made by one request installs.
+struct SslCtxData {
+  TlsSetup setup;
+  std::atomic<int>* connections = nullptr;
+};
+
+// CURLOPT_SSL_CTX_FUNCTION: called once per new connection, with the SSL_CTX
+// curl made for it, before the handshake.
+CURLcode on_ssl_ctx(CURL* /*handle*/, void* ssl_ctx, void* user) {
+  const auto* data = static_cast<const SslCtxData*>(user);
+  if (data == nullptr || ssl_ctx == nullptr) return CURLE_SSL_CERTPROBLEM;
+  ++*data->connections;
+  return install_tls_setup(static_cast<SSL_CTX*>(ssl_ctx), data->setup) ? CURLE_OK : CURLE_SSL_CERTPROBLEM;
+}
 
 // What one request authenticates with.
 struct Auth {
@@ -327,15 +356,25 @@ Json parse_body(const std::string& body) {
 
 class HttpClient final : public Client {
  public:
+  // cas: the endpoint's CA certificates parsed (empty: no CA data); identity:
+  // the kubeconfig's client certificate parsed (null: none).
   HttpClient(Endpoint endpoint, ClientOptions options, std::string base_url, std::string connect_to,
-             std::string host_header)
+             std::string host_header, std::vector<X509Ptr> cas, std::unique_ptr<ClientIdentity> identity)
       : endpoint_(std::move(endpoint)),
         options_(std::move(options)),
         base_url_(std::move(base_url)),
         connect_to_(std::move(connect_to)),
         host_header_(std::move(host_header)),
+        cas_(std::move(cas)),
+        ssl_ctx_callback_(curl_uses_our_openssl()),
         limiter_(options_.qps, options_.burst),
-        random_(std::random_device{}()) {}
+        random_(std::random_device{}()) {
+    if (identity) {
+      identity->generation = ++identity_generations_;
+      identity_ = std::move(identity);
+      ++identity_parses_;
+    }
+  }
 
   std::string server() const override { return endpoint_.cluster.server; }
 
@@ -524,6 +563,8 @@ class HttpClient final : public Client {
     stats.retries = retries_.load();
     stats.lists = lists_.load();
     stats.gets = gets_.load();
+    stats.connections = connections_.load();
+    stats.identity_parses = identity_parses_.load();
     return stats;
   }
 
@@ -601,6 +642,27 @@ class HttpClient final : public Client {
     return auth;
   }
 
+  // The parsed client identity for auth's certificate and key (null: none),
+  // parsed again only when they change (an exec plugin's new credential).
+  // Held by the requests using it while another replaces it.
+  Result<std::shared_ptr<const ClientIdentity>> identity_for(const Auth& auth) {
+    if (auth.cert.empty()) return std::shared_ptr<const ClientIdentity>();
+    std::lock_guard<std::mutex> lock(identity_mutex_);
+    if (identity_ && identity_->cert_pem == auth.cert && identity_->key_pem == auth.key) return identity_;
+    IdentityProblem problem = IdentityProblem::kNone;
+    std::unique_ptr<ClientIdentity> parsed = read_client_identity(auth.cert, auth.key, &problem);
+    ++identity_parses_;
+    if (!parsed) {
+      // Only an exec plugin's credential gets here: make_http_client checked the kubeconfig's.
+      const std::string source = endpoint_.user.exec ? "exec plugin " + endpoint_.user.exec->command + ": "
+                                                     : "context \"" + endpoint_.context + "\": ";
+      return make_error(0, "ConfigError", source + describe(problem));
+    }
+    parsed->generation = ++identity_generations_;
+    identity_ = std::move(parsed);
+    return identity_;
+  }
+
   std::chrono::milliseconds backoff(int attempt) {
     const long long base = std::max<long long>(1, options_.backoff_base.count());
     const long long cap = std::max<long long>(base, options_.backoff_max.count());
@@ -628,7 +690,9 @@ class HttpClient final : public Client {
       limiter_.wait();
       auto auth = authenticate(false);
       if (!auth) return auth.error();
-      Response r = perform(call, auth.value());
+      auto identity = identity_for(auth.value());
+      if (!identity) return identity.error();
+      Response r = perform(call, auth.value(), identity.value());
       ++requests_;
       const std::chrono::milliseconds timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
       if (r.code != CURLE_OK && !r.stopped) {
@@ -661,14 +725,20 @@ class HttpClient final : public Client {
     }
   }
 
-  Response perform(const Call& call, const Auth& auth) {
+  Response perform(const Call& call, const Auth& auth, const std::shared_ptr<const ClientIdentity>& identity) {
     Response response;
-    CurlPtr handle = pool_.acquire();
-    if (!handle) {
+    PooledHandle pooled = pool_.acquire();
+    // A handle whose connections authenticated as another identity would
+    // reuse them (curl does not compare what the SSL_CTX callback installed):
+    // drop them with the handle.
+    const std::uint64_t generation = identity ? identity->generation : 0;
+    if (pooled.identity != kNoConnection && pooled.identity != generation) pooled.handle.reset(curl_easy_init());
+    pooled.identity = generation;
+    if (!pooled.handle) {
       response.code = CURLE_FAILED_INIT;
       return response;
     }
-    CURL* h = handle.get();
+    CURL* h = pooled.handle.get();
     curl_easy_reset(h);  // keeps the handle's live connections
     char error_buffer[CURL_ERROR_SIZE] = {0};
     const std::string url = base_url_ + call.path;
@@ -699,19 +769,37 @@ class HttpClient final : public Client {
     }
     if (!endpoint_.cluster.proxy_url.empty()) curl_easy_setopt(h, CURLOPT_PROXY, endpoint_.cluster.proxy_url.c_str());
 
+    // TLS material for a new connection: parsed objects through the SSL_CTX
+    // callback, else PEM blobs.
+    const bool verify = !endpoint_.cluster.insecure_skip_tls_verify;
+    const bool own_cas = verify && !endpoint_.cluster.certificate_authority_data.empty();
+    SslCtxData ssl_ctx_data;
+    ssl_ctx_data.setup.cas = own_cas ? &cas_ : nullptr;
+    ssl_ctx_data.setup.identity = identity.get();
+    ssl_ctx_data.connections = &connections_;
+    bool parsed_material = false;
+    if (ssl_ctx_callback_ && (own_cas || identity)) {
+      parsed_material = curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, on_ssl_ctx) == CURLE_OK &&
+                        curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, &ssl_ctx_data) == CURLE_OK;
+      if (!parsed_material) curl_easy_setopt(h, CURLOPT_SSL_CTX_FUNCTION, nullptr);
+    }
     // Trust.
-    if (endpoint_.cluster.insecure_skip_tls_verify) {
+    if (!verify) {
       curl_easy_setopt(h, CURLOPT_SSL_VERIFYPEER, 0L);
       curl_easy_setopt(h, CURLOPT_SSL_VERIFYHOST, 0L);
-    } else if (!endpoint_.cluster.certificate_authority_data.empty()) {
-      curl_blob ca{const_cast<char*>(endpoint_.cluster.certificate_authority_data.data()),
-                   endpoint_.cluster.certificate_authority_data.size(), CURL_BLOB_COPY};
+    } else if (own_cas) {
+      // Only the cluster's CA: no default bundle or directory is loaded, so
+      // the store holds what the callback (or the blob) adds.
       curl_easy_setopt(h, CURLOPT_CAINFO, nullptr);
       curl_easy_setopt(h, CURLOPT_CAPATH, nullptr);
-      curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+      if (!parsed_material) {
+        curl_blob ca{const_cast<char*>(endpoint_.cluster.certificate_authority_data.data()),
+                     endpoint_.cluster.certificate_authority_data.size(), CURL_BLOB_COPY};
+        curl_easy_setopt(h, CURLOPT_CAINFO_BLOB, &ca);
+      }
     }
     // Client certificate.
-    if (!auth.cert.empty()) {
+    if (!auth.cert.empty() && !parsed_material) {
       curl_blob cert{const_cast<char*>(auth.cert.data()), auth.cert.size(), CURL_BLOB_COPY};
       curl_blob key{const_cast<char*>(auth.key.data()), auth.key.size(), CURL_BLOB_COPY};
       curl_easy_setopt(h, CURLOPT_SSLCERT_BLOB, &cert);
@@ -760,7 +848,8 @@ class HttpClient final : public Client {
     curl_easy_setopt(h, CURLOPT_HTTPHEADER, nullptr);
     curl_easy_setopt(h, CURLOPT_CONNECT_TO, nullptr);
     curl_easy_setopt(h, CURLOPT_POSTFIELDS, nullptr);
-    pool_.release(std::move(handle));
+    curl_easy_setopt(h, CURLOPT_SSL_CTX_DATA, nullptr);
+    pool_.release(std::move(pooled));
     return response;
   }
 
@@ -769,6 +858,8 @@ class HttpClient final : public Client {
   const std::string base_url_;     // scheme://host[:port][/path], no trailing '/'
   const std::string connect_to_;   // CURLOPT_CONNECT_TO entry when tls-server-name differs
   const std::string host_header_;  // the server's host:port when tls-server-name replaces it in the URL
+  const std::vector<X509Ptr> cas_;  // the endpoint's CA certificates, parsed once (read-only)
+  const bool ssl_ctx_callback_;     // curl_uses_our_openssl(): install parsed material, not blobs
   RateLimiter limiter_;
   HandlePool pool_;
   std::mutex discovery_mutex_;
@@ -781,6 +872,13 @@ class HttpClient final : public Client {
   std::atomic<int> retries_{0};
   std::atomic<int> lists_{0};
   std::atomic<int> gets_{0};
+  std::atomic<int> connections_{0};
+  std::atomic<int> identity_parses_{0};
+  // The client identity last parsed; shared_ptr because requests in flight
+  // keep the one they connect with while an exec refresh replaces it.
+  std::mutex identity_mutex_;
+  std::shared_ptr<const ClientIdentity> identity_;
+  std::uint64_t identity_generations_ = 0;  // under identity_mutex_ (and in the constructor)
 };
 
 struct UrlFree {
@@ -829,29 +927,34 @@ std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientO
     host_header = host + ":" + port;
   }
 
+  // Parsed here once: a bad PEM is refused now, and connections reuse the objects.
   const ClusterEntry& cluster = endpoint.cluster;
-  if (!cluster.certificate_authority_data.empty() && !is_pem_certificate(cluster.certificate_authority_data)) {
-    return fail(where + ": the cluster's certificate authority" +
-                (cluster.certificate_authority_file.empty() ? std::string(" (certificate-authority-data)")
-                                                            : " " + cluster.certificate_authority_file) +
-                " is not a PEM certificate");
+  std::vector<X509Ptr> cas;
+  if (!cluster.certificate_authority_data.empty()) {
+    cas = read_certificates(cluster.certificate_authority_data);
+    if (cas.empty()) {
+      return fail(where + ": the cluster's certificate authority" +
+                  (cluster.certificate_authority_file.empty() ? std::string(" (certificate-authority-data)")
+                                                              : " " + cluster.certificate_authority_file) +
+                  " is not a PEM certificate");
+    }
   }
   const UserEntry& user = endpoint.user;
   if (user.client_certificate_data.empty() != user.client_key_data.empty()) {
     return fail(where + ": a client certificate needs both client-certificate and client-key");
   }
-  if (!user.client_certificate_data.empty() && !is_pem_certificate(user.client_certificate_data)) {
-    return fail(where + ": the client certificate is not a PEM certificate");
-  }
-  if (!user.client_key_data.empty() && !is_pem_key(user.client_key_data)) {
-    return fail(where + ": the client key is not a PEM private key");
+  std::unique_ptr<ClientIdentity> identity;
+  if (!user.client_certificate_data.empty()) {
+    IdentityProblem problem = IdentityProblem::kNone;
+    identity = read_client_identity(user.client_certificate_data, user.client_key_data, &problem);
+    if (!identity) return fail(where + ": " + describe(problem));
   }
   if (!user.token_file.empty()) {
     std::string token;
     if (!read_token_file(user.token_file, &token)) return fail(where + ": cannot read the token file " + user.token_file);
   }
   return std::make_unique<HttpClient>(endpoint, options, std::move(base_url), std::move(connect_to),
-                                      std::move(host_header));
+                                      std::move(host_header), std::move(cas), std::move(identity));
 }
 
 }  // namespace mkq::kube

@@ -15,9 +15,10 @@
 // tier run concurrently, except that an object waits for the objects of its
 // own tier it depends on. Every client call holds one of `parallelism` slots.
 //
-// Invariants: the state (StateStore is single-writer) is only touched under
-// `record_mutex_`; the progress callback only under `progress_mutex_`; no
-// message holds document content (a Secret's values never leave the document).
+// Invariants: the state is only touched through `writer_` (which groups the
+// records into few commits); report_ and failed_ only under `record_mutex_`;
+// the progress callback only under `progress_mutex_`; no message holds
+// document content (a Secret's values never leave the document).
 #include <algorithm>
 #include <atomic>
 #include <ctime>
@@ -30,6 +31,7 @@
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/reconcile/apply_internal.h"
+#include "runtime/reconcile/state_writer.h"
 
 namespace mkq::reconcile {
 namespace {
@@ -170,12 +172,12 @@ class Executor {
            CredentialProvider* credentials, const ApplyOptions& options)
       : plan_(plan),
         targets_(targets),
-        state_(state),
         run_id_(run_id),
         credentials_(credentials),
         options_(options),
         parallelism_(std::max(1, options.parallelism)),
-        slots_(parallelism_) {}
+        slots_(parallelism_),
+        writer_(state, options.state_commit_interval) {}
 
   ApplyReport run();
 
@@ -198,7 +200,7 @@ class Executor {
   void run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave);
   void execute(ClusterRun& cluster, const Change& change);
 
-  // Each returns the error, or "" on success (the state already updated).
+  // Each returns the error, or "" on success (the state's record queued).
   std::string apply_change(ClusterRun& cluster, const Change& change);
   std::string delete_change(ClusterRun& cluster, const Change& change, bool record);
   std::string wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change, Json last);
@@ -214,7 +216,6 @@ class Executor {
 
   const Plan& plan_;
   const std::vector<Target>& targets_;
-  state::StateStore& state_;
   const std::int64_t run_id_;
   CredentialProvider* const credentials_;
   const ApplyOptions& options_;
@@ -226,10 +227,11 @@ class Executor {
   // depends_on; for a deletion, the deletions of the objects depending on it).
   std::map<std::string, std::vector<std::string>> blockers_;
 
-  std::mutex record_mutex_;  // guards state_, report_, failed_
+  std::mutex record_mutex_;  // guards report_, failed_
   ApplyReport report_;
   std::map<std::string, std::string> failed_;  // failed or skipped address -> the failed address at its root
   std::mutex progress_mutex_;
+  StateWriter writer_;  // last: written out before the rest goes
 };
 
 void Executor::emit(ProgressEvent::Phase phase, const Change& change, const std::string& message) {
@@ -267,11 +269,12 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
       // not stop.
       if (!change.credential) failed_[change.address] = root.empty() ? change.address : root;
     }
-    std::string ignored;
-    state_.record_outcome(run_id_, state::ObjectOutcome{change.address, action_name(change.action),
-                                                        outcome_name(outcome), message},
-                          &ignored);
   }
+  state::StateWrite write;
+  write.kind = state::StateWrite::Kind::Outcome;
+  write.run_id = run_id_;
+  write.outcome = state::ObjectOutcome{change.address, action_name(change.action), outcome_name(outcome), message};
+  writer_.add(std::move(write));
   emit(outcome == Outcome::Ok ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
 }
 
@@ -288,16 +291,18 @@ std::string Executor::record_applied(const Change& change, const Json& answer, c
   entry.digest = digest;
   entry.applied_at = now_rfc3339();
   entry.run_id = run_id_;
-  std::string error;
-  std::lock_guard<std::mutex> lock(record_mutex_);
-  if (!state_.record_applied(entry, &error)) return "applied, but the state could not record it: " + error;
+  state::StateWrite write;
+  write.kind = state::StateWrite::Kind::Applied;
+  write.entry = std::move(entry);
+  writer_.add(std::move(write));
   return "";
 }
 
 std::string Executor::record_deleted(const Change& change) {
-  std::string error;
-  std::lock_guard<std::mutex> lock(record_mutex_);
-  if (!state_.record_deleted(change.address, &error)) return "deleted, but the state could not record it: " + error;
+  state::StateWrite write;
+  write.kind = state::StateWrite::Kind::Deleted;
+  write.address = change.address;
+  writer_.add(std::move(write));
   return "";
 }
 
@@ -638,15 +643,13 @@ void Executor::drop_vanished(const ClusterPlan& cluster) {
   // whose object is already gone: forget it, no request.
   for (const Change& change : cluster.changes) {
     if (change.action != Action::NoOp || !change.live_uid.empty()) continue;
-    std::lock_guard<std::mutex> lock(record_mutex_);
-    if (!state_.find(change.address)) continue;
-    std::string ignored;
-    state_.record_deleted(change.address, &ignored);
+    if (!writer_.find(change.address)) continue;
+    record_deleted(change);
   }
 }
 
 ApplyReport Executor::run() {
-  lineage_ = state_.lineage();
+  lineage_ = writer_.lineage();
   prepare_blockers();
 
   std::vector<std::unique_ptr<ClusterRun>> runs;
@@ -681,6 +684,13 @@ ApplyReport Executor::run() {
   run_phase(managers, is_late, false);
   run_phase(managers, [](const ClusterRun&, const Change&) { return true; }, true);
   run_phase(workers, [](const ClusterRun&, const Change&) { return true; }, true);
+  // Every record written before any wait (and before the caller ends the run).
+  const std::string state_error = writer_.flush();
+  if (!state_error.empty()) {
+    std::lock_guard<std::mutex> lock(record_mutex_);
+    ++report_.failed;
+    report_.results.push_back(ObjectResult{"", "", Action::NoOp, false, state_error});
+  }
 
   if (options_.wait) {
     std::vector<detail::WaitItem> items;

@@ -28,6 +28,9 @@ struct ApplyOptions {
   std::optional<std::chrono::milliseconds> wait;  // --wait: until Kueue objects are Active=True
   std::chrono::milliseconds poll_interval{500};   // while waiting (one LIST per kind per cluster per poll)
   std::chrono::milliseconds deletion_timeout{60000};  // waiting for finalizers on delete/replace
+  // The state records are written in groups this long after the first of a
+  // burst (state_writer.h: what a kill -9 may lose); 0: each at once.
+  std::chrono::milliseconds state_commit_interval{20};
   // Called from worker threads (serialised by the executor).
   std::function<void(const ProgressEvent&)> progress;
 };

@@ -101,6 +101,11 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
 // The inventory digest of a document mkq applies (state::digest_of of its canonical JSON).
 std::string document_digest(const Json& document, const std::string& lineage);
 
+namespace detail {
+// The canonical JSON digests are taken of: compact, object keys sorted bytewise.
+std::string canonical(const Json& document);
+}  // namespace detail
+
 // Terraform-like text: per cluster a header, `+ ~ - -/+` lines with field diffs,
 // then "Plan: N to add, N to change, N to destroy." (or "No changes. ..."). Secrets masked.
 std::string render_text(const Plan& plan, bool color);

@@ -43,6 +43,17 @@ struct ObjectOutcome {
   std::string message;  // empty when ok
 };
 
+// One record of StateStore::record_batch: an object applied (entry), an
+// object deleted (address) or an object's outcome in a run (run_id, outcome).
+struct StateWrite {
+  enum class Kind { Applied, Deleted, Outcome };
+  Kind kind = Kind::Outcome;
+  InventoryEntry entry;
+  std::string address;
+  std::int64_t run_id = 0;
+  ObjectOutcome outcome;
+};
+
 struct RunRecord {
   std::int64_t id = 0;
   std::string started_at, finished_at;  // finished_at empty: interrupted (the process died)
@@ -98,6 +109,12 @@ class StateStore {
   // with *error on a database failure.
   bool record_applied(const InventoryEntry& entry, std::string* error);
   bool record_deleted(const std::string& address, std::string* error);
+
+  // Several records in one transaction, in order: an apply's group commit,
+  // one commit for many objects instead of one each. The same effect as the
+  // single calls (the serial grows by one per inventory change); all or
+  // nothing.
+  bool record_batch(const std::vector<StateWrite>& writes, std::string* error);
 
   // History.
   std::int64_t begin_run(const std::string& command, const std::string& policy_digest, std::string* error);

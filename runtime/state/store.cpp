@@ -313,13 +313,12 @@ std::optional<InventoryEntry> StateStore::find(const std::string& address) const
   return std::nullopt;
 }
 
-bool StateStore::record_applied(const InventoryEntry& entry, std::string* error) {
-  Database& db = impl_->db;
-  Transaction tx(db);
-  if (!tx.begun()) {
-    set_error(error, db.error_message());
-    return false;
-  }
+namespace {
+
+// The statements behind the records, inside the caller's transaction. Each
+// returns false on a database failure; *changed tells whether the inventory
+// changed (the serial then grows).
+bool upsert_inventory(Database& db, const InventoryEntry& entry) {
   Statement upsert(
       db,
       "INSERT OR REPLACE INTO inventory (address, cluster, api_version, kind, namespace, name, uid, "
@@ -335,32 +334,83 @@ bool StateStore::record_applied(const InventoryEntry& entry, std::string* error)
       .bind(9, entry.digest)
       .bind(10, entry.applied_at.empty() ? detail::now_rfc3339() : entry.applied_at)
       .bind(11, entry.run_id);
-  if (!upsert.run() || !db.run_cached("UPDATE meta SET serial = serial + 1 WHERE id = 1") || !tx.commit()) {
-    set_error(error, db.error_message());
-    return false;
-  }
-  ++impl_->serial;
+  return upsert.run();
+}
+
+bool remove_inventory(Database& db, const std::string& address, bool* changed) {
+  Statement remove(db, "DELETE FROM inventory WHERE address = ?1");
+  if (!remove.bind(1, address).run()) return false;
+  *changed = sqlite3_changes(db.handle()) != 0;  // not in the inventory: nothing changed, no new serial
   return true;
 }
 
+bool insert_outcome(Database& db, std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
+  Statement insert(
+      db,
+      "INSERT INTO run_objects (run_id, address, action, result, message) VALUES (?1, ?2, ?3, ?4, ?5)");
+  insert.bind(1, run_id)
+      .bind(2, outcome.address)
+      .bind(3, outcome.action)
+      .bind(4, outcome.result)
+      .bind(5, outcome.message);
+  if (insert.run()) return true;
+  set_error(error, insert.code() == SQLITE_CONSTRAINT ? db.error_message("no run " + std::to_string(run_id))
+                                                      : db.error_message());
+  return false;
+}
+
+bool bump_serial(Database& db, std::int64_t by) {
+  Statement bump(db, "UPDATE meta SET serial = serial + ?1 WHERE id = 1");
+  return bump.bind(1, by).run();
+}
+
+}  // namespace
+
+bool StateStore::record_applied(const InventoryEntry& entry, std::string* error) {
+  return record_batch({StateWrite{StateWrite::Kind::Applied, entry, "", 0, {}}}, error);
+}
+
 bool StateStore::record_deleted(const std::string& address, std::string* error) {
+  return record_batch({StateWrite{StateWrite::Kind::Deleted, {}, address, 0, {}}}, error);
+}
+
+bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string* error) {
+  if (writes.empty()) return true;
   Database& db = impl_->db;
   Transaction tx(db);
   if (!tx.begun()) {
     set_error(error, db.error_message());
     return false;
   }
-  Statement remove(db, "DELETE FROM inventory WHERE address = ?1");
-  if (!remove.bind(1, address).run()) {
+  std::int64_t inventory_changes = 0;
+  for (const StateWrite& write : writes) {
+    switch (write.kind) {
+      case StateWrite::Kind::Applied:
+        if (!upsert_inventory(db, write.entry)) {
+          set_error(error, db.error_message());
+          return false;
+        }
+        ++inventory_changes;
+        break;
+      case StateWrite::Kind::Deleted: {
+        bool changed = false;
+        if (!remove_inventory(db, write.address, &changed)) {
+          set_error(error, db.error_message());
+          return false;
+        }
+        if (changed) ++inventory_changes;
+        break;
+      }
+      case StateWrite::Kind::Outcome:
+        if (!insert_outcome(db, write.run_id, write.outcome, error)) return false;
+        break;
+    }
+  }
+  if ((inventory_changes > 0 && !bump_serial(db, inventory_changes)) || !tx.commit()) {
     set_error(error, db.error_message());
     return false;
   }
-  if (sqlite3_changes(db.handle()) == 0) return true;  // not in the inventory: nothing changed, no new serial
-  if (!db.exec("UPDATE meta SET serial = serial + 1 WHERE id = 1") || !tx.commit()) {
-    set_error(error, db.error_message());
-    return false;
-  }
-  ++impl_->serial;
+  impl_->serial += inventory_changes;
   return true;
 }
 
@@ -394,21 +444,7 @@ std::int64_t StateStore::begin_run(const std::string& command, const std::string
 }
 
 bool StateStore::record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
-  Database& db = impl_->db;
-  Statement insert(
-      db,
-      "INSERT INTO run_objects (run_id, address, action, result, message) VALUES (?1, ?2, ?3, ?4, ?5)");
-  insert.bind(1, run_id)
-      .bind(2, outcome.address)
-      .bind(3, outcome.action)
-      .bind(4, outcome.result)
-      .bind(5, outcome.message);
-  if (!insert.run()) {
-    set_error(error, insert.code() == SQLITE_CONSTRAINT ? db.error_message("no run " + std::to_string(run_id))
-                                                        : db.error_message());
-    return false;
-  }
-  return true;
+  return insert_outcome(impl_->db, run_id, outcome, error);
 }
 
 bool StateStore::finish_run(std::int64_t run_id, const std::string& result, std::string* error) {

@@ -422,6 +422,33 @@ TEST_CASE("http client: a wrong CA is a TLSError", "[kube][http]") {
     return lower;
   }());
   CHECK(client->stats().retries == 0);
+  // Refused by the CA the SSL_CTX callback installed (no default store loaded).
+  CHECK(client->stats().connections == 1);
+}
+
+TEST_CASE("http client: new connections reuse the CA and client certificate parsed once", "[kube][http]") {
+  mkq::sandbox::FaultOptions faults;
+  faults.latency_ms = 100;  // keeps requests in flight together, so each thread needs its own connection
+  Sandbox sandbox(faults);
+  auto client = make_client(admin_endpoint(sandbox.port()));
+  std::atomic<int> failures{0};
+  std::vector<std::thread> threads;
+  const auto deadline = Clock::now() + std::chrono::seconds(15);
+  for (int t = 0; t < 4; ++t) {
+    threads.emplace_back([&] {
+      while (client->stats().connections < 3 && Clock::now() < deadline) {
+        auto got = client->request("GET", "/api/v1/namespaces/default", nullptr);
+        if (!got || got.value()["metadata"]["name"] != "default") ++failures;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  const auto stats = client->stats();
+  CHECK(failures == 0);
+  CHECK(stats.connections >= 3);
+  CHECK(stats.connections <= 4);  // one per thread: kept alive and reused
+  CHECK(stats.identity_parses == 1);
+  CHECK(stats.retries == 0);
 }
 
 TEST_CASE("http client: a closed port is ConnectionFailed, quickly", "[kube][http]") {
@@ -459,6 +486,18 @@ TEST_CASE("http client: make_http_client refuses unusable endpoints without quot
   endpoint.user.client_key_data = "-----BEGIN PRIVATE KEY-----\nNOT-A-KEY-SECRET\n-----END PRIVATE KEY-----\n";
   CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
   CHECK(error == "context \"test\": the client key is not a PEM private key");
+
+  mkq::sandbox::Pki other;
+  REQUIRE(mkq::sandbox::generate_pki(&other, &error));
+  endpoint = admin_endpoint(1);
+  endpoint.user.client_key_data = other.admin_key;  // a valid key, but not the certificate's
+  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
+  CHECK(error == "context \"test\": the client key does not match the client certificate");
+
+  endpoint = admin_endpoint(1);
+  endpoint.user.client_certificate_data = "-----BEGIN CERTIFICATE-----\nSECRET\n-----END CERTIFICATE-----\n";
+  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
+  CHECK(error == "context \"test\": the client certificate is not a PEM certificate");
 
   endpoint = admin_endpoint(1);
   endpoint.cluster.certificate_authority_data = "garbage";
@@ -500,19 +539,23 @@ TEST_CASE("http client: the sandbox's own kubeconfig loads and connects", "[kube
 
 namespace {
 
-// An HTTPS server with the sandbox's server certificate that records the
-// Authorization header of each request; answers 401 to the first `reject` ones.
+// An HTTPS server with the sandbox's server certificate (or another PKI's)
+// that records the Authorization header of each request; answers 401 to the
+// first `reject` ones.
 struct Recorder {
-  mkq::sandbox::CertPtr cert = mkq::sandbox::read_cert(test_pki().server_cert);
-  mkq::sandbox::KeyPtr key = mkq::sandbox::read_key(test_pki().server_key);
-  httplib::SSLServer server{cert.get(), key.get()};
+  mkq::sandbox::CertPtr cert;
+  mkq::sandbox::KeyPtr key;
+  httplib::SSLServer server;
   std::thread thread;
   int port = 0;
   std::mutex mutex;
   std::vector<std::string> authorizations;
   int reject = 0;
 
-  Recorder() {
+  explicit Recorder(const mkq::sandbox::Pki& pki = test_pki())
+      : cert(mkq::sandbox::read_cert(pki.server_cert)),
+        key(mkq::sandbox::read_key(pki.server_key)),
+        server(cert.get(), key.get()) {
     server.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> lock(mutex);
       authorizations.push_back(req.get_header_value("Authorization"));
@@ -644,6 +687,28 @@ TEST_CASE("http client: a 401 asks the exec plugin again, once", "[kube][http][a
   CHECK(runs(dir / "count") == 3);
 }
 
+TEST_CASE("http client: a server certificate from another CA is refused", "[kube][http]") {
+  mkq::sandbox::Pki other;
+  std::string error;
+  REQUIRE(mkq::sandbox::generate_pki(&other, &error));
+  Recorder impostor(other);  // serves a certificate signed by `other`'s CA
+  Endpoint endpoint = impostor.endpoint();  // trusts test_pki()'s CA only
+  endpoint.user.client_certificate_data = test_pki().admin_cert;
+  endpoint.user.client_key_data = test_pki().admin_key;
+  auto client = make_client(endpoint);
+  auto got = client->request("GET", "/api/v1/namespaces/default", nullptr);
+  REQUIRE_FALSE(got);
+  CHECK(got.error().reason == "TLSError");
+  CHECK(client->stats().connections == 1);
+  CHECK(impostor.seen().empty());
+
+  // The same server with its own CA trusted: the callback's store is what verifies.
+  endpoint.cluster.certificate_authority_data = other.ca_cert;
+  auto trusting = make_client(endpoint);
+  REQUIRE(trusting->request("GET", "/api/v1/namespaces/default", nullptr));
+  CHECK(trusting->stats().connections == 1);
+}
+
 TEST_CASE("http client: tls-server-name is the name verified, the server's address the one dialled", "[kube][http]") {
   Recorder recorder;
   Endpoint endpoint = recorder.endpoint();
@@ -710,4 +775,76 @@ TEST_CASE("exec credentials: parsing, versions, expiry", "[kube][auth]") {
   CHECK(empty.error().message == "exec plugin p: its ExecCredential has neither a token nor a client certificate");
   CHECK_FALSE(mkq::kube::parse_rfc3339("2030-01-02 03:04:05"));
   CHECK_FALSE(mkq::kube::parse_rfc3339("2030-13-02T03:04:05Z"));
+}
+
+namespace {
+
+// An exec plugin printing the ExecCredential held in `credential_file`, with
+// an expiry in the past so that every request runs it again.
+std::string cert_plugin_script(const std::string& credential_file) {
+  return "#!/bin/sh\ncat '" + credential_file + "'\n";
+}
+
+std::string cert_credential(const std::string& cert, const std::string& key) {
+  return Json{{"apiVersion", "client.authentication.k8s.io/v1"},
+              {"kind", "ExecCredential"},
+              {"status",
+               {{"clientCertificateData", cert},
+                {"clientKeyData", key},
+                {"expirationTimestamp", "2000-01-01T00:00:00Z"}}}}
+      .dump();
+}
+
+}  // namespace
+
+TEST_CASE("http client: an exec plugin's client certificate is parsed when it changes, on new connections",
+          "[kube][http][auth]") {
+  Sandbox sandbox;
+  TempDir dir;
+  std::string alice_cert, alice_key, error;
+  REQUIRE(mkq::sandbox::issue_client_certificate(test_pki(), "alice", {}, &alice_cert, &alice_key, &error));
+  const auto credential = dir / "credential.json";
+  write_file(dir / "plugin", cert_plugin_script(credential.string()), true);
+  Endpoint endpoint = admin_endpoint(sandbox.port());
+  endpoint.user.client_certificate_data.clear();
+  endpoint.user.client_key_data.clear();
+  const mkq::kube::ExecConfig exec{"client.authentication.k8s.io/v1", (dir / "plugin").string(), {}, {}, false, ""};
+  endpoint.user.exec = exec;
+  auto client = make_client(endpoint);
+  auto get = [&] { return client->request("GET", "/api/v1/namespaces/default", nullptr); };
+
+  write_file(credential, cert_credential(test_pki().admin_cert, test_pki().admin_key));
+  REQUIRE(get());
+  REQUIRE(get());  // the same credential: no parse, the same connection
+  CHECK(client->stats().identity_parses == 1);
+  CHECK(client->stats().connections == 1);
+
+  // alice (no RBAC grants) on a new connection: the admin's is not reused.
+  write_file(credential, cert_credential(alice_cert, alice_key));
+  auto forbidden = get();
+  REQUIRE_FALSE(forbidden);
+  CHECK(forbidden.error().status == 403);
+  CHECK(forbidden.error().message.find("alice") != std::string::npos);
+  CHECK(client->stats().identity_parses == 2);
+  CHECK(client->stats().connections == 2);
+
+  write_file(credential, cert_credential(test_pki().admin_cert, test_pki().admin_key));
+  REQUIRE(get());
+  CHECK(client->stats().identity_parses == 3);
+  CHECK(client->stats().connections == 3);
+
+  // A bad key or one that is not the certificate's: a clear error, before any connection.
+  write_file(credential, cert_credential(test_pki().admin_cert,
+                                         "-----BEGIN PRIVATE KEY-----\nSECRET-KEY\n-----END PRIVATE KEY-----\n"));
+  auto bad_key = get();
+  REQUIRE_FALSE(bad_key);
+  CHECK(bad_key.error().reason == "ConfigError");
+  CHECK(bad_key.error().message == "exec plugin " + exec.command + ": the client key is not a PEM private key");
+  write_file(credential, cert_credential(test_pki().admin_cert, alice_key));
+  auto mismatch = get();
+  REQUIRE_FALSE(mismatch);
+  CHECK(mismatch.error().message ==
+        "exec plugin " + exec.command + ": the client key does not match the client certificate");
+  CHECK(client->stats().connections == 3);
+  CHECK(client->stats().retries == 0);
 }

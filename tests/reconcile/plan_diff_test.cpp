@@ -389,6 +389,27 @@ TEST_CASE("plan: a cluster only the inventory remembers is pruned as a worker", 
   CHECK(plan.summary().destroy == 3);
 }
 
+TEST_CASE("canonical JSON: sorted keys, compact, the same bytes as a sorted-map dump", "[reconcile][plan]") {
+  // The digests in existing state files were taken of nlohmann's std::map dump
+  // of the document; the canonical form must stay that, byte for byte.
+  const char* const documents[] = {
+      R"({"b": 1, "a": {"y": 2, "x": 1}})",
+      R"({"apiVersion": "v1", "kind": "Secret", "metadata": {"name": "s", "labels": {"z": "1", "Z": "2", "a-b": "3"}},
+          "stringData": {"kubeconfig": "line1\nline2\t\"quoted\" \\ back", "ü": "é ✓ \u0001"}})",
+      R"({"n": [1, -2, 3.5, -0.0, 1e300, 18446744073709551615, -9223372036854775808, true, false, null, "", [], {}],
+          "nested": [{"b": [{"d": 1, "c": 2}], "a": null}], "": "empty key", "aa": 1, "a": 2, "B": 3})",
+      R"([3, {"y": "x", "x": "y"}, "text"])",
+      R"("just a string")",
+      R"(42)"};
+  for (const char* text : documents) {
+    const Json document = Json::parse(text);
+    INFO(text);
+    CHECK(reconcile::detail::canonical(document) == nlohmann::json::parse(document.dump()).dump());
+  }
+  CHECK(reconcile::detail::canonical(Json::parse(R"({"b": 1, "a": {"y": 2, "x": 1}})")) ==
+        R"({"a":{"x":1,"y":2},"b":1})");
+}
+
 TEST_CASE("document_digest is the lineage-salted digest of the canonical document", "[reconcile][plan]") {
   const Json a = Json::parse(R"({"b": 1, "a": {"y": 2, "x": 1}})");
   const Json b = Json::parse(R"({"a": {"x": 1, "y": 2}, "b": 1})");

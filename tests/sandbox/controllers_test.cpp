@@ -274,3 +274,34 @@ TEST_CASE("controllers: a MultiKueueCluster really connects to its worker", "[sa
   CHECK(cond.value("reason", "") == "ClientConnectionFailed");
   CHECK(line(*manager, "CQ", "clusterqueues/cluster-queue").find("AdmissionCheckInactive") != std::string::npos);
 }
+
+TEST_CASE("controllers: the connection probe trusts the kubeconfig's CA and no other", "[sandbox][controllers]") {
+  mkq::sandbox::Pki pki, other_pki;
+  std::string error;
+  REQUIRE(mkq::sandbox::generate_pki(&pki, &error));
+  REQUIRE(mkq::sandbox::generate_pki(&other_pki, &error));
+  auto worker = mkq::sandbox::testing::memory_cluster();
+  install_kueue(*worker);
+  mkq::sandbox::ServerOptions options;
+  options.threads = 2;
+  mkq::sandbox::HttpsServer server(*worker, pki, options);
+  REQUIRE(server.bind(&error));
+  server.start();
+
+  const auto parsed = [](const std::string& kubeconfig) {
+    std::string parse_error;
+    auto value = mkq::sandbox::parse_kubeconfig(kubeconfig, &parse_error);
+    REQUIRE(value);
+    return *value;
+  };
+  const auto ok = mkq::sandbox::probe_connection(parsed(mkq::sandbox::make_kubeconfig(pki, {{"w", server.port()}})), 5);
+  CHECK(ok.ok);
+  CHECK(ok.message == "Connected");
+  // The same server, but a kubeconfig naming another CA (and that CA's client
+  // certificate): the server's certificate does not verify.
+  const auto refused =
+      mkq::sandbox::probe_connection(parsed(mkq::sandbox::make_kubeconfig(other_pki, {{"w", server.port()}})), 5);
+  CHECK_FALSE(refused.ok);
+  CHECK(refused.message.find("tls: failed to verify certificate") != std::string::npos);
+  server.stop();
+}

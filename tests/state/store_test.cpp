@@ -160,6 +160,42 @@ TEST_CASE("state store reports a directory it cannot create", "[state][errors]")
                     0) == 0);
 }
 
+TEST_CASE("state record_batch: in order, one serial per inventory change, all or nothing", "[state]") {
+  TempDir dir;
+  std::string error;
+  auto store = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(store != nullptr);
+  const std::int64_t run = store->begin_run("apply", "sha256:p", &error);
+  REQUIRE(run > 0);
+
+  std::vector<StateWrite> writes;
+  writes.push_back({StateWrite::Kind::Applied, entry("manager", "Cohort", "a"), "", 0, {}});
+  writes.push_back({StateWrite::Kind::Outcome, {}, "", run, {"manager/Cohort/a", "create", "ok", ""}});
+  writes.push_back({StateWrite::Kind::Applied, entry("manager", "Cohort", "b"), "", 0, {}});
+  writes.push_back({StateWrite::Kind::Deleted, {}, "manager/Cohort/b", 0, {}});  // after its apply: gone
+  writes.push_back({StateWrite::Kind::Deleted, {}, "manager/Cohort/none", 0, {}});  // nothing to delete
+  writes.push_back({StateWrite::Kind::Outcome, {}, "", run, {"manager/Cohort/b", "create", "failed", "boom"}});
+  REQUIRE(store->record_batch(writes, &error));
+  CHECK(store->serial() == 3);  // two applied, one deleted
+  const auto all = store->inventory();
+  REQUIRE(all.size() == 1);
+  CHECK(all[0].address == "manager/Cohort/a");
+  const auto recorded = store->find_run(run);
+  REQUIRE(recorded);
+  REQUIRE(recorded->objects.size() == 2);
+  CHECK(recorded->objects[1].message == "boom");
+
+  // An outcome for a run that does not exist fails the whole batch.
+  std::vector<StateWrite> bad;
+  bad.push_back({StateWrite::Kind::Applied, entry("manager", "Cohort", "c"), "", 0, {}});
+  bad.push_back({StateWrite::Kind::Outcome, {}, "", run + 100, {"manager/Cohort/c", "create", "ok", ""}});
+  CHECK_FALSE(store->record_batch(bad, &error));
+  CHECK(error.find("no run") != std::string::npos);
+  CHECK(!store->find("manager/Cohort/c"));
+  CHECK(store->serial() == 3);
+  CHECK(store->record_batch({}, &error));
+}
+
 TEST_CASE("state inventory: insert, replace, find, delete, sorted, each change bumps the serial", "[state]") {
   TempDir dir;
   std::string error;

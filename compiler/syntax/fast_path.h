@@ -1,0 +1,118 @@
+// PRIVATE to compiler/syntax: the fast path of parse_file() for the common
+// case, a file without errors.
+//
+//   fast_lexer.cpp    a hand-written lexer that produces exactly the tokens of
+//                     the generated MkqLexer, or gives up
+//   fast_parser.cpp   a recursive-descent parser from those tokens straight to
+//                     the AST, or gives up
+//
+// Both only ever answer when they are sure to give what the ANTLR path
+// (parse.cpp, transform_*.cpp) would give for the same text; for anything
+// unusual — a lexical error, an ambiguity ANTLR resolves by looking far ahead,
+// a syntax error, a tree too deep — they give up without any side effect, and
+// the ANTLR path runs instead. Diagnostics therefore always come from the ANTLR
+// path, and the AST is the same whichever path built it.
+//
+// No ANTLR type here; token types are the generated MkqLexer's.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <utility>
+#include <vector>
+
+#include "compiler/syntax/ast.h"
+
+namespace mkq::syntax::detail {
+
+class TextPiece;
+
+// One token as the generated lexer would have made it (antlr_tokens() in
+// parser_internal.h adds ANTLR's code point positions). Skipped whitespace
+// makes no token; comments are on the hidden channel.
+struct LexToken {
+  std::uint32_t begin = 0;  // byte offsets in the file, [begin, end)
+  std::uint32_t end = 0;
+  std::uint32_t type = 0;  // MkqLexer::IMPORT ...; kEof for the last one
+  bool hidden = false;     // on Token::HIDDEN_CHANNEL (comments), else on the default channel
+};
+inline constexpr std::uint32_t kEof = 0xffffffffu;  // LexToken::type of the end of input
+
+// Lexes the whole piece into `tokens` (EOF last). False — `tokens` is then
+// unspecified — when the text has anything the generated lexer's tokens would
+// get reported for or repaired: a stray character (also '&', '|', non-ASCII
+// outside strings and comments), an unterminated string or comment, an invalid
+// number or duration; and when it is unsure: a backslash inside `${...}`, more
+// than kMaxTokens tokens.
+bool fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens);
+
+// The decoded strings of a piece, by token index (see parser_internal.h).
+using StringTable = std::vector<std::unique_ptr<StringExpr>>;
+
+// Builds the AST of a piece from its tokens when the text is valid and every
+// decision is one ANTLR makes on the next token or two. Strings are taken from
+// `strings` only by commit(), so a parser that gave up leaves them untouched.
+class FastParser {
+ public:
+  FastParser(const TextPiece& piece, const std::vector<LexToken>& tokens, const StringTable& strings,
+             int base_depth);
+
+  // The statements of a file; nullopt when the fast path gives up.
+  std::optional<std::vector<StmtPtr>> file();
+  // The expression that is the whole piece (`${...}`); null when the fast path gives up.
+  ExprPtr expression();
+  // After a successful file() or expression(): moves the decoded strings into the AST.
+  void commit(StringTable& strings);
+
+ private:
+  struct GiveUp {};  // thrown inside the parser only, caught by file() / expression()
+
+  // statements; `height` receives the levels the Transformer would count
+  // (expressions, bodies, ifs), which must stay within kMaxTreeDepth
+  StmtPtr stmt(int& height);
+  StmtPtr import_stmt();
+  StmtPtr let_stmt(int& height);
+  StmtPtr template_stmt(int& height);
+  StmtPtr for_stmt(int& height);
+  std::unique_ptr<IfStmt> if_stmt(int& height);
+  StmtPtr assert_stmt(int& height);
+  StmtPtr use_stmt(int& height);
+  StmtPtr attribute(int& height);
+  StmtPtr block(int& height);
+  Body body(int& height);
+  bool assert_takes_message() const;
+
+  // expressions
+  ExprPtr expr(int precedence, int& height);
+  ExprPtr primary(int& height);
+  ExprPtr list(int& height);
+  ExprPtr map(int& height);
+  std::vector<Argument> args(int& height);
+  std::unique_ptr<StringExpr> string_lit();
+  std::string quoted_name(const LexToken& token);
+  Identifier ident();
+
+  // tokens
+  const LexToken& peek(std::size_t ahead = 0) const;
+  std::size_t type(std::size_t ahead = 0) const { return peek(ahead).type; }
+  const LexToken& take();
+  const LexToken& expect(std::size_t token_type);
+  const LexToken& previous() const;
+  SourceRange span(const LexToken& first, const LexToken& last) const;
+  SourceRange token_range(const LexToken& token) const;
+  std::string text(const LexToken& token) const;
+  // One more level over `below`; gives up past the Transformer's limit.
+  int level(int below) const;
+
+  const TextPiece& piece_;
+  const std::vector<LexToken>& tokens_;
+  const StringTable& strings_;
+  int limit_;                         // levels left before kMaxTreeDepth
+  std::vector<std::size_t> visible_;  // indices of default-channel tokens, EOF last
+  std::size_t next_ = 0;              // into visible_
+  std::vector<std::pair<StringExpr*, std::size_t>> pending_strings_;  // node, token index
+};
+
+}  // namespace mkq::syntax::detail

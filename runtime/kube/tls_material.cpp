@@ -1,0 +1,114 @@
+// TLS material parsed once; see tls_material.h.
+#include "runtime/kube/tls_material.h"
+
+#include <openssl/bio.h>
+#include <openssl/err.h>
+#include <openssl/pem.h>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+
+#include <climits>
+
+namespace mkq::kube {
+
+void X509Free::operator()(X509* cert) const { X509_free(cert); }
+void PkeyFree::operator()(EVP_PKEY* key) const { EVP_PKEY_free(key); }
+
+namespace {
+
+struct BioFree {
+  void operator()(BIO* bio) const { BIO_free(bio); }
+};
+using BioPtr = std::unique_ptr<BIO, BioFree>;
+
+// A read-only memory BIO over pem (which must outlive it); null when too large.
+BioPtr memory_bio(const std::string& pem) {
+  if (pem.size() > static_cast<std::size_t>(INT_MAX)) return nullptr;
+  return BioPtr(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
+}
+
+// OpenSSL's default asks the terminal for an encrypted key's passphrase; mkq
+// never prompts (kubeconfig keys are unencrypted), so an encrypted key fails.
+int no_passphrase(char* /*buffer*/, int /*size*/, int /*rwflag*/, void* /*user*/) { return 0; }
+
+}  // namespace
+
+std::vector<X509Ptr> read_certificates(const std::string& pem) {
+  std::vector<X509Ptr> certs;
+  BioPtr bio = memory_bio(pem);
+  if (bio) {
+    // The _AUX reader also takes "TRUSTED CERTIFICATE" blocks, as curl's PEM
+    // loading did; it stops (with PEM_R_NO_START_LINE) at the end of the text.
+    while (X509* cert = PEM_read_bio_X509_AUX(bio.get(), nullptr, no_passphrase, nullptr)) certs.emplace_back(cert);
+  }
+  ERR_clear_error();
+  return certs;
+}
+
+PkeyPtr read_private_key(const std::string& pem) {
+  PkeyPtr key;
+  if (BioPtr bio = memory_bio(pem)) key.reset(PEM_read_bio_PrivateKey(bio.get(), nullptr, no_passphrase, nullptr));
+  ERR_clear_error();
+  return key;
+}
+
+std::unique_ptr<ClientIdentity> read_client_identity(const std::string& cert_pem, const std::string& key_pem,
+                                                     IdentityProblem* problem) {
+  auto identity = std::make_unique<ClientIdentity>();
+  identity->certs = read_certificates(cert_pem);
+  if (identity->certs.empty()) {
+    *problem = IdentityProblem::kCertificate;
+    return nullptr;
+  }
+  identity->key = read_private_key(key_pem);
+  if (!identity->key) {
+    *problem = IdentityProblem::kKey;
+    return nullptr;
+  }
+  const bool matches = X509_check_private_key(identity->certs.front().get(), identity->key.get()) == 1;
+  ERR_clear_error();
+  if (!matches) {
+    *problem = IdentityProblem::kMismatch;
+    return nullptr;
+  }
+  identity->cert_pem = cert_pem;
+  identity->key_pem = key_pem;
+  *problem = IdentityProblem::kNone;
+  return identity;
+}
+
+std::string describe(IdentityProblem problem) {
+  switch (problem) {
+    case IdentityProblem::kNone: return "the client certificate and key are usable";
+    case IdentityProblem::kCertificate: return "the client certificate is not a PEM certificate";
+    case IdentityProblem::kKey: return "the client key is not a PEM private key";
+    case IdentityProblem::kMismatch: return "the client key does not match the client certificate";
+  }
+  return "the client certificate is unusable";
+}
+
+bool install_tls_setup(SSL_CTX* ctx, const TlsSetup& setup) {
+  bool ok = true;
+  if (setup.cas != nullptr) {
+    X509_STORE* store = SSL_CTX_get_cert_store(ctx);
+    ok = store != nullptr;
+    for (const X509Ptr& cert : *setup.cas) {
+      if (!ok) break;
+      // OpenSSL 3 ignores a certificate already in the store (returns 1).
+      ok = X509_STORE_add_cert(store, cert.get()) == 1;
+    }
+  }
+  if (ok && setup.identity != nullptr) {
+    const ClientIdentity& identity = *setup.identity;
+    ok = SSL_CTX_use_certificate(ctx, identity.certs.front().get()) == 1;
+    for (std::size_t i = 1; ok && i < identity.certs.size(); ++i) {
+      ok = SSL_CTX_add1_chain_cert(ctx, identity.certs[i].get()) == 1;
+    }
+    ok = ok && SSL_CTX_use_PrivateKey(ctx, identity.key.get()) == 1;
+    ok = ok && SSL_CTX_check_private_key(ctx) == 1;
+  }
+  ERR_clear_error();
+  return ok;
+}
+
+}  // namespace mkq::kube

@@ -1,0 +1,114 @@
+// The sandbox's store: group commit (Store::set_commit_listener) and a
+// cluster's flush() on a database file, read back through a second connection.
+#include <sqlite3.h>
+
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <thread>
+
+#include "sandbox/api.h"
+#include "sandbox/store.h"
+#include "tests/sandbox/api_test_support.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using mkq::sandbox::ObjectKey;
+using mkq::sandbox::Store;
+using nlohmann::json;
+
+// A scratch directory removed at the end of the test.
+struct ScratchDir {
+  fs::path path = fs::temp_directory_path() / ("mkq-store-test-" + std::to_string(::getpid()));
+  ScratchDir() {
+    fs::remove_all(path);
+    fs::create_directories(path);
+  }
+  ~ScratchDir() { fs::remove_all(path); }
+};
+
+// Objects another connection (another process, say) sees committed.
+int committed_objects(const fs::path& database) {
+  sqlite3* db = nullptr;
+  int count = -1;
+  if (sqlite3_open_v2(database.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK) {
+    sqlite3_stmt* st = nullptr;
+    if (sqlite3_prepare_v2(db, "SELECT COUNT(*) FROM objects", -1, &st, nullptr) == SQLITE_OK &&
+        sqlite3_step(st) == SQLITE_ROW) {
+      count = sqlite3_column_int(st, 0);
+    }
+    sqlite3_finalize(st);
+  }
+  sqlite3_close(db);
+  return count;
+}
+
+json config_map(const std::string& name) {
+  return {{"apiVersion", "v1"}, {"kind", "ConfigMap"}, {"metadata", {{"name", name}, {"namespace", "default"}}}};
+}
+
+}  // namespace
+
+TEST_CASE("sandbox store: without a listener every write is committed at once", "[sandbox][store]") {
+  ScratchDir dir;
+  std::string error;
+  auto store = Store::open(dir.path / "c.db", &error);
+  REQUIRE(store);
+  json object = config_map("a");
+  store->put({"", "configmaps", "default", "a"}, object, "ADDED");
+  CHECK(committed_objects(dir.path / "c.db") == 1);
+}
+
+TEST_CASE("sandbox store: with a listener writes share one commit", "[sandbox][store]") {
+  ScratchDir dir;
+  std::string error;
+  auto store = Store::open(dir.path / "c.db", &error);
+  REQUIRE(store);
+  int opened = 0;
+  store->set_commit_listener([&opened] { ++opened; });
+  for (const char* name : {"a", "b", "c"}) {
+    json object = config_map(name);
+    store->put({"", "configmaps", "default", name}, object, "ADDED");
+  }
+  CHECK(opened == 1);                                      // the first write opened the transaction
+  CHECK(store->get({"", "configmaps", "default", "c"}));  // this store reads its pending writes
+  CHECK(store->events_after("", "configmaps", 0, 100).size() == 3);
+  CHECK(committed_objects(dir.path / "c.db") == 0);  // others do not, yet
+  store->commit_pending();
+  CHECK(committed_objects(dir.path / "c.db") == 3);
+  json gone = config_map("a");
+  store->remove({"", "configmaps", "default", "a"}, gone);
+  CHECK(opened == 2);
+  CHECK(committed_objects(dir.path / "c.db") == 3);
+  store.reset();  // closing commits what is pending
+  CHECK(committed_objects(dir.path / "c.db") == 2);
+}
+
+TEST_CASE("sandbox store: a cluster commits its writes within milliseconds, and on flush", "[sandbox][store]") {
+  ScratchDir dir;
+  std::string error;
+  const fs::path database = dir.path / "c.db";
+  auto cluster = mkq::sandbox::Cluster::open("c", database, &error);
+  REQUIRE(cluster);
+  const int before = committed_objects(database);
+  REQUIRE(before > 0);  // the default namespaces
+  const auto created = cluster->handle(mkq::sandbox::testing::request(
+      "POST", "/api/v1/namespaces/default/configmaps", config_map("a").dump()));
+  REQUIRE(created.status == 201);
+  cluster->flush();
+  CHECK(committed_objects(database) == before + 1);
+  REQUIRE(cluster->handle(mkq::sandbox::testing::request("POST", "/api/v1/namespaces/default/configmaps",
+                                                         config_map("b").dump()))
+              .status == 201);
+  // The committer's delay is 10 ms; allow a loaded machine far longer.
+  int seen = 0;
+  for (int attempt = 0; attempt < 200 && seen != before + 2; ++attempt) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    seen = committed_objects(database);
+  }
+  CHECK(seen == before + 2);
+}
