@@ -387,9 +387,26 @@ int execute(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& op
   }
   ProgressPrinter printer(plan, isatty(STDERR_FILENO) == 1);
   apply.progress = [&printer](const reconcile::ProgressEvent& event) { printer.on_event(event); };
+  const auto started = std::chrono::steady_clock::now();
+  int requests_before = 0, retries_before = 0;
+  for (const auto& client : run.session.clients) {
+    requests_before += client->stats().requests;
+    retries_before += client->stats().retries;
+  }
   const reconcile::ApplyReport report =
       reconcile::apply_plan(plan, run.session.targets, *run.store, run_id, run.session.credentials.get(), apply);
   printer.finish();
+  if (global.verbose) {
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+    int requests = -requests_before, retries = -retries_before, connections = 0;
+    for (const auto& client : run.session.clients) {
+      requests += client->stats().requests;
+      retries += client->stats().retries;
+      connections += client->stats().connections;
+    }
+    std::fprintf(stderr, "mkq: %-7s %8.1f ms (%d requests, %d retried, %d TLS connections in all)\n", command.c_str(),
+                 took.count(), requests, retries, connections);
+  }
 
   int added = 0, changed = 0, destroyed = 0;
   for (const reconcile::ObjectResult& result : report.results) {

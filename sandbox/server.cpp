@@ -153,13 +153,19 @@ struct HttpsServer::Impl {
   bool tls_ok = false;  // set by the server's TLS callback: declared before server
   httplib::SSLServer server;
   int bound_port = -1;
+  int listen_socket = -1;  // the listening socket, once bound
   std::thread thread;
 
   Impl(Cluster& c, const Pki& pki, ServerOptions o)
       : cluster(c), options(std::move(o)), server([this, &pki](SSL_CTX& ctx) {
           tls_ok = setup_tls(ctx, pki);
           return tls_ok;
-        }) {}
+        }) {
+    server.set_socket_options([this](socket_t socket) {
+      httplib::default_socket_options(socket);
+      listen_socket = socket;
+    });
+  }
 
   // A fault to inject for this request, if any: true when res is answered.
   bool inject_fault(const httplib::Request& req, httplib::Response& res) {
@@ -295,6 +301,11 @@ bool HttpsServer::bind(std::string* error) {
   } else {
     impl_->bound_port = impl_->server.bind_to_port(impl_->options.host, impl_->options.port) ? impl_->options.port : -1;
   }
+  // cpp-httplib listens with a backlog of 5: a client opening a dozen
+  // connections at once (mkq's parallel apply) overflowed it, and the kernel
+  // dropped SYNs that the client then resent a second later. Listen again with
+  // the system's maximum.
+  if (impl_->bound_port > 0 && impl_->listen_socket >= 0) ::listen(impl_->listen_socket, SOMAXCONN);
   if (impl_->bound_port <= 0) {
     *error = "cannot listen on " + impl_->options.host + ":" +
              (impl_->options.port == 0 ? std::string("a free port") : std::to_string(impl_->options.port)) +
