@@ -119,6 +119,16 @@ constexpr int kConditionalLevel = 1;
 
 }  // namespace
 
+template <typename ParseItem>
+void FastParser::separated(std::size_t close, ParseItem parse_item) {
+  while (true) {
+    parse_item();
+    if (type() != L::COMMA) return;
+    take();
+    if (type() == close) return;
+  }
+}
+
 FastParser::FastParser(const TextPiece& piece, const std::vector<LexToken>& tokens,
                        const StringTable& strings, int base_depth)
     : piece_(piece), tokens_(tokens), strings_(strings), limit_(Transformer::kMaxTreeDepth - base_depth) {
@@ -295,7 +305,7 @@ StmtPtr FastParser::template_stmt(int& height) {
   expect(L::LPAREN);
   std::vector<Param> params;
   if (type() != L::RPAREN) {
-    while (true) {
+    separated(L::RPAREN, [&] {
       Param param;
       param.name = ident();
       if (type() == L::ASSIGN) {
@@ -305,10 +315,7 @@ StmtPtr FastParser::template_stmt(int& height) {
         height = std::max(height, h);
       }
       params.push_back(std::move(param));
-      if (type() != L::COMMA) break;
-      take();
-      if (type() == L::RPAREN) break;
-    }
+    });
   }
   expect(L::RPAREN);
   int body_height = 0;
@@ -662,7 +669,7 @@ ExprPtr FastParser::map(int& height) {
   const LexToken& first = take();
   std::vector<MapEntry> entries;
   if (type() != L::RBRACE) {
-    while (true) {
+    separated(L::RBRACE, [&] {
       MapEntry entry;
       if (type() == L::STRING) {
         const LexToken& key = take();
@@ -679,10 +686,7 @@ ExprPtr FastParser::map(int& height) {
       entry.value = expr(0, h);
       height = std::max(height, h);
       entries.push_back(std::move(entry));
-      if (type() != L::COMMA) break;
-      take();
-      if (type() == L::RBRACE) break;
-    }
+    });
   }
   expect(L::RBRACE);
   auto e = std::make_unique<MapExpr>(span(first, previous()));
@@ -693,7 +697,7 @@ ExprPtr FastParser::map(int& height) {
 // arg (COMMA arg)* COMMA?   with   arg : (ident ASSIGN)? expr
 std::vector<Argument> FastParser::args(int& height) {
   std::vector<Argument> result;
-  while (true) {
+  separated(L::RPAREN, [&] {
     Argument argument;
     if (is_ident_type(type()) && type(1) == L::ASSIGN) {
       argument.name = ident();
@@ -703,10 +707,7 @@ std::vector<Argument> FastParser::args(int& height) {
     argument.value = expr(0, h);
     height = std::max(height, h);
     result.push_back(std::move(argument));
-    if (type() != L::COMMA) break;
-    take();
-    if (type() == L::RPAREN) break;
-  }
+  });
   return result;
 }
 

@@ -90,6 +90,10 @@ class FastParser {
   ExprPtr list(int& height);
   ExprPtr map(int& height);
   std::vector<Argument> args(int& height);
+  // item (COMMA item)* COMMA? up to `close` (left for the caller): one call of
+  // parse_item per item. Defined in fast_parser.cpp, its only user.
+  template <typename ParseItem>
+  void separated(std::size_t close, ParseItem parse_item);
   std::unique_ptr<StringExpr> string_lit();
   std::string quoted_name(const LexToken& token);
   Identifier ident();

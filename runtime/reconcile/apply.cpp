@@ -207,8 +207,10 @@ class Executor {
   kube::Result<kube::ResourceType> resolve(ClusterRun& cluster, const Change& change);
   void note_transport(ClusterRun& cluster, const kube::Error& error);
 
-  std::string record_applied(const Change& change, const Json& answer, const std::string& digest);
-  std::string record_deleted(const Change& change);
+  // Queue the inventory change with the state writer (its failures are
+  // reported for the whole run, when it writes).
+  void record_applied(const Change& change, const Json& answer, const std::string& digest);
+  void record_deleted(const Change& change);
   // Records the outcome; a failure or skip blocks what depends on the change
   // (`root`: the failed change at the origin of a skip).
   void finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root = "");
@@ -278,7 +280,7 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
   emit(outcome == Outcome::Ok ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
 }
 
-std::string Executor::record_applied(const Change& change, const Json& answer, const std::string& digest) {
+void Executor::record_applied(const Change& change, const Json& answer, const std::string& digest) {
   state::InventoryEntry entry;
   entry.address = change.address;
   entry.cluster = change.cluster;
@@ -295,15 +297,13 @@ std::string Executor::record_applied(const Change& change, const Json& answer, c
   write.kind = state::StateWrite::Kind::Applied;
   write.entry = std::move(entry);
   writer_.add(std::move(write));
-  return "";
 }
 
-std::string Executor::record_deleted(const Change& change) {
+void Executor::record_deleted(const Change& change) {
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Deleted;
   write.address = change.address;
   writer_.add(std::move(write));
-  return "";
 }
 
 void Executor::note_transport(ClusterRun& cluster, const kube::Error& error) {
@@ -383,8 +383,8 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
       revoke_error = credentials_->settled(change.cluster, credential_object(change), answer.ok());
     }
     if (answer && !revoke_error.empty()) {
-      std::string error = record_applied(change, answer.value(), digest);
-      return error.empty() ? "stored the new credential, but " + revoke_error : error;
+      record_applied(change, answer.value(), digest);
+      return "stored the new credential, but " + revoke_error;
     }
   }
   if (!answer) {
@@ -395,7 +395,8 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     }
     return detail::describe(answer.error());
   }
-  return record_applied(change, answer.value(), digest);
+  record_applied(change, answer.value(), digest);
+  return "";
 }
 
 std::string Executor::wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change,
@@ -438,8 +439,9 @@ std::string Executor::delete_change(ClusterRun& cluster, const Change& change, b
   const kube::Result<kube::ResourceType> type = resolve(cluster, change);
   if (!type) {
     // A kind the cluster no longer serves holds no objects: nothing to delete.
-    if (type.error().not_found() && change.action == Action::Delete) return record ? record_deleted(change) : "";
-    return detail::describe(type.error());
+    if (!type.error().not_found() || change.action != Action::Delete) return detail::describe(type.error());
+    if (record) record_deleted(change);
+    return "";
   }
   kube::DeleteOptions delete_options;
   delete_options.propagation_policy = "Background";
@@ -456,7 +458,8 @@ std::string Executor::delete_change(ClusterRun& cluster, const Change& change, b
     const std::string error = wait_gone(cluster, type.value(), change, answer.value());
     if (!error.empty()) return error;
   }
-  return record ? record_deleted(change) : "";
+  if (record) record_deleted(change);
+  return "";
 }
 
 void Executor::execute(ClusterRun& cluster, const Change& change) {

@@ -10,26 +10,11 @@
 #include <string>
 #include <system_error>
 
+#include "tests/support/temp_dir.h"
+
 namespace mkq::kube::testing {
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "mkq-kube-test-XXXXXX").string();
-    if (mkdtemp(pattern.data()) != nullptr) path_ = pattern;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path_.empty()) std::filesystem::remove_all(path_, ec);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-  std::filesystem::path operator/(const std::string& name) const { return path_ / name; }
-
- private:
-  std::filesystem::path path_;
-};
+using mkq::testing::TempDir;
 
 inline void write_file(const std::filesystem::path& path, const std::string& text, bool executable = false) {
   std::filesystem::create_directories(path.parent_path());

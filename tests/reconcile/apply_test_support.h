@@ -17,6 +17,7 @@
 #include "runtime/kube/fake.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/state/state.h"
+#include "tests/support/temp_dir.h"
 
 namespace mkq::reconcile::testing {
 
@@ -24,25 +25,7 @@ using Json = kube::Json;
 using namespace std::chrono_literals;  // NOLINT: tests only
 
 // A fresh directory removed with everything in it at the end of the test.
-class TempDir {
- public:
-  TempDir() {
-    std::random_device random;
-    path_ = std::filesystem::temp_directory_path() / ("mkq-apply-test-" + std::to_string(random()) + "-" +
-                                                     std::to_string(random()));
-    std::filesystem::create_directories(path_);
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    std::filesystem::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
+using mkq::testing::TempDir;
 
 // A state file and an open run.
 struct StateFixture {

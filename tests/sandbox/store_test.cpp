@@ -2,8 +2,6 @@
 // cluster's flush() on a database file, read back through a second connection.
 #include <sqlite3.h>
 
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <filesystem>
@@ -13,23 +11,13 @@
 #include "sandbox/api.h"
 #include "sandbox/store.h"
 #include "tests/sandbox/api_test_support.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 
 namespace fs = std::filesystem;
-using mkq::sandbox::ObjectKey;
 using mkq::sandbox::Store;
 using nlohmann::json;
-
-// A scratch directory removed at the end of the test.
-struct ScratchDir {
-  fs::path path = fs::temp_directory_path() / ("mkq-store-test-" + std::to_string(::getpid()));
-  ScratchDir() {
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~ScratchDir() { fs::remove_all(path); }
-};
 
 // Objects another connection (another process, say) sees committed.
 int committed_objects(const fs::path& database) {
@@ -54,19 +42,19 @@ json config_map(const std::string& name) {
 }  // namespace
 
 TEST_CASE("sandbox store: without a listener every write is committed at once", "[sandbox][store]") {
-  ScratchDir dir;
+  mkq::testing::TempDir dir;
   std::string error;
-  auto store = Store::open(dir.path / "c.db", &error);
+  auto store = Store::open(dir.path() / "c.db", &error);
   REQUIRE(store);
   json object = config_map("a");
   store->put({"", "configmaps", "default", "a"}, object, "ADDED");
-  CHECK(committed_objects(dir.path / "c.db") == 1);
+  CHECK(committed_objects(dir.path() / "c.db") == 1);
 }
 
 TEST_CASE("sandbox store: with a listener writes share one commit", "[sandbox][store]") {
-  ScratchDir dir;
+  mkq::testing::TempDir dir;
   std::string error;
-  auto store = Store::open(dir.path / "c.db", &error);
+  auto store = Store::open(dir.path() / "c.db", &error);
   REQUIRE(store);
   int opened = 0;
   store->set_commit_listener([&opened] { ++opened; });
@@ -77,21 +65,21 @@ TEST_CASE("sandbox store: with a listener writes share one commit", "[sandbox][s
   CHECK(opened == 1);                                      // the first write opened the transaction
   CHECK(store->get({"", "configmaps", "default", "c"}));  // this store reads its pending writes
   CHECK(store->events_after("", "configmaps", 0, 100).size() == 3);
-  CHECK(committed_objects(dir.path / "c.db") == 0);  // others do not, yet
+  CHECK(committed_objects(dir.path() / "c.db") == 0);  // others do not, yet
   store->commit_pending();
-  CHECK(committed_objects(dir.path / "c.db") == 3);
+  CHECK(committed_objects(dir.path() / "c.db") == 3);
   json gone = config_map("a");
   store->remove({"", "configmaps", "default", "a"}, gone);
   CHECK(opened == 2);
-  CHECK(committed_objects(dir.path / "c.db") == 3);
+  CHECK(committed_objects(dir.path() / "c.db") == 3);
   store.reset();  // closing commits what is pending
-  CHECK(committed_objects(dir.path / "c.db") == 2);
+  CHECK(committed_objects(dir.path() / "c.db") == 2);
 }
 
 TEST_CASE("sandbox store: a cluster commits its writes within milliseconds, and on flush", "[sandbox][store]") {
-  ScratchDir dir;
+  mkq::testing::TempDir dir;
   std::string error;
-  const fs::path database = dir.path / "c.db";
+  const fs::path database = dir.path() / "c.db";
   auto cluster = mkq::sandbox::Cluster::open("c", database, &error);
   REQUIRE(cluster);
   const int before = committed_objects(database);
