@@ -195,7 +195,7 @@ Json open_api_schema(Kind kind) {
     if (limit.kind == kind) node_at(root, limit.path)[limit_keyword(limit.type)] = limit.value;
   }
   for (const schema::FieldDefault& d : schema::kDefaults) {
-    if (d.kind != kind) continue;
+    if (d.kind != kind || d.source != schema::DefaultSource::Server) continue;  // as Kueue's own CRDs
     Json value = Json::parse(d.json_value, nullptr, false);
     if (!value.is_discarded()) node_at(root, d.path)["default"] = std::move(value);
   }

@@ -124,21 +124,21 @@ constexpr std::array<std::string_view, 2> kQuotaManagementValues = {"Manual", "A
 constexpr std::array<std::string_view, 4> kSelectorOperatorValues = {"In", "NotIn", "Exists", "DoesNotExist"};
 
 constexpr std::array kEnumTable = std::to_array<EnumField>({
-    {Kind::ClusterQueue, "spec.queueingStrategy", kQueueingStrategyValues, "BestEffortFIFO"},  // rule 20
-    {Kind::ClusterQueue, "spec.stopPolicy", kStopPolicyValues, "None"},                        // rule 21
-    {Kind::ClusterQueue, "spec.preemption.withinClusterQueue", kWithinClusterQueueValues, "Never"},  // rule 22
-    {Kind::ClusterQueue, "spec.preemption.reclaimWithinCohort", kReclaimWithinCohortValues, "Never"},
-    {Kind::ClusterQueue, "spec.preemption.borrowWithinCohort.policy", kBorrowWithinCohortValues, "Never"},
-    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanBorrow", kFungibilityValues, "MayStopSearch"},  // rule 23
-    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanPreempt", kFungibilityValues, "TryNextFlavor"},
-    {Kind::ClusterQueue, "spec.flavorFungibility.preference", kPreferenceValues, ""},
-    {Kind::ClusterQueue, "spec.namespaceSelector.matchExpressions[].operator", kSelectorOperatorValues, ""},
-    {Kind::LocalQueue, "spec.stopPolicy", kStopPolicyValues, "None"},  // rule 39
-    {Kind::ResourceFlavor, "spec.nodeTaints[].effect", kTaintEffectValues, ""},  // rule 43
-    {Kind::ResourceFlavor, "spec.tolerations[].effect", kTaintEffectValues, ""},  // rule 44
-    {Kind::ResourceFlavor, "spec.tolerations[].operator", kTolerationOperatorValues, "Equal"},
-    {Kind::MultiKueueCluster, "spec.clusterSource.kubeConfig.locationType", kLocationTypeValues, "Secret"},  // rule 61
-    {Kind::MultiKueueConfig, "spec.quotaManagement", kQuotaManagementValues, ""},  // rule 58 (unset: Manual)
+    {Kind::ClusterQueue, "spec.queueingStrategy", kQueueingStrategyValues},  // rule 20
+    {Kind::ClusterQueue, "spec.stopPolicy", kStopPolicyValues},                // rule 21
+    {Kind::ClusterQueue, "spec.preemption.withinClusterQueue", kWithinClusterQueueValues},  // rule 22
+    {Kind::ClusterQueue, "spec.preemption.reclaimWithinCohort", kReclaimWithinCohortValues},
+    {Kind::ClusterQueue, "spec.preemption.borrowWithinCohort.policy", kBorrowWithinCohortValues},
+    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanBorrow", kFungibilityValues},  // rule 23
+    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanPreempt", kFungibilityValues},
+    {Kind::ClusterQueue, "spec.flavorFungibility.preference", kPreferenceValues},
+    {Kind::ClusterQueue, "spec.namespaceSelector.matchExpressions[].operator", kSelectorOperatorValues},
+    {Kind::LocalQueue, "spec.stopPolicy", kStopPolicyValues},  // rule 39
+    {Kind::ResourceFlavor, "spec.nodeTaints[].effect", kTaintEffectValues},  // rule 43
+    {Kind::ResourceFlavor, "spec.tolerations[].effect", kTaintEffectValues},  // rule 44
+    {Kind::ResourceFlavor, "spec.tolerations[].operator", kTolerationOperatorValues},
+    {Kind::MultiKueueCluster, "spec.clusterSource.kubeConfig.locationType", kLocationTypeValues},  // rule 61
+    {Kind::MultiKueueConfig, "spec.quotaManagement", kQuotaManagementValues},  // rule 58
 });
 
 using enum LimitType;
@@ -196,24 +196,36 @@ constexpr std::array kLimitTable = std::to_array<FieldLimit>({
     {Kind::WorkloadPriorityClass, "description", MaxLength, kMaxPriorityClassDescriptionLength},
 });
 
+// Every default of the kinds mkq writes (tests/kueue/crd_defaults_test.cpp
+// checks the Server ones against every `default:` of Kueue's released CRDs).
+// Topology, WorkloadPriorityClass and AdmissionCheck have none. The built-in
+// kinds have none listed, on purpose: what Kubernetes defaults there is set by
+// the server on its own (a Namespace's spec.finalizers) or cannot drift in
+// place (a Secret's type and a binding's roleRef are immutable; a
+// binding subject's apiGroup has one valid value per kind), and ConfigMap,
+// ServiceAccount and ClusterRole have no defaulted field mkq writes. What
+// Kueue sets on its own -- metadata.finalizers (its webhook adds
+// kueue.x-k8s.io/resource-in-use) and status (its controllers) -- is no
+// default either: the diff never compares it.
+using enum DefaultSource;
 constexpr std::array kDefaultTable = std::to_array<FieldDefault>({
-    {Kind::ClusterQueue, "spec.queueingStrategy", "\"BestEffortFIFO\""},
-    {Kind::ClusterQueue, "spec.stopPolicy", "\"None\""},
-    {Kind::ClusterQueue, "spec.preemption", "{}"},
-    {Kind::ClusterQueue, "spec.preemption.withinClusterQueue", "\"Never\""},
-    {Kind::ClusterQueue, "spec.preemption.reclaimWithinCohort", "\"Never\""},
-    {Kind::ClusterQueue, "spec.preemption.borrowWithinCohort", "{}"},
-    {Kind::ClusterQueue, "spec.preemption.borrowWithinCohort.policy", "\"Never\""},
-    {Kind::ClusterQueue, "spec.flavorFungibility", "{}"},
-    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanBorrow", "\"MayStopSearch\""},
-    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanPreempt", "\"TryNextFlavor\""},
-    {Kind::ClusterQueue, "spec.fairSharing.weight", "1"},
-    {Kind::Cohort, "spec.fairSharing.weight", "1"},
-    {Kind::LocalQueue, "spec.stopPolicy", "\"None\""},
-    {Kind::LocalQueue, "spec.fairSharing.weight", "1"},
-    {Kind::ResourceFlavor, "spec.tolerations[].operator", "\"Equal\""},
-    {Kind::MultiKueueCluster, "spec.clusterSource.kubeConfig.locationType", "\"Secret\""},
-    {Kind::MultiKueueConfig, "spec.quotaManagement", "\"Manual\""},
+    {Kind::ClusterQueue, "spec.queueingStrategy", "\"BestEffortFIFO\"", Server},  // rule 20
+    {Kind::ClusterQueue, "spec.stopPolicy", "\"None\"", Server},                  // rule 21
+    {Kind::ClusterQueue, "spec.preemption", "{}", Server},                        // rule 22
+    {Kind::ClusterQueue, "spec.preemption.withinClusterQueue", "\"Never\"", Server},
+    {Kind::ClusterQueue, "spec.preemption.reclaimWithinCohort", "\"Never\"", Server},
+    {Kind::ClusterQueue, "spec.preemption.borrowWithinCohort", "{}", Server},
+    {Kind::ClusterQueue, "spec.preemption.borrowWithinCohort.policy", "\"Never\"", Server},
+    {Kind::ClusterQueue, "spec.flavorFungibility", "{}", Server},  // rule 23
+    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanBorrow", "\"MayStopSearch\"", Server},
+    {Kind::ClusterQueue, "spec.flavorFungibility.whenCanPreempt", "\"TryNextFlavor\"", Server},
+    {Kind::ClusterQueue, "spec.fairSharing.weight", "1", Server},  // rule 24 (when fairSharing is set)
+    {Kind::Cohort, "spec.fairSharing.weight", "1", Server},        // rule 36
+    {Kind::LocalQueue, "spec.stopPolicy", "\"None\"", Server},      // rule 39
+    {Kind::LocalQueue, "spec.fairSharing.weight", "1", Server},    // rule 40
+    {Kind::ResourceFlavor, "spec.tolerations[].operator", "\"Equal\"", Unset},  // rule 44
+    {Kind::MultiKueueCluster, "spec.clusterSource.kubeConfig.locationType", "\"Secret\"", Server},  // rule 61
+    {Kind::MultiKueueConfig, "spec.quotaManagement", "\"Manual\"", Unset},  // rule 58
 });
 
 constexpr std::array kImmutableTable = std::to_array<ImmutableField>({

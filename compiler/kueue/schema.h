@@ -205,8 +205,7 @@ const Field* find_field(Kind kind, std::string_view path);
 struct EnumField {
   Kind kind;
   std::string_view path;
-  std::span<const std::string_view> values;  // Kueue's spelling, in Kueue's order
-  std::string_view default_value;            // empty: no default
+  std::span<const std::string_view> values;  // Kueue's spelling, in Kueue's order (the default: kDefaults)
 };
 
 extern const std::span<const EnumField> kEnums;
@@ -228,12 +227,26 @@ std::optional<std::int64_t> find_limit(Kind kind, std::string_view path, LimitTy
 
 // ------------------------------------------------------------------ defaults
 
-// A value Kueue's API server fills in when the field is absent (the runtime's
-// diff must treat "absent" and "the default" as equal). Values are JSON text.
+enum class DefaultSource {
+  // The CRD's `default:`: the API server fills the field in when it is absent
+  // and its parent object is present (defaulting runs from the root down, so a
+  // parent defaulted to {} gets its own children's defaults in turn).
+  Server,
+  // Documented only: Kueue reads an absent field as this value, but nothing
+  // fills it in (the generated CRDs do not default it either).
+  Unset,
+};
+
+// The value a field takes when the policy leaves it unset, for every field of
+// the kinds mkq writes that has one. Paths as in kFields ("[]": every item of
+// a list). Two uses in the runtime's diff: "absent" and "the default" compare
+// equal, and a live value other than the default in a field the policy leaves
+// unset is drift that apply restores. Values are JSON text.
 struct FieldDefault {
   Kind kind;
   std::string_view path;
   std::string_view json_value;  // "\"BestEffortFIFO\"", "1", "{}"
+  DefaultSource source;
 };
 
 extern const std::span<const FieldDefault> kDefaults;

@@ -358,18 +358,20 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     document = change.desired;
   }
   if (!document.is_object()) return "the plan holds no document to apply";
-  // The inventory digest is of the document as planned (or issued), the one a
-  // later plan compares with.
-  const std::string digest = document_digest(document, lineage_);
+  // The inventory digest is of the policy's document as planned (or issued),
+  // the one a later plan compares with.
+  const std::string digest =
+      change.inventory_digest.empty() ? document_digest(document, lineage_) : change.inventory_digest;
   move_string_data(document);
 
   const kube::Result<kube::ResourceType> type = resolve(cluster, change);
   if (!type) return detail::describe(type.error());
   kube::ApplyOptions apply_options;
   apply_options.field_manager = "mkq";
-  // Repairing drift takes back fields mkq owned before someone changed them;
-  // a worker credential Secret is mkq's alone (it issues its whole content).
-  const bool repairs_drift = change.reason == kDriftReason || change.credential;
+  // Repairing drift takes back fields mkq owned before someone changed them
+  // (or Kueue's defaults the policy leaves); a worker credential Secret is
+  // mkq's alone (it issues its whole content).
+  const bool repairs_drift = change.repairs_drift || change.credential;
   apply_options.force = options_.force_conflicts || repairs_drift;
   kube::Result<Json> answer = kube::Error{};
   {

@@ -1,10 +1,12 @@
 // make_plan: desired vs inventory vs live, per cluster, as changes with reasons.
 //
-// Only what mkq sends is compared: each leaf of the desired document (maps
+// What mkq sends is compared: each leaf of the desired document (maps
 // descend, lists and scalars are leaves) against the live value at that path;
 // inside lists, map items compare as "every desired key equal", so what the
 // server fills in (defaults) never shows. Fields mkq owned (managedFields) and
-// no longer sends show as removals.
+// no longer sends show as removals. Beyond what mkq sends, only the fields
+// with a Kueue default are read: one the policy leaves unset must hold that
+// default (or be absent), else the change restores it.
 #include "runtime/reconcile/plan.h"
 
 #include <algorithm>
@@ -109,6 +111,8 @@ const Json* value_at(const Json& object, const std::vector<std::string>& path) {
 struct LeafDiff {
   std::string path;  // dotted, lists whole
   std::optional<Json> before, after;
+  // A default the policy leaves, restored: where the document to apply gets `after`.
+  std::optional<Json::json_pointer> restore_at;
 };
 
 std::optional<std::string> item_name(const Json& item) {
@@ -237,19 +241,105 @@ std::string meta_string(const Json& object, const char* key) {
   return it != meta->end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
-// The differing leaves of a live object against the desired document, and the
-// fields mkq owned that the document no longer has.
+// A default of kDefaults to look for in live objects, parsed once: its
+// path's segments ("preemption", "tolerations[]") and the value to hold.
+struct DefaultSearch {
+  schema::Kind kind;
+  std::vector<std::string> segments;
+  Json value;
+};
+
+std::vector<std::string> path_segments(std::string_view path) {
+  std::vector<std::string> segments;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t dot = path.find('.', start);
+    segments.emplace_back(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    if (dot == std::string_view::npos) return segments;
+    start = dot + 1;
+  }
+}
+
+// Every scalar default. A default that is an object ({}) only makes its
+// children's defaults apply: they are looked for on their own.
+const std::vector<DefaultSearch>& default_searches() {
+  static const std::vector<DefaultSearch> searches = [] {
+    std::vector<DefaultSearch> out;
+    for (const schema::FieldDefault& entry : schema::kDefaults) {
+      Json value = Json::parse(entry.json_value, nullptr, false);
+      if (value.is_discarded() || value.is_structured()) continue;
+      out.push_back(DefaultSearch{entry.kind, path_segments(entry.path), std::move(value)});
+    }
+    return out;
+  }();
+  return searches;
+}
+
+// Walks segment `index` of `search` in the live object and, beside it, in the
+// policy's document (`desired`, null where the policy sets nothing). A field
+// whose parent is not live, or that is absent, holds its default; one the
+// policy sets is compared as any field mkq sends. A list is sent whole, so a
+// default inside list items is looked for only in the policy's own items, and
+// only when the live list holds them (else the whole list differs already):
+// paired as `holds` pairs them (by index) and named as `expand` names them.
+void find_default_drift(const DefaultSearch& search, std::size_t index, const Json* desired, const Json& live,
+                        const Json::json_pointer& pointer, const std::string& dotted, std::vector<LeafDiff>& out) {
+  std::string key = search.segments[index];
+  const bool items = key.ends_with("[]");
+  if (items) key.resize(key.size() - 2);
+  if (!live.is_object()) return;
+  const auto found = live.find(key);
+  if (found == live.end()) return;
+  const Json* sent = nullptr;
+  if (desired != nullptr && desired->is_object()) {
+    const auto it = desired->find(key);
+    if (it != desired->end() && !it->is_null()) sent = &*it;
+  }
+  const std::string path = dotted.empty() ? key : dotted + "." + key;
+  const Json::json_pointer at = pointer / key;
+  const bool last = index + 1 == search.segments.size();
+  if (items) {
+    if (last || sent == nullptr || !sent->is_array() || !holds(*sent, *found)) return;
+    const bool named = all_named(*sent) && all_named(*found);
+    for (std::size_t i = 0; i < sent->size(); ++i) {
+      const std::string item = path + "[" + (named ? *item_name((*sent)[i]) : std::to_string(i)) + "]";
+      find_default_drift(search, index + 1, &(*sent)[i], (*found)[i], at / i, item, out);
+    }
+    return;
+  }
+  if (!last) {
+    find_default_drift(search, index + 1, sent, *found, at, path, out);
+    return;
+  }
+  if (sent != nullptr || holds(search.value, *found)) return;
+  out.push_back(LeafDiff{path, *found, search.value, at});
+}
+
+// The fields of a live object that the policy leaves unset and that hold a
+// value other than Kueue's default.
+void default_drift(const std::string& kind, const Json& desired, const Json& live, std::vector<LeafDiff>& out) {
+  const schema::KindInfo* info = schema::find_kind(kind);
+  if (info == nullptr) return;
+  for (const DefaultSearch& search : default_searches()) {
+    if (search.kind == info->kind) find_default_drift(search, 0, &desired, live, Json::json_pointer(), "", out);
+  }
+}
+
+// The differing leaves of a live object against the desired document, the
+// fields mkq owned that the document no longer has, and the defaults the
+// policy leaves that the live object does not hold.
 std::vector<LeafDiff> diff_object(const std::string& kind, const Json& desired, const Json& live) {
   std::vector<LeafDiff> out;
   const std::vector<Leaf> wanted = leaves_of(desired);
   for (const Leaf& leaf : wanted) {
     const Json* current = value_at(live, leaf.path);
     if (current == nullptr) {
-      out.push_back(LeafDiff{leaf.dotted, std::nullopt, *leaf.value});
+      out.push_back(LeafDiff{leaf.dotted, std::nullopt, *leaf.value, std::nullopt});
     } else if (!holds(*leaf.value, *current)) {
-      out.push_back(LeafDiff{leaf.dotted, *current, *leaf.value});
+      out.push_back(LeafDiff{leaf.dotted, *current, *leaf.value, std::nullopt});
     }
   }
+  default_drift(kind, desired, live, out);
   const std::vector<std::string> owned = kube::paths_owned_by(live, kFieldManager);
   if (owned.empty()) return out;
   std::map<std::string, const Json*> live_leaves;
@@ -262,16 +352,47 @@ std::vector<LeafDiff> diff_object(const std::string& kind, const Json& desired, 
     if (still_sent) continue;
     const auto it = live_leaves.find(path);
     if (it == live_leaves.end()) continue;
-    // A field the server defaults to the value it holds: leaving it to the server changes nothing.
-    if (info != nullptr) {
-      if (const schema::FieldDefault* d = schema::find_default(info->kind, path)) {
-        const Json default_value = Json::parse(std::string(d->json_value), nullptr, false);
-        if (!default_value.is_discarded() && holds(default_value, *it->second) && holds(*it->second, default_value)) continue;
-      }
-    }
-    out.push_back(LeafDiff{path, *it->second, std::nullopt});
+    // A field with a default: holding it, leaving it to the server changes
+    // nothing; holding another value, default_drift restores the default.
+    if (info != nullptr && schema::find_default(info->kind, path) != nullptr) continue;
+    out.push_back(LeafDiff{path, *it->second, std::nullopt, std::nullopt});
   }
   return out;
+}
+
+// The name a reason gives a field: its path below spec ("queueingStrategy").
+std::string field_name(const std::string& path) { return path.rfind("spec.", 0) == 0 ? path.substr(5) : path; }
+
+std::string value_words(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
+
+// The reason of a drift repair: when every difference is a default the policy
+// leaves, which ones ("drift: queueingStrategy is StrictFIFO, the policy leaves
+// Kueue's default BestEffortFIFO"); otherwise kDriftReason.
+std::string drift_reason(const std::vector<LeafDiff>& diffs) {
+  const bool only_defaults =
+      std::all_of(diffs.begin(), diffs.end(), [](const LeafDiff& diff) { return diff.restore_at.has_value(); });
+  if (!only_defaults || diffs.empty()) return kDriftReason;
+  if (diffs.size() == 1) {
+    return "drift: " + field_name(diffs[0].path) + " is " + value_words(*diffs[0].before) +
+           ", the policy leaves Kueue's default " + value_words(*diffs[0].after);
+  }
+  std::string names;
+  for (std::size_t i = 0; i < diffs.size(); ++i) {
+    names += (i == 0 ? "" : i + 1 == diffs.size() ? " and " : ", ") + field_name(diffs[i].path);
+  }
+  return "drift: " + names + " differ from Kueue's defaults, which the policy leaves";
+}
+
+// The document to apply: the policy's, with every restored default set.
+// Returns whether it holds more than the policy's document.
+bool restore_defaults(Json& document, const std::vector<LeafDiff>& diffs) {
+  bool restored = false;
+  for (const LeafDiff& diff : diffs) {
+    if (!diff.restore_at || !diff.after) continue;
+    document[*diff.restore_at] = *diff.after;
+    restored = true;
+  }
+  return restored;
 }
 
 Change change_for(const std::string& cluster, const kueue::Object& object) {
@@ -363,6 +484,7 @@ Change plan_object(const std::string& cluster, const kueue::Object& object, cons
     expand(diff.path, diff.before, diff.after, shown);
     for (FieldDiff& field : shown) {
       if (c.sensitive && is_sensitive_path(field.path)) mask(field);
+      field.restores_default = diff.restore_at.has_value();
       c.fields.push_back(std::move(field));
     }
   }
@@ -383,6 +505,7 @@ Change plan_object(const std::string& cluster, const kueue::Object& object, cons
     return c;
   }
   c.desired = object.document;
+  if (restore_defaults(c.desired, diffs)) c.inventory_digest = document_digest(object.document, lineage);
   if (immutable) {
     c.action = Action::Replace;
     c.reason = *immutable;
@@ -390,8 +513,8 @@ Change plan_object(const std::string& cluster, const kueue::Object& object, cons
   }
   c.action = Action::Update;
   if (recorded != nullptr) {
-    c.reason = recorded->digest == document_digest(object.document, lineage) ? kDriftReason
-                                                                              : "the policy changed";
+    c.repairs_drift = recorded->digest == document_digest(object.document, lineage);
+    c.reason = c.repairs_drift ? drift_reason(diffs) : "the policy changed";
   } else {
     c.reason = mkq_owns_fields ? "the policy changed" : "exists, not yet managed by mkq";
   }

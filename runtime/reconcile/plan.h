@@ -18,8 +18,7 @@ namespace mkq::reconcile {
 enum class Action { NoOp, Create, Update, Delete, Replace };
 
 // The reason of an update that restores what mkq applied and someone changed
-// since. Apply takes such fields back (server-side apply with force): mkq owned
-// them, and the plan showed the repair.
+// since (Change::repairs_drift). Display only, like every reason.
 inline constexpr const char* kDriftReason = "drift: changed outside mkq";
 const char* action_name(Action action);  // "no-op", "create", "update", "delete", "replace"
 
@@ -30,6 +29,10 @@ struct FieldDiff {
   std::optional<Json> before;  // absent: the field is added
   std::optional<Json> after;   // absent: the field is removed
   bool sensitive = false;      // a Secret's data: rendered "(sensitive value)"
+  // A field the policy leaves unset, holding a value other than Kueue's
+  // default (kueue::schema::kDefaults): `after` is that default, which apply
+  // sets explicitly (Change::desired holds it).
+  bool restores_default = false;
 };
 
 struct Change {
@@ -44,7 +47,17 @@ struct Change {
   std::vector<FieldDiff> fields;  // update/replace: the differing fields; create: none
   // The document to apply (create/update/replace); null for delete and no-op.
   // For a credential change it is the placeholder: apply asks the provider.
+  // It is the policy's document, plus the defaults of restores_default fields.
   Json desired;
+  // The inventory digest apply records: of the policy's own document, set
+  // when `desired` holds more (restored defaults); empty: of `desired` as
+  // applied (or as issued, for a credential). The next plan compares it.
+  std::string inventory_digest;
+  // Everything that differs is drift on an object mkq applied and the policy
+  // did not change since (a field mkq sent, or a default it leaves, changed
+  // outside mkq): apply takes the fields back (server-side apply with force);
+  // the plan showed the repair.
+  bool repairs_drift = false;
   bool sensitive = false;   // a Secret: every value masked in every rendering
   bool credential = false;  // issued by the CredentialProvider at apply time
   std::string credential_error;  // the provider cannot issue it: apply fails this change
@@ -94,6 +107,9 @@ struct PlanOptions {
 // removed. A changed immutable field (kueue::schema::kImmutableFields) makes a
 // replace. A live object differing from a desired one that the inventory says
 // mkq applied unchanged (same digest) is an update with reason "drift: ...".
+// A field the policy leaves unset whose live value is not Kueue's default
+// (kueue::schema::kDefaults, where the field's parent is live) differs too:
+// the change restores the default (FieldDiff::restores_default).
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
                const PlanOptions& options);

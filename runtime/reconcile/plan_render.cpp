@@ -122,7 +122,7 @@ std::string render_text(const Plan& plan, bool color) {
         const bool sensitive = field.sensitive || change.sensitive;
         if (field.before && field.after) {
           out += "      " + p.yellow("~") + " " + field.path + ": " + value_text(*field.before, sensitive) + " -> " +
-                 value_text(*field.after, sensitive) + "\n";
+                 value_text(*field.after, sensitive) + (field.restores_default ? " (Kueue's default)" : "") + "\n";
         } else if (field.after) {
           out += "      " + p.green("+") + " " + field.path + ": " + value_text(*field.after, sensitive) + "\n";
         } else if (field.before) {
@@ -178,7 +178,10 @@ std::string render_markdown(const Plan& plan) {
       for (const FieldDiff& field : change.fields) {
         const bool sensitive = field.sensitive || change.sensitive;
         if (field.before) out += "- " + field.path + ": " + value_text(*field.before, sensitive) + "\n";
-        if (field.after) out += "+ " + field.path + ": " + value_text(*field.after, sensitive) + "\n";
+        if (field.after) {
+          out += "+ " + field.path + ": " + value_text(*field.after, sensitive) +
+                 (field.restores_default ? " (Kueue's default)" : "") + "\n";
+        }
       }
     }
     out += "```\n\n</details>\n";
@@ -222,10 +225,13 @@ Json render_json(const Plan& plan) {
         if (field.before) f["before"] = sensitive ? Json(kSensitiveMarker) : *field.before;
         if (field.after) f["after"] = sensitive ? Json(kSensitiveMarker) : *field.after;
         f["sensitive"] = field.sensitive;
+        if (field.restores_default) f["restores_default"] = true;
         fields.push_back(std::move(f));
       }
       j["fields"] = std::move(fields);
       j["desired"] = masked_document(change);
+      if (!change.inventory_digest.empty()) j["inventory_digest"] = change.inventory_digest;
+      j["repairs_drift"] = change.repairs_drift;
       j["sensitive"] = change.sensitive;
       j["credential"] = change.credential;
       j["credential_error"] = change.credential_error;
@@ -285,9 +291,12 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
           if (f.contains("before")) field.before = f["before"];
           if (f.contains("after")) field.after = f["after"];
           field.sensitive = f.value("sensitive", false);
+          field.restores_default = f.value("restores_default", false);
           change.fields.push_back(std::move(field));
         }
         change.desired = j.contains("desired") ? j["desired"] : Json();
+        change.inventory_digest = j.value("inventory_digest", std::string());
+        change.repairs_drift = j.value("repairs_drift", false);
         change.sensitive = j.value("sensitive", false);
         change.credential = j.value("credential", false);
         change.credential_error = j.value("credential_error", std::string());

@@ -1,12 +1,15 @@
 // mkq's description of the kinds it renders (compiler/kueue/schema.h).
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <set>
 #include <string>
 
 #include "compiler/kueue/schema.h"
 
 namespace schema = mkq::kueue::schema;
+using Json = nlohmann::json;
 
 TEST_CASE("schema: kinds are listed in apply order, one entry per enum value", "[kueue][schema]") {
   int last_tier = -1;
@@ -68,10 +71,16 @@ TEST_CASE("schema: limits, enums, defaults and immutable fields", "[kueue][schem
   const auto* strategy = schema::find_enum(K::ClusterQueue, "spec.queueingStrategy");
   REQUIRE(strategy != nullptr);
   CHECK(strategy->values.size() == 2);
-  CHECK(strategy->default_value == "BestEffortFIFO");
-  const auto* preempt = schema::find_enum(K::ClusterQueue, "spec.flavorFungibility.whenCanPreempt");
+  const auto* strategy_default = schema::find_default(K::ClusterQueue, "spec.queueingStrategy");
+  REQUIRE(strategy_default != nullptr);
+  CHECK(strategy_default->json_value == "\"BestEffortFIFO\"");
+  const auto* preempt = schema::find_default(K::ClusterQueue, "spec.flavorFungibility.whenCanPreempt");
   REQUIRE(preempt != nullptr);
-  CHECK(preempt->default_value == "TryNextFlavor");
+  CHECK(preempt->json_value == "\"TryNextFlavor\"");
+  CHECK(preempt->source == schema::DefaultSource::Server);
+  const auto* quota_management = schema::find_default(K::MultiKueueConfig, "spec.quotaManagement");
+  REQUIRE(quota_management != nullptr);
+  CHECK(quota_management->source == schema::DefaultSource::Unset);
 
   const auto* lq = schema::find_immutable(K::LocalQueue, "spec.clusterQueue");
   REQUIRE(lq != nullptr);
@@ -91,9 +100,6 @@ TEST_CASE("schema: every enum, limit, default and immutable path is a known fiel
   for (const auto& e : schema::kEnums) {
     INFO(e.path);
     CHECK(schema::find_field(e.kind, e.path) != nullptr);
-    if (!e.default_value.empty()) {
-      CHECK(std::find(e.values.begin(), e.values.end(), e.default_value) != e.values.end());
-    }
   }
   for (const auto& l : schema::kLimits) {
     INFO(l.path);
@@ -105,6 +111,13 @@ TEST_CASE("schema: every enum, limit, default and immutable path is a known fiel
   for (const auto& d : schema::kDefaults) {
     INFO(d.path);
     CHECK(schema::find_field(d.kind, d.path) != nullptr);
+    const Json value = Json::parse(d.json_value, nullptr, false);
+    REQUIRE_FALSE(value.is_discarded());
+    // An enum's default is one of its values.
+    if (const auto* e = schema::find_enum(d.kind, d.path)) {
+      REQUIRE(value.is_string());
+      CHECK(std::find(e->values.begin(), e->values.end(), value.get<std::string>()) != e->values.end());
+    }
   }
   for (const auto& i : schema::kImmutableFields) {
     INFO(i.path);
