@@ -190,7 +190,8 @@ int run(int argc, char** argv) {
   mkq::cli::StateCommandOptions state;
   std::string state_policy = ".";
   std::string state_file;
-  CLI::App* state_cmd = app.add_subcommand("state", "Read the state mkq keeps of what it applied; release a stale lock");
+  CLI::App* state_cmd = app.add_subcommand(
+      "state", "Read the state mkq keeps of what it applied; release a stale lock; forget objects");
   state_cmd->require_subcommand(1);
   state_cmd->fallthrough();
   state_cmd->add_option("--state", state_file, "The state database (default: .mkq/state.db beside --policy)");

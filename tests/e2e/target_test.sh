@@ -152,15 +152,7 @@ mkq_run readopt apply "$P" --auto-approve --kubeconfig "$TMP/copy.kubeconfig"
 pass "state rm ADDRESS: forgotten without touching the cluster; an unknown address forgets nothing"
 
 # 6. worker2 unreachable (its server moved to a port where nothing listens).
-port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-/usr/bin/python3 - "$SB/kubeconfig" "$port" >"$TMP/broken.kubeconfig" <<'EOF' || fail "make the broken kubeconfig"
-import sys, yaml
-config = yaml.safe_load(open(sys.argv[1]))
-for cluster in config["clusters"]:
-    if cluster["name"] == "worker2":
-        cluster["cluster"]["server"] = "https://127.0.0.1:" + sys.argv[2]
-print(yaml.safe_dump(config))
-EOF
+e2e_unreachable_kubeconfig worker2 "$TMP/broken.kubeconfig" || fail "make the broken kubeconfig"
 B=(--kubeconfig "$TMP/broken.kubeconfig")
 mkq_run dead plan "$P" "${B[@]}"
 [ "$rc" = 1 ] && grep -q "# cluster worker2 (worker): unreachable" "$TMP/dead.out" || { show dead; fail "plan with worker2 unreachable"; }

@@ -83,15 +83,17 @@ TEST_CASE("lock: acquire, held by a live process, release, force unlock", "[stat
   CHECK(!store->lock_holder());
 }
 
-TEST_CASE("lock: defaults the holder's host, pid and time", "[state][lock]") {
+TEST_CASE("lock: defaults the holder's user, host, pid and time", "[state][lock]") {
   TempDir dir;
   std::string error;
   auto store = StateStore::open(dir.path() / "state.db", &error);
   REQUIRE(store != nullptr);
   LockHolder previous;
-  REQUIRE(store->acquire_lock(LockHolder{"apply", "me", "", 0, ""}, &previous) == LockResult::Acquired);
+  REQUIRE(store->acquire_lock(LockHolder{"state rm", "", "", 0, ""}, &previous) == LockResult::Acquired);
   const auto held = store->lock_holder();
   REQUIRE(held);
+  CHECK(held->command == "state rm");
+  CHECK_FALSE(held->user.empty());
   CHECK(held->host == hostname());
   CHECK(held->pid == getpid());
   CHECK(held->since.size() == 20);
@@ -259,19 +261,6 @@ TEST_CASE("lock: unlock refuses while the holder still runs on this host, unless
   CHECK(other->unlock(false, &held) == UnlockResult::Released);
   CHECK(held.host == "elsewhere.example");
   CHECK(!other->lock_holder());
-}
-
-TEST_CASE("lock: defaults the holder's user", "[state][lock]") {
-  TempDir dir;
-  std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
-  REQUIRE(store != nullptr);
-  LockHolder previous;
-  REQUIRE(store->acquire_lock(LockHolder{"state rm", "", "", 0, ""}, &previous) == LockResult::Acquired);
-  const auto held = store->lock_holder();
-  REQUIRE(held);
-  CHECK_FALSE(held->user.empty());
-  CHECK(held->command == "state rm");
 }
 
 }  // namespace
