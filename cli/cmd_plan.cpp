@@ -307,10 +307,7 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
         took_over = previous.describe();
         break;
       case state::LockResult::Held:
-        error_line("the state " + state_path.string() + " is locked: " + previous.describe() +
-                   (previous.runs_here() ? "; it still runs on this host: let it finish"
-                                         : "; if that run is gone, release it with `" +
-                                               state_command("state unlock", path, runtime.state_path) + "`"));
+        error_line(lock_held_message(state_path.string(), previous, path, runtime.state_path));
         return 1;
     }
   }

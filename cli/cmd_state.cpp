@@ -215,9 +215,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
       break;
     case state::LockResult::Held:
       print_error(store.last_error().empty()
-                      ? "the state " + options.state_path + " is locked: " + holder.describe() +
-                            "; if that run is gone, release it with `" +
-                            state_command("state unlock", options.policy_path, options.state_option) + "`"
+                      ? lock_held_message(options.state_path, holder, options.policy_path, options.state_option)
                       : store.last_error());
       return 1;
   }

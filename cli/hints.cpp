@@ -43,4 +43,12 @@ std::string state_command(const std::string& command, const std::string& policy_
   return line;
 }
 
+std::string lock_held_message(const std::string& state_path, const state::LockHolder& holder,
+                              const std::string& policy_path, const std::string& state_option) {
+  const std::string what = "the state " + state_path + " is locked: " + holder.describe();
+  if (holder.runs_here()) return what + "; it still runs on this host: let it finish";
+  return what + "; if that run is gone, release it with `" + state_command("state unlock", policy_path, state_option) +
+         "`";
+}
+
 }  // namespace mkq::cli

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "runtime/state/state.h"
 
 namespace mkq::cli {
 
@@ -24,5 +25,11 @@ std::string run_command(const std::string& command, const std::string& path, con
 // history): --state when the user gave one, else --policy unless it is ".".
 std::string state_command(const std::string& command, const std::string& policy_path, const std::string& state_option,
                           const std::vector<std::string>& args = {});
+
+// "the state S is locked: apply by alice@host (pid 4242) since ...; " and what
+// to do: let a holder that still runs on this host finish, else the unlock
+// command for a run that is gone.
+std::string lock_held_message(const std::string& state_path, const state::LockHolder& holder,
+                              const std::string& policy_path, const std::string& state_option);
 
 }  // namespace mkq::cli

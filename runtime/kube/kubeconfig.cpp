@@ -341,6 +341,16 @@ std::vector<fs::path> kubeconfig_list(const std::string& env) {
   return list;
 }
 
+// Adds the next file's entries: the first file that defines a name wins; so
+// does the first current-context.
+void merge_into(Kubeconfig& merged, Kubeconfig&& one) {
+  for (auto& [name, entry] : one.clusters) merged.clusters.emplace(name, std::move(entry));
+  for (auto& [name, entry] : one.users) merged.users.emplace(name, std::move(entry));
+  for (auto& [name, entry] : one.contexts) merged.contexts.emplace(name, std::move(entry));
+  if (merged.current_context.empty()) merged.current_context = one.current_context;
+  merged.files.insert(merged.files.end(), one.files.begin(), one.files.end());
+}
+
 // "/a" or "/a, /b".
 std::string joined(const std::vector<fs::path>& files) {
   std::string text;
@@ -401,12 +411,7 @@ std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::strin
     }
     auto one = parse_kubeconfig(text, file, error);
     if (!one) return std::nullopt;
-    // The first file that defines a name wins; so does the first current-context.
-    for (auto& [name, entry] : one->clusters) merged.clusters.emplace(name, std::move(entry));
-    for (auto& [name, entry] : one->users) merged.users.emplace(name, std::move(entry));
-    for (auto& [name, entry] : one->contexts) merged.contexts.emplace(name, std::move(entry));
-    if (merged.current_context.empty()) merged.current_context = one->current_context;
-    merged.files.push_back(file);
+    merge_into(merged, std::move(*one));
   }
   if (merged.files.empty()) {
     return fail(merged.skipped.size() == 1
