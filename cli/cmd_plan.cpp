@@ -21,10 +21,13 @@
 
 #include "cli/commands.h"
 #include "cli/compile.h"
+#include "cli/hints.h"
 #include "cli/session.h"
+#include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/render.h"
 #include "runtime/credentials/cluster_profile.h"
 #include "runtime/reconcile/apply.h"
+#include "runtime/reconcile/exclude.h"
 #include "runtime/reconcile/plan.h"
 #include "runtime/reconcile/refresh.h"
 #include "runtime/state/state.h"
@@ -238,17 +241,48 @@ bool confirm(const reconcile::Plan& plan, bool auto_approve) {
 
 // Everything a run needs after compiling.
 struct Run {
+  std::string policy_path;  // as the user gave it (for the commands mkq suggests)
+  RuntimeOptions runtime;
   Compilation compiled;
   std::unique_ptr<state::StateStore> store;  // null for a plan without a state file
   std::vector<state::InventoryEntry> inventory;
   Session session;
   reconcile::LiveState live;
+  std::vector<reconcile::ExcludedCluster> excluded;  // --exclude-cluster: left out of `compiled.state` and `inventory`
 };
+
+// --exclude-cluster names a worker of the policy or a cluster of the state,
+// never the manager. False with the message printed.
+bool exclusions_ok(const std::vector<std::string>& names, const sema::model::Policy& policy,
+                   const std::vector<state::InventoryEntry>& inventory) {
+  std::vector<std::string> known;
+  for (const sema::model::Worker& worker : policy.workers) known.push_back(worker.name);
+  for (const state::InventoryEntry& entry : inventory) {
+    if (entry.cluster != policy.manager.name && std::find(known.begin(), known.end(), entry.cluster) == known.end()) {
+      known.push_back(entry.cluster);
+    }
+  }
+  bool ok = true;
+  for (const std::string& name : names) {
+    if (name == policy.manager.name) {
+      error_line("--exclude-cluster " + name + ": that is the manager; mkq cannot go on without it");
+      ok = false;
+    } else if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string message = "--exclude-cluster " + name + ": no worker of that name in the policy or the state";
+      if (const auto match = diag::closest_match(name, known)) message += "; did you mean '" + *match + "'?";
+      error_line(message);
+      ok = false;
+    }
+  }
+  return ok;
+}
 
 // Compiles, opens the state (creating it when `write`), locks it (when
 // `lock_command` is set) and connects. Returns 0 or an exit code.
 int start_run(const std::string& path, const RuntimeOptions& runtime, const GlobalOptions& global,
               const std::string& lock_command, const credentials::ProviderOptions& provider_options, Run& run) {
+  run.policy_path = path;
+  run.runtime = runtime;
   run.compiled = compile(path, CompileTo::Objects, global);
   run.compiled.print_diagnostics(global);
   if (!run.compiled.state) return 1;
@@ -263,30 +297,37 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
     error_line(error);
     return 1;
   }
+  std::string took_over;  // said after the target line, which comes first
   if (run.store && !lock_command.empty()) {
     state::LockHolder previous;
     switch (run.store->acquire_lock(this_process(lock_command), &previous)) {
       case state::LockResult::Acquired:
         break;
       case state::LockResult::AcquiredStale:
-        std::fprintf(stderr, "mkq: took over a stale lock: %s (the process no longer runs)\n",
-                     previous.describe().c_str());
+        took_over = previous.describe();
         break;
       case state::LockResult::Held:
-        error_line("the state " + state_path.string() + " is locked: " + previous.describe() +
-                   "; if that run is gone, release it with `mkq state unlock`");
+        error_line(lock_held_message(state_path.string(), previous, path, runtime.state_path));
         return 1;
     }
   }
   if (run.store) run.inventory = run.store->inventory();
+  if (!exclusions_ok(runtime.exclude_clusters, *run.compiled.policy, run.inventory)) return 1;
   if (!open_session(*run.compiled.policy, path, clusters_only_in(run.inventory, *run.compiled.state), runtime,
                     global, provider_options, &run.session)) {
     return 1;
+  }
+  if (!took_over.empty()) {
+    std::fprintf(stderr, "mkq: took over a stale lock: %s (the process no longer runs)\n", took_over.c_str());
   }
   reconcile::RefreshOptions refresh;
   refresh.parallelism = std::max(1, runtime.parallelism);
   const auto started = std::chrono::steady_clock::now();
   run.live = reconcile::refresh(*run.compiled.state, run.inventory, run.session.targets, refresh);
+  if (!runtime.exclude_clusters.empty()) {
+    run.excluded =
+        reconcile::exclude_clusters(runtime.exclude_clusters, run.live, *run.compiled.state, run.inventory);
+  }
   if (global.verbose) {
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     int lists = 0;
@@ -319,6 +360,7 @@ reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind
   plan.policy_digest = policy_digest(*run.compiled.state);
   plan.lineage = lineage;
   plan.state_serial = run.store ? run.store->serial() : 0;
+  plan.excluded = run.excluded;
   return plan;
 }
 
@@ -435,7 +477,9 @@ int execute(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& op
     if (!result.ok) std::printf("  %s: %s\n", result.address.c_str(), result.message.c_str());
   }
   for (const std::string& failure : report.wait_failures) std::printf("  not Active: %s\n", failure.c_str());
-  std::printf("Run `mkq plan` to see what is left; `mkq history` keeps every object's outcome.\n");
+  std::printf("Run `%s` to see what is left; `%s` keeps every object's outcome.\n",
+              run_command("plan", run.policy_path, run.runtime).c_str(),
+              state_command("history", run.policy_path, run.runtime.state_path).c_str());
   return 1;
 }
 
@@ -455,7 +499,17 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
   const std::string policy_path = saved->policy_path;
   credentials::ProviderOptions provider;
   if (!provider_options(&provider)) return 1;
-  const int started = start_run(policy_path, options.runtime, global,
+  // The plan's exclusions are part of it: applied again, whatever the command line repeats.
+  RuntimeOptions runtime = options.runtime;
+  runtime.exclude_clusters.clear();
+  for (const reconcile::ExcludedCluster& excluded : saved->excluded) runtime.exclude_clusters.push_back(excluded.cluster);
+  std::set<std::string> given(options.runtime.exclude_clusters.begin(), options.runtime.exclude_clusters.end());
+  if (!given.empty() && given != std::set<std::string>(runtime.exclude_clusters.begin(), runtime.exclude_clusters.end())) {
+    error_line("the saved plan " + options.path + " was made with other --exclude-cluster options; make the plan "
+               "again with the ones you want");
+    return 1;
+  }
+  const int started = start_run(policy_path, runtime, global,
                                 saved->kind == reconcile::PlanKind::Destroy ? "destroy" : "apply", provider, run);
   if (started != 0) return started;
   std::vector<std::string> reasons;
@@ -470,7 +524,8 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
     run.store->release_lock();
     std::string message = "the saved plan " + options.path + " is stale; nothing was changed:";
     for (const std::string& reason : reasons) message += "\n  " + reason;
-    error_line(message + "\nrun `mkq plan --out " + options.path + "` again");
+    error_line(message + "\nrun `" + run_command("plan", policy_path, run.runtime, {"--out", options.path}) +
+               "` again");
     return 1;
   }
   print_plan(*saved, PlanFormat::Text, global.color);
@@ -555,8 +610,8 @@ int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   print_plan(plan, options.format, global.color);
   if (!options.out.empty() && !write_plan_file(plan, options.out)) return 1;
   if (!options.out.empty()) {
-    std::fprintf(stderr, "mkq: saved the plan to %s; apply it with `mkq apply %s`\n", options.out.c_str(),
-                 options.out.c_str());
+    std::fprintf(stderr, "mkq: saved the plan to %s; apply it with `%s`\n", options.out.c_str(),
+                 run_command("apply", options.out, options.runtime).c_str());
   }
   if (!plan.complete()) return 1;  // an unreachable cluster: the plan is not the whole truth
   if (options.detailed_exitcode && plan.has_changes()) return 2;
@@ -584,8 +639,8 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   print_plan(plan, PlanFormat::Text, global.color);
   if (!options.destroy && !options.allow_empty && deletes_everything(plan, run.inventory)) {
     run.store->release_lock();
-    error_line("this apply would delete every object mkq applied and create none; if that is what you want, run "
-               "`mkq destroy` or apply with --allow-empty");
+    error_line("this apply would delete every object mkq applied and create none; if that is what you want, run `" +
+               run_command("destroy", options.path, options.runtime) + "` or apply with --allow-empty");
     return 1;
   }
   if (!plan.has_changes()) {

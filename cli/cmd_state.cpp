@@ -1,11 +1,8 @@
-// `mkq state list|show|unlock` and `mkq history`: read the state database
-// (runtime/state) and print it; `state unlock` is the one write. Results go to
-// stdout, errors to stderr as "mkq: error: ...".
-#include <signal.h>
-#include <unistd.h>
-
+// `mkq state list|show|unlock|rm` and `mkq history`: read the state database
+// (runtime/state) and print it; `state unlock` and `state rm` are the writes,
+// and neither touches a cluster. Results go to stdout, errors to stderr as
+// "mkq: error: ...".
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <cstdio>
 #include <memory>
@@ -14,6 +11,7 @@
 #include <vector>
 
 #include "cli/commands.h"
+#include "cli/hints.h"
 #include "compiler/diag/diagnostic.h"
 #include "runtime/state/state.h"
 
@@ -163,33 +161,101 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
   return 0;
 }
 
-// True when the holder is a process that still runs on this machine.
-bool holder_still_runs(const state::LockHolder& holder) {
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) != 0 || holder.host != host) return false;
-  if (holder.pid <= 0 || holder.pid > 0x7fffffff) return false;
-  return kill(static_cast<pid_t>(holder.pid), 0) == 0 || errno == EPERM;
-}
-
-int state_unlock(state::StateStore& store, bool json) {
-  const auto released = store.force_unlock();
+int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
+  state::LockHolder holder;
+  const state::UnlockResult result = store.unlock(options.force, &holder);
   if (!store.last_error().empty()) {
     print_error(store.last_error());
     return 1;
   }
-  if (json) {
-    print_json(Json{{"released", released ? holder_json(*released) : Json(nullptr)}});
+  if (result == state::UnlockResult::HolderRuns) {
+    print_error("the lock is held by " + holder.describe() + ", which still runs on this host: let it finish (or " +
+                "stop it); to release the lock anyway, run `" +
+                state_command("state unlock", options.policy_path, options.state_option, {"--force"}) + "`");
+    return 1;
+  }
+  const bool released = result == state::UnlockResult::Released;
+  if (options.json) {
+    print_json(Json{{"released", released ? holder_json(holder) : Json(nullptr)}});
     return 0;
   }
   if (!released) {
     std::puts("no lock held");
     return 0;
   }
-  std::printf("released the lock of %s\n", released->describe().c_str());
-  if (holder_still_runs(*released)) {
+  std::printf("released the lock of %s\n", holder.describe().c_str());
+  if (holder.runs_here()) {
     std::fprintf(stderr, "mkq: warning: process %lld still runs; it may still be applying\n",
-                 static_cast<long long>(released->pid));
+                 static_cast<long long>(holder.pid));
   }
+  return 0;
+}
+
+// "no object 'a' in the state; did you mean 'b'?" for each unknown key.
+void print_unknown(const std::vector<std::string>& unknown, const std::vector<std::string>& known, const char* what) {
+  for (const std::string& key : unknown) {
+    std::string message = std::string("no ") + what + " '" + key + "' in the state";
+    if (const auto match = diag::closest_match(key, known)) message += "; did you mean '" + *match + "'?";
+    print_error(message);
+  }
+}
+
+// `mkq state rm ADDRESS...` / `--cluster NAME`: forget, under the state lock,
+// and record what was forgotten in the history. No cluster is contacted.
+int state_rm(state::StateStore& store, const StateCommandOptions& options) {
+  if (options.addresses.empty() == options.clusters.empty()) {
+    print_error("say what to forget: mkq state rm ADDRESS... or mkq state rm --cluster NAME");
+    return 1;
+  }
+  state::LockHolder holder;
+  switch (store.acquire_lock(state::LockHolder{"state rm", "", "", 0, ""}, &holder)) {
+    case state::LockResult::Acquired: break;
+    case state::LockResult::AcquiredStale:
+      std::fprintf(stderr, "mkq: took over a stale lock: %s (the process no longer runs)\n", holder.describe().c_str());
+      break;
+    case state::LockResult::Held:
+      print_error(store.last_error().empty()
+                      ? lock_held_message(options.state_path, holder, options.policy_path, options.state_option)
+                      : store.last_error());
+      return 1;
+  }
+  state::ForgetResult result;
+  std::string error;
+  const bool by_cluster = !options.clusters.empty();
+  const bool ok = by_cluster ? store.forget_clusters(options.clusters, &result, &error)
+                             : store.forget(options.addresses, &result, &error);
+  if (!ok) {
+    print_error(error);
+    return 1;
+  }
+  if (!result.unknown.empty()) {
+    std::vector<std::string> known;
+    for (const state::InventoryEntry& entry : store.inventory()) {
+      const std::string& key = by_cluster ? entry.cluster : entry.address;
+      if (known.empty() || known.back() != key) known.push_back(key);
+    }
+    print_unknown(result.unknown, known, by_cluster ? "object of cluster" : "object");
+    print_error("nothing was forgotten");
+    return 1;
+  }
+  const std::int64_t run_id = store.begin_run("state rm", "", &error);
+  std::vector<state::StateWrite> outcomes;
+  for (const state::InventoryEntry& entry : result.forgotten) {
+    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", run_id, {entry.address, "forget", "ok", ""}});
+  }
+  if (run_id == 0 || !store.record_batch(outcomes, &error) || !store.finish_run(run_id, "success", &error)) {
+    std::fprintf(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: %s\n",
+                 error.c_str());
+  }
+  if (options.json) {
+    Json out = Json::array();
+    for (const state::InventoryEntry& entry : result.forgotten) out.push_back(entry_json(entry));
+    print_json(Json{{"forgotten", std::move(out)}});
+    return 0;
+  }
+  for (const state::InventoryEntry& entry : result.forgotten) std::printf("forgot %s\n", entry.address.c_str());
+  std::printf("forgot %zu object%s; no cluster was touched\n", result.forgotten.size(),
+              result.forgotten.size() == 1 ? "" : "s");
   return 0;
 }
 
@@ -251,8 +317,9 @@ int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*
   }
   if (options.action == "list") return state_list(*store, options.json);
   if (options.action == "show") return state_show(*store, options.address, options.json);
-  if (options.action == "unlock") return state_unlock(*store, options.json);
-  print_error("say what to do: mkq state list|show ADDRESS|unlock");
+  if (options.action == "unlock") return state_unlock(*store, options);
+  if (options.action == "rm") return state_rm(*store, options);
+  print_error("say what to do: mkq state list|show ADDRESS|unlock|rm");
   return 1;
 }
 

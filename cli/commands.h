@@ -66,6 +66,7 @@ struct RuntimeOptions {
   double qps = 50.0;                  // per cluster
   int burst = 100;
   int parallelism = 8;                // requests in flight at once
+  std::vector<std::string> exclude_clusters;  // --exclude-cluster (plan, apply, destroy): neither read nor changed
 };
 
 enum class PlanFormat { Text, Json, Markdown };
@@ -109,12 +110,18 @@ struct RotateOptions {
   bool auto_approve = false;
 };
 
-// `mkq state list|show ADDRESS|unlock` and `mkq history [RUN]`.
+// `mkq state list|show ADDRESS|unlock|rm` and `mkq history [RUN]`.
 struct StateCommandOptions {
-  std::string action;      // list, show, unlock
+  std::string action;      // list, show, unlock, rm
   std::string address;     // show
   std::string state_path;  // resolved path of the state db
   bool json = false;
+  bool force = false;                  // unlock: even while the holder still runs
+  std::vector<std::string> addresses;  // rm ADDRESS...
+  std::vector<std::string> clusters;   // rm --cluster NAME
+  // As the user gave them, for the commands mkq suggests: --policy and --state.
+  std::string policy_path = ".";
+  std::string state_option;
 };
 
 struct HistoryOptions {

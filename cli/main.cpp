@@ -122,6 +122,13 @@ int run(int argc, char** argv) {
         ->check(CLI::Range(1, 256));
   };
 
+  // Going on without a worker (plan, apply, destroy).
+  const auto add_exclude_option = [](CLI::App* cmd, mkq::cli::RuntimeOptions& runtime) {
+    cmd->add_option("--exclude-cluster", runtime.exclude_clusters,
+                    "Leave this worker out: neither read nor changed, nor its MultiKueueCluster and Secret on the "
+                    "manager (repeatable)");
+  };
+
   mkq::cli::PlanCommandOptions plan;
   std::string plan_format = "text";
   CLI::App* plan_cmd = app.add_subcommand(
@@ -135,6 +142,7 @@ int run(int argc, char** argv) {
   plan_cmd->add_flag("--detailed-exitcode", plan.detailed_exitcode, "Exit 0 with no changes, 1 on error, 2 with changes");
   plan_cmd->add_flag("--destroy", plan.destroy, "Plan the deletion of everything this policy applied");
   plan_cmd->add_flag("--no-prune", plan.no_prune, "Keep objects mkq applied that the policy no longer declares");
+  add_exclude_option(plan_cmd, plan.runtime);
 
   mkq::cli::ApplyCommandOptions apply;
   std::string apply_wait;
@@ -149,6 +157,7 @@ int run(int argc, char** argv) {
   apply_cmd->add_flag("--force-conflicts", apply.force_conflicts,
                       "Take ownership of fields another field manager owns (server-side apply force)");
   apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
+  add_exclude_option(apply_cmd, apply.runtime);
 
   mkq::cli::ApplyCommandOptions destroy;
   destroy.destroy = true;
@@ -156,6 +165,7 @@ int run(int argc, char** argv) {
   destroy_cmd->add_option("PATH", destroy.path, "A .mkq file or a directory of them (default: .)");
   add_runtime_options(destroy_cmd, destroy.runtime);
   destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
+  add_exclude_option(destroy_cmd, destroy.runtime);
 
   mkq::cli::StatusOptions status;
   std::string status_format = "text";
@@ -180,7 +190,8 @@ int run(int argc, char** argv) {
   mkq::cli::StateCommandOptions state;
   std::string state_policy = ".";
   std::string state_file;
-  CLI::App* state_cmd = app.add_subcommand("state", "Read the state mkq keeps of what it applied; release a stale lock");
+  CLI::App* state_cmd = app.add_subcommand(
+      "state", "Read the state mkq keeps of what it applied; release a stale lock; forget objects");
   state_cmd->require_subcommand(1);
   state_cmd->fallthrough();
   state_cmd->add_option("--state", state_file, "The state database (default: .mkq/state.db beside --policy)");
@@ -190,9 +201,14 @@ int run(int argc, char** argv) {
   CLI::App* state_show = state_cmd->add_subcommand("show", "Show one object of the inventory");
   state_show->add_option("ADDRESS", state.address, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME")->required();
   state_show->callback([&state] { state.action = "show"; });
-  state_cmd->add_subcommand("unlock", "Release the apply lock (of a run that died)")->callback([&state] {
-    state.action = "unlock";
-  });
+  CLI::App* state_unlock = state_cmd->add_subcommand("unlock", "Release the apply lock (of a run that died)");
+  state_unlock->add_flag("--force", state.force, "Release it even while its holder still runs on this host");
+  state_unlock->callback([&state] { state.action = "unlock"; });
+  CLI::App* state_rm = state_cmd->add_subcommand(
+      "rm", "Forget objects (ADDRESS..., or every object of --cluster NAME) without touching any cluster");
+  state_rm->add_option("ADDRESS", state.addresses, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME");
+  state_rm->add_option("--cluster", state.clusters, "Every object of this cluster, e.g. a dead worker (repeatable)");
+  state_rm->callback([&state] { state.action = "rm"; });
 
   mkq::cli::HistoryOptions history;
   std::string history_policy = ".";
@@ -263,6 +279,8 @@ int run(int argc, char** argv) {
     mkq::cli::RuntimeOptions runtime;
     runtime.state_path = state_file;
     state.state_path = mkq::cli::state_path_for(state_policy, runtime).string();
+    state.policy_path = state_policy;
+    state.state_option = state_file;
     return mkq::cli::run_state(state, global);
   }
   if (*history_cmd) {

@@ -34,11 +34,15 @@ std::filesystem::path state_path_for(const std::string& policy_path, const Runti
 
 // Connects to every cluster of `policy` and to `extra_clusters` (clusters the
 // inventory names that the policy no longer has: reached through a context of
-// their own name). Uses the sandbox with --sandbox, or when there is no
-// kubeconfig at all (saying so on stderr), starting it with the policy's cluster
-// names when it is not running. A cluster whose context cannot be resolved is a
-// Target without a client (the plan reports it); a broken kubeconfig or a
-// sandbox that cannot start is an error (false, message printed).
+// their own name), leaving out options.exclude_clusters. Uses the sandbox with
+// --sandbox, or when no kubeconfig is named anywhere (no --kubeconfig,
+// KUBECONFIG, ~/.kube/config, nor a cluster's own), starting it with the
+// policy's cluster names when it is not running. Prints the target as its first
+// line ("mkq: target: ..."). A kubeconfig that is named but cannot be read, a
+// context a kubeconfig does not have (listing its contexts, with "did you
+// mean") or cannot use, and a sandbox that cannot start are errors: false,
+// every message printed, nothing read. A cluster whose client cannot be made is
+// a Target without a client (the plan reports it unreachable).
 bool open_session(const sema::model::Policy& policy, const std::string& policy_path,
                   const std::vector<std::string>& extra_clusters, const RuntimeOptions& options,
                   const GlobalOptions& global, const credentials::ProviderOptions& provider_options, Session* session);

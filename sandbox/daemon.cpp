@@ -330,7 +330,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   const long running = read_pid(dir);
   if (running != getpid() && is_sandbox_process(running)) {
     err << "mkq: error: a sandbox already runs from " << dir.string() << " (pid " << running
-        << "); stop it with `mkq sandbox down`\n";
+        << "); stop it with `mkq sandbox down --dir " << dir.string() << "`\n";
     return 1;
   }
   Pki pki;
@@ -553,7 +553,8 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     if (ready.size() == options.clusters.size()) break;
     if (std::chrono::steady_clock::now() > deadline) {
       err << "mkq: error: the sandbox did not become ready within " << options.ready_timeout_seconds
-          << "s (is it running other clusters? try `mkq sandbox down` first); the end of " << log.string() << ":\n"
+          << "s (is it running other clusters? try `mkq sandbox down --dir " << options.dir.string()
+          << "` first); the end of " << log.string() << ":\n"
           << log_tail(log, 10);
       return 1;
     }
@@ -654,7 +655,8 @@ int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostrea
   const fs::path dir = options.dir;
   const State state = read_state(dir);
   if (state.clusters.empty()) {
-    err << "mkq: error: no sandbox in " << dir.string() << " (start one with `mkq sandbox up`)\n";
+    err << "mkq: error: no sandbox in " << dir.string() << " (start one with `mkq sandbox up --dir " << dir.string()
+        << "`)\n";
     return 1;
   }
   const long pid = read_pid(dir);

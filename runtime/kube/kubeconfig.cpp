@@ -9,7 +9,9 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cctype>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -23,19 +25,22 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Reads a whole file; false with *why ("does not exist", "is a directory",
+// "cannot be read: Permission denied") when it cannot.
 bool read_file(const fs::path& path, std::string* content, std::string* why) {
   std::error_code ec;
   if (!fs::exists(path, ec)) {
-    *why = "no such file";
+    *why = ec ? "cannot be read: " + ec.message() : "does not exist";
     return false;
   }
   if (fs::is_directory(path, ec)) {
     *why = "is a directory";
     return false;
   }
+  errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    *why = "cannot be read";
+    *why = std::string("cannot be read") + (errno != 0 ? std::string(": ") + std::strerror(errno) : "");
     return false;
   }
   std::ostringstream buffer;
@@ -253,7 +258,7 @@ class Parser {
     std::string content;
     std::string why;
     if (!read_file(path, &content, &why)) {
-      fail(map[key], where, std::string(key) + " " + path + ": " + why);
+      fail(map[key], where, std::string(key) + " " + path + " " + why);
       return {};
     }
     return content;
@@ -291,13 +296,7 @@ std::string env_value(const char* name) {
 }
 
 std::string files_text(const Kubeconfig& config) {
-  if (config.files.empty()) return "kubeconfig";
-  std::string text = "kubeconfig ";
-  for (std::size_t i = 0; i < config.files.size(); ++i) {
-    if (i > 0) text += ":";
-    text += config.files[i].string();
-  }
-  return text;
+  return config.files.empty() ? "kubeconfig" : "kubeconfig " + files_list(config);
 }
 
 template <class Map>
@@ -325,60 +324,99 @@ std::optional<Kubeconfig> parse_kubeconfig(const std::string& text, const fs::pa
   return parser.parse(text);
 }
 
+namespace {
+
+// KUBECONFIG's entries in order, duplicates and empty entries dropped (kubectl).
+std::vector<fs::path> kubeconfig_list(const std::string& env) {
+  std::vector<fs::path> list;
+  std::set<std::string> seen;
+  std::size_t start = 0;
+  while (start <= env.size()) {
+    const std::size_t colon = env.find(':', start);
+    const std::string item = env.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+    if (!item.empty() && seen.insert(item).second) list.emplace_back(item);
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  return list;
+}
+
+// Adds the next file's entries: the first file that defines a name wins; so
+// does the first current-context.
+void merge_into(Kubeconfig& merged, Kubeconfig&& one) {
+  for (auto& [name, entry] : one.clusters) merged.clusters.emplace(name, std::move(entry));
+  for (auto& [name, entry] : one.users) merged.users.emplace(name, std::move(entry));
+  for (auto& [name, entry] : one.contexts) merged.contexts.emplace(name, std::move(entry));
+  if (merged.current_context.empty()) merged.current_context = one.current_context;
+  merged.files.insert(merged.files.end(), one.files.begin(), one.files.end());
+}
+
+// "/a" or "/a, /b".
+std::string joined(const std::vector<fs::path>& files) {
+  std::string text;
+  for (const fs::path& file : files) text += (text.empty() ? "" : ", ") + file.string();
+  return text;
+}
+
+}  // namespace
+
+std::string files_list(const Kubeconfig& config) { return joined(config.files); }
+
 std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::string* error, bool* found_none) {
   if (found_none != nullptr) *found_none = false;
+  const auto fail = [&](const std::string& text) -> std::optional<Kubeconfig> {
+    if (error != nullptr) *error = text;
+    return std::nullopt;
+  };
+  // Which files, who named them, and whether a missing one is skipped.
+  Kubeconfig merged;
   std::vector<fs::path> candidates;
-  bool must_exist = false;
+  bool skip_missing = false;
+  bool from_home = false;
   if (!options.explicit_file.empty()) {
     candidates.push_back(options.explicit_file);
-    must_exist = true;
+    merged.named_by = options.explicit_named_by;
   } else {
     const std::string env = options.kubeconfig_env ? *options.kubeconfig_env : env_value("KUBECONFIG");
     if (!env.empty()) {
-      std::set<std::string> seen;
-      std::size_t start = 0;
-      while (start <= env.size()) {
-        const std::size_t colon = env.find(':', start);
-        const std::string item = env.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
-        if (!item.empty() && seen.insert(item).second) candidates.emplace_back(item);
-        if (colon == std::string::npos) break;
-        start = colon + 1;
-      }
+      candidates = kubeconfig_list(env);
+      merged.named_by = "KUBECONFIG";
+      skip_missing = true;
+      if (candidates.empty()) return fail("KUBECONFIG is set (\"" + env + "\") but names no file");
     } else {
       const fs::path home = options.home ? *options.home : fs::path(env_value("HOME"));
-      if (!home.empty()) candidates.push_back(home / ".kube" / "config");
+      const fs::path file = home.empty() ? fs::path() : home / ".kube" / "config";
+      std::error_code ec;
+      if (file.empty() || (!fs::exists(file, ec) && !ec)) {
+        if (found_none != nullptr) *found_none = true;
+        return fail("no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
+      }
+      candidates.push_back(file);
+      merged.named_by = "~/.kube/config";
+      from_home = true;
     }
   }
 
-  Kubeconfig merged;
   for (const fs::path& file : candidates) {
-    std::error_code ec;
-    if (!fs::exists(file, ec)) {
-      if (must_exist) {
-        if (error != nullptr) *error = "kubeconfig " + file.string() + ": no such file";
-        return std::nullopt;
-      }
-      continue;  // KUBECONFIG: missing files are skipped
-    }
     std::string text;
     std::string why;
     if (!read_file(file, &text, &why)) {
-      if (error != nullptr) *error = "kubeconfig " + file.string() + ": " + why;
-      return std::nullopt;
+      std::error_code ec;
+      if (skip_missing && !fs::exists(file, ec) && !ec) {
+        merged.skipped.push_back(file);  // kubectl skips a missing KUBECONFIG entry
+        continue;
+      }
+      if (from_home) return fail("the kubeconfig " + file.string() + " (~/.kube/config) " + why);
+      return fail(merged.named_by + " names " + file.string() + ", which " + why);
     }
     auto one = parse_kubeconfig(text, file, error);
     if (!one) return std::nullopt;
-    // The first file that defines a name wins; so does the first current-context.
-    for (auto& [name, entry] : one->clusters) merged.clusters.emplace(name, std::move(entry));
-    for (auto& [name, entry] : one->users) merged.users.emplace(name, std::move(entry));
-    for (auto& [name, entry] : one->contexts) merged.contexts.emplace(name, std::move(entry));
-    if (merged.current_context.empty()) merged.current_context = one->current_context;
-    merged.files.push_back(file);
+    merge_into(merged, std::move(*one));
   }
   if (merged.files.empty()) {
-    if (found_none != nullptr) *found_none = true;
-    if (error != nullptr) *error = "no kubeconfig: --kubeconfig, KUBECONFIG and ~/.kube/config are all absent";
-    return std::nullopt;
+    return fail(merged.skipped.size() == 1
+                    ? "KUBECONFIG names " + merged.skipped.front().string() + ", which does not exist"
+                    : "KUBECONFIG names " + joined(merged.skipped) + ", none of which exists");
   }
   return merged;
 }

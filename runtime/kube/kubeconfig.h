@@ -7,6 +7,12 @@
 // the first file that sets it), else ~/.kube/config. Relative paths inside a
 // file (certificate-authority, client-certificate, client-key, tokenFile,
 // exec.command when it contains a '/') are relative to that file's directory.
+//
+// A file that was named and cannot be read is an error, never "no kubeconfig":
+// --kubeconfig naming a missing file, and a KUBECONFIG none of whose files
+// exists (kubectl only warns there and goes on with an empty configuration;
+// mkq refuses, so that a typo can never make it fall back to the sandbox).
+// Only a missing ~/.kube/config with neither of the others set is "none".
 #pragma once
 
 #include <chrono>
@@ -58,18 +64,26 @@ struct Kubeconfig {
   std::map<std::string, ContextEntry> contexts;
   std::string current_context;
   std::vector<std::filesystem::path> files;  // the files merged, in order
+  // How the files were named, for messages and the target line: "--kubeconfig",
+  // "KUBECONFIG", "~/.kube/config" (or LoadOptions::explicit_named_by).
+  std::string named_by;
+  std::vector<std::filesystem::path> skipped;  // KUBECONFIG entries that do not exist (skipped, as kubectl does)
 };
 
 struct LoadOptions {
   std::filesystem::path explicit_file;  // --kubeconfig; empty: KUBECONFIG, then ~/.kube/config
+  // Who named explicit_file, for messages: "--kubeconfig names /x, which does not exist".
+  std::string explicit_named_by = "--kubeconfig";
   // Overrides for tests; empty optional: read the process environment.
   std::optional<std::string> kubeconfig_env;
   std::optional<std::filesystem::path> home;
 };
 
-// The merged kubeconfig, or std::nullopt with *error ("kubeconfig /x: line 3: ...",
-// "no kubeconfig: --kubeconfig, KUBECONFIG and ~/.kube/config are all absent").
-// `found_none` is set when no file exists at all (the sandbox default applies).
+// The merged kubeconfig, or std::nullopt with *error naming the file and how it
+// was named: "--kubeconfig names /x, which does not exist", "KUBECONFIG names
+// /a, /b, none of which exists", "kubeconfig /x: line 3: ...". `found_none` is
+// set (and the error is "no kubeconfig: ...") only when nothing was named:
+// no explicit file, KUBECONFIG unset or empty, and no ~/.kube/config.
 std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::string* error, bool* found_none = nullptr);
 // Parses one kubeconfig document (YAML or JSON) as if read from `origin`.
 std::optional<Kubeconfig> parse_kubeconfig(const std::string& text, const std::filesystem::path& origin,
@@ -88,5 +102,8 @@ struct Endpoint {
 // and a server that is not https. Error texts name the context and the file.
 std::optional<Endpoint> resolve_context(const Kubeconfig& config, const std::string& context, bool allow_insecure,
                                         std::string* error);
+
+// The files of `config` for messages: "/a" or "/a, /b".
+std::string files_list(const Kubeconfig& config);
 
 }  // namespace mkq::kube

@@ -81,6 +81,13 @@ struct PlanSummary {
 
 enum class PlanKind { Apply, Destroy };
 
+// A worker left out of the run with --exclude-cluster (exclude.h): neither read
+// nor changed, and neither are the manager's objects that concern it.
+struct ExcludedCluster {
+  std::string cluster;
+  int objects = 0;  // inventory objects left as they are: its own and the manager's for it
+};
+
 struct Plan {
   PlanKind kind = PlanKind::Apply;
   std::string policy_path;
@@ -88,6 +95,7 @@ struct Plan {
   std::string lineage;        // of the state file
   std::int64_t state_serial = 0;
   std::vector<ClusterPlan> clusters;  // manager first, then workers by name
+  std::vector<ExcludedCluster> excluded;  // by name; not in `clusters`
 
   PlanSummary summary() const;
   bool has_changes() const;  // any change other than no-op

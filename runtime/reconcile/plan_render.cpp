@@ -62,6 +62,12 @@ std::string summary_line(const PlanSummary& s) {
          " to destroy";
 }
 
+// "excluded (--exclude-cluster): 7 objects left as they are"
+std::string excluded_text(const ExcludedCluster& excluded) {
+  return "excluded (--exclude-cluster): " + std::to_string(excluded.objects) +
+         (excluded.objects == 1 ? " object left as it is" : " objects left as they are");
+}
+
 std::string no_changes_text(const Plan& plan) {
   return plan.kind == PlanKind::Destroy ? "No changes. mkq has nothing to destroy." 
                                         : "No changes. Every cluster matches the policy.";
@@ -102,7 +108,11 @@ std::optional<Action> action_from(const std::string& name) {
 
 std::string render_text(const Plan& plan, bool color) {
   const Palette p{color};
-  if (!plan.has_changes() && plan.complete()) return no_changes_text(plan) + "\n";
+  std::string excluded;
+  for (const ExcludedCluster& e : plan.excluded) {
+    excluded += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
+  }
+  if (!plan.has_changes() && plan.complete()) return no_changes_text(plan) + "\n" + excluded;
   std::string out = "mkq will perform the following actions:\n";
   for (const ClusterPlan& cluster : plan.clusters) {
     out += "\n" + p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")");
@@ -134,6 +144,7 @@ std::string render_text(const Plan& plan, bool color) {
       }
     }
   }
+  if (!excluded.empty()) out += "\n" + excluded;
   const PlanSummary s = plan.summary();
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
   if (s.unreachable_clusters > 0) {
@@ -146,7 +157,13 @@ std::string render_text(const Plan& plan, bool color) {
 
 std::string render_markdown(const Plan& plan) {
   const PlanSummary s = plan.summary();
-  if (!plan.has_changes() && plan.complete()) return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n";
+  std::string excluded;
+  for (const ExcludedCluster& e : plan.excluded) {
+    excluded += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+  }
+  if (!plan.has_changes() && plan.complete()) {
+    return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n" + excluded;
+  }
   std::string out = "### mkq plan: " + summary_line(s) + "\n";
   if (s.unreachable_clusters > 0) {
     out += "\n**" + std::to_string(s.unreachable_clusters) +
@@ -186,7 +203,7 @@ std::string render_markdown(const Plan& plan) {
     }
     out += "```\n\n</details>\n";
   }
-  return out;
+  return out + excluded;
 }
 
 Json render_json(const Plan& plan) {
@@ -244,6 +261,9 @@ Json render_json(const Plan& plan) {
     clusters.push_back(std::move(c));
   }
   out["clusters"] = std::move(clusters);
+  Json excluded = Json::array();
+  for (const ExcludedCluster& e : plan.excluded) excluded.push_back(Json{{"name", e.cluster}, {"objects", e.objects}});
+  out["excluded"] = std::move(excluded);
   return out;
 }
 
@@ -306,6 +326,9 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
         cluster.changes.push_back(std::move(change));
       }
       plan.clusters.push_back(std::move(cluster));
+    }
+    for (const Json& e : json.value("excluded", Json::array())) {
+      plan.excluded.push_back(ExcludedCluster{e.at("name").get<std::string>(), e.at("objects").get<int>()});
     }
     return plan;
   } catch (const std::exception& e) {

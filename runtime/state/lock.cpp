@@ -1,7 +1,11 @@
 // The apply lock: one row in `lock`, taken and inspected inside BEGIN
 // IMMEDIATE so two processes can never both believe they hold it. A holder on
-// this host whose process is gone is stale and taken over.
+// this host whose process is gone is stale and taken over; one that still runs
+// is never released without force.
+#include <pwd.h>
 #include <unistd.h>
+
+#include <cstdlib>
 
 #include "runtime/state/state.h"
 #include "runtime/state/store_impl.h"
@@ -22,10 +26,25 @@ std::optional<LockHolder> read_lock(Database& db, bool* ok) {
 
 }  // namespace detail
 
+namespace {
+
+// The user running this process: $USER, else the password database's name.
+std::string this_user() {
+  const char* user = std::getenv("USER");
+  if (user != nullptr && *user != '\0') return user;
+  const passwd* entry = getpwuid(getuid());
+  return entry != nullptr && entry->pw_name != nullptr ? entry->pw_name : "unknown";
+}
+
+}  // namespace
+
+bool LockHolder::runs_here() const { return host == detail::this_host() && detail::pid_alive(pid); }
+
 LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
   impl_->last_error.clear();
   Database& db = impl_->db;
   LockHolder holder = me;
+  if (holder.user.empty()) holder.user = this_user();
   if (holder.host.empty()) holder.host = detail::this_host();
   if (holder.pid == 0) holder.pid = static_cast<std::int64_t>(getpid());
   if (holder.since.empty()) holder.since = detail::now_rfc3339();
@@ -45,7 +64,7 @@ LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) 
   LockResult result = LockResult::Acquired;
   if (current) {
     const bool ours = current->host == holder.host && current->pid == holder.pid;
-    const bool stale = current->host == detail::this_host() && !detail::pid_alive(current->pid);
+    const bool stale = current->host == detail::this_host() && !current->runs_here();
     if (!ours && !stale) {
       if (previous != nullptr) *previous = *current;
       return LockResult::Held;  // the destructor rolls back: nothing changed
@@ -109,6 +128,27 @@ std::optional<LockHolder> StateStore::lock_holder() const {
   std::optional<LockHolder> holder = detail::read_lock(impl_->db, &ok);
   if (!ok) impl_->last_error = impl_->db.error_message();
   return holder;
+}
+
+UnlockResult StateStore::unlock(bool force, LockHolder* holder) {
+  impl_->last_error.clear();
+  Database& db = impl_->db;
+  Transaction tx(db);
+  bool ok = tx.begun();
+  const std::optional<LockHolder> current = ok ? detail::read_lock(db, &ok) : std::nullopt;
+  if (!ok) {
+    impl_->last_error = db.error_message();
+    return UnlockResult::NotLocked;
+  }
+  if (!current) return UnlockResult::NotLocked;
+  if (holder != nullptr) *holder = *current;
+  if (!force && current->runs_here()) return UnlockResult::HolderRuns;  // the destructor rolls back
+  if (!db.exec("DELETE FROM lock") || !tx.commit()) {
+    impl_->last_error = db.error_message();
+    return UnlockResult::NotLocked;
+  }
+  impl_->held_lock.reset();
+  return UnlockResult::Released;
 }
 
 }  // namespace mkq::state

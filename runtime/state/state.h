@@ -72,9 +72,22 @@ struct LockHolder {
   std::string since;     // RFC 3339 UTC
   // "apply by alice@host1 (pid 4242) since 2026-11-21T10:00:00Z"
   std::string describe() const;
+  // True when the holder is a process on this host that still runs. A holder
+  // on another host is never known to be gone: false.
+  bool runs_here() const;
 };
 
 enum class LockResult { Acquired, AcquiredStale, Held };
+
+// StateStore::unlock's answer.
+enum class UnlockResult { Released, NotLocked, HolderRuns };
+
+// What StateStore::forget and forget_clusters did: the entries forgotten, or
+// -- when `unknown` is not empty -- nothing at all.
+struct ForgetResult {
+  std::vector<InventoryEntry> forgotten;  // sorted by address
+  std::vector<std::string> unknown;       // addresses (or clusters) the inventory does not hold
+};
 
 class StateStore {
  public:
@@ -127,6 +140,20 @@ class StateStore {
 
   // PRAGMA integrity_check's answer ("ok" when sound).
   std::string integrity_check() const;
+
+  // `mkq state unlock`: removes the lock, unless its holder is a process that
+  // still runs on this host and `force` is false (HolderRuns: nothing changed).
+  // *holder says who held it (Released, HolderRuns). Failures: NotLocked with
+  // last_error() set.
+  UnlockResult unlock(bool force, LockHolder* holder);
+
+  // `mkq state rm`: forgets inventory entries without touching any cluster, in
+  // one transaction; the serial grows by the number forgotten. All or nothing:
+  // when an address is not in the inventory, result->unknown names it and
+  // nothing is forgotten. false with *error on a database failure.
+  bool forget(const std::vector<std::string>& addresses, ForgetResult* result, std::string* error);
+  // The same for every entry of the named clusters; a cluster with no entry is unknown.
+  bool forget_clusters(const std::vector<std::string>& clusters, ForgetResult* result, std::string* error);
 
   // The failure of the last call that has no error out-parameter (acquire_lock,
   // force_unlock, lock_holder, inventory, find, history, find_run, serial);

@@ -17,7 +17,9 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <exception>
+#include <set>
 #include <system_error>
 
 #include "runtime/state/schema.h"
@@ -512,6 +514,67 @@ std::string StateStore::integrity_check() const {
   }
   if (!rows.ok()) return impl_->db.error_message();
   return answer;
+}
+
+namespace {
+
+// Forgets, in one transaction, every inventory entry whose `column` equals one
+// of `keys`; a key that matches none is unknown and then nothing is forgotten.
+bool forget_where(Database& db, const std::string& column, const std::vector<std::string>& keys,
+                  ForgetResult* result, std::string* error, std::int64_t* serial) {
+  *result = ForgetResult{};
+  Transaction tx(db);
+  if (!tx.begun()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  std::set<std::string> seen;
+  for (const std::string& key : keys) {
+    if (!seen.insert(key).second) continue;
+    Statement rows(db, (std::string(kInventoryColumns) + "WHERE " + column + " = ?1 ORDER BY address").c_str());
+    rows.bind(1, key);
+    bool any = false;
+    while (rows.step()) {
+      result->forgotten.push_back(read_entry(rows));
+      any = true;
+    }
+    if (!rows.ok()) {
+      set_error(error, db.error_message());
+      return false;
+    }
+    if (!any) result->unknown.push_back(key);
+  }
+  if (!result->unknown.empty()) {
+    result->forgotten.clear();
+    return true;  // the destructor rolls back: nothing was forgotten
+  }
+  for (const InventoryEntry& entry : result->forgotten) {
+    bool changed = false;
+    if (!remove_inventory(db, entry.address, &changed)) {
+      set_error(error, db.error_message());
+      return false;
+    }
+  }
+  const auto count = static_cast<std::int64_t>(result->forgotten.size());
+  if ((count > 0 && !bump_serial(db, count)) || !tx.commit()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  *serial += count;
+  std::sort(result->forgotten.begin(), result->forgotten.end(),
+            [](const InventoryEntry& a, const InventoryEntry& b) { return a.address < b.address; });
+  return true;
+}
+
+}  // namespace
+
+bool StateStore::forget(const std::vector<std::string>& addresses, ForgetResult* result, std::string* error) {
+  return forget_where(impl_->db, "address", addresses, result, error, &impl_->serial);
+}
+
+bool StateStore::forget_clusters(const std::vector<std::string>& clusters, ForgetResult* result,
+                                 std::string* error) {
+  return forget_where(impl_->db, "cluster", clusters, result, error, &impl_->serial);
 }
 
 }  // namespace mkq::state

@@ -36,7 +36,8 @@ P="$TMP/policy"
 # 1. First apply: no kubeconfig, so the sandbox (started with the policy's clusters).
 mkq_run apply1 apply "$P" --auto-approve --wait=60s
 [ "$rc" = 0 ] || { show apply1; fail "first apply exited $rc"; }
-grep -q "using the sandbox" "$TMP/apply1.err" || { show apply1; fail "apply did not say it uses the sandbox"; }
+[ "$(head -1 "$TMP/apply1.err")" = "mkq: target: the sandbox at sb (no --kubeconfig, KUBECONFIG or ~/.kube/config)" ] ||
+  { show apply1; fail "apply's first line does not say it uses the sandbox"; }
 grep -q "Apply complete! Resources: 13 added, 0 changed, 0 destroyed." "$TMP/apply1.out" ||
   { show apply1; fail "first apply: expected 13 added"; }
 for o in clusterqueue/cluster-queue resourceflavor/default-flavor multikueuecluster/multikueue-test-worker1 \

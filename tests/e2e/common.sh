@@ -11,6 +11,8 @@
 #                    $TMP/NAME.out, stderr in $TMP/NAME.err, the exit code in $rc
 #   show NAME        prints both files (for a failure's context)
 #   k ARGS...        kubectl with the sandbox's kubeconfig
+#   e2e_unreachable_kubeconfig CLUSTER FILE   a copy of the sandbox's kubeconfig
+#                    in FILE with CLUSTER's server on a port where nothing listens
 # The caller sets MKQ and KUBECTL first.
 
 e2e_require_clients() {
@@ -55,3 +57,15 @@ mkq_run() {
   rc=$?
 }
 show() { echo "--- $1.out"; cat "$TMP/$1.out"; echo "--- $1.err"; cat "$TMP/$1.err"; }
+e2e_unreachable_kubeconfig() {
+  local port
+  port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+  /usr/bin/python3 - "$SB/kubeconfig" "$1" "$port" >"$2" <<'EOF'
+import sys, yaml
+config = yaml.safe_load(open(sys.argv[1]))
+for cluster in config["clusters"]:
+    if cluster["name"] == sys.argv[2]:
+        cluster["cluster"]["server"] = "https://127.0.0.1:" + sys.argv[3]
+print(yaml.safe_dump(config))
+EOF
+}

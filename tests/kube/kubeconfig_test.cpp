@@ -207,19 +207,97 @@ TEST_CASE("no kubeconfig anywhere is reported as found_none", "[kube][kubeconfig
   options.kubeconfig_env = "";
   CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
   CHECK(none);
-  CHECK(error.find("no kubeconfig") != std::string::npos);
+  CHECK(error == "no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
+}
 
-  options.kubeconfig_env = (dir / "x").string() + ":" + (dir / "y").string();
-  none = false;
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK(none);
+// A file that was named and cannot be read never falls back to "none" (and so
+// to the sandbox): the message says which file and who named it.
+TEST_CASE("kubeconfig: a named file that cannot be read is an error naming it", "[kube][kubeconfig][errors]") {
+  TempDir dir;
+  write_file(dir / "home/.kube/config", "current-context: home\n");
+  std::string error;
+  bool none = true;
+  LoadOptions options;
+  options.home = dir / "home";
+  options.kubeconfig_env = "";
 
-  // An explicit file that is missing is an error, not the sandbox default.
   options.explicit_file = dir / "nope";
-  none = false;
   CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
   CHECK_FALSE(none);
-  CHECK(error == "kubeconfig " + (dir / "nope").string() + ": no such file");
+  CHECK(error == "--kubeconfig names " + (dir / "nope").string() + ", which does not exist");
+
+  options.explicit_file = dir.path();
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK(error == "--kubeconfig names " + dir.path().string() + ", which is a directory");
+
+  options.explicit_file = dir / "nope";
+  options.explicit_named_by = "the policy's worker \"w1\"'s kubeconfig = \"nope\"";
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK(error == "the policy's worker \"w1\"'s kubeconfig = \"nope\" names " + (dir / "nope").string() +
+                     ", which does not exist");
+
+  options.explicit_file.clear();
+  options.kubeconfig_env = (dir / "x").string();
+  none = true;
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK_FALSE(none);  // not ~/.kube/config, although it exists: KUBECONFIG named another file
+  CHECK(error == "KUBECONFIG names " + (dir / "x").string() + ", which does not exist");
+
+  options.kubeconfig_env = (dir / "x").string() + ":" + (dir / "y").string();
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK_FALSE(none);
+  CHECK(error == "KUBECONFIG names " + (dir / "x").string() + ", " + (dir / "y").string() + ", none of which exists");
+
+  options.kubeconfig_env = ":";
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK_FALSE(none);
+  CHECK(error == "KUBECONFIG is set (\":\") but names no file");
+
+  options.kubeconfig_env = (dir / "home").string();
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK(error == "KUBECONFIG names " + (dir / "home").string() + ", which is a directory");
+
+  options.kubeconfig_env = "";
+  fs::remove(dir / "home/.kube/config");
+  fs::create_directories(dir / "home/.kube/config");
+  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
+  CHECK_FALSE(none);
+  CHECK(error == "the kubeconfig " + (dir / "home/.kube/config").string() + " (~/.kube/config) is a directory");
+}
+
+TEST_CASE("kubeconfig: KUBECONFIG skips a missing file when another exists, as kubectl does", "[kube][kubeconfig]") {
+  TempDir dir;
+  write_file(dir / "b", "current-context: b\n");
+  LoadOptions options;
+  options.home = dir / "home";
+  options.kubeconfig_env = (dir / "a").string() + ":" + (dir / "b").string();
+  std::string error;
+  const auto config = mkq::kube::load_kubeconfig(options, &error);
+  INFO(error);
+  REQUIRE(config);
+  CHECK(config->current_context == "b");
+  CHECK(config->files == std::vector<fs::path>{dir / "b"});
+  CHECK(config->skipped == std::vector<fs::path>{dir / "a"});
+  CHECK(config->named_by == "KUBECONFIG");
+  CHECK(mkq::kube::files_list(*config) == (dir / "b").string());
+}
+
+TEST_CASE("kubeconfig: says how its files were named", "[kube][kubeconfig]") {
+  TempDir dir;
+  write_file(dir / "f", "current-context: f\n");
+  write_file(dir / "home/.kube/config", "current-context: home\n");
+  LoadOptions options;
+  options.home = dir / "home";
+  options.kubeconfig_env = "";
+  std::string error;
+  CHECK(mkq::kube::load_kubeconfig(options, &error)->named_by == "~/.kube/config");
+  options.kubeconfig_env = (dir / "f").string();
+  CHECK(mkq::kube::load_kubeconfig(options, &error)->named_by == "KUBECONFIG");
+  options.explicit_file = dir / "f";
+  const auto config = mkq::kube::load_kubeconfig(options, &error);
+  REQUIRE(config);
+  CHECK(config->named_by == "--kubeconfig");
+  CHECK(config->skipped.empty());
 }
 
 TEST_CASE("parse errors name the file, the line and the entry, never a secret", "[kube][kubeconfig]") {
@@ -239,7 +317,7 @@ TEST_CASE("parse errors name the file, the line and the entry, never a secret", 
       "clusters:\n- name: k\n  cluster:\n    server: https://k\n    certificate-authority: ca.crt\n",
       dir / "config");
   CHECK(missing == "kubeconfig " + (dir / "config").string() + ": line 5: cluster \"k\": certificate-authority " +
-                       (dir / "ca.crt").string() + ": no such file");
+                       (dir / "ca.crt").string() + " does not exist");
   CHECK(parse_error("users:\n- name: e\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1\n") ==
         "kubeconfig /etc/kube/config: line 5: user \"e\": exec has no command");
   CHECK(parse_error("clusters:\n- name: k\n  cluster:\n    insecure-skip-tls-verify: maybe\n") ==

@@ -83,15 +83,17 @@ TEST_CASE("lock: acquire, held by a live process, release, force unlock", "[stat
   CHECK(!store->lock_holder());
 }
 
-TEST_CASE("lock: defaults the holder's host, pid and time", "[state][lock]") {
+TEST_CASE("lock: defaults the holder's user, host, pid and time", "[state][lock]") {
   TempDir dir;
   std::string error;
   auto store = StateStore::open(dir.path() / "state.db", &error);
   REQUIRE(store != nullptr);
   LockHolder previous;
-  REQUIRE(store->acquire_lock(LockHolder{"apply", "me", "", 0, ""}, &previous) == LockResult::Acquired);
+  REQUIRE(store->acquire_lock(LockHolder{"state rm", "", "", 0, ""}, &previous) == LockResult::Acquired);
   const auto held = store->lock_holder();
   REQUIRE(held);
+  CHECK(held->command == "state rm");
+  CHECK_FALSE(held->user.empty());
   CHECK(held->host == hostname());
   CHECK(held->pid == getpid());
   CHECK(held->since.size() == 20);
@@ -220,6 +222,45 @@ TEST_CASE("lock: of two processes racing for a new state, exactly one wins", "[s
     CHECK((previous.pid == children[0] || previous.pid == children[1]));
     CHECK(store->integrity_check() == "ok");
   }
+}
+
+TEST_CASE("lock holder runs_here: a live pid on this host only", "[state][lock]") {
+  CHECK(holder(getpid()).runs_here());
+  CHECK_FALSE(holder(dead_pid()).runs_here());
+  CHECK_FALSE(holder(getpid(), "elsewhere.example").runs_here());
+  CHECK_FALSE(holder(0).runs_here());
+}
+
+TEST_CASE("lock: unlock refuses while the holder still runs on this host, unless forced", "[state][lock]") {
+  TempDir dir;
+  std::string error;
+  auto store = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(store != nullptr);
+  LockHolder previous;
+  LockHolder held;
+  CHECK(store->unlock(false, &held) == UnlockResult::NotLocked);
+  CHECK(store->last_error().empty());
+
+  // Our parent, alive on this host: refused, the lock stays.
+  REQUIRE(store->acquire_lock(holder(getppid()), &previous) == LockResult::Acquired);
+  auto other = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(other != nullptr);
+  CHECK(other->unlock(false, &held) == UnlockResult::HolderRuns);
+  CHECK(held.pid == getppid());
+  CHECK(other->lock_holder()->pid == getppid());
+  // Forced: released, and the holder is named.
+  held = LockHolder{};
+  CHECK(other->unlock(true, &held) == UnlockResult::Released);
+  CHECK(held.pid == getppid());
+  CHECK(!other->lock_holder());
+
+  // A dead holder on this host, or one on another host (mkq cannot tell): released without force.
+  REQUIRE(store->acquire_lock(holder(dead_pid()), &previous) == LockResult::Acquired);
+  CHECK(other->unlock(false, &held) == UnlockResult::Released);
+  REQUIRE(store->acquire_lock(holder(getpid(), "elsewhere.example"), &previous) == LockResult::Acquired);
+  CHECK(other->unlock(false, &held) == UnlockResult::Released);
+  CHECK(held.host == "elsewhere.example");
+  CHECK(!other->lock_holder());
 }
 
 }  // namespace

@@ -381,5 +381,73 @@ TEST_CASE("state reports a busy database as a clear message", "[state][errors][s
   CHECK(store->serial() == 1);
 }
 
+// Three objects on two clusters, serial 3.
+std::unique_ptr<StateStore> store_with_two_clusters(const std::filesystem::path& path) {
+  std::string error;
+  auto store = StateStore::open(path, &error);
+  REQUIRE(store != nullptr);
+  REQUIRE(store->record_applied(entry("manager", "ClusterQueue", "cq"), &error));
+  REQUIRE(store->record_applied(entry("worker2", "ClusterQueue", "cq"), &error));
+  REQUIRE(store->record_applied(entry("worker2", "ResourceFlavor", "f"), &error));
+  REQUIRE(store->serial() == 3);
+  return store;
+}
+
+std::vector<std::string> addresses_of(const std::vector<InventoryEntry>& entries) {
+  std::vector<std::string> out;
+  for (const InventoryEntry& e : entries) out.push_back(e.address);
+  return out;
+}
+
+TEST_CASE("state forget: addresses, all or nothing, one serial per object", "[state]") {
+  TempDir dir;
+  auto store = store_with_two_clusters(dir.path() / "state.db");
+  std::string error;
+  ForgetResult result;
+
+  // An unknown address: nothing is forgotten, the serial stays.
+  REQUIRE(store->forget({"worker2/ClusterQueue/cq", "worker2/ClusterQueue/nope"}, &result, &error));
+  CHECK(result.unknown == std::vector<std::string>{"worker2/ClusterQueue/nope"});
+  CHECK(result.forgotten.empty());
+  CHECK(store->inventory().size() == 3);
+  CHECK(store->serial() == 3);
+
+  // Known addresses (one given twice): forgotten, sorted, the serial grows by two.
+  REQUIRE(store->forget({"worker2/ResourceFlavor/f", "manager/ClusterQueue/cq", "worker2/ResourceFlavor/f"}, &result,
+                        &error));
+  CHECK(result.unknown.empty());
+  CHECK(addresses_of(result.forgotten) ==
+        std::vector<std::string>{"manager/ClusterQueue/cq", "worker2/ResourceFlavor/f"});
+  CHECK(result.forgotten[0].uid == "uid-cq");
+  CHECK(addresses_of(store->inventory()) == std::vector<std::string>{"worker2/ClusterQueue/cq"});
+  CHECK(store->serial() == 5);
+  // Another connection sees it.
+  auto other = StateStore::open_existing(dir.path() / "state.db", &error);
+  REQUIRE(other != nullptr);
+  CHECK(other->serial() == 5);
+  CHECK(other->inventory().size() == 1);
+}
+
+TEST_CASE("state forget_clusters: every object of the clusters, or nothing", "[state]") {
+  TempDir dir;
+  auto store = store_with_two_clusters(dir.path() / "state.db");
+  std::string error;
+  ForgetResult result;
+
+  REQUIRE(store->forget_clusters({"worker2", "worker3"}, &result, &error));
+  CHECK(result.unknown == std::vector<std::string>{"worker3"});
+  CHECK(result.forgotten.empty());
+  CHECK(store->inventory().size() == 3);
+  CHECK(store->serial() == 3);
+
+  REQUIRE(store->forget_clusters({"worker2"}, &result, &error));
+  CHECK(result.unknown.empty());
+  CHECK(addresses_of(result.forgotten) ==
+        std::vector<std::string>{"worker2/ClusterQueue/cq", "worker2/ResourceFlavor/f"});
+  CHECK(addresses_of(store->inventory()) == std::vector<std::string>{"manager/ClusterQueue/cq"});
+  CHECK(store->serial() == 5);
+  CHECK(store->integrity_check() == "ok");
+}
+
 }  // namespace
 }  // namespace mkq::state
