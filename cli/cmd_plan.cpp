@@ -481,7 +481,8 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
   }
 
   const int done = report.done();
-  std::string headline = operation.title + (report.interrupted ? " interrupted: " : done == 0 && planned > 0 ? " failed: " : " incomplete: ");
+  const char* state = report.interrupted ? " interrupted: " : done == 0 && planned > 0 ? " failed: " : " incomplete: ";
+  std::string headline = operation.title + state;
   if (planned > 0) {
     headline += std::to_string(done) + " of " + count_of(planned, "change", "changes") + " done (" + resources + ")";
     if (failed > 0) headline += ", " + std::to_string(failed) + " failed";
@@ -506,7 +507,9 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     std::string text;
     if (!cluster.reachable) {
       text = "unreachable: changes unknown (" + cluster.error + ")";
-      if (cluster.planned() > 0) text += "; " + tally(cluster.done, cluster.failed, cluster.skipped, cluster.not_started);
+      if (cluster.planned() > 0) {
+        text += "; " + tally(cluster.done, cluster.failed, cluster.skipped, cluster.not_started);
+      }
     } else if (cluster.planned() == 0) {
       text = "no changes";
     } else {
@@ -542,9 +545,9 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     } else if (any_failure) {
       when = "once what failed is fixed, ";
     }
-    const std::string what = operation.command == "destroy"              ? "destroy what is left"
-                             : operation.command == "credentials rotate" ? "rotate again"
-                                                                         : "apply what is left (it shows the plan first)";
+    std::string what = "apply what is left (it shows the plan first)";
+    if (operation.command == "destroy") what = "destroy what is left";
+    if (operation.command == "credentials rotate") what = "rotate again";
     std::printf("Next: %s%s:\n  %s\n", when.c_str(), what.c_str(), command_line(operation.command, operation).c_str());
   }
   if (run_id > 0) std::printf("Every object's outcome: %s\n", history_line(run_id, operation).c_str());
@@ -727,7 +730,9 @@ int run_rotate(const RotateOptions& options, const GlobalOptions& global) {
   ApplyCommandOptions apply;
   apply.runtime = options.runtime;
   Operation operation = operation_of("credentials rotate", options.path, options.runtime);
-  for (const std::string& name : options.clusters) operation.extra_args.insert(operation.extra_args.end(), {"--cluster", name});
+  for (const std::string& name : options.clusters) {
+    operation.extra_args.insert(operation.extra_args.end(), {"--cluster", name});
+  }
   if (!plan.has_changes()) {
     if (!plan.complete()) return finish_without_changes(run, plan, apply, operation);
     run.store->release_lock();

@@ -852,8 +852,8 @@ int ApplyReport::done() const {
 }
 
 int ApplyReport::unreachable() const {
-  return static_cast<int>(
-      std::count_if(clusters.begin(), clusters.end(), [](const ClusterOutcome& cluster) { return !cluster.reachable; }));
+  return static_cast<int>(std::count_if(clusters.begin(), clusters.end(),
+                                       [](const ClusterOutcome& cluster) { return !cluster.reachable; }));
 }
 
 RunResult ApplyReport::result() const {

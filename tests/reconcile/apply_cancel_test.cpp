@@ -185,7 +185,9 @@ TEST_CASE("an interrupt stops --wait at once and reports what was not Active", "
 
   std::thread interrupt([&] {
     // Once the first poll has seen the queue (no Active condition: nothing plays Kueue here).
-    for (int attempt = 0; attempt < 400 && calls_of(manager, "LIST").empty(); ++attempt) std::this_thread::sleep_for(5ms);
+    for (int attempt = 0; attempt < 400 && calls_of(manager, "LIST").empty(); ++attempt) {
+      std::this_thread::sleep_for(5ms);
+    }
     std::this_thread::sleep_for(20ms);
     cancel = true;
   });

@@ -26,16 +26,6 @@ const ClusterOutcome* outcome_for(const ApplyReport& report, const std::string& 
   return nullptr;
 }
 
-// An object whose Active condition Kueue's controller already set.
-Json with_active(Json object, const std::string& status, const std::string& reason, const std::string& message) {
-  object["status"] = {{"conditions", Json::array({{{"type", "Active"},
-                                                   {"status", status},
-                                                   {"reason", reason},
-                                                   {"message", message},
-                                                   {"lastTransitionTime", "2026-01-01T00:00:00Z"}}})}};
-  return object;
-}
-
 TEST_CASE("apply report: done, failed and skipped per cluster, every cluster listed", "[reconcile][apply][outcome]") {
   StateFixture state;
   kube::FakeClient manager, worker;
@@ -53,7 +43,8 @@ TEST_CASE("apply report: done, failed and skipped per cluster, every cluster lis
        change_of("manager", Action::Create, "ClusterQueue", "", "broken"),
        change_of("manager", Action::Create, "LocalQueue", "team", "lq", {{"clusterQueue", "broken"}},
                  {"manager/ClusterQueue/broken"})}));
-  plan.clusters.push_back(cluster_plan("w1", kWorker, {change_of("w1", Action::NoOp, "ResourceFlavor", "", "default")}));
+  plan.clusters.push_back(
+      cluster_plan("w1", kWorker, {change_of("w1", Action::NoOp, "ResourceFlavor", "", "default")}));
   plan.clusters.push_back(unreachable_plan("w2", "w2: connection refused"));
   const std::vector<Target> targets{target_of("manager", kManager, &manager), target_of("w1", kWorker, &worker),
                                     target_of("w2", kWorker, nullptr)};
@@ -179,14 +170,17 @@ TEST_CASE("verify_plan: no changes and every cluster read is a success; an unrea
   }
 }
 
-TEST_CASE("verify_plan --wait checks every Kueue object of a plan without changes", "[reconcile][apply][outcome][wait]") {
+TEST_CASE("verify_plan --wait checks every Kueue object of a plan without changes",
+          "[reconcile][apply][outcome][wait]") {
   kube::FakeClient manager, worker;
-  manager.put(with_active(document_of("ClusterQueue", "", "cq"), "False", "FlavorNotFound",
-                          "Can't admit new workloads: references missing ResourceFlavor(s): default"),
+  const Json cq_document = document_of("ClusterQueue", "", "cq");
+  manager.put(with_active_condition(cq_document, "False", "FlavorNotFound",
+                                    "Can't admit new workloads: references missing ResourceFlavor(s): default"),
               "kueue");
-  manager.put(with_active(document_of("LocalQueue", "team", "lq"), "True", "Ready", "Can submit new workloads"),
+  manager.put(with_active_condition(document_of("LocalQueue", "team", "lq"), "True", "Ready",
+                                    "Can submit new workloads"),
               "kueue");
-  worker.put(with_active(document_of("ClusterQueue", "", "cq"), "True", "Ready", "Can admit new workloads"), "kueue");
+  worker.put(with_active_condition(cq_document, "True", "Ready", "Can admit new workloads"), "kueue");
   Change cq = change_of("manager", Action::NoOp, "ClusterQueue", "", "cq");
   cq.live_uid = "uid-cq";
   Change lq = change_of("manager", Action::NoOp, "LocalQueue", "team", "lq");
@@ -216,8 +210,7 @@ TEST_CASE("verify_plan --wait checks every Kueue object of a plan without change
   CHECK(manager.calls().size() >= 2);  // a LIST per kind and poll
 
   SECTION("every object Active: a success") {
-    manager.put(with_active(document_of("ClusterQueue", "", "cq"), "True", "Ready", "Can admit new workloads"),
-                "kueue");
+    manager.put(with_active_condition(cq_document, "True", "Ready", "Can admit new workloads"), "kueue");
     const ApplyReport active = verify_plan(plan, targets, options);
     CHECK(active.success());
     CHECK(active.waited == 3);
