@@ -481,8 +481,10 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
   }
 
   const int done = report.done();
-  const char* state = report.interrupted ? " interrupted: " : done == 0 && planned > 0 ? " failed: " : " incomplete: ";
-  std::string headline = operation.title + state;
+  const reconcile::RunResult ending = report.result();
+  std::string headline = operation.title + (ending == reconcile::RunResult::Interrupted ? " interrupted: "
+                                            : ending == reconcile::RunResult::Failed    ? " failed: "
+                                                                                        : " incomplete: ");
   if (planned > 0) {
     headline += std::to_string(done) + " of " + count_of(planned, "change", "changes") + " done (" + resources + ")";
     if (failed > 0) headline += ", " + std::to_string(failed) + " failed";

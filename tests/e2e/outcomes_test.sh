@@ -115,7 +115,7 @@ pass "worker2 down: the manager applied, exit 1, its credential's failure listed
 run_before=$(latest_run)
 broken_run apply2 denied apply "$P" --auto-approve
 [ "$rc" = 1 ] || { show apply2; fail "apply without changes, worker2 unreachable: exit $rc, expected 1"; }
-has apply2 "^Apply incomplete: no changes on the clusters that were read; 1 cluster could not be read: its changes are unknown\.$" ||
+has apply2 "^Apply failed: no changes on the clusters that were read; 1 cluster could not be read: its changes are unknown\.$" ||
   { show apply2; fail "apply without changes, worker2 unreachable: no clear message"; }
 has apply2 "^  worker2 +unreachable: changes unknown" || { show apply2; fail "apply without changes: worker2 not named unreachable"; }
 [ "$(latest_run)" = "$run_before" ] || fail "an apply without changes recorded a run"
@@ -157,7 +157,7 @@ mkq_run wait1 apply "$P" --auto-approve --wait=2s
 has wait1 "^No changes\." || { show wait1; fail "apply --wait: the patch made a plan (it should be a field mkq does not manage)"; }
 has wait1 "^  worker1/ClusterQueue/worker-cluster-queue: Active=False \(AdmissionCheckNotFound\): Can't admit new workloads: references missing AdmissionCheck\(s\): \[missing-check\]" ||
   { show wait1; fail "apply --wait does not name the inactive ClusterQueue with its reason and message"; }
-has wait1 "^Apply incomplete: no changes; 2 of [0-9]+ Kueue objects not Active\.$" || { show wait1; fail "apply --wait: no headline"; }
+has wait1 "^Apply failed: no changes; 2 of [0-9]+ Kueue objects not Active\.$" || { show wait1; fail "apply --wait: no headline"; }
 has wait1 "^  mkq status $P " || { show wait1; fail "apply --wait: the next step is not mkq status"; }
 k --context worker1 patch clusterqueue worker-cluster-queue --type json \
   -p '[{"op":"remove","path":"/spec/admissionChecksStrategy"}]' >/dev/null || fail "kubectl patch back"
