@@ -6,8 +6,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -22,6 +25,7 @@
 #include "cli/commands.h"
 #include "cli/compile.h"
 #include "cli/hints.h"
+#include "cli/interrupt.h"
 #include "cli/session.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/render.h"
@@ -110,10 +114,13 @@ bool is_saved_plan(const std::string& path) {
 }
 
 // Prints apply progress: on a terminal one line per cluster, redrawn in place;
-// otherwise one plain line per finished object.
+// otherwise one plain line per finished object (and per object waited for).
+// After an interrupt (`interrupt` set) the lines are drawn anew below the
+// interrupt's notice instead of over it.
 class ProgressPrinter {
  public:
-  ProgressPrinter(const reconcile::Plan& plan, bool terminal) : terminal_(terminal) {
+  ProgressPrinter(const reconcile::Plan& plan, bool terminal, const std::atomic<bool>* interrupt)
+      : terminal_(terminal && plan.has_changes()), interrupt_(interrupt) {
     for (const reconcile::ClusterPlan& cluster : plan.clusters) {
       Line line;
       for (const reconcile::Change& change : cluster.changes) {
@@ -160,10 +167,12 @@ class ProgressPrinter {
     if (terminal_) redraw();
   }
 
-  void finish() {
+  void finish(const reconcile::ApplyReport& report) {
     std::lock_guard<std::mutex> lock(mutex_);
     if (terminal_ && drawn_) {
-      for (auto& [name, line] : lines_) line.current = line.failed ? "done with failures" : "done";
+      for (auto& [name, line] : lines_) {
+        line.current = report.interrupted ? "interrupted" : line.failed ? "done with failures" : "done";
+      }
       redraw();
     }
   }
@@ -204,6 +213,10 @@ class ProgressPrinter {
   }
 
   void redraw() {
+    if (interrupt_ != nullptr && interrupt_->load() && !redrawn_after_interrupt_) {
+      redrawn_after_interrupt_ = true;
+      drawn_ = false;  // the notice is below the lines: start anew under it
+    }
     if (drawn_) std::fprintf(stderr, "\x1b[%zuA", order_.size());
     for (const std::string& name : order_) {
       const Line& line = lines_[name];
@@ -217,7 +230,9 @@ class ProgressPrinter {
   }
 
   bool terminal_;
+  const std::atomic<bool>* interrupt_;
   bool drawn_ = false;
+  bool redrawn_after_interrupt_ = false;
   std::mutex mutex_;
   std::vector<std::string> order_;
   std::map<std::string, Line> lines_;
@@ -411,23 +426,172 @@ bool deletes_everything(const reconcile::Plan& plan, const std::vector<state::In
   return deletes > 0;
 }
 
-int execute(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& options, const GlobalOptions& global) {
-  const std::string command = options.destroy ? "destroy" : "apply";
+// What a run carries out, in the history's words and the outcome's.
+struct Operation {
+  std::string command;  // the history's and the next step's: "apply", "destroy", "credentials rotate"
+  std::string title;    // "Apply", "Destroy", "Rotation"
+  std::string path;     // the policy, as the next step names it
+  RuntimeOptions runtime;
+  std::vector<std::string> extra_args;  // the next step's further arguments ("--cluster", "w1")
+};
+
+// `mkq COMMAND PATH ...` to paste as is (cli/hints.h).
+std::string command_line(const std::string& command, const Operation& operation) {
+  return run_command(command, operation.path, operation.runtime, operation.extra_args);
+}
+
+std::string history_line(std::int64_t run_id, const Operation& operation) {
+  return state_command("history", operation.path, operation.runtime.state_path, {std::to_string(run_id)});
+}
+
+std::string count_of(int count, const char* one, const char* many) {
+  return std::to_string(count) + " " + (count == 1 ? one : many);
+}
+
+// "7 done, 1 failed, 2 skipped" (the parts that are not zero, "done" always).
+std::string tally(int done, int failed, int skipped, int not_started) {
+  std::string text = std::to_string(done) + " done";
+  if (failed > 0) text += ", " + std::to_string(failed) + " failed";
+  if (skipped > 0) text += ", " + std::to_string(skipped) + " skipped";
+  if (not_started > 0) text += ", " + std::to_string(not_started) + " not started";
+  return text;
+}
+
+// The outcome of a run, drawn from its report (runtime/reconcile decides, this
+// only draws): "X complete!" only when it succeeded; otherwise the headline,
+// per cluster what was done, skipped and failed (an unreachable cluster:
+// "unreachable: changes unknown"), the failures, the objects not Active, and
+// the command to run next. `run_id` 0: no run was recorded (nothing to change).
+// Returns the exit code: 0, 1, or kInterruptedExit.
+int print_outcome(const reconcile::ApplyReport& report, const Operation& operation, std::int64_t run_id) {
+  int added = 0, changed = 0, destroyed = 0, planned = 0, failed = 0, skipped = 0, not_started = 0;
+  for (const reconcile::ObjectResult& result : report.results) {
+    if (!result.ok()) continue;
+    switch (result.action) {
+      case reconcile::Action::Create: ++added; break;
+      case reconcile::Action::Update: ++changed; break;
+      case reconcile::Action::Delete: ++destroyed; break;
+      case reconcile::Action::Replace: ++added; ++destroyed; break;
+      case reconcile::Action::NoOp: break;
+    }
+  }
+  std::vector<std::string> unreachable;
+  for (const reconcile::ClusterOutcome& cluster : report.clusters) {
+    planned += cluster.planned();
+    failed += cluster.failed;
+    skipped += cluster.skipped;
+    not_started += cluster.not_started;
+    if (!cluster.reachable) unreachable.push_back(cluster.cluster);
+  }
+  const std::string resources = std::to_string(added) + " added, " + std::to_string(changed) + " changed, " +
+                                std::to_string(destroyed) + " destroyed";
+  if (report.success()) {
+    if (planned > 0) {
+      std::printf("\n%s complete! Resources: %s.\n", operation.title.c_str(), resources.c_str());
+    } else if (report.waited > 0) {
+      std::printf("\nEvery Kueue object is Active (%d of %d).\n", report.waited, report.waited);
+    }
+    return 0;
+  }
+
+  const int done = report.done();
+  const reconcile::RunResult ending = report.result();
+  std::string headline = operation.title + (ending == reconcile::RunResult::Interrupted ? " interrupted: "
+                                            : ending == reconcile::RunResult::Failed    ? " failed: "
+                                                                                        : " incomplete: ");
+  if (planned > 0) {
+    headline += std::to_string(done) + " of " + count_of(planned, "change", "changes") + " done (" + resources + ")";
+    if (failed > 0) headline += ", " + std::to_string(failed) + " failed";
+    if (skipped > 0) headline += ", " + std::to_string(skipped) + " skipped";
+    if (not_started > 0) headline += ", " + std::to_string(not_started) + " not started";
+  } else {
+    headline += unreachable.empty() ? "no changes" : "no changes on the clusters that were read";
+  }
+  if (!unreachable.empty()) {
+    headline += "; " + count_of(static_cast<int>(unreachable.size()), "cluster", "clusters") +
+                " could not be read: " + (unreachable.size() == 1 ? "its" : "their") + " changes are unknown";
+  }
+  if (!report.wait_failures.empty()) {
+    headline += "; " + std::to_string(report.wait_failures.size()) + " of " +
+                count_of(report.waited, "Kueue object", "Kueue objects") + " not Active";
+  }
+  std::printf("\n%s.\n", headline.c_str());
+
+  std::size_t width = 0;
+  for (const reconcile::ClusterOutcome& cluster : report.clusters) width = std::max(width, cluster.cluster.size());
+  for (const reconcile::ClusterOutcome& cluster : report.clusters) {
+    std::string text;
+    if (!cluster.reachable) {
+      text = "unreachable: changes unknown (" + cluster.error + ")";
+      if (cluster.planned() > 0) {
+        text += "; " + tally(cluster.done, cluster.failed, cluster.skipped, cluster.not_started);
+      }
+    } else if (cluster.planned() == 0) {
+      text = "no changes";
+    } else {
+      text = tally(cluster.done, cluster.failed, cluster.skipped, cluster.not_started);
+    }
+    std::printf("  %-*s  %s\n", static_cast<int>(width), cluster.cluster.c_str(), text.c_str());
+  }
+
+  bool any_failure = false;
+  for (const reconcile::ObjectResult& result : report.results) {
+    if (result.outcome != reconcile::Outcome::Failed && result.outcome != reconcile::Outcome::Skipped) continue;
+    if (!any_failure) std::printf("Failures:\n");
+    any_failure = true;
+    if (result.address.empty()) {
+      std::printf("  %s\n", result.message.c_str());
+    } else {
+      std::printf("  %s: %s\n", result.address.c_str(), result.message.c_str());
+    }
+  }
+  if (!report.wait_failures.empty()) std::printf("Not Active:\n");
+  for (const std::string& failure : report.wait_failures) std::printf("  %s\n", failure.c_str());
+
+  // The next step: what to run, once what stopped this run is dealt with.
+  const bool only_not_active = !any_failure && unreachable.empty() && !report.interrupted;
+  if (only_not_active) {
+    std::printf("Next: see every object's condition with\n  %s\n", command_line("status", operation).c_str());
+  } else {
+    std::string when;
+    if (!unreachable.empty()) {
+      std::string names;
+      for (const std::string& name : unreachable) names += (names.empty() ? "" : ", ") + name;
+      when = "once " + names + " can be read, ";
+    } else if (any_failure) {
+      when = "once what failed is fixed, ";
+    }
+    std::string what = "apply what is left (it shows the plan first)";
+    if (operation.command == "destroy") what = "destroy what is left";
+    if (operation.command == "credentials rotate") what = "rotate again";
+    std::printf("Next: %s%s:\n  %s\n", when.c_str(), what.c_str(), command_line(operation.command, operation).c_str());
+  }
+  if (run_id > 0) std::printf("Every object's outcome: %s\n", history_line(run_id, operation).c_str());
+  return report.interrupted ? kInterruptedExit : 1;
+}
+
+int execute(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& options, const GlobalOptions& global,
+            const Operation& operation) {
   std::string error;
-  const std::int64_t run_id = run.store->begin_run(command, plan.policy_digest, &error);
+  const std::int64_t run_id = run.store->begin_run(operation.command, plan.policy_digest, &error);
   if (run_id == 0) {
     error_line(error);
+    run.store->release_lock();
     return 1;
   }
+  // From here an interrupt stops the run cleanly: nothing new starts, the
+  // state is written, the lock released and the outcome printed.
+  const InterruptScope interrupt;
   reconcile::ApplyOptions apply;
   apply.parallelism = std::max(1, options.runtime.parallelism);
   apply.force_conflicts = options.force_conflicts;
+  apply.cancel = interrupt.token();
   if (options.wait) {
     std::chrono::milliseconds wait{};
     parse_duration(options.wait_duration, &wait);  // checked by the caller
     apply.wait = wait;
   }
-  ProgressPrinter printer(plan, isatty(STDERR_FILENO) == 1);
+  ProgressPrinter printer(plan, isatty(STDERR_FILENO) == 1, interrupt.token());
   apply.progress = [&printer](const reconcile::ProgressEvent& event) { printer.on_event(event); };
   const auto started = std::chrono::steady_clock::now();
   int requests_before = 0, retries_before = 0;
@@ -437,7 +601,7 @@ int execute(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& op
   }
   const reconcile::ApplyReport report =
       reconcile::apply_plan(plan, run.session.targets, *run.store, run_id, run.session.credentials.get(), apply);
-  printer.finish();
+  printer.finish(report);
   if (global.verbose) {
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     int requests = -requests_before, retries = -retries_before, connections = 0;
@@ -446,41 +610,42 @@ int execute(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& op
       retries += client->stats().retries;
       connections += client->stats().connections;
     }
-    std::fprintf(stderr, "mkq: %-7s %8.1f ms (%d requests, %d retried, %d TLS connections in all)\n", command.c_str(),
-                 took.count(), requests, retries, connections);
+    std::fprintf(stderr, "mkq: %-7s %8.1f ms (%d requests, %d retried, %d TLS connections in all)\n",
+                 operation.command.c_str(), took.count(), requests, retries, connections);
   }
-
-  int added = 0, changed = 0, destroyed = 0;
-  for (const reconcile::ObjectResult& result : report.results) {
-    if (!result.ok) continue;
-    switch (result.action) {
-      case reconcile::Action::Create: ++added; break;
-      case reconcile::Action::Update: ++changed; break;
-      case reconcile::Action::Delete: ++destroyed; break;
-      case reconcile::Action::Replace: ++added; ++destroyed; break;
-      case reconcile::Action::NoOp: break;
-    }
-  }
-  const bool any_ok = std::any_of(report.results.begin(), report.results.end(),
-                                  [](const reconcile::ObjectResult& r) { return r.ok; });
-  run.store->finish_run(run_id, report.success() ? "success" : (any_ok ? "partial" : "failed"), &error);
+  if (!run.store->finish_run(run_id, reconcile::run_result_name(report.result()), &error)) error_line(error);
   run.store->release_lock();
-  (void)global;
-  if (report.success()) {
-    std::printf("\n%s complete! Resources: %d added, %d changed, %d destroyed.\n",
-                options.destroy ? "Destroy" : "Apply", added, changed, destroyed);
-    return 0;
-  }
-  std::printf("\n%s failed: %d of %zu changes failed (%d added, %d changed, %d destroyed).\n",
-              options.destroy ? "Destroy" : "Apply", report.failed, report.results.size(), added, changed, destroyed);
-  for (const reconcile::ObjectResult& result : report.results) {
-    if (!result.ok) std::printf("  %s: %s\n", result.address.c_str(), result.message.c_str());
-  }
-  for (const std::string& failure : report.wait_failures) std::printf("  not Active: %s\n", failure.c_str());
-  std::printf("Run `%s` to see what is left; `%s` keeps every object's outcome.\n",
-              run_command("plan", run.policy_path, run.runtime).c_str(),
-              state_command("history", run.policy_path, run.runtime.state_path).c_str());
-  return 1;
+  return print_outcome(report, operation, run_id);
+}
+
+// A plan without changes: exit 0 only when every cluster was read and, with
+// --wait, every Kueue object of the plan is Active (verified, not assumed).
+// The lock is released first: nothing is written.
+int finish_without_changes(Run& run, const reconcile::Plan& plan, const ApplyCommandOptions& options,
+                           const Operation& operation) {
+  run.store->release_lock();
+  reconcile::ApplyOptions verify;
+  verify.parallelism = std::max(1, options.runtime.parallelism);
+  if (!options.wait) return print_outcome(reconcile::verify_plan(plan, run.session.targets, verify), operation, 0);
+  std::chrono::milliseconds wait{};
+  parse_duration(options.wait_duration, &wait);  // checked by the caller
+  verify.wait = wait;
+  const InterruptScope interrupt;  // an interrupt stops the wait and reports
+  verify.cancel = interrupt.token();
+  ProgressPrinter printer(plan, isatty(STDERR_FILENO) == 1, interrupt.token());
+  verify.progress = [&printer](const reconcile::ProgressEvent& event) { printer.on_event(event); };
+  const reconcile::ApplyReport report = reconcile::verify_plan(plan, run.session.targets, verify);
+  printer.finish(report);
+  return print_outcome(report, operation, 0);
+}
+
+Operation operation_of(const std::string& command, const std::string& path, const RuntimeOptions& runtime) {
+  Operation operation;
+  operation.command = command;
+  operation.title = command == "destroy" ? "Destroy" : command == "credentials rotate" ? "Rotation" : "Apply";
+  operation.path = path;
+  operation.runtime = runtime;
+  return operation;
 }
 
 int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& global) {
@@ -529,28 +694,35 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
     return 1;
   }
   print_plan(*saved, PlanFormat::Text, global.color);
-  if (!saved->has_changes()) {
-    run.store->release_lock();
-    return 0;
-  }
   ApplyCommandOptions effective = options;
   effective.destroy = saved->kind == reconcile::PlanKind::Destroy;
+  // The next step names the policy: a saved plan is stale once applied.
+  const Operation operation = operation_of(effective.destroy ? "destroy" : "apply", policy_path, options.runtime);
+  if (!saved->has_changes()) return finish_without_changes(run, *saved, effective, operation);
   if (!confirm(*saved, options.auto_approve)) {
     run.store->release_lock();
     return 1;
   }
-  return execute(run, *saved, effective, global);
+  return execute(run, *saved, effective, global, operation);
 }
 
 // What `mkq credentials rotate` applies: only the credential changes (the
 // provider, with force_rotate, re-issues every selected worker's kubeconfig
 // Secret; storing it deletes the anchor Secrets the old tokens are bound to,
 // which revokes them -- no ServiceAccount change). Every other change of the
-// plan is left for `mkq apply`.
+// plan is left for `mkq apply`. A worker not selected (`selected` names some)
+// is not part of the rotation, reachable or not.
 reconcile::Plan rotation_plan(const reconcile::Plan& full, const sema::model::Policy& policy,
                               const kueue::DesiredState& desired, const std::vector<std::string>& selected) {
-  (void)policy, (void)desired, (void)selected;  // the provider already chose what to re-issue
+  (void)policy, (void)desired;  // the provider already chose what to re-issue
   reconcile::Plan plan = full;
+  if (!selected.empty()) {
+    const auto unselected = [&selected](const reconcile::ClusterPlan& cluster) {
+      return cluster.role == kueue::ClusterRole::Worker &&
+             std::find(selected.begin(), selected.end(), cluster.cluster) == selected.end();
+    };
+    plan.clusters.erase(std::remove_if(plan.clusters.begin(), plan.clusters.end(), unselected), plan.clusters.end());
+  }
   for (reconcile::ClusterPlan& cluster : plan.clusters) {
     for (reconcile::Change& change : cluster.changes) {
       if (change.credential) continue;
@@ -582,19 +754,24 @@ int run_rotate(const RotateOptions& options, const GlobalOptions& global) {
   const reconcile::Plan full = make_plan(run, options.path, reconcile::PlanKind::Apply, true);
   const reconcile::Plan plan = rotation_plan(full, *run.compiled.policy, *run.compiled.state, options.clusters);
   print_plan(plan, PlanFormat::Text, global.color);
+  ApplyCommandOptions apply;
+  apply.runtime = options.runtime;
+  Operation operation = operation_of("credentials rotate", options.path, options.runtime);
+  for (const std::string& name : options.clusters) {
+    operation.extra_args.insert(operation.extra_args.end(), {"--cluster", name});
+  }
   if (!plan.has_changes()) {
+    if (!plan.complete()) return finish_without_changes(run, plan, apply, operation);
     run.store->release_lock();
     std::fputs("mkq: no worker uses credentials mkq issues (service-account mode without a pre-issued token)\n",
                stderr);
-    return plan.complete() ? 0 : 1;
+    return 0;
   }
   if (!confirm(plan, options.auto_approve)) {
     run.store->release_lock();
     return 1;
   }
-  ApplyCommandOptions apply;
-  apply.runtime = options.runtime;
-  return execute(run, plan, apply, global);
+  return execute(run, plan, apply, global, operation);
 }
 
 int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
@@ -643,15 +820,13 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
                run_command("destroy", options.path, options.runtime) + "` or apply with --allow-empty");
     return 1;
   }
-  if (!plan.has_changes()) {
-    run.store->release_lock();
-    return plan.complete() ? 0 : 1;
-  }
+  const Operation operation = operation_of(options.destroy ? "destroy" : "apply", options.path, options.runtime);
+  if (!plan.has_changes()) return finish_without_changes(run, plan, options, operation);
   if (!confirm(plan, options.auto_approve)) {
     run.store->release_lock();
     return 1;
   }
-  return execute(run, plan, options, global);
+  return execute(run, plan, options, global, operation);
 }
 
 }  // namespace mkq::cli

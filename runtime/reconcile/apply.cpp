@@ -15,6 +15,11 @@
 // tier run concurrently, except that an object waits for the objects of its
 // own tier it depends on. Every client call holds one of `parallelism` slots.
 //
+// An interrupt (ApplyOptions::cancel) is checked before each change: from then
+// on every change not yet started is finished as NotStarted without a
+// request, the phases run through to the end (quickly), and the state writer
+// is flushed as after any run.
+//
 // Invariants: the state is only touched through `writer_` (which groups the
 // records into few commits); report_ and failed_ only under `record_mutex_`;
 // the progress callback only under `progress_mutex_`; no message holds
@@ -23,6 +28,7 @@
 #include <atomic>
 #include <ctime>
 #include <exception>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <set>
@@ -152,18 +158,61 @@ bool is_transport_down(const kube::Error& error) {
   return error.transport() && (error.reason == "ConnectionFailed" || error.reason == "TLSError");
 }
 
-enum class Outcome { Ok, Failed, Skipped };
-
+// The history's word for an outcome (state::ObjectOutcome::result).
 const char* outcome_name(Outcome outcome) {
   switch (outcome) {
-    case Outcome::Ok:
+    case Outcome::Done:
       return "ok";
     case Outcome::Failed:
       return "failed";
     case Outcome::Skipped:
+    case Outcome::NotStarted:
       return "skipped";
   }
   return "failed";
+}
+
+constexpr const char* kNotStarted = "not started: interrupted";
+
+// The connection of a cluster of the plan; null with *error when the cluster
+// could not be read for the plan or no connection could be made.
+kube::Client* client_for(const ClusterPlan& cluster, const std::vector<Target>& targets, std::string* error) {
+  const auto target = std::find_if(targets.begin(), targets.end(),
+                                   [&](const Target& candidate) { return candidate.cluster == cluster.cluster; });
+  kube::Client* client = target == targets.end() ? nullptr : target->client;
+  if (cluster.reachable && client != nullptr) return client;
+  *error = !cluster.reachable ? cluster.error : "";
+  if (error->empty() && target != targets.end()) *error = target->connect_error;
+  if (error->empty()) *error = "no connection to cluster " + cluster.cluster;
+  return nullptr;
+}
+
+// Every cluster of the plan with its results counted; run-level errors
+// (results without a cluster) belong to none.
+std::vector<ClusterOutcome> cluster_outcomes(const Plan& plan, const std::vector<Target>& targets,
+                                             const std::vector<ObjectResult>& results) {
+  std::vector<ClusterOutcome> outcomes;
+  std::map<std::string, std::size_t> index;
+  for (const ClusterPlan& cluster : plan.clusters) {
+    ClusterOutcome outcome;
+    outcome.cluster = cluster.cluster;
+    outcome.role = cluster.role;
+    outcome.reachable = client_for(cluster, targets, &outcome.error) != nullptr;
+    index[cluster.cluster] = outcomes.size();
+    outcomes.push_back(std::move(outcome));
+  }
+  for (const ObjectResult& result : results) {
+    const auto found = index.find(result.cluster);
+    if (found == index.end()) continue;
+    ClusterOutcome& outcome = outcomes[found->second];
+    switch (result.outcome) {
+      case Outcome::Done: ++outcome.done; break;
+      case Outcome::Failed: ++outcome.failed; break;
+      case Outcome::Skipped: ++outcome.skipped; break;
+      case Outcome::NotStarted: ++outcome.not_started; break;
+    }
+  }
+  return outcomes;
 }
 
 class Executor {
@@ -259,17 +308,19 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
     result.cluster = change.cluster;
     result.address = change.address;
     result.action = change.action;
-    result.ok = outcome == Outcome::Ok;
+    result.outcome = outcome;
     result.message = message;
     report_.results.push_back(result);
-    if (outcome != Outcome::Ok) {
-      ++report_.failed;
-      // A worker's credential that could not be issued (the worker is
-      // unreachable, say) does not hold back the manager's objects that name
-      // it: Kueue keeps that worker's MultiKueueCluster inactive and
-      // dispatches to the others, which is what an unreachable worker must
-      // not stop.
-      if (!change.credential) failed_[change.address] = root.empty() ? change.address : root;
+    if (outcome != Outcome::Done) ++report_.failed;
+    if (outcome == Outcome::NotStarted) report_.interrupted = true;
+    // A worker's credential that could not be issued (the worker is
+    // unreachable, say) does not hold back the manager's objects that name
+    // it: Kueue keeps that worker's MultiKueueCluster inactive and dispatches
+    // to the others, which is what an unreachable worker must not stop. A
+    // change not started holds back nothing: what depends on it is not
+    // started either.
+    if ((outcome == Outcome::Failed || outcome == Outcome::Skipped) && !change.credential) {
+      failed_[change.address] = root.empty() ? change.address : root;
     }
   }
   state::StateWrite write;
@@ -277,7 +328,8 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
   write.run_id = run_id_;
   write.outcome = state::ObjectOutcome{change.address, action_name(change.action), outcome_name(outcome), message};
   writer_.add(std::move(write));
-  emit(outcome == Outcome::Ok ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
+  if (outcome == Outcome::NotStarted) return;  // the summary counts them; no line per object
+  emit(outcome == Outcome::Done ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
 }
 
 void Executor::record_applied(const Change& change, const Json& answer, const std::string& digest) {
@@ -487,6 +539,11 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
     finish(change, Outcome::Skipped, message, root);
     return;
   }
+  // Interrupted: start nothing new (the changes in flight finish).
+  if (detail::cancelled(options_.cancel)) {
+    finish(change, Outcome::NotStarted, kNotStarted);
+    return;
+  }
   std::string down_error;
   {
     std::lock_guard<std::mutex> lock(cluster.mutex);
@@ -521,7 +578,7 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
   } catch (const std::exception& exception) {
     error = std::string("internal error: ") + exception.what();
   }
-  finish(change, error.empty() ? Outcome::Ok : Outcome::Failed, error);
+  finish(change, error.empty() ? Outcome::Done : Outcome::Failed, error);
 }
 
 void Executor::run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave) {
@@ -659,13 +716,9 @@ ApplyReport Executor::run() {
 
   std::vector<std::unique_ptr<ClusterRun>> runs;
   for (const ClusterPlan& cluster : plan_.clusters) {
-    const auto target = std::find_if(targets_.begin(), targets_.end(),
-                                     [&](const Target& candidate) { return candidate.cluster == cluster.cluster; });
-    kube::Client* client = target == targets_.end() ? nullptr : target->client;
-    if (!cluster.reachable || client == nullptr) {
-      std::string error = !cluster.reachable ? cluster.error : "";
-      if (error.empty() && target != targets_.end()) error = target->connect_error;
-      if (error.empty()) error = "no connection to cluster " + cluster.cluster;
+    std::string error;
+    kube::Client* client = client_for(cluster, targets_, &error);
+    if (client == nullptr) {
       fail_unreachable(cluster, error);
       continue;
     }
@@ -694,31 +747,17 @@ ApplyReport Executor::run() {
   if (!state_error.empty()) {
     std::lock_guard<std::mutex> lock(record_mutex_);
     ++report_.failed;
-    report_.results.push_back(ObjectResult{"", "", Action::NoOp, false, state_error});
+    report_.results.push_back(ObjectResult{"", "", Action::NoOp, Outcome::Failed, state_error});
   }
+  report_.clusters = cluster_outcomes(plan_, targets_, report_.results);
 
-  if (options_.wait) {
-    std::vector<detail::WaitItem> items;
+  // After an interrupt nothing is waited for: the run ends as soon as it can.
+  if (options_.wait && !report_.interrupted) {
     std::map<std::string, kube::Client*> clients;
-    std::set<std::string> failed;
-    {
-      std::lock_guard<std::mutex> lock(record_mutex_);
-      for (const ObjectResult& result : report_.results) {
-        if (!result.ok) failed.insert(result.address);
-      }
-    }
-    for (const auto& run : runs) {
-      clients[run->plan->cluster] = run->client;
-      for (const Change& change : run->plan->changes) {
-        if (!detail::has_active_condition(change.api_version, change.kind)) continue;
-        if (failed.count(change.address) != 0) continue;
-        const bool applied =
-            change.action == Action::Create || change.action == Action::Update || change.action == Action::Replace;
-        const bool unchanged = change.action == Action::NoOp && !change.live_uid.empty();
-        if (!applied && !unchanged) continue;
-        items.push_back(detail::WaitItem{change.cluster, change.address, change.api_version, change.kind,
-                                         change.namespace_name, change.name});
-      }
+    for (const auto& run : runs) clients[run->plan->cluster] = run->client;
+    std::set<std::string> not_done;
+    for (const ObjectResult& result : report_.results) {
+      if (!result.ok()) not_done.insert(result.address);
     }
     auto progress = [this](const ProgressEvent& event) {
       if (!options_.progress) return;
@@ -728,8 +767,12 @@ ApplyReport Executor::run() {
       } catch (...) {
       }
     };
-    report_.wait_failures =
-        detail::wait_for_active(items, clients, *options_.wait, options_.poll_interval, slots_, progress);
+    const std::vector<detail::WaitItem> items = detail::wait_items(plan_, clients, not_done);
+    detail::WaitResult waited = detail::wait_for_active(items, clients, *options_.wait, options_.poll_interval,
+                                                        options_.cancel, slots_, progress);
+    report_.waited = static_cast<int>(items.size());
+    report_.wait_failures = std::move(waited.failures);
+    report_.interrupted = report_.interrupted || waited.interrupted;
   }
   return std::move(report_);
 }
@@ -756,9 +799,69 @@ ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, sta
   } catch (const std::exception& error) {
     ApplyReport report;
     report.failed = 1;
-    report.results.push_back(ObjectResult{"", "", Action::NoOp, false, std::string("internal error: ") + error.what()});
+    report.results.push_back(
+        ObjectResult{"", "", Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
     return report;
   }
+}
+
+ApplyReport verify_plan(const Plan& plan, const std::vector<Target>& targets, const ApplyOptions& options) {
+  ApplyReport report;
+  report.clusters = cluster_outcomes(plan, targets, {});
+  if (!options.wait) return report;
+  std::map<std::string, kube::Client*> clients;
+  for (const ClusterPlan& cluster : plan.clusters) {
+    std::string error;
+    if (kube::Client* client = client_for(cluster, targets, &error)) clients[cluster.cluster] = client;
+  }
+  detail::RequestSlots slots(std::max(1, options.parallelism));
+  const std::function<void(const ProgressEvent&)> progress = [&options](const ProgressEvent& event) {
+    if (!options.progress) return;
+    try {
+      options.progress(event);
+    } catch (...) {
+      // A failing progress display never stops a wait.
+    }
+  };
+  try {
+    const std::vector<detail::WaitItem> items = detail::wait_items(plan, clients, {});
+    detail::WaitResult waited =
+        detail::wait_for_active(items, clients, *options.wait, options.poll_interval, options.cancel, slots, progress);
+    report.waited = static_cast<int>(items.size());
+    report.wait_failures = std::move(waited.failures);
+    report.interrupted = waited.interrupted;
+  } catch (const std::exception& error) {
+    ++report.failed;
+    report.results.push_back(
+        ObjectResult{"", "", Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
+  }
+  return report;
+}
+
+const char* run_result_name(RunResult result) {
+  switch (result) {
+    case RunResult::Success: return "success";
+    case RunResult::Partial: return "partial";
+    case RunResult::Failed: return "failed";
+    case RunResult::Interrupted: return "interrupted";
+  }
+  return "failed";
+}
+
+int ApplyReport::done() const {
+  return static_cast<int>(
+      std::count_if(results.begin(), results.end(), [](const ObjectResult& result) { return result.ok(); }));
+}
+
+int ApplyReport::unreachable() const {
+  return static_cast<int>(std::count_if(clusters.begin(), clusters.end(),
+                                       [](const ClusterOutcome& cluster) { return !cluster.reachable; }));
+}
+
+RunResult ApplyReport::result() const {
+  if (interrupted) return RunResult::Interrupted;
+  if (success()) return RunResult::Success;
+  return done() > 0 ? RunResult::Partial : RunResult::Failed;
 }
 
 }  // namespace mkq::reconcile

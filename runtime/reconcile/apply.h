@@ -2,6 +2,7 @@
 // every outcome in the state, and optionally waits for Kueue objects to turn Active.
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -33,20 +34,64 @@ struct ApplyOptions {
   std::chrono::milliseconds state_commit_interval{20};
   // Called from worker threads (serialised by the executor).
   std::function<void(const ProgressEvent&)> progress;
+  // The cancellation token (an interrupt; null: none). Once it reads true the
+  // executor starts no new change -- each gets the outcome NotStarted -- and
+  // lets the changes in flight finish (a replace finishes its create, a
+  // deletion its wait for finalizers); --wait stops waiting at once. It is
+  // only read, never reset.
+  const std::atomic<bool>* cancel = nullptr;
+};
+
+// What became of one change. The history records Done as "ok", Failed as
+// "failed", Skipped and NotStarted as "skipped".
+enum class Outcome {
+  Done,
+  Failed,
+  Skipped,     // a change it depends on failed (or, for a deletion, was not deleted)
+  NotStarted,  // the run was interrupted before it ("not started: interrupted")
 };
 
 struct ObjectResult {
-  std::string cluster, address;
+  std::string cluster, address;  // both empty for an error of the whole run (the state could not be written)
   Action action = Action::NoOp;
-  bool ok = false;
+  Outcome outcome = Outcome::Failed;
   std::string message;  // the error (conflicts name the other manager and fields), or empty
+  bool ok() const { return outcome == Outcome::Done; }
 };
+
+// One cluster of the plan after the run: how its planned changes ended.
+struct ClusterOutcome {
+  std::string cluster;
+  kueue::ClusterRole role = kueue::ClusterRole::Worker;
+  // False when the cluster could not be read for the plan (or no connection
+  // could be made): its changes are unknown, so the run cannot be complete.
+  bool reachable = true;
+  std::string error;  // why not reachable
+  int done = 0, failed = 0, skipped = 0, not_started = 0;
+  int planned() const { return done + failed + skipped + not_started; }
+};
+
+// How a run ends in the history (RunRecord::result).
+enum class RunResult { Success, Partial, Failed, Interrupted };
+const char* run_result_name(RunResult result);  // "success", "partial", "failed", "interrupted"
 
 struct ApplyReport {
   std::vector<ObjectResult> results;  // every non-no-op change, in the order carried out
+  std::vector<ClusterOutcome> clusters;  // every cluster of the plan, in plan order
   std::vector<std::string> wait_failures;  // "manager/ClusterQueue/cq: Active=False (FlavorNotFound): ..."
-  int failed = 0;
-  bool success() const { return failed == 0 && wait_failures.empty(); }
+  int waited = 0;      // Kueue objects --wait verified (Active or not)
+  int failed = 0;      // results not Done (failed, skipped or not started)
+  // The cancellation token stopped something: a change not started, or the
+  // wait cut short. (A token set after everything was done changes nothing.)
+  bool interrupted = false;
+
+  int done() const;
+  int unreachable() const;  // clusters not reachable
+  // Every cluster was read, every change Done, every waited object Active.
+  bool success() const { return failed == 0 && wait_failures.empty() && unreachable() == 0 && !interrupted; }
+  // Interrupted when interrupted; else success; else partial when any change
+  // was Done; else failed.
+  RunResult result() const;
 };
 
 // Carries out `plan`. Order: within a cluster, creates/updates/replaces by
@@ -59,10 +104,20 @@ struct ApplyReport {
 // not stop the others; a failed object skips the objects that depend on it
 // (result "skipped") -- except a worker credential that could not be issued:
 // the manager's objects naming that worker are applied all the same (Kueue
-// keeps the worker's MultiKueueCluster inactive and dispatches to the others). Every outcome is recorded in run `run_id` of `state`, and
-// the inventory follows each success at once (a kill -9 loses at most the
-// objects in flight).
+// keeps the worker's MultiKueueCluster inactive and dispatches to the
+// others). Once options.cancel is set no change starts (outcome NotStarted)
+// and --wait stops; the changes in flight finish. Every outcome is recorded in
+// run `run_id` of `state`, and the inventory follows each success at once
+// (state_writer.h: a kill -9 loses at most the objects in flight and the last
+// commit interval); every record is written before apply_plan returns.
 ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, state::StateStore& state,
                        std::int64_t run_id, CredentialProvider* credentials, const ApplyOptions& options);
+
+// `apply` of a plan without changes: nothing to carry out, the same report --
+// every cluster's outcome (an unreachable one makes it fail: its changes are
+// unknown) and, with options.wait, the wait apply_plan does: every object of
+// the plan with an Active condition on every reachable cluster, changed or
+// not, until each is Active=True. Touches neither the clusters nor the state.
+ApplyReport verify_plan(const Plan& plan, const std::vector<Target>& targets, const ApplyOptions& options);
 
 }  // namespace mkq::reconcile

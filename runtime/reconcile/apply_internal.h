@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -60,16 +61,37 @@ struct WaitItem {
 // LocalQueue, AdmissionCheck, MultiKueueCluster; MULTIKUEUE.md section 6).
 bool has_active_condition(const std::string& api_version, const std::string& kind);
 
+// The objects --wait polls: those of `plan` with an Active condition on the
+// clusters of `clients` that exist after the run -- created, updated,
+// replaced, or unchanged and live -- except the addresses in `excluded` (the
+// changes that did not succeed).
+std::vector<WaitItem> wait_items(const Plan& plan, const std::map<std::string, kube::Client*>& clients,
+                                 const std::set<std::string>& excluded);
+
+struct WaitResult {
+  // One line per item not Active at the end, in `items` order:
+  // "ADDRESS: Active=False (Reason): message", "ADDRESS: no Active condition yet",
+  // "ADDRESS: not found on the cluster", "ADDRESS: cannot be read: ERROR";
+  // after an interrupt "... (interrupted while waiting)" or "ADDRESS: not read: interrupted".
+  std::vector<std::string> failures;
+  bool interrupted = false;  // `cancel` cut the wait short
+};
+
 // Polls (one LIST per kind per cluster per poll, clusters in parallel) until
-// every item reports Active=True or `timeout` passes. Emits Waiting when an
-// item's state is first seen or changes, Ready when it turns Active. Returns
-// one line per item still not Active at the deadline, in `items` order:
-// "ADDRESS: Active=False (Reason): message", "ADDRESS: no Active condition yet",
-// "ADDRESS: not found on the cluster", "ADDRESS: cannot be read: ERROR".
-std::vector<std::string> wait_for_active(const std::vector<WaitItem>& items,
-                                         const std::map<std::string, kube::Client*>& clients,
-                                         std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
-                                         RequestSlots& slots, const std::function<void(const ProgressEvent&)>& emit);
+// every item reports Active=True, `timeout` passes or `cancel` (may be null)
+// reads true -- checked between polls and while sleeping, so an interrupt
+// ends the wait within a few milliseconds of the poll in flight. Emits
+// Waiting when an item's state is first seen or changes, Ready when it turns
+// Active.
+WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<std::string, kube::Client*>& clients,
+                           std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
+                           const std::atomic<bool>* cancel, RequestSlots& slots,
+                           const std::function<void(const ProgressEvent&)>& emit);
+
+// True once the token (may be null) is set.
+inline bool cancelled(const std::atomic<bool>* cancel) {
+  return cancel != nullptr && cancel->load();
+}
 
 // A kube::Error in words for a result message: the server's message when it
 // gave one, else its reason and status.

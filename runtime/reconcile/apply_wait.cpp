@@ -104,23 +104,58 @@ void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, cons
   }
 }
 
+// Sleeps until `until`, waking early when `cancel` is set. Returns false when cancelled.
+bool sleep_unless_cancelled(Clock::time_point until, const std::atomic<bool>* cancel) {
+  constexpr std::chrono::milliseconds kSlice{20};  // how soon an interrupt is noticed
+  while (!cancelled(cancel)) {
+    const Clock::time_point now = Clock::now();
+    if (now >= until) return true;
+    std::this_thread::sleep_for(std::min<Clock::duration>(kSlice, until - now));
+  }
+  return false;
+}
+
 }  // namespace
 
 bool has_active_condition(const std::string& api_version, const std::string& kind) {
   return reports_active_condition(api_version, kind);
 }
 
-std::vector<std::string> wait_for_active(const std::vector<WaitItem>& items,
-                                         const std::map<std::string, kube::Client*>& clients,
-                                         std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
-                                         RequestSlots& slots, const std::function<void(const ProgressEvent&)>& emit) {
+std::vector<WaitItem> wait_items(const Plan& plan, const std::map<std::string, kube::Client*>& clients,
+                                 const std::set<std::string>& excluded) {
+  std::vector<WaitItem> items;
+  for (const ClusterPlan& cluster : plan.clusters) {
+    if (clients.count(cluster.cluster) == 0) continue;
+    for (const Change& change : cluster.changes) {
+      if (!has_active_condition(change.api_version, change.kind)) continue;
+      if (excluded.count(change.address) != 0) continue;
+      const bool applied =
+          change.action == Action::Create || change.action == Action::Update || change.action == Action::Replace;
+      const bool unchanged = change.action == Action::NoOp && !change.live_uid.empty();
+      if (!applied && !unchanged) continue;
+      items.push_back(WaitItem{change.cluster, change.address, change.api_version, change.kind, change.namespace_name,
+                               change.name});
+    }
+  }
+  return items;
+}
+
+WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<std::string, kube::Client*>& clients,
+                           std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
+                           const std::atomic<bool>* cancel, RequestSlots& slots,
+                           const std::function<void(const ProgressEvent&)>& emit) {
   const Clock::time_point deadline = Clock::now() + timeout;
   std::vector<ItemState> states(items.size());
   std::vector<std::string> reported(items.size());  // the last Waiting text emitted per item
   std::vector<bool> done(items.size(), false);
   if (poll_interval <= std::chrono::milliseconds::zero()) poll_interval = std::chrono::milliseconds(1);
+  WaitResult result;
 
   while (true) {
+    if (cancelled(cancel)) {
+      result.interrupted = std::find(done.begin(), done.end(), false) != done.end();
+      break;
+    }
     std::map<std::string, std::vector<std::size_t>> pending;  // cluster -> item indexes
     for (std::size_t index = 0; index < items.size(); ++index) {
       if (!done[index]) pending[items[index].cluster].push_back(index);
@@ -176,16 +211,24 @@ std::vector<std::string> wait_for_active(const std::vector<WaitItem>& items,
     if (std::all_of(done.begin(), done.end(), [](bool value) { return value; })) break;
     const Clock::time_point now = Clock::now();
     if (now >= deadline) break;
-    std::this_thread::sleep_for(std::min<Clock::duration>(poll_interval, deadline - now));
+    if (!sleep_unless_cancelled(std::min(deadline, now + poll_interval), cancel)) {
+      result.interrupted = true;
+      break;
+    }
   }
 
-  std::vector<std::string> failures;
   for (std::size_t index = 0; index < items.size(); ++index) {
     if (done[index]) continue;
-    const std::string text = states[index].text.empty() ? "no Active condition yet" : states[index].text;
-    failures.push_back(items[index].address + ": " + text);
+    std::string line = items[index].address + ": ";
+    if (result.interrupted && !states[index].seen) {
+      line += "not read: interrupted";
+    } else {
+      line += states[index].text.empty() ? "no Active condition yet" : states[index].text;
+      if (result.interrupted) line += " (interrupted while waiting)";
+    }
+    result.failures.push_back(std::move(line));
   }
-  return failures;
+  return result;
 }
 
 }  // namespace mkq::reconcile::detail

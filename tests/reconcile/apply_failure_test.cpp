@@ -59,7 +59,7 @@ TEST_CASE("apply goes on with the other clusters when one cannot be reached", "[
 
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   CHECK(report.failed == 3);
-  CHECK(result_for(report, "w1/ClusterQueue/cq")->ok);
+  CHECK(result_for(report, "w1/ClusterQueue/cq")->ok());
   CHECK(result_for(report, "w2/Namespace/team")->message == "w2: cannot load the kubeconfig context");
   CHECK(result_for(report, "w2/ClusterQueue/cq")->message == "w2: cannot load the kubeconfig context");
   CHECK(result_for(report, "w3/ClusterQueue/cq")->message == "w3: connection refused");
@@ -116,8 +116,8 @@ TEST_CASE("apply skips what depends on a failed object", "[reconcile][apply]") {
         "skipped: depends on w1/Namespace/team, which failed");
   CHECK(result_for(report, "w1/LocalQueue/team/lq")->message ==
         "skipped: depends on w1/Namespace/team, which failed");
-  CHECK(result_for(report, "w1/ClusterQueue/cq")->ok);
-  CHECK(result_for(report, "w1/ConfigMap/other/cm")->ok);
+  CHECK(result_for(report, "w1/ClusterQueue/cq")->ok());
+  CHECK(result_for(report, "w1/ConfigMap/other/cm")->ok());
   for (const std::string& call : fake.calls()) {
     CHECK(call.find("localqueues") == std::string::npos);
     CHECK(call.find("rolebindings") == std::string::npos);

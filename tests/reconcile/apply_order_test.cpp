@@ -137,11 +137,11 @@ TEST_CASE("apply gives a failed worker's MultiKueueCluster to the manager all th
   CHECK_FALSE(report.success());
   const ObjectResult* cq = result_for(report, "w1/ClusterQueue/cq");
   REQUIRE(cq != nullptr);
-  CHECK_FALSE(cq->ok);
+  CHECK_FALSE(cq->ok());
   CHECK(cq->message == "boom");
   const ObjectResult* mkc = result_for(report, "manager/MultiKueueCluster/w1");
   REQUIRE(mkc != nullptr);
-  CHECK(mkc->ok);
+  CHECK(mkc->ok());
   CHECK(manager.object("kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "w1"));
 }
 

@@ -61,6 +61,17 @@ inline Json document_of(const std::string& kind, const std::string& namespace_na
   return document;
 }
 
+// `object` with the Active condition Kueue's controller sets.
+inline Json with_active_condition(Json object, const std::string& status, const std::string& reason,
+                                  const std::string& message) {
+  object["status"] = {{"conditions", Json::array({{{"type", "Active"},
+                                                   {"status", status},
+                                                   {"reason", reason},
+                                                   {"message", message},
+                                                   {"lastTransitionTime", "2026-01-01T00:00:00Z"}}})}};
+  return object;
+}
+
 // A create/update/replace (with its document) or a delete (without).
 inline Change change_of(const std::string& cluster, Action action, const std::string& kind,
                         const std::string& namespace_name, const std::string& name, Json spec = Json::object(),

@@ -23,12 +23,7 @@ void set_active(kube::FakeClient& fake, const std::string& kind, const std::stri
     object = fake.object(kKueue, kind, namespace_name, name);
   }
   if (!object) return;
-  (*object)["status"] = {{"conditions", Json::array({{{"type", "Active"},
-                                                      {"status", status},
-                                                      {"reason", reason},
-                                                      {"message", message},
-                                                      {"lastTransitionTime", "2026-01-01T00:00:00Z"}}})}};
-  fake.put(*object, "kueue");
+  fake.put(with_active_condition(*object, status, reason, message), "kueue");
 }
 
 Plan queue_plan() {
