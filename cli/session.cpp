@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "compiler/kueue/crds.h"
+#include "compiler/kueue/policy_name.h"
 #include "sandbox/daemon.h"
 
 namespace mkq::cli {
@@ -95,7 +96,14 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, 
 
 fs::path state_path_for(const std::string& policy_path, const RuntimeOptions& options) {
   if (!options.state_path.empty()) return options.state_path;
-  return state::default_state_path(policy_path);
+  const kueue::PolicyHome home = kueue::policy_home(policy_path);
+  return state::default_state_path(home.directory, home.stem);
+}
+
+fs::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& options) {
+  std::error_code ec;
+  if (!options.sandbox_dir.empty()) return fs::absolute(options.sandbox_dir, ec);
+  return kueue::policy_home(policy_path).directory / ".mkq" / "sandbox";
 }
 
 bool open_session(const model::Policy& policy, const std::string& policy_path,
@@ -127,8 +135,7 @@ bool open_session(const model::Policy& policy, const std::string& policy_path,
     }
   }
   if (session->sandbox) {
-    std::error_code ec;
-    const fs::path dir = fs::absolute(options.sandbox_dir, ec);
+    const fs::path dir = sandbox_dir_for(policy_path, options);
     if (!ensure_sandbox(specs, dir, global.verbose)) return false;
     load = {};
     load.explicit_file = dir / "kubeconfig";
