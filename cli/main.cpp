@@ -110,7 +110,8 @@ int run(int argc, char** argv) {
                     "The kubeconfig file (default: $KUBECONFIG, then ~/.kube/config; none at all: the sandbox)");
     cmd->add_flag("--sandbox", runtime.sandbox,
                   "Target the sandbox (started with the policy's cluster names when it is not running)");
-    cmd->add_option("--sandbox-dir", runtime.sandbox_dir, "The sandbox's directory (default: .mkq/sandbox)");
+    cmd->add_option("--sandbox-dir", runtime.sandbox_dir,
+                    "The sandbox's directory (default: .mkq/sandbox in the policy's directory)");
     cmd->add_option("--state", runtime.state_path, "The state database (default: .mkq/state.db beside the policy)");
     cmd->add_flag("--insecure-skip-tls-verify", runtime.insecure_skip_tls_verify,
                   "Allow kubeconfig clusters with insecure-skip-tls-verify (refused otherwise)");
@@ -120,6 +121,14 @@ int run(int argc, char** argv) {
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 8)")
         ->check(CLI::Range(1, 256));
+  };
+
+  // What may happen to objects mkq did not create: shared by plan, apply and destroy.
+  const auto add_ownership_options = [](CLI::App* cmd, mkq::cli::OwnershipOptions& ownership) {
+    cmd->add_flag("--take-over", ownership.take_over,
+                  "Make objects labelled with another policy's identity this policy's (refused otherwise)");
+    cmd->add_flag("--delete-adopted", ownership.delete_adopted,
+                  "Delete objects that existed before mkq adopted them, instead of releasing them");
   };
 
   mkq::cli::PlanCommandOptions plan;
@@ -135,6 +144,7 @@ int run(int argc, char** argv) {
   plan_cmd->add_flag("--detailed-exitcode", plan.detailed_exitcode, "Exit 0 with no changes, 1 on error, 2 with changes");
   plan_cmd->add_flag("--destroy", plan.destroy, "Plan the deletion of everything this policy applied");
   plan_cmd->add_flag("--no-prune", plan.no_prune, "Keep objects mkq applied that the policy no longer declares");
+  add_ownership_options(plan_cmd, plan.ownership);
 
   mkq::cli::ApplyCommandOptions apply;
   std::string apply_wait;
@@ -149,6 +159,7 @@ int run(int argc, char** argv) {
   apply_cmd->add_flag("--force-conflicts", apply.force_conflicts,
                       "Take ownership of fields another field manager owns (server-side apply force)");
   apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
+  add_ownership_options(apply_cmd, apply.ownership);
 
   mkq::cli::ApplyCommandOptions destroy;
   destroy.destroy = true;
@@ -156,6 +167,7 @@ int run(int argc, char** argv) {
   destroy_cmd->add_option("PATH", destroy.path, "A .mkq file or a directory of them (default: .)");
   add_runtime_options(destroy_cmd, destroy.runtime);
   destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
+  add_ownership_options(destroy_cmd, destroy.ownership);
 
   mkq::cli::StatusOptions status;
   std::string status_format = "text";
