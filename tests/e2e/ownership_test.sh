@@ -70,6 +70,8 @@ grep -q "~ Namespace team-a (exists, not yet managed by mkq)" "$TMP/apply1.out" 
 [ "$(adopted manager/Namespace/team-a)" = 1 ] || fail "team-a is not recorded as adopted"
 [ "$(adopted manager/ResourceFlavor/default-flavor)" = 1 ] || fail "the flavor is not recorded as adopted"
 [ "$(adopted manager/ClusterQueue/cq)" = 0 ] || fail "the ClusterQueue mkq created is recorded as adopted"
+timeout 60 "$MKQ" state show manager/Namespace/team-a --state "$TMP/state.db" >"$TMP/show.out" 2>&1
+grep -q "^adopted: *yes" "$TMP/show.out" || { cat "$TMP/show.out"; fail "state show does not say team-a is adopted"; }
 [ "$(km get resourceflavor default-flavor -o jsonpath='{.spec.nodeLabels.zone}')" = a ] || fail "the flavor was not applied"
 
 write_policy
