@@ -197,6 +197,7 @@ class ProgressPrinter {
       case reconcile::Action::Update: return "updating";
       case reconcile::Action::Delete: return "deleting";
       case reconcile::Action::Replace: return "replacing";
+      case reconcile::Action::Release: return "releasing";
       case reconcile::Action::NoOp: break;
     }
     return "checking";
@@ -207,6 +208,7 @@ class ProgressPrinter {
       case reconcile::Action::Update: return "updated";
       case reconcile::Action::Delete: return "deleted";
       case reconcile::Action::Replace: return "replaced";
+      case reconcile::Action::Release: return "released";
       case reconcile::Action::NoOp: break;
     }
     return "unchanged";
@@ -258,6 +260,7 @@ bool confirm(const reconcile::Plan& plan, bool auto_approve) {
 struct Run {
   std::string policy_path;  // as the user gave it (for the commands mkq suggests)
   RuntimeOptions runtime;
+  bool destroy = false;  // a destroy: refresh reads what every namespace of the inventory holds
   Compilation compiled;
   std::unique_ptr<state::StateStore> store;  // null for a plan without a state file
   std::vector<state::InventoryEntry> inventory;
@@ -313,6 +316,9 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
     return 1;
   }
   std::string took_over;  // said after the target line, which comes first
+  if (!settle_identity(run.compiled, run.store ? run.store->policy() : "", runtime.state_path.empty(), state_path)) {
+    return 1;
+  }
   if (run.store && !lock_command.empty()) {
     state::LockHolder previous;
     switch (run.store->acquire_lock(this_process(lock_command), &previous)) {
@@ -337,11 +343,19 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
   }
   reconcile::RefreshOptions refresh;
   refresh.parallelism = std::max(1, runtime.parallelism);
+  refresh.destroy = run.destroy;
   const auto started = std::chrono::steady_clock::now();
   run.live = reconcile::refresh(*run.compiled.state, run.inventory, run.session.targets, refresh);
   if (!runtime.exclude_clusters.empty()) {
     run.excluded =
         reconcile::exclude_clusters(runtime.exclude_clusters, run.live, *run.compiled.state, run.inventory);
+  }
+  // A state from before identities were recorded: the identity its objects carry.
+  if (run.store && run.store->policy().empty() && !run.inventory.empty() &&
+      !settle_identity(run.compiled, reconcile::identity_in_use(run.inventory, run.live), runtime.state_path.empty(),
+                       state_path)) {
+    run.store->release_lock();
+    return 1;
   }
   if (global.verbose) {
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
@@ -363,10 +377,13 @@ bool cluster_profiles_ok(Run& run) {
   return problems.empty();
 }
 
-reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune) {
+reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,
+                          const OwnershipOptions& ownership = {}) {
   reconcile::PlanOptions options;
   options.kind = kind;
   options.prune = !no_prune;
+  options.take_over = ownership.take_over;
+  options.delete_adopted = ownership.delete_adopted;
   const std::string lineage = run.store ? run.store->lineage() : "";
   reconcile::Plan plan = reconcile::make_plan(*run.compiled.state, run.inventory, lineage, run.live,
                                               run.session.credentials.get(), options);
@@ -409,6 +426,18 @@ bool write_plan_file(const reconcile::Plan& plan, const std::string& file) {
     error_line("cannot write the plan to " + file + ": " + ec.message());
     return false;
   }
+  return true;
+}
+
+// A plan that changes what is not this policy's (plan.h: refusals) is
+// refused before anything changes; true when refused (message printed).
+bool refused(const reconcile::Plan& plan, Run& run) {
+  const std::vector<std::string> refusals = plan.refusals();
+  if (refusals.empty()) return false;
+  if (run.store) run.store->release_lock();
+  std::string message = "apply refuses this plan; nothing was changed:";
+  for (const std::string& refusal : refusals) message += "\n  " + refusal;
+  error_line(message + "\nan object owned by another policy becomes this one's only with --take-over");
   return true;
 }
 
@@ -464,7 +493,7 @@ std::string tally(int done, int failed, int skipped, int not_started) {
 // the command to run next. `run_id` 0: no run was recorded (nothing to change).
 // Returns the exit code: 0, 1, or kInterruptedExit.
 int print_outcome(const reconcile::ApplyReport& report, const Operation& operation, std::int64_t run_id) {
-  int added = 0, changed = 0, destroyed = 0, planned = 0, failed = 0, skipped = 0, not_started = 0;
+  int added = 0, changed = 0, destroyed = 0, released = 0, planned = 0, failed = 0, skipped = 0, not_started = 0;
   for (const reconcile::ObjectResult& result : report.results) {
     if (!result.ok()) continue;
     switch (result.action) {
@@ -472,6 +501,7 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
       case reconcile::Action::Update: ++changed; break;
       case reconcile::Action::Delete: ++destroyed; break;
       case reconcile::Action::Replace: ++added; ++destroyed; break;
+      case reconcile::Action::Release: ++released; break;
       case reconcile::Action::NoOp: break;
     }
   }
@@ -483,8 +513,9 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     not_started += cluster.not_started;
     if (!cluster.reachable) unreachable.push_back(cluster.cluster);
   }
-  const std::string resources = std::to_string(added) + " added, " + std::to_string(changed) + " changed, " +
-                                std::to_string(destroyed) + " destroyed";
+  std::string resources = std::to_string(added) + " added, " + std::to_string(changed) + " changed, " +
+                          std::to_string(destroyed) + " destroyed";
+  if (released > 0) resources += ", " + std::to_string(released) + " released";
   if (report.success()) {
     if (planned > 0) {
       std::printf("\n%s complete! Resources: %s.\n", operation.title.c_str(), resources.c_str());
@@ -661,6 +692,7 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
     return 1;
   }
   Run run;
+  run.destroy = saved->kind == reconcile::PlanKind::Destroy;
   const std::string policy_path = saved->policy_path;
   credentials::ProviderOptions provider;
   if (!provider_options(&provider)) return 1;
@@ -694,6 +726,7 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
     return 1;
   }
   print_plan(*saved, PlanFormat::Text, global.color);
+  if (refused(*saved, run)) return 1;
   ApplyCommandOptions effective = options;
   effective.destroy = saved->kind == reconcile::PlanKind::Destroy;
   // The next step names the policy: a saved plan is stale once applied.
@@ -776,6 +809,7 @@ int run_rotate(const RotateOptions& options, const GlobalOptions& global) {
 
 int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   Run run;
+  run.destroy = options.destroy;
   credentials::ProviderOptions provider;
   if (!provider_options(&provider)) return 1;
   const int started = start_run(options.path, options.runtime, global, "", provider, run);
@@ -783,7 +817,7 @@ int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   if (!options.destroy && !cluster_profiles_ok(run)) return 1;
   const reconcile::Plan plan =
       make_plan(run, options.path, options.destroy ? reconcile::PlanKind::Destroy : reconcile::PlanKind::Apply,
-                options.no_prune);
+                options.no_prune, options.ownership);
   print_plan(plan, options.format, global.color);
   if (!options.out.empty() && !write_plan_file(plan, options.out)) return 1;
   if (!options.out.empty()) {
@@ -805,15 +839,18 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   }
   if (!options.destroy && is_saved_plan(options.path)) return apply_saved_plan(options, global);
   Run run;
+  run.destroy = options.destroy;
   credentials::ProviderOptions provider;
   if (!provider_options(&provider)) return 1;
   const int started =
       start_run(options.path, options.runtime, global, options.destroy ? "destroy" : "apply", provider, run);
   if (started != 0) return started;
   if (!options.destroy && !cluster_profiles_ok(run)) return 1;
-  const reconcile::Plan plan = make_plan(
-      run, options.path, options.destroy ? reconcile::PlanKind::Destroy : reconcile::PlanKind::Apply, options.no_prune);
+  const reconcile::Plan plan =
+      make_plan(run, options.path, options.destroy ? reconcile::PlanKind::Destroy : reconcile::PlanKind::Apply,
+                options.no_prune, options.ownership);
   print_plan(plan, PlanFormat::Text, global.color);
+  if (refused(plan, run)) return 1;
   if (!options.destroy && !options.allow_empty && deletes_everything(plan, run.inventory)) {
     run.store->release_lock();
     error_line("this apply would delete every object mkq applied and create none; if that is what you want, run `" +

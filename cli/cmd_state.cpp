@@ -71,7 +71,8 @@ Json entry_json(const state::InventoryEntry& e) {
               {"resourceVersion", e.resource_version},
               {"digest", e.digest},
               {"appliedAt", e.applied_at},
-              {"runId", e.run_id}};
+              {"runId", e.run_id},
+              {"adopted", e.adopted}};
 }
 
 Json holder_json(const state::LockHolder& h) {
@@ -157,7 +158,8 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
                {"resourceVersion:", or_dash(found->resource_version)},
                {"digest:", or_dash(found->digest)},
                {"applied:", or_dash(found->applied_at)},
-               {"run:", std::to_string(found->run_id)}});
+               {"run:", std::to_string(found->run_id)},
+               {"adopted:", found->adopted ? "yes: it existed before mkq, which releases it rather than delete it" : "no"}});
   return 0;
 }
 

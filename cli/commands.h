@@ -60,13 +60,20 @@ struct SandboxCommandOptions {
 struct RuntimeOptions {
   std::string kubeconfig;             // --kubeconfig; empty: the policy's, $KUBECONFIG, ~/.kube/config
   bool sandbox = false;               // --sandbox: the sandbox's kubeconfig (started when not running)
-  std::string sandbox_dir = ".mkq/sandbox";
-  std::string state_path;             // --state; empty: .mkq/state.db beside the policy
+  std::string sandbox_dir;            // --sandbox-dir; empty: .mkq/sandbox in the policy's directory
+  std::string state_path;             // --state; empty: the policy's own state beside it
   bool insecure_skip_tls_verify = false;
   double qps = 50.0;                  // per cluster
   int burst = 100;
   int parallelism = 8;                // requests in flight at once
   std::vector<std::string> exclude_clusters;  // --exclude-cluster (plan, apply, destroy): neither read nor changed
+};
+
+// What plan, apply and destroy may do to objects mkq did not create
+// (docs/apply.md, "Safety").
+struct OwnershipOptions {
+  bool take_over = false;       // --take-over: objects labelled with another policy become this one's
+  bool delete_adopted = false;  // --delete-adopted: objects that existed before mkq are deleted, not released
 };
 
 enum class PlanFormat { Text, Json, Markdown };
@@ -79,6 +86,7 @@ struct PlanCommandOptions {
   bool detailed_exitcode = false;     // 0 no changes, 1 error, 2 changes
   bool destroy = false;               // plan a destroy
   bool no_prune = false;
+  OwnershipOptions ownership;
 };
 
 struct ApplyCommandOptions {
@@ -91,6 +99,7 @@ struct ApplyCommandOptions {
   bool force_conflicts = false;
   bool allow_empty = false;
   bool destroy = false;               // `mkq destroy`
+  OwnershipOptions ownership;
 };
 
 // `mkq status`: every managed Kueue object's Active condition, per cluster.

@@ -17,6 +17,7 @@ void Compilation::print_diagnostics(const GlobalOptions& global) const {
 
 Compilation compile(const std::string& path, CompileTo target, const GlobalOptions& global) {
   Compilation result;
+  result.home = kueue::policy_home(path);
   sema::RealFileSystem files;
   std::vector<sema::StageTiming> timings;
   result.policy = sema::analyze(path, files, result.sources, result.diagnostics, global.verbose ? &timings : nullptr);
@@ -31,7 +32,8 @@ Compilation compile(const std::string& path, CompileTo target, const GlobalOptio
       // lower() checks Kueue's rules itself before lowering.
       timed("lower", [&] {
         kueue::LowerOptions options;
-        options.policy_name = kueue::policy_name_for(path);
+        const auto& declared = result.policy->identity;
+        options.policy_name = declared ? declared->value : kueue::derived_policy_name(result.home);
         result.state = kueue::lower(*result.policy, options, result.diagnostics);
       });
     } else {
@@ -43,6 +45,21 @@ Compilation compile(const std::string& path, CompileTo target, const GlobalOptio
     for (const auto& t : timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
   }
   return result;
+}
+
+bool settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
+                     const std::filesystem::path& state_path) {
+  if (!compiled.state || !compiled.policy) return true;
+  std::optional<std::string> declared;
+  if (compiled.policy->identity) declared = compiled.policy->identity->value;
+  const kueue::IdentityChoice choice = kueue::choose_identity(
+      declared, recorded, kueue::derived_policy_name(compiled.home), own_state, state_path.string());
+  if (!choice.error.empty()) {
+    std::fprintf(stderr, "mkq: error: %s\n", choice.error.c_str());
+    return false;
+  }
+  if (choice.name != compiled.state->policy) kueue::relabel(*compiled.state, choice.name);
+  return true;
 }
 
 }  // namespace mkq::cli

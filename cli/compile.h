@@ -10,11 +10,13 @@
 #include "cli/commands.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/objects.h"
+#include "compiler/kueue/policy_name.h"
 #include "compiler/sema/model.h"
 
 namespace mkq::cli {
 
 struct Compilation {
+  kueue::PolicyHome home;  // where the policy lives (its default state and sandbox)
   diag::SourceManager sources;
   diag::Diagnostics diagnostics;
   std::optional<sema::model::Policy> policy;   // set when the policy checked cleanly
@@ -27,7 +29,17 @@ struct Compilation {
 
 enum class CompileTo { Model, Objects };
 
-// With -v, prints each step's time to stderr ("mkq: parse   12.0 ms").
+// With -v, prints each step's time to stderr ("mkq: parse   12.0 ms"). The
+// objects carry the declared identity, else the derived one (settle_identity
+// may change it once the state is read).
 Compilation compile(const std::string& path, CompileTo target, const GlobalOptions& global);
+
+// The policy's identity against the identity its state recorded ("" none),
+// before any cluster is touched (kueue::choose_identity): relabels the desired
+// objects when the state's identity is the one to keep; false, with the error
+// printed, when the state belongs to another policy. own_state: the state is
+// the policy's default one (no --state).
+bool settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
+                     const std::filesystem::path& state_path);
 
 }  // namespace mkq::cli

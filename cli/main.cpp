@@ -110,7 +110,8 @@ int run(int argc, char** argv) {
                     "The kubeconfig file (default: $KUBECONFIG, then ~/.kube/config; none at all: the sandbox)");
     cmd->add_flag("--sandbox", runtime.sandbox,
                   "Target the sandbox (started with the policy's cluster names when it is not running)");
-    cmd->add_option("--sandbox-dir", runtime.sandbox_dir, "The sandbox's directory (default: .mkq/sandbox)");
+    cmd->add_option("--sandbox-dir", runtime.sandbox_dir,
+                    "The sandbox's directory (default: .mkq/sandbox in the policy's directory)");
     cmd->add_option("--state", runtime.state_path, "The state database (default: .mkq/state.db beside the policy)");
     cmd->add_flag("--insecure-skip-tls-verify", runtime.insecure_skip_tls_verify,
                   "Allow kubeconfig clusters with insecure-skip-tls-verify (refused otherwise)");
@@ -129,6 +130,14 @@ int run(int argc, char** argv) {
                     "manager (repeatable)");
   };
 
+  // What may happen to objects mkq did not create: shared by plan, apply and destroy.
+  const auto add_ownership_options = [](CLI::App* cmd, mkq::cli::OwnershipOptions& ownership) {
+    cmd->add_flag("--take-over", ownership.take_over,
+                  "Make objects labelled with another policy's identity this policy's (refused otherwise)");
+    cmd->add_flag("--delete-adopted", ownership.delete_adopted,
+                  "Delete objects that existed before mkq adopted them, instead of releasing them");
+  };
+
   mkq::cli::PlanCommandOptions plan;
   std::string plan_format = "text";
   CLI::App* plan_cmd = app.add_subcommand(
@@ -143,6 +152,7 @@ int run(int argc, char** argv) {
   plan_cmd->add_flag("--destroy", plan.destroy, "Plan the deletion of everything this policy applied");
   plan_cmd->add_flag("--no-prune", plan.no_prune, "Keep objects mkq applied that the policy no longer declares");
   add_exclude_option(plan_cmd, plan.runtime);
+  add_ownership_options(plan_cmd, plan.ownership);
 
   mkq::cli::ApplyCommandOptions apply;
   std::string apply_wait;
@@ -158,6 +168,7 @@ int run(int argc, char** argv) {
                       "Take ownership of fields another field manager owns (server-side apply force)");
   apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
   add_exclude_option(apply_cmd, apply.runtime);
+  add_ownership_options(apply_cmd, apply.ownership);
 
   mkq::cli::ApplyCommandOptions destroy;
   destroy.destroy = true;
@@ -166,6 +177,7 @@ int run(int argc, char** argv) {
   add_runtime_options(destroy_cmd, destroy.runtime);
   destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
   add_exclude_option(destroy_cmd, destroy.runtime);
+  add_ownership_options(destroy_cmd, destroy.ownership);
 
   mkq::cli::StatusOptions status;
   std::string status_format = "text";

@@ -13,6 +13,7 @@
 #include "cli/hints.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/crds.h"
+#include "compiler/kueue/policy_name.h"
 #include "sandbox/daemon.h"
 
 namespace mkq::cli {
@@ -187,12 +188,10 @@ struct Kubeconfigs {
 };
 
 // The sandbox as the target: says so first, starts it when needed, and reads its kubeconfig.
-bool open_sandbox(const std::vector<ClusterSpec>& specs, const RuntimeOptions& options, bool verbose,
+bool open_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool asked, bool verbose,
                   Kubeconfigs& kubeconfigs) {
-  std::error_code ec;
-  const fs::path dir = fs::absolute(options.sandbox_dir, ec);
   std::fprintf(stderr, "mkq: target: the sandbox at %s%s\n", shown(dir).c_str(),
-               options.sandbox ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
+               asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
   if (!ensure_sandbox(specs, dir, verbose)) return false;
   kube::LoadOptions load;
   load.explicit_file = dir / "kubeconfig";
@@ -297,7 +296,14 @@ void connect(const model::Policy& policy, const std::vector<ClusterSpec>& specs,
 
 fs::path state_path_for(const std::string& policy_path, const RuntimeOptions& options) {
   if (!options.state_path.empty()) return options.state_path;
-  return state::default_state_path(policy_path);
+  const kueue::PolicyHome home = kueue::policy_home(policy_path);
+  return state::default_state_path(home.directory, home.stem);
+}
+
+fs::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& options) {
+  std::error_code ec;
+  if (!options.sandbox_dir.empty()) return fs::absolute(options.sandbox_dir, ec);
+  return kueue::policy_home(policy_path).directory / ".mkq" / "sandbox";
 }
 
 bool open_session(const model::Policy& policy, const std::string& policy_path,
@@ -315,7 +321,8 @@ bool open_session(const model::Policy& policy, const std::string& policy_path,
       std::any_of(specs.begin(), specs.end(), [](const ClusterSpec& spec) { return !spec.kubeconfig.empty(); });
   session->sandbox = options.sandbox || (!kubeconfigs.common && !any_own_kubeconfig);
   if (session->sandbox) {
-    if (!open_sandbox(specs, options, global.verbose, kubeconfigs)) return false;
+    const fs::path dir = sandbox_dir_for(policy_path, options);
+    if (!open_sandbox(specs, dir, options.sandbox, global.verbose, kubeconfigs)) return false;
   } else if (!load_own_kubeconfigs(specs, policy_dir(policy_path), kubeconfigs)) {
     return false;
   }

@@ -29,8 +29,12 @@ struct Session {
   std::unique_ptr<reconcile::CredentialProvider> credentials;
 };
 
-// The state file for a policy PATH and --state.
+// The state file for a policy PATH and --state: as typed, else the policy's
+// default one beside it (state::default_state_path of kueue::policy_home).
 std::filesystem::path state_path_for(const std::string& policy_path, const RuntimeOptions& options);
+// The sandbox's directory: --sandbox-dir as typed (relative to the working
+// directory), else .mkq/sandbox in the policy's directory.
+std::filesystem::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& options);
 
 // Connects to every cluster of `policy` and to `extra_clusters` (clusters the
 // inventory names that the policy no longer has: reached through a context of

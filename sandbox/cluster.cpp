@@ -1079,7 +1079,14 @@ class ClusterImpl final : public Cluster {
         if (old_meta.contains(keep)) m[keep] = old_meta[keep];
         else m.erase(keep);
       }
-      if (!m.contains("managedFields") && old_meta.contains("managedFields")) m["managedFields"] = old_meta["managedFields"];
+      // As kube-apiserver: a write without managedFields keeps the object's; an
+      // empty list, or one empty entry, clears them; any other list replaces them.
+      if (!m.contains("managedFields") || !m["managedFields"].is_array()) {
+        if (old_meta.contains("managedFields")) m["managedFields"] = old_meta["managedFields"];
+      } else if (m["managedFields"].empty() ||
+                 (m["managedFields"].size() == 1 && m["managedFields"][0] == json::object())) {
+        m.erase("managedFields");
+      }
       if (old_meta.contains("deletionTimestamp") && m.contains("finalizers") && m["finalizers"].is_array()) {
         // Finalizers may only be removed from an object being deleted.
         for (const auto& f : m["finalizers"]) {

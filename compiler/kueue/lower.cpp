@@ -273,6 +273,7 @@ std::optional<DesiredState> lower(const sema::model::Policy& policy, const Lower
 
   const detail::LowerContext context(policy, options);
   DesiredState state;
+  state.policy = options.policy_name;
   state.clusters.push_back(detail::lower_manager(context));
   for (const sema::model::Worker& worker : policy.workers) {
     state.clusters.push_back(detail::lower_worker(context, worker));

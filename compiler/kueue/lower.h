@@ -12,8 +12,8 @@
 namespace mkq::kueue {
 
 struct LowerOptions {
-  // The value of the mkq.dev/policy label: the policy's name (the directory or
-  // file name without .mkq), a valid label value.
+  // The value of the mkq.dev/policy label: the policy's identity (policy_name.h),
+  // a valid label value.
   std::string policy_name;
 };
 

@@ -54,6 +54,7 @@ struct ClusterObjects {
 // Manager first, then workers sorted by name. Deterministic: the same policy
 // gives byte-identical documents whatever its declaration order.
 struct DesiredState {
+  std::string policy;  // the policy's identity: every object's mkq.dev/policy label
   std::vector<ClusterObjects> clusters;
 };
 

@@ -27,6 +27,7 @@ struct TopLevelKind {
 };
 
 const TopLevelKind kTopLevelKinds[] = {
+    {"policy", bind_detail::bind_identity},
     {"manager", bind_detail::bind_manager},
     {"worker", bind_detail::bind_worker},
     {"flavor", bind_detail::bind_flavor},
@@ -502,6 +503,7 @@ std::vector<T> sorted_by_name(std::vector<T> items) {
 
 model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRange>& implicit_cohorts) {
   model::Policy policy;
+  policy.identity = draft.identity;
   if (!draft.managers.empty()) policy.manager = draft.managers.front();
   policy.workers = sorted_by_name(std::move(draft.workers.items()));
   policy.flavors = sorted_by_name(std::move(draft.flavors.items()));

@@ -66,6 +66,7 @@ struct DispatcherSetting {
 };
 
 struct Draft {
+  std::optional<Located<std::string>> identity;  // the first `policy "NAME" {}`
   std::vector<model::Manager> managers;  // exactly one is allowed
   Table<model::Worker> workers;
   Table<model::Flavor> flavors;
@@ -85,6 +86,7 @@ struct Draft {
 };
 
 // One function per top-level kind; each checks the block and adds it to the draft.
+void bind_identity(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_manager(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_worker(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_flavor(Binder& binder, const EvalBlock& block, Draft& draft);

@@ -127,6 +127,11 @@ Members::Members(Binder& binder, const EvalBlock& block, const Schema& schema) {
                        " = ...'");
       continue;
     }
+    if (nested.kind == "policy") {
+      binder.error(codes::kUnknownBlockKind, nested.kind_range,
+                   "'policy' names the whole policy: declare it at the top level, not in '" + what + "'");
+      continue;
+    }
     auto& d = binder.error(codes::kUnknownBlockKind, nested.kind_range,
                            "unknown block '" + nested.kind + "' in '" + what + "'");
     diag::suggest_closest(d, nested.kind, to_strings({&schema.blocks, &schema.single_blocks}));

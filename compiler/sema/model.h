@@ -460,6 +460,10 @@ struct Integration : Declaration {  // name: Kueue's framework name, "batch/job"
 };
 
 struct Policy {
+  // The identity declared with `policy "NAME" {}`: the mkq.dev/policy label of
+  // every object the policy writes. Absent: fixed in the policy's state at its
+  // first apply, else derived from where the policy lives (kueue::policy_name.h).
+  std::optional<Located<std::string>> identity;
   Manager manager;
   std::vector<Worker> workers;
   std::vector<Flavor> flavors;

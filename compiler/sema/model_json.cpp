@@ -376,6 +376,7 @@ Json to_json(const Access& a) {
 
 std::string model_to_json(const Policy& policy) {
   Json out = Json::object();
+  if (policy.identity) out["policy"] = policy.identity->value;  // only when declared
   out["manager"] = to_json(policy.manager);
   out["workers"] = to_json(policy.workers);
   out["flavors"] = to_json(policy.flavors);

@@ -534,11 +534,107 @@ Result<void> FakeClient::watch(const ResourceType& type, const WatchOptions& opt
   return {};
 }
 
+// Discovery documents ("GET /api/v1", "/apis", "/apis/GROUP/VERSION") from
+// the kinds served, each listable everywhere; nullopt for another path.
+std::optional<Json> FakeClient::discovery(const std::string& path) const {
+  if (path == "/apis") {
+    std::set<std::string> group_versions;
+    for (const auto& [key, type] : types_) {
+      if (!type.group.empty()) group_versions.insert(type.api_version());
+    }
+    Json groups = Json::array();
+    for (const std::string& group_version : group_versions) {
+      const std::string group = group_version.substr(0, group_version.find('/'));
+      const Json version{{"groupVersion", group_version}, {"version", group_version.substr(group.size() + 1)}};
+      groups.push_back(Json{{"name", group}, {"versions", Json::array({version})}, {"preferredVersion", version}});
+    }
+    return Json{{"kind", "APIGroupList"}, {"groups", groups}};
+  }
+  Json resources = Json::array();
+  for (const auto& [key, type] : types_) {
+    if ((type.group.empty() ? "/api/" + type.version : "/apis/" + type.api_version()) != path) continue;
+    resources.push_back(Json{{"name", type.plural},
+                             {"kind", type.kind},
+                             {"namespaced", type.namespaced},
+                             {"verbs", Json::array({"create", "delete", "get", "list", "patch", "update", "watch"})}});
+  }
+  if (resources.empty()) return std::nullopt;
+  return Json{{"kind", "APIResourceList"}, {"resources", resources}};
+}
+
+// PATCH application/merge-patch+json of one object, as the API server does it:
+// a resourceVersion in the patch is a precondition; managedFields in the
+// patch replace the object's ([] or [{}] clear them); the fields the patch
+// changes are recorded for ?fieldManager= as an Update.
+Result<Json> FakeClient::merge_patch(const std::string& path, const Json& patch) {
+  const std::size_t query = path.find('?');
+  const std::string object_path_only = path.substr(0, query);
+  std::string manager;
+  if (query != std::string::npos) {
+    const std::string parameters = path.substr(query + 1);
+    const std::size_t at = parameters.find("fieldManager=");
+    if (at != std::string::npos) manager = parameters.substr(at + 13, parameters.find('&', at) - at - 13);
+  }
+  std::string key;
+  for (const auto& [type_key, type] : types_) {
+    for (const auto& [stored_key, object] : objects_) {
+      if (stored_key.rfind(type.api_version() + "/" + type.kind + "/", 0) != 0) continue;
+      if (object_path(type, meta_string(object, "namespace"), meta_string(object, "name")) == object_path_only) {
+        key = stored_key;
+      }
+    }
+  }
+  const auto it = objects_.find(key);
+  if (it == objects_.end()) return Error{404, "NotFound", "the server could not find the requested resource", Json()};
+  if (!patch.is_object()) return Error{400, "BadRequest", "a merge patch must be an object", Json()};
+  const std::string wanted = meta_string(patch, "resourceVersion");
+  if (!wanted.empty() && wanted != meta_string(it->second, "resourceVersion")) {
+    return Error{409, "Conflict", "the object has been modified; please apply your changes to the latest version",
+                 Json()};
+  }
+  Json result = it->second;
+  result.merge_patch(patch);
+  std::map<std::string, Json>& managers = owned_[key];
+  if (patch.contains("metadata") && patch["metadata"].contains("managedFields")) {
+    std::set<std::string> kept;
+    for (const Json& entry : patch["metadata"]["managedFields"]) {
+      if (entry.is_object() && entry.contains("manager")) kept.insert(entry["manager"].get<std::string>());
+    }
+    for (auto m = managers.begin(); m != managers.end();) m = kept.count(m->first) ? std::next(m) : managers.erase(m);
+  }
+  const Leaves before = leaves_of(fields_part(it->second));
+  const Leaves after = leaves_of(fields_part(result));
+  for (const auto& [field, value] : before) {
+    (void)value;
+    if (after.count(field) != 0) continue;
+    for (auto& [name, entry] : managers) erase_at(entry["fields"], field);  // a removed field is nobody's
+  }
+  for (const auto& [field, value] : after) {
+    const auto old = before.find(field);
+    if (old != before.end() && old->second == value) continue;
+    for (auto& [name, entry] : managers) erase_at(entry["fields"], field);
+    if (manager.empty()) continue;
+    Json& entry = managers[manager];
+    if (!entry.is_object()) entry = Json{{"operation", "Update"}, {"time", now_rfc3339()}, {"fields", Json::object()}};
+    set_at(entry["fields"], field, value);
+  }
+  drop_empty_managers(managers);
+  result["metadata"]["resourceVersion"] = std::to_string(++resource_version_);
+  write_managed_fields(result, managers);
+  it->second = result;
+  return result;
+}
+
 Result<Json> FakeClient::request(const std::string& method, const std::string& path, const Json* body,
                                  const std::string& content_type) {
-  (void)body;
-  (void)content_type;
   if (auto error = injected(method + " " + path)) return *error;
+  const std::lock_guard lock(mutex_);
+  if (method == "GET") {
+    if (std::optional<Json> document = discovery(path)) return *document;
+  }
+  if (method == "PATCH" && content_type == "application/merge-patch+json" && body != nullptr) {
+    return merge_patch(path, *body);
+  }
   return Error{404, "NotFound", "the server could not find the requested resource", Json()};
 }
 

@@ -3,7 +3,8 @@
 // ownership and removal of fields mkq stops sending), uid, resourceVersion,
 // generation, finalizers (a delete of an object with finalizers only sets
 // deletionTimestamp; finish_deletion() plays the controller), and failure
-// injection. Thread-safe.
+// injection; through request(), discovery documents and JSON merge patches.
+// Thread-safe.
 #pragma once
 
 #include <functional>
@@ -59,6 +60,9 @@ class FakeClient : public Client {
  private:
   struct Stored;
   std::optional<Error> injected(const std::string& call);
+  // request()'s answers, under mutex_.
+  std::optional<Json> discovery(const std::string& path) const;
+  Result<Json> merge_patch(const std::string& path, const Json& patch);
 
   mutable std::mutex mutex_;
   std::string server_;

@@ -252,6 +252,7 @@ class Executor {
   // Each returns the error, or "" on success (the state's record queued).
   std::string apply_change(ClusterRun& cluster, const Change& change);
   std::string delete_change(ClusterRun& cluster, const Change& change, bool record);
+  std::string release_change(ClusterRun& cluster, const Change& change);
   std::string wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change, Json last);
   kube::Result<kube::ResourceType> resolve(ClusterRun& cluster, const Change& change);
   void note_transport(ClusterRun& cluster, const kube::Error& error);
@@ -345,6 +346,8 @@ void Executor::record_applied(const Change& change, const Json& answer, const st
   entry.digest = digest;
   entry.applied_at = now_rfc3339();
   entry.run_id = run_id_;
+  entry.adopted = change.adopted;
+  entry.prior = change.prior;
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Applied;
   write.entry = std::move(entry);
@@ -424,7 +427,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
   // (or Kueue's defaults the policy leaves); a worker credential Secret is
   // mkq's alone (it issues its whole content).
   const bool repairs_drift = change.repairs_drift || change.credential;
-  apply_options.force = options_.force_conflicts || repairs_drift;
+  apply_options.force = options_.force_conflicts || repairs_drift || change.take_over;
   kube::Result<Json> answer = kube::Error{};
   {
     detail::Slot slot(slots_);
@@ -516,6 +519,31 @@ std::string Executor::delete_change(ClusterRun& cluster, const Change& change, b
   return "";
 }
 
+// A release (plan.h): one JSON merge patch, made at plan time, that restores
+// what mkq set, drops its labels and its managedFields entry, on condition
+// that the object is still the one the plan saw (its resourceVersion). Then
+// the inventory forgets the object.
+std::string Executor::release_change(ClusterRun& cluster, const Change& change) {
+  const kube::Result<kube::ResourceType> type = resolve(cluster, change);
+  if (!type) return detail::describe(type.error());
+  std::string path = "/" + std::string(type.value().group.empty() ? "api/" : "apis/" + type.value().group + "/") +
+                     type.value().version + "/";
+  if (type.value().namespaced) path += "namespaces/" + change.namespace_name + "/";
+  path += type.value().plural + "/" + change.name + "?fieldManager=" + kReleaseFieldManager;
+  kube::Result<Json> answer = kube::Error{};
+  {
+    detail::Slot slot(slots_);
+    answer = cluster.client->request("PATCH", path, &change.desired, "application/merge-patch+json");
+  }
+  if (!answer) {
+    note_transport(cluster, answer.error());
+    if (answer.error().conflict()) return "changed on the cluster since the plan; run `mkq plan` again";
+    if (!answer.error().not_found()) return detail::describe(answer.error());
+  }
+  record_deleted(change);
+  return "";
+}
+
 void Executor::execute(ClusterRun& cluster, const Change& change) {
   // A failed prerequisite skips this change.
   std::string blocked_by, root;
@@ -553,6 +581,11 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
     finish(change, Outcome::Failed, "not attempted: the cluster is unreachable (" + down_error + ")");
     return;
   }
+  // The command refuses such a plan before applying anything; this is the last guard.
+  if (const std::string refusal = refusal_of(change); !refusal.empty()) {
+    finish(change, Outcome::Failed, "refused: " + refusal);
+    return;
+  }
   emit(ProgressEvent::Phase::Started, change, "");
   std::string error;
   try {
@@ -571,6 +604,9 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
         break;
       case Action::Delete:
         error = delete_change(cluster, change, true);
+        break;
+      case Action::Release:
+        error = release_change(cluster, change);
         break;
       case Action::NoOp:
         break;
@@ -794,6 +830,14 @@ std::string describe(const kube::Error& error) {
 ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, state::StateStore& state,
                        std::int64_t run_id, CredentialProvider* credentials, const ApplyOptions& options) {
   try {
+    // The policy's identity is fixed in its state by its first apply.
+    std::string identity_error;
+    if (state.policy().empty() && !plan.policy.empty() && !state.set_policy(plan.policy, &identity_error)) {
+      ApplyReport report;
+      report.failed = 1;
+      report.results.push_back(ObjectResult{"", "", Action::NoOp, Outcome::Failed, identity_error});
+      return report;
+    }
     Executor executor(plan, targets, state, run_id, credentials, options);
     return executor.run();
   } catch (const std::exception& error) {

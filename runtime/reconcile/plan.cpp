@@ -7,6 +7,10 @@
 // no longer sends show as removals. Beyond what mkq sends, only the fields
 // with a Kueue default are read: one the policy leaves unset must hold that
 // default (or be absent), else the change restores it.
+//
+// Ownership (plan.h): who owns a live object (its mkq.dev/policy label),
+// what an adopted object held before mkq (Change::prior), and how a removal
+// becomes a release rather than a delete.
 #include "runtime/reconcile/plan.h"
 
 #include <algorithm>
@@ -454,6 +458,105 @@ Change plan_credential(const std::string& cluster, const kueue::Object& object, 
   return c;
 }
 
+// ------------------------------------------------------------------ ownership
+
+std::string meta_map_string(const Json& object, const char* map, const std::string& key) {
+  const auto meta = object.find("metadata");
+  if (meta == object.end() || !meta->is_object()) return {};
+  const auto values = meta->find(map);
+  if (values == meta->end() || !values->is_object()) return {};
+  const auto it = values->find(key);
+  return it != values->end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+std::string policy_label(const Json& object) { return meta_map_string(object, "labels", std::string(schema::kPolicyLabel)); }
+
+bool prevents_destroy(const Json& object) {
+  return meta_map_string(object, "annotations", kPreventDestroyAnnotation) == "true";
+}
+
+std::string dotted_path(const std::vector<std::string>& path) {
+  std::string out;
+  for (const std::string& key : path) out += (out.empty() ? "" : ".") + key;
+  return out;
+}
+
+void set_path(Json& object, const std::vector<std::string>& path, Json value) {
+  Json* node = &object;
+  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
+    Json& child = (*node)[path[i]];
+    if (!child.is_object()) child = Json::object();
+    node = &child;
+  }
+  if (!path.empty()) (*node)[path.back()] = std::move(value);
+}
+
+// What `live` holds at every path `document` sets (Change::prior): values, or
+// for a Secret only whether each was there. A Secret's stringData is stored
+// as data, so its keys are looked up there.
+Json prior_of(const Json& document, const Json& live, bool secret) {
+  Json out = Json::array();
+  for (const Leaf& leaf : leaves_of(document)) {
+    std::vector<std::string> path = leaf.path;
+    if (path.size() == 2 && path[0] == "metadata" && (path[1] == "name" || path[1] == "namespace")) continue;
+    if (secret && !path.empty() && path[0] == "stringData") path[0] = "data";
+    Json item = Json::object();
+    item["path"] = path;
+    if (const Json* value = value_at(live, path)) {
+      if (secret) {
+        item["present"] = true;
+      } else {
+        item["value"] = *value;
+      }
+    }
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+// The recorded prior, with what `fresh` says of paths it does not have yet
+// (paths the policy started to set since the adoption: their value now is the
+// one from before mkq). A recorded prior that does not parse is kept as is.
+std::string merged_prior(const std::string& recorded, const Json& fresh) {
+  Json kept = Json::parse(recorded, nullptr, false);
+  if (!kept.is_array()) return recorded;
+  std::set<Json> known;
+  for (const Json& item : kept) {
+    if (item.is_object() && item.contains("path")) known.insert(item["path"]);
+  }
+  for (const Json& item : fresh) {
+    if (known.count(item["path"]) == 0) kept.push_back(item);
+  }
+  return kept.dump();
+}
+
+// Who owns the live object, whether it is adopted and what it held before:
+// the ownership facts of a create/update/replace (plan.h).
+void note_ownership(Change& c, const kueue::Object& object, const Json* live, const state::InventoryEntry* recorded,
+                    const std::string& policy, const PlanOptions& options) {
+  const bool writes = c.action == Action::Create || c.action == Action::Update || c.action == Action::Replace;
+  if (live == nullptr || !writes) return;
+  const std::string owner = policy_label(*live);
+  if (!owner.empty() && !policy.empty() && owner != policy) {
+    c.owner_conflict = owner;
+    c.take_over = options.take_over;
+    c.reason = "owned by policy " + owner + (options.take_over ? ": taken over" : "");
+  }
+  if (recorded != nullptr && recorded->adopted) {
+    c.adopted = true;
+    c.prior = merged_prior(recorded->prior, prior_of(object.document, *live, c.sensitive));
+  } else if (recorded == nullptr &&
+             (!c.owner_conflict.empty() || kube::paths_owned_by(*live, kFieldManager).empty())) {
+    // There before mkq (or another policy's): what apply changes is handed back on release.
+    c.adopted = true;
+    c.prior = prior_of(object.document, *live, c.sensitive).dump();
+  }
+  if (c.action == Action::Replace && prevents_destroy(*live)) {
+    c.refusal = std::string("it is marked ") + kPreventDestroyAnnotation + "=true and " + c.reason +
+                ": it can only change by being deleted and created again; remove the annotation to allow that";
+  }
+}
+
 Change plan_object(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
                    const state::InventoryEntry* recorded, const std::string& lineage, CredentialProvider* credentials) {
   const std::string address = kueue::address(cluster, object);
@@ -521,7 +624,98 @@ Change plan_object(const std::string& cluster, const kueue::Object& object, cons
   return c;
 }
 
-Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live, const std::string& reason) {
+// What a release of `live` sends (Change::desired) and shows: each path of
+// the prior that mkq still owns (by the object's managedFields: nobody changed
+// it since) goes back to what it held, or goes when it was absent; a Secret's
+// values are never restored. An object mkq created has no prior: only mkq's
+// labels go. mkq's managedFields entries go too ([{}] clears the list, which
+// an empty list would not), and the live resourceVersion is the precondition.
+Json release_patch(const std::string& prior_text, const Json& live, std::vector<FieldDiff>& fields) {
+  Json prior = Json::parse(prior_text, nullptr, false);
+  if (!prior.is_array()) {
+    prior = Json::array();
+    for (const std::string_view label : {schema::kManagedByLabel, schema::kPolicyLabel}) {
+      prior.push_back(Json{{"path", Json::array({"metadata", "labels", std::string(label)})}});
+    }
+  }
+  const std::vector<std::string> owned = kube::paths_owned_by(live, kFieldManager);
+  const auto mkq_owns = [&](const std::string& path) {
+    return std::any_of(owned.begin(), owned.end(), [&](const std::string& o) {
+      return starts_with_path(o, path) || starts_with_path(path, o);
+    });
+  };
+  Json patch = Json::object();
+  for (const Json& item : prior) {
+    if (!item.is_object() || !item.contains("path") || !item["path"].is_array() || item.contains("present")) continue;
+    std::vector<std::string> path;
+    for (const Json& key : item["path"]) {
+      if (key.is_string()) path.push_back(key.get<std::string>());
+    }
+    const std::string dotted = dotted_path(path);
+    if (path.empty() || !mkq_owns(dotted)) continue;
+    const Json* now = value_at(live, path);
+    if (item.contains("value")) {
+      if (now != nullptr && holds(item["value"], *now) && holds(*now, item["value"])) continue;
+      set_path(patch, path, item["value"]);
+      fields.push_back(FieldDiff{dotted, now == nullptr ? std::nullopt : std::optional<Json>(*now), item["value"], false});
+    } else if (now != nullptr) {
+      set_path(patch, path, nullptr);
+      fields.push_back(FieldDiff{dotted, *now, std::nullopt, false});
+    }
+  }
+  Json managers = Json::array();
+  const auto meta = live.find("metadata");
+  if (meta != live.end() && meta->contains("managedFields") && (*meta)["managedFields"].is_array()) {
+    for (const Json& entry : (*meta)["managedFields"]) {
+      if (!entry.is_object() || entry.value("manager", std::string()) != kFieldManager) managers.push_back(entry);
+    }
+  }
+  if (managers.empty()) managers.push_back(Json::object());
+  patch["metadata"]["managedFields"] = std::move(managers);
+  patch["metadata"]["resourceVersion"] = meta_string(live, "resourceVersion");
+  return patch;
+}
+
+// What in namespace `name` mkq does not manage, as a release's reason ("holds
+// ConfigMap team-a/notes, not managed by mkq"); empty when nothing. What
+// Kubernetes puts in every namespace is not counted. Contents that could not
+// be read count as foreign: a namespace is deleted only when known empty of
+// anything else.
+std::string foreign_contents(const ClusterLive& live, const std::string& name, const std::set<std::string>& managed) {
+  const auto found = live.namespace_contents.find(name);
+  if (found == live.namespace_contents.end()) return "its contents were not read";
+  if (!found->second.error.empty()) return "its contents could not be read: " + found->second.error;
+  std::vector<std::string> foreign;
+  for (const std::string& address : found->second.addresses) {
+    if (managed.count(address) != 0) continue;
+    // CLUSTER/KIND/NAMESPACE/NAME
+    const std::size_t kind_at = address.find('/') + 1;
+    const std::size_t ns_at = address.find('/', kind_at) + 1;
+    const std::string kind = address.substr(kind_at, ns_at - kind_at - 1);
+    const std::string object = address.substr(address.find('/', ns_at) + 1);
+    if ((kind == "ServiceAccount" && object == "default") || (kind == "ConfigMap" && object == "kube-root-ca.crt")) {
+      continue;
+    }
+    foreign.push_back(kind + " " + address.substr(ns_at));
+  }
+  if (foreign.empty()) return "";
+  std::string text = "holds " + foreign[0];
+  if (foreign.size() == 2) text += " and " + foreign[1];
+  if (foreign.size() > 2) text += ", " + foreign[1] + " and " + std::to_string(foreign.size() - 2) + " more";
+  return text + ", not managed by mkq";
+}
+
+// What a removal needs to know besides the entry and the live cluster.
+struct RemovalContext {
+  std::string reason;                  // "no longer in the policy", "destroy"
+  const std::string& policy;           // this policy's identity
+  const PlanOptions& options;
+  const std::set<std::string>& managed;  // every address of the inventory
+};
+
+// An inventory object to remove: deleted when mkq created it and nothing
+// protects it, else released (plan.h).
+Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live, const RemovalContext& context) {
   Change c;
   c.cluster = entry.cluster;
   c.address = entry.address;
@@ -536,9 +730,35 @@ Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live,
     c.reason = "already gone";
     return c;
   }
-  set_live(c, &found->second);
-  c.action = Action::Delete;
-  c.reason = reason;
+  const Json& current = found->second;
+  set_live(c, &current);
+  c.adopted = entry.adopted;
+  c.prior = entry.prior;
+  std::string keep;  // why it is released
+  if (prevents_destroy(current)) {
+    keep = std::string("marked ") + kPreventDestroyAnnotation;
+  } else if (entry.adopted && !context.options.delete_adopted) {
+    keep = "existed before mkq";
+  } else if (entry.kind == "Namespace" && entry.api_version == "v1") {
+    keep = foreign_contents(live, entry.name, context.managed);
+  }
+  const std::string owner = policy_label(current);
+  if (!owner.empty() && !context.policy.empty() && owner != context.policy) {
+    c.owner_conflict = owner;
+    c.take_over = context.options.take_over;
+  }
+  if (keep.empty()) {
+    c.action = Action::Delete;
+    c.reason = context.reason;
+  } else {
+    c.action = Action::Release;
+    c.reason = "released: " + keep;
+    c.desired = release_patch(entry.adopted ? entry.prior : std::string(), current, c.fields);
+    for (FieldDiff& field : c.fields) {
+      if (c.sensitive && is_sensitive_path(field.path)) mask(field);
+    }
+  }
+  if (!c.owner_conflict.empty()) c.reason = "owned by policy " + owner + (c.take_over ? ": taken over, " : ": ") + c.reason;
   return c;
 }
 
@@ -605,6 +825,7 @@ const char* action_name(Action action) {
     case Action::Update: return "update";
     case Action::Delete: return "delete";
     case Action::Replace: return "replace";
+    case Action::Release: return "release";
   }
   return "no-op";
 }
@@ -628,7 +849,9 @@ PlanSummary Plan::summary() const {
           ++s.add;
           ++s.destroy;
           break;
+        case Action::Release: ++s.release; break;
       }
+      if (change.action != Action::NoOp && !refusal_of(change).empty()) ++s.conflicts;
     }
   }
   return s;
@@ -643,6 +866,44 @@ bool Plan::has_changes() const {
   return false;
 }
 
+std::string refusal_of(const Change& change) {
+  if (!change.refusal.empty()) return change.refusal;
+  if (!change.owner_conflict.empty() && !change.take_over) return "owned by policy " + change.owner_conflict;
+  return "";
+}
+
+std::vector<std::string> Plan::refusals() const {
+  std::vector<std::string> out;
+  for (const ClusterPlan& cluster : clusters) {
+    for (const Change& change : cluster.changes) {
+      const std::string refusal = change.action == Action::NoOp ? "" : refusal_of(change);
+      if (!refusal.empty()) out.push_back(change.address + ": " + refusal);
+    }
+  }
+  return out;
+}
+
+std::string identity_in_use(const std::vector<state::InventoryEntry>& inventory, const LiveState& live) {
+  std::map<std::string, int> counts;
+  for (const state::InventoryEntry& entry : inventory) {
+    const ClusterLive* cluster = live.find(entry.cluster);
+    if (cluster == nullptr) continue;
+    const auto found = cluster->objects.find(entry.address);
+    if (found == cluster->objects.end()) continue;
+    const std::string label = policy_label(found->second);
+    if (!label.empty()) ++counts[label];
+  }
+  std::string best;
+  int most = 0;
+  for (const auto& [label, count] : counts) {
+    if (count > most) {
+      best = label;
+      most = count;
+    }
+  }
+  return best;
+}
+
 bool Plan::complete() const {
   return std::all_of(clusters.begin(), clusters.end(), [](const ClusterPlan& c) { return c.reachable; });
 }
@@ -652,6 +913,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
                const PlanOptions& options) {
   Plan plan;
   plan.kind = options.kind;
+  plan.policy = desired.policy;
   plan.lineage = lineage;
   {
     Json all = Json::array();
@@ -677,7 +939,11 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
   });
 
   std::map<std::string, const state::InventoryEntry*> recorded;
-  for (const state::InventoryEntry& entry : inventory) recorded[entry.address] = &entry;
+  std::set<std::string> managed;
+  for (const state::InventoryEntry& entry : inventory) {
+    recorded[entry.address] = &entry;
+    managed.insert(entry.address);
+  }
 
   for (const auto& [name, role] : clusters) {
     ClusterPlan cluster_plan;
@@ -698,17 +964,23 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
           const std::string address = kueue::address(name, object);
           desired_addresses.insert(address);
           const auto it = recorded.find(address);
-          cluster_plan.changes.push_back(plan_object(name, object, *cluster_live,
-                                                     it == recorded.end() ? nullptr : it->second, lineage, credentials));
+          const state::InventoryEntry* entry = it == recorded.end() ? nullptr : it->second;
+          Change change = plan_object(name, object, *cluster_live, entry, lineage, credentials);
+          const auto current = cluster_live->objects.find(address);
+          note_ownership(change, object, current == cluster_live->objects.end() ? nullptr : &current->second, entry,
+                         desired.policy, options);
+          cluster_plan.changes.push_back(std::move(change));
         }
       }
     }
     for (const state::InventoryEntry& entry : inventory) {
       if (entry.cluster != name || desired_addresses.count(entry.address) != 0) continue;
       if (options.kind == PlanKind::Destroy) {
-        cluster_plan.changes.push_back(plan_removal(entry, *cluster_live, "destroy"));
+        cluster_plan.changes.push_back(
+            plan_removal(entry, *cluster_live, RemovalContext{"destroy", desired.policy, options, managed}));
       } else if (options.prune) {
-        cluster_plan.changes.push_back(plan_removal(entry, *cluster_live, "no longer in the policy"));
+        cluster_plan.changes.push_back(plan_removal(
+            entry, *cluster_live, RemovalContext{"no longer in the policy", desired.policy, options, managed}));
       }
     }
     sort_changes(cluster_plan.changes);

@@ -1,6 +1,13 @@
 // The plan: desired (the compiled policy) vs state (the inventory of what mkq
-// applied) vs live (refresh), per cluster, as create, update, delete, replace
-// and no-op changes, each with a reason -- and its renderings.
+// applied) vs live (refresh), per cluster, as create, update, delete, replace,
+// release and no-op changes, each with a reason -- and its renderings.
+//
+// Ownership (docs/apply.md, "Safety"): mkq deletes only what it created. An
+// object that existed before mkq first applied it is adopted (its prior
+// values recorded) and later released, not deleted; so is an object marked
+// mkq.dev/prevent-destroy, and a Namespace holding objects mkq does not
+// manage. An object labelled with another policy's identity is a conflict
+// that apply refuses unless the plan was made with take_over.
 #pragma once
 
 #include <cstdint>
@@ -15,12 +22,22 @@
 
 namespace mkq::reconcile {
 
-enum class Action { NoOp, Create, Update, Delete, Replace };
+// Release: mkq stops managing the object and hands back what it set (values
+// it changed restored, its labels and its managedFields entry removed),
+// leaving the object on the cluster.
+enum class Action { NoOp, Create, Update, Delete, Replace, Release };
 
 // The reason of an update that restores what mkq applied and someone changed
 // since (Change::repairs_drift). Display only, like every reason.
 inline constexpr const char* kDriftReason = "drift: changed outside mkq";
-const char* action_name(Action action);  // "no-op", "create", "update", "delete", "replace"
+const char* action_name(Action action);  // "no-op", "create", "update", "delete", "replace", "release"
+
+// A user's annotation that keeps an object from ever being deleted by mkq
+// (prune, destroy, replace): value "true".
+inline constexpr const char* kPreventDestroyAnnotation = "mkq.dev/prevent-destroy";
+// The field manager of a release's request: the values it restores are
+// recorded under this name, never under mkq's own.
+inline constexpr const char* kReleaseFieldManager = "mkq-release";
 
 // One field that changes. Paths are dotted from the document's root, list items
 // by index or, for lists of named items, by name ("spec.resourceGroups[0].flavors[default].resources[cpu].nominalQuota").
@@ -48,6 +65,8 @@ struct Change {
   // The document to apply (create/update/replace); null for delete and no-op.
   // For a credential change it is the placeholder: apply asks the provider.
   // It is the policy's document, plus the defaults of restores_default fields.
+  // For a release, the JSON merge patch that hands the object back (with the
+  // live resourceVersion as its precondition).
   Json desired;
   // The inventory digest apply records: of the policy's own document, set
   // when `desired` holds more (restored defaults); empty: of `desired` as
@@ -64,6 +83,22 @@ struct Change {
   // What refresh saw, for saved-plan staleness and delete preconditions ("" when absent).
   std::string live_uid, live_resource_version;
   std::vector<std::string> depends_on;  // addresses on the same cluster (kueue::Object::depends_on)
+
+  // The live object's mkq.dev/policy label names this other policy: apply
+  // refuses the whole plan unless it was made with take_over.
+  std::string owner_conflict;
+  bool take_over = false;  // the plan takes the conflicting object over (relabels it, forcing conflicts)
+  // The object existed before mkq first applied it (or belonged to another
+  // policy): apply records it as adopted, with `prior`.
+  bool adopted = false;
+  // What the object held before mkq touched it, at each path mkq sets: a JSON
+  // array of {"path": [KEY, ...], "value": V} (held V), {"path": [...]} (was
+  // absent) and, for a Secret, {"path": [...], "present": true} (held a value
+  // mkq never reads). Kept across applies; used by a release.
+  std::string prior;
+  // Why this change must not be carried out at all (a replace of an object
+  // marked prevent-destroy): apply refuses the whole plan.
+  std::string refusal;
 };
 
 struct ClusterPlan {
@@ -77,6 +112,8 @@ struct ClusterPlan {
 struct PlanSummary {
   int add = 0, change = 0, destroy = 0;  // a replace counts in add and destroy, as Terraform counts it
   int replace = 0, unchanged = 0, unreachable_clusters = 0;
+  int release = 0;
+  int conflicts = 0;  // owner conflicts not taken over, and refusals: apply refuses the plan
 };
 
 enum class PlanKind { Apply, Destroy };
@@ -90,6 +127,7 @@ struct ExcludedCluster {
 
 struct Plan {
   PlanKind kind = PlanKind::Apply;
+  std::string policy;         // the policy's identity (apply records it in a state that has none)
   std::string policy_path;
   std::string policy_digest;  // of the desired state
   std::string lineage;        // of the state file
@@ -100,14 +138,20 @@ struct Plan {
   PlanSummary summary() const;
   bool has_changes() const;  // any change other than no-op
   bool complete() const;     // every cluster was read
+  // Why apply must refuse this plan before changing anything, one line per
+  // change: "w1/ResourceFlavor/gpu: owned by policy tas". Empty: it may go.
+  std::vector<std::string> refusals() const;
 };
 
 struct PlanOptions {
   PlanKind kind = PlanKind::Apply;  // Destroy: every inventory object is deleted, desired ignored
   bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
+  bool take_over = false;           // --take-over: objects of another policy become this one's
+  bool delete_adopted = false;      // --delete-adopted: adopted objects are deleted, not released
 };
 
-// The entry function of the diff. `credentials` may be null (placeholder
+// The entry function of the diff. Ownership is judged against
+// desired.policy (none when it is empty). `credentials` may be null (placeholder
 // Secrets are then planned as credential changes with credential_error set).
 // What the server or other managers set (status, defaults, finalizers,
 // managedFields, other managers' fields) never shows as a change; fields mkq
@@ -121,6 +165,15 @@ struct PlanOptions {
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
                const PlanOptions& options);
+
+// Why apply must not carry `change` out ("owned by policy tas", or its
+// refusal); "" when it may.
+std::string refusal_of(const Change& change);
+
+// The identity the live objects of a state's inventory carry (their most
+// common mkq.dev/policy label; "" when none carries one): the identity of a
+// state written before identities were recorded.
+std::string identity_in_use(const std::vector<state::InventoryEntry>& inventory, const LiveState& live);
 
 // The inventory digest of a document mkq applies (state::digest_of of its canonical JSON).
 std::string document_digest(const Json& document, const std::string& lineage);

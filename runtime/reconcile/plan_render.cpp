@@ -18,6 +18,7 @@ const char* symbol(Action action) {
     case Action::Update: return "~";
     case Action::Delete: return "-";
     case Action::Replace: return "-/+";
+    case Action::Release: return ".";
     case Action::NoOp: return " ";
   }
   return " ";
@@ -38,6 +39,7 @@ struct Palette {
       case Action::Update: return yellow("~");
       case Action::Delete: return red("-");
       case Action::Replace: return red("-") + "/" + green("+");
+      case Action::Release: return yellow(".");
       case Action::NoOp: return " ";
     }
     return " ";
@@ -59,7 +61,26 @@ bool has_real_changes(const ClusterPlan& cluster) {
 
 std::string summary_line(const PlanSummary& s) {
   return std::to_string(s.add) + " to add, " + std::to_string(s.change) + " to change, " + std::to_string(s.destroy) +
-         " to destroy";
+         " to destroy" + (s.release > 0 ? ", " + std::to_string(s.release) + " to release" : std::string());
+}
+
+// "" when apply may carry the plan out.
+std::string conflicts_line(const PlanSummary& s) {
+  if (s.conflicts == 0) return "";
+  return std::to_string(s.conflicts) + (s.conflicts == 1 ? " change is" : " changes are") +
+         " not this policy's to make (marked !): apply refuses this plan";
+}
+
+// The "!" notes of a change: why apply cannot carry it out as it is.
+std::vector<std::string> blockers_of(const Change& change) {
+  std::vector<std::string> out;
+  if (!change.credential_error.empty()) out.push_back("the credential cannot be issued: " + change.credential_error);
+  if (!change.owner_conflict.empty() && !change.take_over) {
+    out.push_back("owned by policy " + change.owner_conflict +
+                  ": apply refuses it; --take-over makes it this policy's (relabelled, forcing conflicts)");
+  }
+  if (!change.refusal.empty()) out.push_back("refused: " + change.refusal);
+  return out;
 }
 
 // "excluded (--exclude-cluster): 7 objects left as they are"
@@ -91,14 +112,15 @@ Json masked_document(const Change& change) {
     if (!out.contains(key) || !out[key].is_object()) continue;
     for (auto& [k, v] : out[key].items()) {
       (void)k;
-      v = kSensitiveMarker;
+      if (!v.is_null()) v = kSensitiveMarker;  // null: a key a release removes
     }
   }
   return out;
 }
 
 std::optional<Action> action_from(const std::string& name) {
-  for (const Action a : {Action::NoOp, Action::Create, Action::Update, Action::Delete, Action::Replace}) {
+  for (const Action a :
+       {Action::NoOp, Action::Create, Action::Update, Action::Delete, Action::Replace, Action::Release}) {
     if (name == action_name(a)) return a;
   }
   return std::nullopt;
@@ -139,14 +161,13 @@ std::string render_text(const Plan& plan, bool color) {
           out += "      " + p.red("-") + " " + field.path + ": " + value_text(*field.before, sensitive) + "\n";
         }
       }
-      if (!change.credential_error.empty()) {
-        out += "      " + p.red("!") + " the credential cannot be issued: " + change.credential_error + "\n";
-      }
+      for (const std::string& blocker : blockers_of(change)) out += "      " + p.red("!") + " " + blocker + "\n";
     }
   }
   if (!excluded.empty()) out += "\n" + excluded;
   const PlanSummary s = plan.summary();
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
+  if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
   if (s.unreachable_clusters > 0) {
     out += std::to_string(s.unreachable_clusters) +
            (s.unreachable_clusters == 1 ? " cluster is" : " clusters are") +
@@ -165,6 +186,7 @@ std::string render_markdown(const Plan& plan) {
     return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n" + excluded;
   }
   std::string out = "### mkq plan: " + summary_line(s) + "\n";
+  if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
   if (s.unreachable_clusters > 0) {
     out += "\n**" + std::to_string(s.unreachable_clusters) +
            (s.unreachable_clusters == 1 ? " cluster is" : " clusters are") + " unreachable**: its changes are unknown.\n";
@@ -184,8 +206,10 @@ std::string render_markdown(const Plan& plan) {
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
       any_fields = any_fields || !change.fields.empty();
+      std::string reason = change.reason;
+      for (const std::string& blocker : blockers_of(change)) reason += "; **" + blocker + "**";
       out += std::string("| ") + symbol(change.action) + " " + action_name(change.action) + " | `" +
-             object_name(change) + "` | " + escape_cell(change.reason) + " |\n";
+             object_name(change) + "` | " + escape_cell(reason) + " |\n";
     }
     if (!any_fields) continue;
     out += "\n<details><summary>field changes on " + cluster.cluster + "</summary>\n\n```diff\n";
@@ -215,8 +239,10 @@ Json render_json(const Plan& plan) {
   out["policy_digest"] = plan.policy_digest;
   out["lineage"] = plan.lineage;
   out["state_serial"] = plan.state_serial;
+  out["policy"] = plan.policy;
   out["summary"] = Json{{"add", s.add},         {"change", s.change},       {"destroy", s.destroy},
-                        {"replace", s.replace}, {"unchanged", s.unchanged}, {"unreachable_clusters", s.unreachable_clusters}};
+                        {"replace", s.replace}, {"unchanged", s.unchanged}, {"unreachable_clusters", s.unreachable_clusters},
+                        {"release", s.release}, {"conflicts", s.conflicts}};
   Json clusters = Json::array();
   for (const ClusterPlan& cluster : plan.clusters) {
     Json c = Json::object();
@@ -255,6 +281,11 @@ Json render_json(const Plan& plan) {
       j["live_uid"] = change.live_uid;
       j["live_resource_version"] = change.live_resource_version;
       j["depends_on"] = change.depends_on;
+      j["owner_conflict"] = change.owner_conflict;
+      j["take_over"] = change.take_over;
+      j["adopted"] = change.adopted;
+      j["prior"] = change.prior;
+      j["refusal"] = change.refusal;
       changes.push_back(std::move(j));
     }
     c["changes"] = std::move(changes);
@@ -281,6 +312,7 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
     const std::string kind = json.at("kind").get<std::string>();
     if (kind != "apply" && kind != "destroy") return fail("unknown plan kind \"" + kind + "\"");
     plan.kind = kind == "destroy" ? PlanKind::Destroy : PlanKind::Apply;
+    plan.policy = json.value("policy", std::string());
     plan.policy_path = json.value("policy_path", std::string());
     plan.policy_digest = json.at("policy_digest").get<std::string>();
     plan.lineage = json.at("lineage").get<std::string>();
@@ -323,6 +355,11 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
         change.live_uid = j.value("live_uid", std::string());
         change.live_resource_version = j.value("live_resource_version", std::string());
         if (j.contains("depends_on")) change.depends_on = j["depends_on"].get<std::vector<std::string>>();
+        change.owner_conflict = j.value("owner_conflict", std::string());
+        change.take_over = j.value("take_over", false);
+        change.adopted = j.value("adopted", false);
+        change.prior = j.value("prior", std::string());
+        change.refusal = j.value("refusal", std::string());
         cluster.changes.push_back(std::move(change));
       }
       plan.clusters.push_back(std::move(cluster));

@@ -71,8 +71,103 @@ std::string failure(const std::string& what, const kube::Error& error) {
   return what + ": " + error.message;
 }
 
+// The Namespaces of the cluster's inventory that the plan may delete.
+std::vector<std::string> namespaces_that_may_go(const std::string& cluster, const kueue::DesiredState& desired,
+                                                const std::vector<state::InventoryEntry>& inventory, bool destroy) {
+  std::set<std::string> declared;
+  for (const kueue::ClusterObjects& objects : desired.clusters) {
+    if (objects.cluster != cluster) continue;
+    for (const kueue::Object& object : objects.objects) {
+      if (object.kind == "Namespace") declared.insert(object.name);
+    }
+  }
+  std::vector<std::string> out;
+  for (const state::InventoryEntry& entry : inventory) {
+    if (entry.cluster != cluster || entry.kind != "Namespace" || entry.api_version != "v1") continue;
+    if (destroy || declared.count(entry.name) == 0) out.push_back(entry.name);
+  }
+  return out;
+}
+
+// The kinds of one discovery document ("/api/v1", "/apis/GROUP/VERSION") that
+// live in namespaces and can be listed. Events are left out: they are records
+// about objects, not objects a namespace holds.
+void add_listable(const Json& document, const std::string& group, const std::string& version,
+                  std::vector<kube::ResourceType>& out) {
+  if (!document.is_object() || !document.contains("resources") || !document["resources"].is_array()) return;
+  for (const Json& resource : document["resources"]) {
+    if (!resource.is_object() || !resource.value("namespaced", false)) continue;
+    const std::string name = resource.value("name", std::string());
+    const std::string kind = resource.value("kind", std::string());
+    if (name.empty() || name.find('/') != std::string::npos || kind == "Event") continue;
+    const Json verbs = resource.value("verbs", Json::array());
+    if (std::find(verbs.begin(), verbs.end(), Json("list")) == verbs.end()) continue;
+    out.push_back(kube::ResourceType{group, version, kind, name, true});
+  }
+}
+
+// Every namespaced kind the server lists: the core group and each group's
+// preferred version.
+kube::Result<std::vector<kube::ResourceType>> listable_namespaced_kinds(kube::Client& client) {
+  std::vector<kube::ResourceType> out;
+  auto core = client.request("GET", "/api/v1", nullptr);
+  if (!core.ok()) return core.error();
+  add_listable(core.value(), "", "v1", out);
+  auto groups = client.request("GET", "/apis", nullptr);
+  if (!groups.ok()) return groups.error();
+  for (const Json& group : groups.value().value("groups", Json::array())) {
+    if (!group.is_object()) continue;
+    const Json preferred = group.value("preferredVersion", Json::object());
+    const std::string group_version = preferred.value("groupVersion", std::string());
+    const std::size_t slash = group_version.find('/');
+    if (slash == std::string::npos) continue;
+    auto resources = client.request("GET", "/apis/" + group_version, nullptr);
+    if (!resources.ok()) return resources.error();
+    add_listable(resources.value(), group_version.substr(0, slash), group_version.substr(slash + 1), out);
+  }
+  return out;
+}
+
+// What each namespace holds, of every listable kind. One namespace is listed
+// kind by kind in that namespace; several are listed once per kind across all
+// namespaces (a destroy of a policy with hundreds of namespaces must not cost
+// hundreds of LISTs per kind). A failure is recorded for the namespaces it
+// concerns: they count as holding objects.
+void read_namespace_contents(kube::Client& client, const std::string& cluster, const std::vector<std::string>& names,
+                             ClusterLive& live) {
+  const auto kinds = listable_namespaced_kinds(client);
+  const std::set<std::string> wanted(names.begin(), names.end());
+  const auto fail_all = [&](const std::string& error) {
+    for (const std::string& name : names) {
+      NamespaceContents& contents = live.namespace_contents[name];
+      if (contents.error.empty()) contents.error = error;
+    }
+  };
+  for (const std::string& name : names) live.namespace_contents[name];
+  if (!kinds.ok()) {
+    fail_all(failure("discovery", kinds.error()));
+    return;
+  }
+  const bool one = wanted.size() == 1;
+  for (const kube::ResourceType& type : kinds.value()) {
+    kube::ListOptions options;
+    if (one) options.namespace_name = *wanted.begin();
+    auto listed = client.list(type, options);
+    if (!listed.ok()) {
+      fail_all(failure("list " + type.plural, listed.error()));
+      return;
+    }
+    for (const Json& item : listed.value().items) {
+      const std::string namespace_name = one ? *wanted.begin() : string_at(item, "namespace");
+      if (wanted.count(namespace_name) == 0) continue;
+      live.namespace_contents[namespace_name].addresses.push_back(
+          address_of(cluster, type.kind, namespace_name, string_at(item, "name")));
+    }
+  }
+}
+
 ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& desired,
-                            const std::vector<state::InventoryEntry>& inventory) {
+                            const std::vector<state::InventoryEntry>& inventory, const RefreshOptions& refresh_options) {
   ClusterLive live;
   live.cluster = target.cluster;
   if (target.client == nullptr) {
@@ -110,6 +205,8 @@ ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& des
       if (interest.addresses.count(address) != 0) live.objects[address] = std::move(item);
     }
   }
+  const std::vector<std::string> may_go = namespaces_that_may_go(target.cluster, desired, inventory, refresh_options.destroy);
+  if (!may_go.empty()) read_namespace_contents(client, target.cluster, may_go, live);
   return live;
 }
 
@@ -130,7 +227,7 @@ LiveState refresh(const kueue::DesiredState& desired, const std::vector<state::I
   const auto work = [&] {
     for (std::size_t i = next++; i < targets.size(); i = next++) {
       try {
-        out.clusters[i] = refresh_cluster(targets[i], desired, inventory);
+        out.clusters[i] = refresh_cluster(targets[i], desired, inventory, options);
       } catch (const std::exception& e) {
         out.clusters[i] = ClusterLive{};
         out.clusters[i].cluster = targets[i].cluster;

@@ -12,6 +12,7 @@ namespace mkq::reconcile {
 
 struct RefreshOptions {
   int parallelism = 8;  // clusters read at once
+  bool destroy = false;  // a destroy plan follows: every Namespace of the inventory may be deleted
 };
 
 // Lists, per cluster, every kind that the desired objects or the inventory
@@ -20,6 +21,9 @@ struct RefreshOptions {
 // namespaces. A cluster that cannot be reached (or whose LIST fails) is
 // reported in ClusterLive::error and does not stop the others. Kinds the server
 // does not serve are recorded in unserved_kinds (their objects count as absent).
+// Every Namespace of the inventory that the plan may delete (the policy no
+// longer declares it, or any for a destroy) has its contents read: one LIST
+// per namespaced kind the server lists (discovery), into namespace_contents.
 LiveState refresh(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                   const std::vector<Target>& targets, const RefreshOptions& options);
 

@@ -20,6 +20,15 @@ struct Target {
   std::string connect_error;
 };
 
+// Every object in one namespace, of every kind the server lists there (events
+// aside: they are records about objects), as addresses of the cluster
+// (CLUSTER/KIND/NAMESPACE/NAME). `error` set: the contents could not be read
+// completely, so the namespace must be taken as holding objects.
+struct NamespaceContents {
+  std::vector<std::string> addresses;
+  std::string error;
+};
+
 // What one cluster holds of the kinds the policy and the inventory mention.
 struct ClusterLive {
   std::string cluster;
@@ -28,6 +37,8 @@ struct ClusterLive {
   std::map<std::string, Json> objects;  // address -> live object (only addresses of interest)
   std::map<std::string, kube::ResourceType> types;  // "apiVersion/kind" -> how it is served
   std::vector<std::string> unserved_kinds;  // "kueue.x-k8s.io/v1beta2/ClusterQueue" when not served
+  // What each Namespace that the plan may delete holds (refresh.h says which).
+  std::map<std::string, NamespaceContents> namespace_contents;  // namespace name -> contents
 };
 
 struct LiveState {

@@ -41,15 +41,8 @@ std::string digest_of(const std::string& canonical_json, const std::string& line
   return "sha256:" + to_hex(digest.data(), size);
 }
 
-std::filesystem::path default_state_path(const std::filesystem::path& policy_path) {
-  std::error_code ec;
-  bool directory = std::filesystem::is_directory(policy_path, ec);
-  if (ec || !std::filesystem::exists(policy_path, ec)) {
-    // Not there (yet): a name ending in .mkq is a policy file, anything else a directory.
-    directory = policy_path.extension() != ".mkq";
-  }
-  if (directory) return policy_path / ".mkq" / "state.db";
-  return policy_path.parent_path() / ".mkq" / "state.db";
+std::filesystem::path default_state_path(const std::filesystem::path& directory, const std::string& stem) {
+  return directory / ".mkq" / (stem.empty() ? std::string("state.db") : stem + ".state.db");
 }
 
 std::string LockHolder::describe() const {

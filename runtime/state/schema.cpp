@@ -58,8 +58,21 @@ CREATE TABLE lock (
 );
 )sql";
 
-constexpr std::array<Migration, 1> kMigrations = {{
+// v2: ownership. meta.policy is the policy's identity, fixed at its first
+// apply ('' until then, and in a v1 file: the next apply records it).
+// inventory.adopted marks an object that existed before mkq first applied it;
+// inventory.prior is what it held, before mkq touched it, at each path mkq
+// sets (JSON, see reconcile::Change::prior; never a Secret's values). Adopted
+// objects are released, not deleted.
+constexpr const char* kSchemaV2 = R"sql(
+ALTER TABLE meta ADD COLUMN policy TEXT NOT NULL DEFAULT '';
+ALTER TABLE inventory ADD COLUMN adopted INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE inventory ADD COLUMN prior TEXT NOT NULL DEFAULT '';
+)sql";
+
+constexpr std::array<Migration, 2> kMigrations = {{
     {1, kSchemaV1},
+    {2, kSchemaV2},
 }};
 
 }  // namespace

@@ -2,7 +2,8 @@
 // database (WAL) per policy, default .mkq/state.db beside the policy.
 //
 // Tables (schema version in PRAGMA user_version, migrated forward on open, a
-// newer version than this build knows is refused): meta (lineage, serial),
+// newer version than this build knows is refused): meta (lineage, serial, the
+// policy's identity),
 // inventory (one row per applied object), runs and run_objects (the history),
 // lock (at most one row). Every write is one transaction; a crash (kill -9)
 // leaves the last committed state.
@@ -33,6 +34,13 @@ struct InventoryEntry {
   std::string digest;            // see digest_of(); "sha256:<hex>"
   std::string applied_at;        // RFC 3339 UTC
   std::int64_t run_id = 0;       // the run that last applied it
+  // The object existed before mkq first applied it: it is released (what mkq
+  // set is handed back), never deleted, unless the user asks.
+  bool adopted = false;
+  // For an adopted object: what it held before mkq touched it, at each path mkq
+  // sets -- JSON written and read by runtime/reconcile (Change::prior). Never a
+  // Secret's values (only which keys it had).
+  std::string prior;
 };
 
 // One object's outcome in a run.
@@ -102,6 +110,11 @@ class StateStore {
 
   const std::filesystem::path& path() const;
   std::string lineage() const;   // a random UUID chosen when the file was created
+  // The identity of the policy this state belongs to (the mkq.dev/policy label
+  // of its objects); empty until its first apply records it.
+  std::string policy() const;
+  // Records the identity (one transaction; the serial does not change).
+  bool set_policy(const std::string& policy, std::string* error);
   std::int64_t serial() const;   // +1 with every committed inventory change
   int schema_version() const;
 
@@ -170,8 +183,9 @@ class StateStore {
 // salted with `lineage`. Used for inventory digests and never reversible.
 std::string digest_of(const std::string& canonical_json, const std::string& lineage);
 
-// The default state path for a policy PATH: a directory -> PATH/.mkq/state.db,
-// a file -> its directory's .mkq/state.db.
-std::filesystem::path default_state_path(const std::filesystem::path& policy_path);
+// The default state of a policy that lives in `directory`: DIR/.mkq/state.db
+// for the directory's policy (stem empty), DIR/.mkq/STEM.state.db for a file
+// that is one *.mkq among several (kueue::policy_home decides which).
+std::filesystem::path default_state_path(const std::filesystem::path& directory, const std::string& stem);
 
 }  // namespace mkq::state

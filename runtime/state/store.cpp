@@ -126,14 +126,10 @@ bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool
       return false;
     }
   }
-  if (*version < latest && !create) {
-    if (*version == 0) {
-      set_error(error, db.error_message("not an mkq state database (it is empty)"));
-    } else {
-      set_error(error, db.error_message("schema version " + std::to_string(*version) +
-                                        " is older than this mkq's (" + std::to_string(latest) +
-                                        "); the next mkq apply migrates it"));
-    }
+  // An older file is read as it is (its missing columns read as their
+  // defaults) and migrated by the next apply, which opens it to write.
+  if (*version == 0 && !create) {
+    set_error(error, db.error_message("not an mkq state database (it is empty)"));
     return false;
   }
   if (create) {
@@ -148,9 +144,11 @@ bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool
     set_error(error, db.error_message());
     return false;
   }
-  if (*version < latest && !migrate(*impl, error)) return false;
+  if (*version < latest && create && !migrate(*impl, error)) return false;
+  impl->schema_version = create ? latest : static_cast<int>(*version);
 
-  Statement meta(db.handle(), "SELECT lineage, serial FROM meta WHERE id = 1");
+  Statement meta(db.handle(), impl->schema_version >= 2 ? "SELECT lineage, serial, policy FROM meta WHERE id = 1"
+                                                        : "SELECT lineage, serial, '' FROM meta WHERE id = 1");
   if (!meta.step()) {
     set_error(error,
               meta.ok() ? db.error_message("not an mkq state database (no lineage)") : db.error_message());
@@ -158,7 +156,7 @@ bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool
   }
   impl->lineage = meta.text(0);
   impl->serial = meta.integer(1);
-  impl->schema_version = latest;
+  impl->policy = meta.text(2);
   return true;
 }
 
@@ -212,13 +210,18 @@ InventoryEntry read_entry(const Statement& row) {
   entry.digest = row.text(8);
   entry.applied_at = row.text(9);
   entry.run_id = row.integer(10);
+  entry.adopted = row.integer(11) != 0;
+  entry.prior = row.text(12);
   return entry;
 }
 
-constexpr const char* kInventoryColumns =
-    "SELECT address, cluster, api_version, kind, namespace, name, uid, resource_version, digest, applied_at, "
-    "run_id "
-    "FROM inventory ";
+// The inventory's columns as read_entry() reads them; a v1 file (read, not
+// yet migrated) has no ownership columns: they read as their defaults.
+std::string inventory_select(int schema_version) {
+  return std::string("SELECT address, cluster, api_version, kind, namespace, name, uid, resource_version, digest, "
+                     "applied_at, run_id, ") +
+         (schema_version >= 2 ? "adopted, prior " : "0, '' ") + "FROM inventory ";
+}
 
 }  // namespace
 
@@ -282,6 +285,18 @@ const std::filesystem::path& StateStore::path() const { return impl_->path; }
 
 std::string StateStore::lineage() const { return impl_->lineage; }
 
+std::string StateStore::policy() const { return impl_->policy; }
+
+bool StateStore::set_policy(const std::string& policy, std::string* error) {
+  Statement update(impl_->db.handle(), "UPDATE meta SET policy = ?1 WHERE id = 1");
+  if (!update.bind(1, policy).run()) {
+    set_error(error, impl_->db.error_message());
+    return false;
+  }
+  impl_->policy = policy;
+  return true;
+}
+
 std::int64_t StateStore::serial() const {
   impl_->last_error.clear();
   const std::optional<std::int64_t> serial = impl_->db.query_integer("SELECT serial FROM meta WHERE id = 1");
@@ -300,7 +315,7 @@ std::string StateStore::last_error() const { return impl_->last_error; }
 std::vector<InventoryEntry> StateStore::inventory() const {
   impl_->last_error.clear();
   std::vector<InventoryEntry> entries;
-  Statement rows(impl_->db.handle(), (std::string(kInventoryColumns) + "ORDER BY address").c_str());
+  Statement rows(impl_->db.handle(), (inventory_select(impl_->schema_version) + "ORDER BY address").c_str());
   while (rows.step()) entries.push_back(read_entry(rows));
   if (!rows.ok()) impl_->last_error = impl_->db.error_message();
   return entries;
@@ -308,7 +323,7 @@ std::vector<InventoryEntry> StateStore::inventory() const {
 
 std::optional<InventoryEntry> StateStore::find(const std::string& address) const {
   impl_->last_error.clear();
-  Statement row(impl_->db.handle(), (std::string(kInventoryColumns) + "WHERE address = ?1").c_str());
+  Statement row(impl_->db.handle(), (inventory_select(impl_->schema_version) + "WHERE address = ?1").c_str());
   row.bind(1, address);
   if (row.step()) return read_entry(row);
   if (!row.ok()) impl_->last_error = impl_->db.error_message();
@@ -324,7 +339,8 @@ bool upsert_inventory(Database& db, const InventoryEntry& entry) {
   Statement upsert(
       db,
       "INSERT OR REPLACE INTO inventory (address, cluster, api_version, kind, namespace, name, uid, "
-      "resource_version, digest, applied_at, run_id) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
+      "resource_version, digest, applied_at, run_id, adopted, prior) "
+      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
   upsert.bind(1, entry.address)
       .bind(2, entry.cluster)
       .bind(3, entry.api_version)
@@ -335,7 +351,9 @@ bool upsert_inventory(Database& db, const InventoryEntry& entry) {
       .bind(8, entry.resource_version)
       .bind(9, entry.digest)
       .bind(10, entry.applied_at.empty() ? detail::now_rfc3339() : entry.applied_at)
-      .bind(11, entry.run_id);
+      .bind(11, entry.run_id)
+      .bind(12, static_cast<std::int64_t>(entry.adopted ? 1 : 0))
+      .bind(13, entry.prior);
   return upsert.run();
 }
 
@@ -520,7 +538,7 @@ namespace {
 
 // Forgets, in one transaction, every inventory entry whose `column` equals one
 // of `keys`; a key that matches none is unknown and then nothing is forgotten.
-bool forget_where(Database& db, const std::string& column, const std::vector<std::string>& keys,
+bool forget_where(Database& db, int schema_version, const std::string& column, const std::vector<std::string>& keys,
                   ForgetResult* result, std::string* error, std::int64_t* serial) {
   *result = ForgetResult{};
   Transaction tx(db);
@@ -531,7 +549,7 @@ bool forget_where(Database& db, const std::string& column, const std::vector<std
   std::set<std::string> seen;
   for (const std::string& key : keys) {
     if (!seen.insert(key).second) continue;
-    Statement rows(db, (std::string(kInventoryColumns) + "WHERE " + column + " = ?1 ORDER BY address").c_str());
+    Statement rows(db, (inventory_select(schema_version) + "WHERE " + column + " = ?1 ORDER BY address").c_str());
     rows.bind(1, key);
     bool any = false;
     while (rows.step()) {
@@ -569,12 +587,12 @@ bool forget_where(Database& db, const std::string& column, const std::vector<std
 }  // namespace
 
 bool StateStore::forget(const std::vector<std::string>& addresses, ForgetResult* result, std::string* error) {
-  return forget_where(impl_->db, "address", addresses, result, error, &impl_->serial);
+  return forget_where(impl_->db, impl_->schema_version, "address", addresses, result, error, &impl_->serial);
 }
 
 bool StateStore::forget_clusters(const std::vector<std::string>& clusters, ForgetResult* result,
                                  std::string* error) {
-  return forget_where(impl_->db, "cluster", clusters, result, error, &impl_->serial);
+  return forget_where(impl_->db, impl_->schema_version, "cluster", clusters, result, error, &impl_->serial);
 }
 
 }  // namespace mkq::state

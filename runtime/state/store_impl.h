@@ -19,6 +19,7 @@ struct StoreData {
   std::filesystem::path path;
   Database db;
   std::string lineage;
+  std::string policy;                   // meta.policy as last read or written
   int schema_version = 0;
   std::int64_t serial = 0;              // the last serial read or written
   std::optional<LockHolder> held_lock;  // the lock this store acquired, until released

@@ -30,7 +30,7 @@ struct Quickstart {
         state::InventoryEntry e{kueue::address(cluster.cluster, o), cluster.cluster, o.api_version, o.kind,
                                 o.namespace_name, o.name, applied.value()["metadata"]["uid"],
                                 applied.value()["metadata"]["resourceVersion"],
-                                reconcile::document_digest(o.document, kLineage), "", 1};
+                                reconcile::document_digest(o.document, kLineage), "", 1, false, ""};
         inventory.push_back(e);
       }
     }

@@ -188,7 +188,7 @@ TEST_CASE("render_json: summary and shape; plan_from_json round-trips it", "[rec
   CHECK(json["format_version"] == 1);
   CHECK(json["kind"] == "apply");
   CHECK(json["state_serial"] == 4);
-  CHECK(json["summary"] == Json::parse(R"({"add":3,"change":2,"destroy":2,"replace":1,"unchanged":3,"unreachable_clusters":1})"));
+  CHECK(json["summary"] == Json::parse(R"({"add":3,"change":2,"destroy":2,"replace":1,"unchanged":3,"unreachable_clusters":1,"release":0,"conflicts":0})"));
   CHECK(json["clusters"][0]["changes"][3]["fields"][1] == Json::parse(R"({"path":"spec.cohortName","before":"all","sensitive":false})"));
   CHECK(json["clusters"][1]["reachable"] == false);
 

@@ -81,6 +81,7 @@ inline kueue::DesiredState policy(const std::string& cpu = "9") {
   kueue::ClusterObjects worker{"worker1", kueue::ClusterRole::Worker, {}};
   worker.objects = {flavor("default-flavor"), cluster_queue("cluster-queue", "9", "36Gi"),
                     local_queue("default", "user-queue", "cluster-queue")};
+  d.policy = "test";
   d.clusters = {manager, worker};
   return d;
 }

@@ -174,5 +174,43 @@ TEST_CASE("sandbox api: server-side apply creates, merges and reports conflicts"
   CHECK(body_of(edited)["message"] == "Apply failed with 1 conflict: conflict with \"kubectl-edit\" using v1: .data.c");
 }
 
+TEST_CASE("sandbox api: managedFields in a write are kept, replaced or cleared as kube-apiserver does",
+          "[sandbox][api][apply]") {
+  auto c = testing::memory_cluster();
+  const std::string path = "/api/v1/namespaces/default/configmaps/cfg";
+  const std::string merge = "application/merge-patch+json";
+  const auto managers = [](const ApiResponse& response) {
+    std::vector<std::string> out;
+    for (const auto& entry : body_of(response)["metadata"].value("managedFields", json::array())) {
+      out.push_back(entry.value("manager", std::string()) + "/" + entry.value("operation", std::string()));
+    }
+    return out;
+  };
+  REQUIRE(c->handle(request("PATCH", path, R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"a":"1"}})",
+                            {{"fieldManager", "mkq"}}, "application/apply-patch+yaml"))
+              .status == 201);
+  auto labelled = c->handle(request("PATCH", path, R"({"metadata":{"labels":{"team":"a"}}})",
+                                    {{"fieldManager", "kubectl-label"}}, merge));
+  REQUIRE(managers(labelled) == std::vector<std::string>{"mkq/Apply", "kubectl-label/Update"});
+  const json entries = body_of(labelled)["metadata"]["managedFields"];
+
+  // A write without managedFields keeps them.
+  auto kept = c->handle(request("PATCH", path, R"({"metadata":{"annotations":{"x":"y"}}})", {}, merge));
+  CHECK(managers(kept) == std::vector<std::string>{"mkq/Apply", "kubectl-label/Update"});
+  // A list replaces them; the write's own changes go to its field manager.
+  json patch = {{"metadata", {{"managedFields", json::array({entries[1]})}}}, {"data", {{"a", "0"}}}};
+  auto replaced = c->handle(request("PATCH", path, patch.dump(), {{"fieldManager", "mkq-release"}}, merge));
+  REQUIRE(replaced.status == 200);
+  CHECK(managers(replaced) == std::vector<std::string>{"kubectl-label/Update", "mkq-release/Update"});
+  CHECK(body_of(replaced)["metadata"]["managedFields"][1]["fieldsV1"] == json({{"f:data", {{"f:a", json::object()}}}}));
+  // One empty entry, or an empty list, clears them.
+  for (const char* reset : {R"({"metadata":{"managedFields":[{}]}})", R"({"metadata":{"managedFields":[]}})"}) {
+    c->handle(request("PATCH", path, R"({"metadata":{"labels":{"team":"b"}}})", {{"fieldManager", "kubectl-label"}}, merge));
+    auto cleared = c->handle(request("PATCH", path, reset, {}, merge));
+    REQUIRE(cleared.status == 200);
+    CHECK_FALSE(body_of(cleared)["metadata"].contains("managedFields"));
+  }
+}
+
 }  // namespace
 }  // namespace mkq::sandbox

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <regex>
 
+#include "runtime/state/schema.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
 
@@ -52,7 +53,7 @@ TEST_CASE("state store creates its directory and file, and reopens with the same
     REQUIRE(store != nullptr);
     CHECK(error.empty());
     CHECK(store->path() == path);
-    CHECK(store->schema_version() == 1);
+    CHECK(store->schema_version() == 2);
     CHECK(store->serial() == 0);
     lineage = store->lineage();
     CHECK(std::regex_match(
@@ -91,7 +92,7 @@ TEST_CASE("state store uses WAL and records its schema version and application i
     return value;
   };
   CHECK(integer("PRAGMA journal_mode") == "wal");
-  CHECK(integer("PRAGMA user_version") == "1");
+  CHECK(integer("PRAGMA user_version") == "2");
   CHECK(integer("PRAGMA application_id") == std::to_string(0x6d6b7121));
   sqlite3_close(db);
 }
@@ -104,7 +105,7 @@ TEST_CASE("state store refuses a schema version newer than it knows, naming both
   raw_sql(path, "PRAGMA user_version = 7");
   CHECK(StateStore::open(path, &error) == nullptr);
   CHECK(error == "state " + path.string() +
-                     ": schema version 7 is newer than this mkq understands (1); use a newer mkq");
+                     ": schema version 7 is newer than this mkq understands (2); use a newer mkq");
   error.clear();
   CHECK(StateStore::open_existing(path, &error) == nullptr);
   CHECK(error.find("schema version 7 is newer") != std::string::npos);
@@ -352,13 +353,81 @@ TEST_CASE("state file holds the digest of an applied document, never the documen
   CHECK(bytes.find(digest) != std::string::npos);
 }
 
-TEST_CASE("state default path: beside the policy", "[state]") {
+TEST_CASE("state reads a v1 file as it is and migrates it when opened to write", "[state][migration]") {
   TempDir dir;
-  write_bytes(dir.path() / "fleet.mkq", "");
-  CHECK(default_state_path(dir.path()) == dir.path() / ".mkq" / "state.db");
-  CHECK(default_state_path(dir.path() / "fleet.mkq") == dir.path() / ".mkq" / "state.db");
-  CHECK(default_state_path("policy.mkq") == std::filesystem::path(".mkq") / "state.db");
-  CHECK(default_state_path("not-yet") == std::filesystem::path("not-yet") / ".mkq" / "state.db");
+  const auto path = dir.path() / "state.db";
+  // A file as mkq wrote it at schema version 1: no identity, no ownership columns.
+  raw_sql(path, std::string(migrations()[0].sql) + "PRAGMA user_version = 1; PRAGMA application_id = " +
+                    std::to_string(kApplicationId) +
+                    "; INSERT INTO meta (id, lineage, serial) VALUES (1, 'lineage-1', 4);"
+                    " INSERT INTO inventory (address, cluster, kind, name, digest) VALUES"
+                    " ('m/ResourceFlavor/f', 'm', 'ResourceFlavor', 'f', 'sha256:00');");
+  std::string error;
+  {
+    auto store = StateStore::open_existing(path, &error);
+    REQUIRE(store != nullptr);
+    CHECK(store->schema_version() == 1);
+    CHECK(store->policy().empty());
+    const auto inventory = store->inventory();
+    REQUIRE(inventory.size() == 1);
+    CHECK(inventory[0].digest == "sha256:00");
+    CHECK_FALSE(inventory[0].adopted);
+    CHECK(inventory[0].prior.empty());
+    REQUIRE(store->find("m/ResourceFlavor/f").has_value());
+  }
+  {
+    auto store = StateStore::open(path, &error);
+    REQUIRE(store != nullptr);
+    CHECK(store->schema_version() == 2);
+    CHECK(store->lineage() == "lineage-1");
+    CHECK(store->serial() == 4);
+    CHECK(store->policy().empty());
+    const auto entry = store->find("m/ResourceFlavor/f");
+    REQUIRE(entry.has_value());
+    CHECK_FALSE(entry->adopted);
+    CHECK(entry->prior.empty());
+    REQUIRE(store->set_policy("fleet", &error));
+    CHECK(store->serial() == 4);  // the identity is no inventory change
+    CHECK(store->integrity_check() == "ok");
+  }
+  auto store = StateStore::open_existing(path, &error);
+  REQUIRE(store != nullptr);
+  CHECK(store->schema_version() == 2);
+  CHECK(store->policy() == "fleet");
+}
+
+TEST_CASE("state keeps an adopted object's prior and the policy's identity", "[state][ownership]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  std::string error;
+  {
+    auto store = StateStore::open(path, &error);
+    REQUIRE(store != nullptr);
+    CHECK(store->policy().empty());
+    InventoryEntry adopted = entry("manager", "ConfigMap", "kueue-manager-config");
+    adopted.adopted = true;
+    adopted.prior = R"([{"path":["data","controller_manager_config.yaml"],"value":"apiVersion: v1\n"}])";
+    REQUIRE(store->record_applied(adopted, &error));
+    REQUIRE(store->record_applied(entry("manager", "ClusterQueue", "cq"), &error));
+    REQUIRE(store->set_policy("fleet", &error));
+  }
+  auto store = StateStore::open_existing(path, &error);
+  REQUIRE(store != nullptr);
+  CHECK(store->policy() == "fleet");
+  const auto adopted = store->find("manager/ConfigMap/kueue-manager-config");
+  REQUIRE(adopted.has_value());
+  CHECK(adopted->adopted);
+  CHECK(adopted->prior == R"([{"path":["data","controller_manager_config.yaml"],"value":"apiVersion: v1\n"}])");
+  const auto created = store->find("manager/ClusterQueue/cq");
+  REQUIRE(created.has_value());
+  CHECK_FALSE(created->adopted);
+  CHECK(created->prior.empty());
+}
+
+TEST_CASE("state default path: beside the policy, one per policy of a directory", "[state]") {
+  const std::filesystem::path dir = "/policies/fleet";
+  CHECK(default_state_path(dir, "") == dir / ".mkq" / "state.db");
+  CHECK(default_state_path(dir, "gpu") == dir / ".mkq" / "gpu.state.db");
 }
 
 TEST_CASE("state reports a busy database as a clear message", "[state][errors][slow]") {
