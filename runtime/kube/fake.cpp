@@ -536,10 +536,37 @@ Result<void> FakeClient::watch(const ResourceType& type, const WatchOptions& opt
 
 Result<Json> FakeClient::request(const std::string& method, const std::string& path, const Json* body,
                                  const std::string& content_type) {
-  (void)body;
-  (void)content_type;
   if (auto error = injected(method + " " + path)) return *error;
-  return Error{404, "NotFound", "the server could not find the requested resource", Json()};
+  const bool merge = content_type == "application/merge-patch+json" ||
+                     content_type == "application/strategic-merge-patch+json";
+  if (method != "PATCH" || !merge || body == nullptr || !body->is_object()) {
+    return Error{404, "NotFound", "the server could not find the requested resource", Json()};
+  }
+  // A PATCH of a stored object: maps merged key by key, lists replaced (a
+  // strategic merge patch of the lists the fake's kinds have).
+  std::optional<Json> patched;
+  ResourceType patched_type;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const auto& [key, type] : types_) {
+      (void)key;
+      for (const auto& [stored_key, object] : objects_) {
+        (void)stored_key;
+        if (object.value("apiVersion", "") != type.api_version() || object.value("kind", "") != type.kind) continue;
+        if (object_path(type, meta_string(object, "namespace"), meta_string(object, "name")) != path) continue;
+        patched = object;
+        patched_type = type;
+      }
+    }
+  }
+  if (!patched) {
+    const std::string name = path.substr(path.rfind('/') + 1);
+    return Error{404, "NotFound", "\"" + name + "\" not found", Json()};
+  }
+  patched->merge_patch(*body);
+  put(*patched, "mkq");
+  return *object(patched_type.api_version(), patched_type.kind, meta_string(*patched, "namespace"),
+                 meta_string(*patched, "name"));
 }
 
 ClientStats FakeClient::stats() const {

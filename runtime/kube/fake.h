@@ -3,7 +3,8 @@
 // ownership and removal of fields mkq stops sending), uid, resourceVersion,
 // generation, finalizers (a delete of an object with finalizers only sets
 // deletionTimestamp; finish_deletion() plays the controller), and failure
-// injection. Thread-safe.
+// injection; request() answers PATCH (merge and strategic merge, lists
+// replaced) of stored objects. Thread-safe.
 #pragma once
 
 #include <functional>

@@ -28,6 +28,9 @@ struct ApplyOptions {
   std::optional<std::chrono::milliseconds> wait;  // --wait: until Kueue objects are Active=True
   std::chrono::milliseconds poll_interval{500};   // while waiting (one LIST per kind per cluster per poll)
   std::chrono::milliseconds deletion_timeout{60000};  // waiting for finalizers on delete/replace
+  // A restart's rollout (Change::restart, rollout.h) must complete within
+  // this, or within `wait` when that is set.
+  std::chrono::milliseconds restart_timeout{300000};
   // The state records are written in groups this long after the first of a
   // burst (state_writer.h: what a kill -9 may lose); 0: each at once.
   std::chrono::milliseconds state_commit_interval{20};
@@ -43,7 +46,9 @@ struct ObjectResult {
 };
 
 struct ApplyReport {
-  std::vector<ObjectResult> results;  // every non-no-op change, in the order carried out
+  // Every non-no-op change, in the order carried out; then every restart
+  // (action NoOp, the Deployment's address, message "restarted" when it succeeded).
+  std::vector<ObjectResult> results;
   std::vector<std::string> wait_failures;  // "manager/ClusterQueue/cq: Active=False (FlavorNotFound): ..."
   int failed = 0;
   bool success() const { return failed == 0 && wait_failures.empty(); }
@@ -55,6 +60,9 @@ struct ApplyReport {
 // MultiKueueCluster run at once, the manager's MultiKueueClusters and later
 // kinds (and credential Secrets, issued by `credentials`) after every worker
 // finished. A replace deletes, waits until the object is gone, then creates.
+// After every change (deletions included), the restarts the changes carry
+// (Change::restart) run -- skipped when their change failed -- and only then
+// the wait for Active.
 // Deletions wait for finalizers (deletion_timeout). A cluster that fails does
 // not stop the others; a failed object skips the objects that depend on it
 // (result "skipped") -- except a worker credential that could not be issued:

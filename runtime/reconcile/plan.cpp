@@ -13,6 +13,7 @@
 
 #include "compiler/kueue/schema.h"
 #include "runtime/kube/fields_v1.h"
+#include "runtime/reconcile/kueue_config.h"
 
 namespace mkq::reconcile {
 namespace {
@@ -333,13 +334,9 @@ Change plan_credential(const std::string& cluster, const kueue::Object& object, 
   return c;
 }
 
-Change plan_object(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
-                   const state::InventoryEntry* recorded, const std::string& lineage, CredentialProvider* credentials) {
-  const std::string address = kueue::address(cluster, object);
-  const auto found = live.objects.find(address);
-  const Json* current = found == live.objects.end() ? nullptr : &found->second;
-  if (object.holds_credential_placeholder) return plan_credential(cluster, object, current, recorded, credentials);
-
+// One object's document against the live object (`current`, null: absent).
+Change plan_document(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
+                     const Json* current, const state::InventoryEntry* recorded, const std::string& lineage) {
   Change c = change_for(cluster, object);
   set_live(c, current);
   if (current == nullptr) {
@@ -396,6 +393,19 @@ Change plan_object(const std::string& cluster, const kueue::Object& object, cons
     c.reason = mkq_owns_fields ? "the policy changed" : "exists, not yet managed by mkq";
   }
   return c;
+}
+
+Change plan_object(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
+                   const state::InventoryEntry* recorded, const std::string& lineage, CredentialProvider* credentials) {
+  const std::string address = kueue::address(cluster, object);
+  const auto found = live.objects.find(address);
+  const Json* current = found == live.objects.end() ? nullptr : &found->second;
+  if (object.holds_credential_placeholder) return plan_credential(cluster, object, current, recorded, credentials);
+  const auto plan_one = [&](const kueue::Object& planned) {
+    return plan_document(cluster, planned, live, current, recorded, lineage);
+  };
+  if (object.kueue_configuration) return plan_kueue_configuration(object, current, recorded, plan_one);
+  return plan_one(object);
 }
 
 Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live, const std::string& reason) {
@@ -588,6 +598,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
         cluster_plan.changes.push_back(plan_removal(entry, *cluster_live, "no longer in the policy"));
       }
     }
+    for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);
     sort_changes(cluster_plan.changes);
     plan.clusters.push_back(std::move(cluster_plan));
   }
