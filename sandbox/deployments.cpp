@@ -49,7 +49,8 @@ std::string template_hash(const json& pod_template) {
   }
   static const std::string alphabet = "bcdfghjklmnpqrstvwxz2456789";
   std::string out;
-  for (const char digit : std::to_string(hash)) out += alphabet[static_cast<std::size_t>(digit) % alphabet.size()];
+  for (const char digit : std::to_string(hash))
+    out += alphabet[static_cast<std::size_t>(digit) % alphabet.size()];
   return out;
 }
 
@@ -71,8 +72,8 @@ struct Counts {
 };
 
 // Sets (or keeps) one condition; lastTransitionTime changes with the status only.
-void set_condition(json& conditions, const std::string& type, const std::string& status, const std::string& reason,
-                   const std::string& message, const std::string& now) {
+void set_condition(json& conditions, const std::string& type, const std::string& status,
+                   const std::string& reason, const std::string& message, const std::string& now) {
   for (json& condition : conditions) {
     if (condition.value("type", "") != type) continue;
     if (condition.value("status", "") != status) condition["lastTransitionTime"] = now;
@@ -93,22 +94,26 @@ void set_condition(json& conditions, const std::string& type, const std::string&
 }
 
 // The status the controller writes for `counts` (zero counts omitted, as Go's omitempty does).
-json status_of(const json& deployment, std::int64_t generation, const Counts& counts, const std::string& progressing_reason,
-               const std::string& progressing_message, const std::string& progressing_status) {
+json status_of(const json& deployment, std::int64_t generation, const Counts& counts,
+               const std::string& progressing_reason, const std::string& progressing_message,
+               const std::string& progressing_status) {
   const std::int64_t wanted = integer(at(deployment, {"spec", "replicas"}), 1);
-  const std::int64_t max_unavailable = scaled(at(deployment, {"spec", "strategy", "rollingUpdate", "maxUnavailable"}), wanted, false);
+  const std::int64_t max_unavailable =
+      scaled(at(deployment, {"spec", "strategy", "rollingUpdate", "maxUnavailable"}), wanted, false);
   json status = json::object();
   status["observedGeneration"] = generation;
   if (counts.replicas > 0) status["replicas"] = counts.replicas;
   if (counts.updated > 0) status["updatedReplicas"] = counts.updated;
   if (counts.ready > 0) status["readyReplicas"] = counts.ready;
   if (counts.available > 0) status["availableReplicas"] = counts.available;
-  if (counts.replicas - counts.available > 0) status["unavailableReplicas"] = counts.replicas - counts.available;
+  if (counts.replicas - counts.available > 0)
+    status["unavailableReplicas"] = counts.replicas - counts.available;
   json conditions = at(deployment, {"status", "conditions"});
   if (!conditions.is_array()) conditions = json::array();
   const std::string now = format_timestamp(std::time(nullptr));
   if (counts.available >= wanted - max_unavailable) {
-    set_condition(conditions, "Available", "True", "MinimumReplicasAvailable", "Deployment has minimum availability.", now);
+    set_condition(conditions, "Available", "True", "MinimumReplicasAvailable",
+                  "Deployment has minimum availability.", now);
   } else {
     set_condition(conditions, "Available", "False", "MinimumReplicasUnavailable",
                   "Deployment does not have minimum availability.", now);
@@ -124,7 +129,8 @@ std::string go_string_map(const json& map) {
   bool first = true;
   if (map.is_object()) {
     for (const auto& [key, value] : map.items()) {  // nlohmann::json keeps keys sorted
-      out += (first ? "" : ", ") + json(key).dump() + ":" + (value.is_string() ? value.dump() : json(value.dump()).dump());
+      out += (first ? "" : ", ") + json(key).dump() + ":" +
+             (value.is_string() ? value.dump() : json(value.dump()).dump());
       first = false;
     }
   }
@@ -136,7 +142,9 @@ std::string go_label_selector(const json& selector) {
   const json expressions = selector.value("matchExpressions", json());
   return "v1.LabelSelector{MatchLabels:" + go_string_map(selector.value("matchLabels", json::object())) +
          ", MatchExpressions:" +
-         (expressions.is_array() && !expressions.empty() ? expressions.dump() : "[]v1.LabelSelectorRequirement(nil)") + "}";
+         (expressions.is_array() && !expressions.empty() ? expressions.dump()
+                                                         : "[]v1.LabelSelectorRequirement(nil)") +
+         "}";
 }
 
 }  // namespace
@@ -181,9 +189,9 @@ std::vector<FieldError> validate_deployment(const json& deployment, const json* 
       if (!labels.is_object() || !labels.contains(key) || labels[key] != value) matches = false;
     }
     if (!matches) {
-      errors.push_back({"FieldValueInvalid", "spec.template.metadata.labels",
-                        "Invalid value: " + go_string_map(labels) +
-                            ": `selector` does not match template `labels`"});
+      errors.push_back(
+          {"FieldValueInvalid", "spec.template.metadata.labels",
+           "Invalid value: " + go_string_map(labels) + ": `selector` does not match template `labels`"});
     }
     if (existing != nullptr) {
       const json before = at(*existing, {"spec", "selector"});
@@ -283,7 +291,8 @@ std::vector<std::string> DeploymentController::reconcile(Store& store, bool* wro
       // A spec change to observe: a new template rolls out, anything else is taken at once.
       const bool new_template = known == impl_->rollouts.end() || rollout.template_hash != hash;
       if (paused) {
-        status = status_of(deployment, generation, Counts{}, "DeploymentPaused", "Deployment is paused", "Unknown");
+        status = status_of(deployment, generation, Counts{}, "DeploymentPaused", "Deployment is paused",
+                           "Unknown");
         if (const json old = at(deployment, {"status"}); old.is_object()) {
           for (const char* field : {"replicas", "updatedReplicas", "readyReplicas", "availableReplicas"}) {
             if (old.contains(field)) (*status)[field] = old[field];
@@ -291,16 +300,19 @@ std::vector<std::string> DeploymentController::reconcile(Store& store, bool* wro
         }
       } else if ((new_template || rollout.in_progress) && wanted > 0) {
         const std::int64_t old_available = integer(at(deployment, {"status", "availableReplicas"}), 0);
-        const std::int64_t surge = scaled(at(deployment, {"spec", "strategy", "rollingUpdate", "maxSurge"}), wanted, true);
-        const std::int64_t fresh = old_available > 0 ? std::min(wanted, std::max<std::int64_t>(surge, 1)) : wanted;
+        const std::int64_t surge =
+            scaled(at(deployment, {"spec", "strategy", "rollingUpdate", "maxSurge"}), wanted, true);
+        const std::int64_t fresh =
+            old_available > 0 ? std::min(wanted, std::max<std::int64_t>(surge, 1)) : wanted;
         const Counts progressing{old_available + fresh, fresh, old_available, old_available};
-        status = status_of(deployment, generation, progressing, "ReplicaSetUpdated", replica_set + " is progressing.",
-                           "True");
+        status = status_of(deployment, generation, progressing, "ReplicaSetUpdated",
+                           replica_set + " is progressing.", "True");
         if (new_template) {
           const json annotations = meta.value("annotations", json::object());
           std::int64_t revision = 0;
           try {
-            revision = std::stoll(annotations.is_object() ? annotations.value(kRevisionAnnotation, "0") : "0");
+            revision =
+                std::stoll(annotations.is_object() ? annotations.value(kRevisionAnnotation, "0") : "0");
           } catch (const std::exception&) {
             revision = 0;
           }

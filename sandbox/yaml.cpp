@@ -22,7 +22,8 @@ json yaml_to_json(const YAML::Node& node, int depth) {
     }
     case YAML::NodeType::Map: {
       json object = json::object();
-      for (const auto& pair : node) object[pair.first.as<std::string>()] = yaml_to_json(pair.second, depth + 1);
+      for (const auto& pair : node)
+        object[pair.first.as<std::string>()] = yaml_to_json(pair.second, depth + 1);
       return object;
     }
     case YAML::NodeType::Scalar:
@@ -34,7 +35,8 @@ json yaml_to_json(const YAML::Node& node, int depth) {
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
   static const std::regex integer("[-+]?[0-9]+");
-  static const std::regex decimal("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
+  static const std::regex decimal(
+      "[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
   if (std::regex_match(text, integer)) {
     try {
       return std::stoll(text);

@@ -282,8 +282,8 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Outcome;
   write.run_id = run_id_;
-  write.outcome = state::ObjectOutcome{change.address, recorded_action != nullptr ? recorded_action : action_name(change.action),
-                                       outcome_name(outcome), message};
+  const char* action = recorded_action != nullptr ? recorded_action : action_name(change.action);
+  write.outcome = state::ObjectOutcome{change.address, action, outcome_name(outcome), message};
   writer_.add(std::move(write));
   emit(outcome == Outcome::Ok ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
 }

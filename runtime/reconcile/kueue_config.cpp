@@ -19,7 +19,8 @@ namespace schema = kueue::schema;
 constexpr int kMaxDepth = 64;  // a configuration nests a few levels; deeper is not one
 
 Json yaml_to_json(const YAML::Node& node, int depth) {
-  if (depth > kMaxDepth) throw std::runtime_error("nested more than " + std::to_string(kMaxDepth) + " levels");
+  if (depth > kMaxDepth)
+    throw std::runtime_error("nested more than " + std::to_string(kMaxDepth) + " levels");
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:
@@ -31,7 +32,8 @@ Json yaml_to_json(const YAML::Node& node, int depth) {
     }
     case YAML::NodeType::Map: {
       Json map = Json::object();
-      for (const auto& entry : node) map[entry.first.as<std::string>()] = yaml_to_json(entry.second, depth + 1);
+      for (const auto& entry : node)
+        map[entry.first.as<std::string>()] = yaml_to_json(entry.second, depth + 1);
       return map;
     }
     case YAML::NodeType::Scalar:
@@ -43,7 +45,8 @@ Json yaml_to_json(const YAML::Node& node, int depth) {
   if (text == "true" || text == "True" || text == "TRUE") return true;
   if (text == "false" || text == "False" || text == "FALSE") return false;
   static const std::regex integer("[-+]?[0-9]+");
-  static const std::regex decimal("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
+  static const std::regex decimal(
+      "[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
   try {
     if (std::regex_match(text, integer)) return std::stoll(text);
     if (std::regex_match(text, decimal)) return std::stod(text);
@@ -101,7 +104,8 @@ void erase_path(Json& document, const std::vector<std::string>& keys, const Json
   if (!parents.back()->is_object()) return;
   parents.back()->erase(keys.back());
   for (std::size_t depth = keys.size() - 1; depth > 0; --depth) {
-    const std::vector<std::string> parent_keys(keys.begin(), keys.begin() + static_cast<std::ptrdiff_t>(depth));
+    const std::vector<std::string> parent_keys(keys.begin(),
+                                               keys.begin() + static_cast<std::ptrdiff_t>(depth));
     if (!parents[depth]->empty() || find_path(before, parent_keys) != nullptr) return;
     parents[depth - 1]->erase(keys[depth - 1]);
   }
@@ -144,7 +148,8 @@ std::optional<std::string> configuration_text(const Json& config_map) {
 // What the configuration was before mkq first applied it. Before mkq applies
 // it (no record) that is the cluster's; afterwards only the state can say, and
 // the inventory keeps no prior values of the fields mkq sets: unknown then.
-std::optional<Json> configuration_before_mkq(const state::InventoryEntry* recorded, const std::optional<Json>& live) {
+std::optional<Json> configuration_before_mkq(const state::InventoryEntry* recorded,
+                                             const std::optional<Json>& live) {
   if (recorded == nullptr) return live.value_or(Json::object());
   return std::nullopt;
 }
@@ -156,7 +161,8 @@ std::string incompatibility(const Json& live, const Json& managed) {
   for (const char* key : {"apiVersion", "kind"}) {
     const auto it = live.find(key);
     if (it != live.end() && *it != managed.value(key, Json())) {
-      return std::string("its ") + key + " is " + it->dump() + ", mkq writes " + managed.value(key, Json()).dump();
+      return std::string("its ") + key + " is " + it->dump() + ", mkq writes " +
+             managed.value(key, Json()).dump();
     }
   }
   return "";
@@ -167,7 +173,8 @@ Change refused(const kueue::Object& object, const std::function<Change(const kue
   Change c = plan_document(object);
   c.fields.clear();
   if (c.action == Action::NoOp) c.action = Action::Update;
-  c.error = "Kueue's configuration on the cluster cannot be merged into (" + why + "); mkq does not overwrite it";
+  c.error =
+      "Kueue's configuration on the cluster cannot be merged into (" + why + "); mkq does not overwrite it";
   return c;
 }
 
@@ -214,13 +221,16 @@ std::vector<FieldDiff> configuration_diff(const Json& before, const Json& after,
 
 }  // namespace detail
 
-Change plan_kueue_configuration(const kueue::Object& object, const Json* live, const state::InventoryEntry* recorded,
+Change plan_kueue_configuration(const kueue::Object& object, const Json* live,
+                                const state::InventoryEntry* recorded,
                                 const std::function<Change(const kueue::Object&)>& plan_document) {
   const std::string key(schema::kKueueConfigMapKey);
   std::string error;
   const std::optional<std::string> rendered = configuration_text(object.document);
-  const std::optional<Json> managed = rendered ? detail::parse_configuration(*rendered, &error) : std::nullopt;
-  if (!managed || !managed->is_object()) return refused(object, plan_document, "mkq's own settings do not parse");
+  const std::optional<Json> managed =
+      rendered ? detail::parse_configuration(*rendered, &error) : std::nullopt;
+  if (!managed || !managed->is_object())
+    return refused(object, plan_document, "mkq's own settings do not parse");
 
   const std::optional<std::string> live_text = live != nullptr ? configuration_text(*live) : std::nullopt;
   std::optional<Json> live_config;
@@ -250,20 +260,23 @@ Change plan_kueue_configuration(const kueue::Object& object, const Json* live, c
         fields.push_back(std::move(field));
         continue;
       }
-      for (FieldDiff& setting : detail::configuration_diff(current, merged, "data[" + Json(key).dump() + "]")) {
+      for (FieldDiff& setting :
+           detail::configuration_diff(current, merged, "data[" + Json(key).dump() + "]")) {
         fields.push_back(std::move(setting));
       }
     }
     c.fields = std::move(fields);
   }
   if (c.action != Action::NoOp && !unchanged) {
-    c.restart = Restart{object.namespace_name, std::string(schema::kKueueDeploymentName), object.restart_kueue};
+    c.restart =
+        Restart{object.namespace_name, std::string(schema::kKueueDeploymentName), object.restart_kueue};
   }
   return c;
 }
 
 void note_restart_after_removal(Change& change, const kueue::DesiredState& desired) {
-  if (change.action != Action::Delete || change.restart || !schema::is_kueue_configuration(change.kind, change.name)) {
+  if (change.action != Action::Delete || change.restart ||
+      !schema::is_kueue_configuration(change.kind, change.name)) {
     return;
   }
   bool enabled = true;

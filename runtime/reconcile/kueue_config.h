@@ -36,7 +36,8 @@ namespace mkq::reconcile {
 // into (not YAML, not a map, another apiVersion or kind) is planned as an
 // update that apply refuses (Change::error): mkq never overwrites what it
 // cannot read.
-Change plan_kueue_configuration(const kueue::Object& object, const Json* live, const state::InventoryEntry* recorded,
+Change plan_kueue_configuration(const kueue::Object& object, const Json* live,
+                                const state::InventoryEntry* recorded,
                                 const std::function<Change(const kueue::Object&)>& plan_document);
 
 // After the removal (destroy, prune) of Kueue's configuration: the restart

@@ -116,6 +116,9 @@ struct PlanOptions {
 // removed. A changed immutable field (kueue::schema::kImmutableFields) makes a
 // replace. A live object differing from a desired one that the inventory says
 // mkq applied unchanged (same digest) is an update with reason "drift: ...".
+// Kueue's configuration (kueue::Object::kueue_configuration) is merged into
+// the cluster's and planned field by field, with the restart that follows a
+// change (kueue_config.h).
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
                const PlanOptions& options);

@@ -43,7 +43,8 @@ std::string Restart::address(const std::string& cluster) const {
 
 RolloutStatus rollout_status(const Json& deployment) {
   RolloutStatus out;
-  const std::string name = deployment.contains("metadata") ? deployment["metadata"].value("name", std::string()) : "";
+  const std::string name =
+      deployment.contains("metadata") ? deployment["metadata"].value("name", std::string()) : "";
   const std::int64_t generation = integer_at(deployment, {"metadata", "generation"}, 0);
   const std::int64_t observed = integer_at(deployment, {"status", "observedGeneration"}, 0);
   if (generation > observed) {
@@ -95,13 +96,14 @@ std::string rfc3339_local(std::chrono::system_clock::time_point time) {
   return out + buffer;
 }
 
-std::string restart_deployment(kube::Client& client, const std::string& namespace_name, const std::string& name,
-                               const RolloutOptions& options) {
+std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
+                               const std::string& name, const RolloutOptions& options) {
   const std::string what = "deployment " + namespace_name + "/" + name;
   const kube::Result<kube::ResourceType> type =
       client.resource_for(std::string(schema::kAppsApiVersion), std::string(schema::kDeploymentKind));
   if (!type) {
-    if (type.error().not_found()) return "the cluster does not serve apps/v1 Deployments, so " + what + " is not there";
+    if (type.error().not_found())
+      return "the cluster does not serve apps/v1 Deployments, so " + what + " is not there";
     return detail::describe(type.error());
   }
   const kube::Result<Json> current = client.get(type.value(), namespace_name, name);
@@ -120,7 +122,8 @@ std::string restart_deployment(kube::Client& client, const std::string& namespac
   const Json patch = {{"spec", {{"template", {{"metadata", {{"annotations", annotations}}}}}}}};
   const std::string path = "/apis/" + type.value().api_version() + "/namespaces/" + namespace_name + "/" +
                            type.value().plural + "/" + name;
-  const kube::Result<Json> patched = client.request("PATCH", path, &patch, "application/strategic-merge-patch+json");
+  const kube::Result<Json> patched =
+      client.request("PATCH", path, &patch, "application/strategic-merge-patch+json");
   if (!patched) return "cannot patch " + what + ": " + detail::describe(patched.error());
 
   const Clock::time_point deadline = Clock::now() + options.timeout;
@@ -147,7 +150,8 @@ std::string restart_deployment(kube::Client& client, const std::string& namespac
       last = "cannot read " + what + ": " + detail::describe(live.error());
     }
   }
-  return "the rollout of " + what + " did not complete within " + format_duration(options.timeout) + ": " + last;
+  return "the rollout of " + what + " did not complete within " + format_duration(options.timeout) + ": " +
+         last;
 }
 
 }  // namespace mkq::reconcile

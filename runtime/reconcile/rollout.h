@@ -40,8 +40,8 @@ struct RolloutOptions {
 // Returns "" on success, else what failed: the kind not served, the
 // Deployment not found or paused, the patch refused, the rollout failed or
 // not complete within the timeout (with kubectl's last words).
-std::string restart_deployment(kube::Client& client, const std::string& namespace_name, const std::string& name,
-                               const RolloutOptions& options);
+std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
+                               const std::string& name, const RolloutOptions& options);
 
 // `time` as Go's time.Format(time.RFC3339) writes it in the local time zone:
 // "2026-05-04T13:01:38+02:00", "...Z" at UTC.

@@ -68,8 +68,10 @@ kueue::Object configuration_object(const Json& settings, bool restart = true) {
 Json installed_config_map(const std::string& text) {
   return Json{{"apiVersion", "v1"},
               {"kind", "ConfigMap"},
-              {"metadata", {{"name", "kueue-manager-config"}, {"namespace", "kueue-system"},
-                            {"labels", {{"app.kubernetes.io/name", "kueue"}}}}},
+              {"metadata",
+               {{"name", "kueue-manager-config"},
+                {"namespace", "kueue-system"},
+                {"labels", {{"app.kubernetes.io/name", "kueue"}}}}},
               {"data", {{"controller_manager_config.yaml", text}}}};
 }
 
@@ -117,9 +119,10 @@ TEST_CASE("the merge keeps every setting mkq does not manage, in its place", "[r
   const Json merged = detail::merge_configuration(managed, live, &live);
 
   CHECK(keys_of(merged) == std::vector<std::string>{"apiVersion", "kind", "health", "metrics", "webhook",
-                                                    "leaderElection", "controller", "clientConnection", "integrations",
-                                                    "namespace", "waitForPodsReady"});
-  for (const char* kept : {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection"}) {
+                                                    "leaderElection", "controller", "clientConnection",
+                                                    "integrations", "namespace", "waitForPodsReady"});
+  for (const char* kept :
+       {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection"}) {
     CHECK(merged[kept] == live[kept]);
   }
   CHECK(merged["health"]["healthProbeBindAddress"] == ":8081");
@@ -153,7 +156,8 @@ TEST_CASE("a managed setting the policy stops declaring goes back to its value b
   }
 }
 
-TEST_CASE("merged into nothing, the settings come out exactly as lowering rendered them", "[reconcile][kueue-config]") {
+TEST_CASE("merged into nothing, the settings come out exactly as lowering rendered them",
+          "[reconcile][kueue-config]") {
   // Every managed key, in lowering's order.
   const Json managed = Json::parse(R"({"apiVersion": "config.kueue.x-k8s.io/v1beta2", "kind": "Configuration",
     "namespace": "kueue", "manageJobsWithoutQueueName": true,
@@ -171,7 +175,8 @@ TEST_CASE("merged into nothing, the settings come out exactly as lowering render
   CHECK(parse(kueue::to_yaml(managed)) == managed);  // the reader reads the writer back
 }
 
-TEST_CASE("the configuration's diff: one line per changed setting, nothing for the rest", "[reconcile][kueue-config]") {
+TEST_CASE("the configuration's diff: one line per changed setting, nothing for the rest",
+          "[reconcile][kueue-config]") {
   const Json before = parse(kDefaultConfiguration);
   Json after = before;
   after["integrations"]["frameworks"] = Json{"batch/job"};
@@ -206,12 +211,13 @@ TEST_CASE("plan: Kueue's configuration is merged into the cluster's and shown fi
   REQUIRE(change != nullptr);
   CHECK(change->action == reconcile::Action::Update);
   CHECK(change->reason == "exists, not yet managed by mkq");
-  CHECK(field_lines(*change) == std::vector<std::string>{
-                                    R"(metadata.labels.app.kubernetes.io/managed-by: - -> "mkq")",
-                                    R"(metadata.labels.mkq.dev/policy: - -> "test")",
-                                    kData + R"(.integrations.frameworks: ["batch/job","pod","deployment"] -> ["batch/job","pod"])",
-                                    kData + R"(.namespace: - -> "kueue-system")",
-                                    kData + R"(.waitForPodsReady: - -> {"timeout":"10m0s"})"});
+  CHECK(field_lines(*change) ==
+        std::vector<std::string>{
+            R"(metadata.labels.app.kubernetes.io/managed-by: - -> "mkq")",
+            R"(metadata.labels.mkq.dev/policy: - -> "test")",
+            kData + R"(.integrations.frameworks: ["batch/job","pod","deployment"] -> ["batch/job","pod"])",
+            kData + R"(.namespace: - -> "kueue-system")",
+            kData + R"(.waitForPodsReady: - -> {"timeout":"10m0s"})"});
   REQUIRE(change->restart);
   CHECK(change->restart->namespace_name == "kueue-system");
   CHECK(change->restart->name == "kueue-controller-manager");
@@ -221,7 +227,8 @@ TEST_CASE("plan: Kueue's configuration is merged into the cluster's and shown fi
   // What apply writes: every unmanaged setting kept.
   const Json written = parse(change->desired["data"]["controller_manager_config.yaml"].get<std::string>());
   const Json installed = parse(kDefaultConfiguration);
-  for (const char* kept : {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection"}) {
+  for (const char* kept :
+       {"health", "metrics", "webhook", "leaderElection", "controller", "clientConnection"}) {
     CHECK(written[kept] == installed[kept]);
   }
 
@@ -234,9 +241,9 @@ TEST_CASE("plan: Kueue's configuration is merged into the cluster's and shown fi
     CHECK_FALSE(second.has_changes());
   }
   SECTION("a change of one managed setting is one field line") {
-    desired = manager_only(configuration_object(
-        {{"namespace", "kueue-system"}, {"waitForPodsReady", {{"timeout", "15m0s"}}},
-         {"integrations", {{"frameworks", {"batch/job", "pod"}}}}}));
+    desired = manager_only(configuration_object({{"namespace", "kueue-system"},
+                                                 {"waitForPodsReady", {{"timeout", "15m0s"}}},
+                                                 {"integrations", {{"frameworks", {"batch/job", "pod"}}}}}));
     const reconcile::Plan second = world.plan(desired);
     const reconcile::Change* update = change_of(second, kAddress);
     CHECK(update->reason == "the policy changed");
@@ -269,11 +276,12 @@ TEST_CASE("plan: an unchanged configuration keeps its text; only labels do not r
           "[reconcile][kueue-config][plan]") {
   World world;
   const std::string text =
-      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n# Kueue's comment\nnamespace: kueue-system\n"
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\n# Kueue's comment\nnamespace: "
+      "kueue-system\n"
       "integrations:\n  frameworks:\n  - \"batch/job\"\n";
   world.manager.put(installed_config_map(text), "kubectl");
-  const kueue::DesiredState desired = manager_only(
-      configuration_object({{"namespace", "kueue-system"}, {"integrations", {{"frameworks", {"batch/job"}}}}}));
+  const kueue::DesiredState desired = manager_only(configuration_object(
+      {{"namespace", "kueue-system"}, {"integrations", {{"frameworks", {"batch/job"}}}}}));
   const reconcile::Plan plan = world.plan(desired);
   const reconcile::Change* change = change_of(plan, kAddress);
   CHECK(change->action == reconcile::Action::Update);  // mkq's labels
@@ -285,8 +293,8 @@ TEST_CASE("plan: an unchanged configuration keeps its text; only labels do not r
 TEST_CASE("plan: without Kueue's ConfigMap, mkq's settings are created and Kueue restarted",
           "[reconcile][kueue-config][plan]") {
   World world;
-  const kueue::Object object =
-      configuration_object({{"namespace", "kueue-system"}, {"integrations", {{"frameworks", {"batch/job"}}}}});
+  const kueue::Object object = configuration_object(
+      {{"namespace", "kueue-system"}, {"integrations", {{"frameworks", {"batch/job"}}}}});
   const reconcile::Plan plan = world.plan(manager_only(object));
   const reconcile::Change* change = change_of(plan, kAddress);
   CHECK(change->action == reconcile::Action::Create);
@@ -303,17 +311,20 @@ TEST_CASE("plan: a configuration mkq cannot read is never overwritten", "[reconc
     const reconcile::Plan plan = world.plan(desired);
     const reconcile::Change* change = change_of(plan, kAddress);
     CHECK(change->action == reconcile::Action::Update);
-    CHECK(change->error.rfind("Kueue's configuration on the cluster cannot be merged into (not YAML: ", 0) == 0);
+    CHECK(change->error.rfind("Kueue's configuration on the cluster cannot be merged into (not YAML: ", 0) ==
+          0);
     CHECK(change->fields.empty());
     CHECK_FALSE(change->restart);
   }
   SECTION("another version of the Configuration") {
-    world.manager.put(installed_config_map("apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n"), "kubectl");
+    world.manager.put(
+        installed_config_map("apiVersion: config.kueue.x-k8s.io/v1beta1\nkind: Configuration\n"), "kubectl");
     const reconcile::Plan plan = world.plan(desired);
     const reconcile::Change* change = change_of(plan, kAddress);
     CHECK(change->error ==
           "Kueue's configuration on the cluster cannot be merged into (its apiVersion is "
-          "\"config.kueue.x-k8s.io/v1beta1\", mkq writes \"config.kueue.x-k8s.io/v1beta2\"); mkq does not overwrite it");
+          "\"config.kueue.x-k8s.io/v1beta1\", mkq writes \"config.kueue.x-k8s.io/v1beta2\"); mkq does not "
+          "overwrite it");
   }
 }
 
@@ -321,7 +332,8 @@ TEST_CASE("destroy: removing Kueue's configuration restarts Kueue, unless the po
           "[reconcile][kueue-config][plan]") {
   World world;
   world.manager.put(installed_config_map(kDefaultConfiguration), "kubectl");
-  kueue::DesiredState desired = manager_only(configuration_object({{"integrations", {{"frameworks", {"batch/job"}}}}}));
+  kueue::DesiredState desired =
+      manager_only(configuration_object({{"integrations", {{"frameworks", {"batch/job"}}}}}));
   desired.clusters[0].objects.push_back(flavor("default-flavor"));
   apply_planned(world, world.plan(desired));
   world.apply_one("manager", flavor("default-flavor"));
@@ -345,14 +357,17 @@ TEST_CASE("destroy: removing Kueue's configuration restarts Kueue, unless the po
   }
 }
 
-TEST_CASE("render: the plan says Kueue will be restarted, and a saved plan keeps it", "[reconcile][kueue-config][render]") {
+TEST_CASE("render: the plan says Kueue will be restarted, and a saved plan keeps it",
+          "[reconcile][kueue-config][render]") {
   World world;
   world.manager.put(installed_config_map(kDefaultConfiguration), "kubectl");
   const kueue::DesiredState desired =
       manager_only(configuration_object({{"integrations", {{"frameworks", {"batch/job"}}}}}));
   const reconcile::Plan plan = world.plan(desired);
   const std::string text = reconcile::render_text(plan, false);
-  CHECK(text.find("      ~ " + kData + R"(.integrations.frameworks: ["batch/job","pod","deployment"] -> ["batch/job"])" "\n"
+  CHECK(text.find("      ~ " + kData +
+                  R"(.integrations.frameworks: ["batch/job","pod","deployment"] -> ["batch/job"])"
+                  "\n"
                   "      Kueue's controller manager will be restarted to read it "
                   "(Deployment kueue-system/kueue-controller-manager)\n") != std::string::npos);
   CHECK(text.find("controller_manager_config.yaml: \"") == std::string::npos);  // never the whole string

@@ -25,7 +25,8 @@ using namespace std::chrono_literals;
 
 const std::string kDeployments = "/apis/apps/v1/namespaces/team/deployments";
 
-std::unique_ptr<Cluster> cluster_with_delay(std::chrono::milliseconds delay, std::vector<std::string>* log = nullptr,
+std::unique_ptr<Cluster> cluster_with_delay(std::chrono::milliseconds delay,
+                                            std::vector<std::string>* log = nullptr,
                                             std::mutex* log_mutex = nullptr) {
   ClusterOptions options;
   options.rollout_delay = delay;
@@ -42,11 +43,14 @@ std::unique_ptr<Cluster> cluster_with_delay(std::chrono::milliseconds delay, std
 }
 
 void create_namespace(Cluster& c, const std::string& name) {
-  REQUIRE(c.handle(request("POST", "/api/v1/namespaces", json{{"metadata", {{"name", name}}}}.dump())).status == 201);
+  REQUIRE(
+      c.handle(request("POST", "/api/v1/namespaces", json{{"metadata", {{"name", name}}}}.dump())).status ==
+      201);
 }
 
 json web(const std::string& name = "web") {
-  return json::parse(R"({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": ")" + name + R"("},
+  return json::parse(R"({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": ")" + name +
+                     R"("},
     "spec": {"selector": {"matchLabels": {"app": "web"}},
              "template": {"metadata": {"labels": {"app": "web"}},
                           "spec": {"containers": [{"name": "web", "image": "nginx"}]}}}})");
@@ -73,15 +77,20 @@ json wait_for(Cluster& c, const std::string& path, const std::function<bool(cons
   return object;
 }
 
-bool available(const json& d) { return condition(d, "Available").value("status", "") == "True" &&
-                                       condition(d, "Progressing").value("reason", "") == "NewReplicaSetAvailable"; }
+bool available(const json& d) {
+  return condition(d, "Available").value("status", "") == "True" &&
+         condition(d, "Progressing").value("reason", "") == "NewReplicaSetAvailable";
+}
 
 ApiResponse restart(Cluster& c, const std::string& path, const std::string& when) {
-  const json patch = {{"spec", {{"template", {{"metadata", {{"annotations", {{"kubectl.kubernetes.io/restartedAt", when}}}}}}}}}};
+  const json patch = {
+      {"spec",
+       {{"template", {{"metadata", {{"annotations", {{"kubectl.kubernetes.io/restartedAt", when}}}}}}}}}};
   return c.handle(request("PATCH", path, patch.dump(), {}, "application/strategic-merge-patch+json"));
 }
 
-TEST_CASE("deployments: served as apps/v1, defaulted and checked as kube-apiserver does", "[sandbox][deployments]") {
+TEST_CASE("deployments: served as apps/v1, defaulted and checked as kube-apiserver does",
+          "[sandbox][deployments]") {
   auto c = cluster_with_delay(50ms);
   create_namespace(*c, "team");
   const json resources = get(*c, "/apis/apps/v1");
@@ -101,7 +110,8 @@ TEST_CASE("deployments: served as apps/v1, defaulted and checked as kube-apiserv
   r = c->handle(request("POST", kDeployments, mismatched.dump()));
   CHECK(r.status == 422);
   CHECK(body_of(r)["message"].get<std::string>().find(
-            "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"other\"}: `selector` does not "
+            "spec.template.metadata.labels: Invalid value: map[string]string{\"app\":\"other\"}: `selector` "
+            "does not "
             "match template `labels`") != std::string::npos);
 
   r = c->handle(request("POST", kDeployments, web().dump()));
@@ -120,14 +130,16 @@ TEST_CASE("deployments: served as apps/v1, defaulted and checked as kube-apiserv
   reselected["spec"]["template"]["metadata"]["labels"]["tier"] = "front";
   r = c->handle(request("PUT", kDeployments + "/web", reselected.dump()));
   CHECK(r.status == 422);
-  CHECK(body_of(r)["message"].get<std::string>().find(
-            "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", "
-            "\"tier\":\"front\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable") !=
-        std::string::npos);
+  CHECK(
+      body_of(r)["message"].get<std::string>().find(
+          "spec.selector: Invalid value: v1.LabelSelector{MatchLabels:map[string]string{\"app\":\"web\", "
+          "\"tier\":\"front\"}, MatchExpressions:[]v1.LabelSelectorRequirement(nil)}: field is immutable") !=
+      std::string::npos);
 }
 
-TEST_CASE("deployments: a new Deployment rolls out, a restart keeps the old pod until the new one is available",
-          "[sandbox][deployments]") {
+TEST_CASE(
+    "deployments: a new Deployment rolls out, a restart keeps the old pod until the new one is available",
+    "[sandbox][deployments]") {
   auto c = cluster_with_delay(100ms);
   create_namespace(*c, "team");
   REQUIRE(c->handle(request("POST", kDeployments, web().dump())).status == 201);
@@ -170,7 +182,8 @@ TEST_CASE("deployments: a new Deployment rolls out, a restart keeps the old pod 
   CHECK(rolled["status"]["updatedReplicas"] == 1);
 }
 
-TEST_CASE("deployments: a scale is taken at once, a paused Deployment does not roll out", "[sandbox][deployments]") {
+TEST_CASE("deployments: a scale is taken at once, a paused Deployment does not roll out",
+          "[sandbox][deployments]") {
   auto c = cluster_with_delay(50ms);
   create_namespace(*c, "team");
   REQUIRE(c->handle(request("POST", kDeployments, web().dump())).status == 201);
@@ -195,7 +208,8 @@ TEST_CASE("deployments: a scale is taken at once, a paused Deployment does not r
   CHECK(paused["status"]["availableReplicas"] == 3);
 }
 
-TEST_CASE("kueue install: Kueue's default configuration and its controller manager", "[sandbox][deployments]") {
+TEST_CASE("kueue install: Kueue's default configuration and its controller manager",
+          "[sandbox][deployments]") {
   const auto objects = mkq::sandbox::kueue_install_objects();
   REQUIRE(objects.size() == 2);
   const json& config_map = objects[0];
@@ -203,9 +217,10 @@ TEST_CASE("kueue install: Kueue's default configuration and its controller manag
   CHECK(config_map["metadata"]["namespace"] == "kueue-system");
   const std::string text = config_map["data"]["controller_manager_config.yaml"];
   CHECK(text == mkq::sandbox::kueue_default_configuration());
-  for (const char* setting : {"\nhealth:\n  healthProbeBindAddress: :8081\n", "\nmetrics:\n  bindAddress: :8443\n",
-                              "\nwebhook:\n  port: 9443\n", "\nleaderElection:\n  leaderElect: true\n",
-                              "\nclientConnection:\n  qps: 300\n", "  - \"batch/job\"\n"}) {
+  for (const char* setting :
+       {"\nhealth:\n  healthProbeBindAddress: :8081\n", "\nmetrics:\n  bindAddress: :8443\n",
+        "\nwebhook:\n  port: 9443\n", "\nleaderElection:\n  leaderElect: true\n",
+        "\nclientConnection:\n  qps: 300\n", "  - \"batch/job\"\n"}) {
     CHECK(text.find(setting) != std::string::npos);
   }
   const json& deployment = objects[1];
@@ -216,8 +231,10 @@ TEST_CASE("kueue install: Kueue's default configuration and its controller manag
 
   auto c = cluster_with_delay(50ms);
   create_namespace(*c, "kueue-system");
-  CHECK(c->handle(request("POST", "/api/v1/namespaces/kueue-system/configmaps", config_map.dump())).status == 201);
-  CHECK(c->handle(request("POST", "/apis/apps/v1/namespaces/kueue-system/deployments", deployment.dump())).status == 201);
+  CHECK(c->handle(request("POST", "/api/v1/namespaces/kueue-system/configmaps", config_map.dump())).status ==
+        201);
+  CHECK(c->handle(request("POST", "/apis/apps/v1/namespaces/kueue-system/deployments", deployment.dump()))
+            .status == 201);
 }
 
 // A ClusterProfile CRD (multicluster.x-k8s.io/v1alpha1), schema-less.
@@ -237,7 +254,8 @@ TEST_CASE("simulated Kueue reads its configuration when its controller manager r
   REQUIRE(c->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
                             kueue_crd("multikueueclusters", "MultiKueueCluster", false).dump()))
               .status == 201);
-  REQUIRE(c->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", cluster_profile_crd().dump()))
+  REQUIRE(c->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                            cluster_profile_crd().dump()))
               .status == 201);
   create_namespace(*c, "kueue-system");
   const std::string mkc = "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters/w1";
@@ -245,38 +263,51 @@ TEST_CASE("simulated Kueue reads its configuration when its controller manager r
                         {"kind", "MultiKueueCluster"},
                         {"metadata", {{"name", "w1"}}},
                         {"spec", {{"clusterSource", {{"clusterProfileRef", {{"name", "w1"}}}}}}}};
-  REQUIRE(c->handle(request("POST", "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters", cluster.dump())).status == 201);
+  REQUIRE(
+      c->handle(request("POST", "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters", cluster.dump())).status ==
+      201);
   const auto reason = [&] {
     const json status = get(*c, mkc).value("status", json::object());
     for (const json& cond : status.value("conditions", json::array())) {
-      if (cond.value("type", "") == "Active") return cond.value("reason", "") + ": " + cond.value("message", "");
+      if (cond.value("type", "") == "Active")
+        return cond.value("reason", "") + ": " + cond.value("message", "");
     }
     return std::string("none");
   };
-  CHECK(reason() == "MultiKueueClusterProfileFeatureDisabled: load client config failed: MultiKueueClusterProfile "
-                    "feature gate is disabled");
+  CHECK(reason() ==
+        "MultiKueueClusterProfileFeatureDisabled: load client config failed: MultiKueueClusterProfile "
+        "feature gate is disabled");
 
   // The configuration turns the gate on; Kueue reads it only when it restarts.
   const std::string configuration =
-      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n  MultiKueueClusterProfile: true\n"
+      "apiVersion: config.kueue.x-k8s.io/v1beta2\nkind: Configuration\nfeatureGates:\n  "
+      "MultiKueueClusterProfile: true\n"
       "multiKueue:\n  clusterProfile:\n    accessProviders:\n    - name: secretreader\n      execConfig:\n"
       "        apiVersion: client.authentication.k8s.io/v1\n        command: /plugins/secretreader\n";
   json config_map = mkq::sandbox::kueue_install_objects()[0];
   config_map["data"]["controller_manager_config.yaml"] = configuration;
-  REQUIRE(c->handle(request("POST", "/api/v1/namespaces/kueue-system/configmaps", config_map.dump())).status == 201);
-  c->handle(request("PATCH", mkc, R"({"metadata": {"labels": {"touched": "yes"}}})", {}, "application/merge-patch+json"));
+  REQUIRE(
+      c->handle(request("POST", "/api/v1/namespaces/kueue-system/configmaps", config_map.dump())).status ==
+      201);
+  c->handle(request("PATCH", mkc, R"({"metadata": {"labels": {"touched": "yes"}}})", {},
+                    "application/merge-patch+json"));
   CHECK(reason().rfind("MultiKueueClusterProfileFeatureDisabled", 0) == 0);
 
   const std::string deployments = "/apis/apps/v1/namespaces/kueue-system/deployments";
-  REQUIRE(c->handle(request("POST", deployments, mkq::sandbox::kueue_install_objects()[1].dump())).status == 201);
+  REQUIRE(c->handle(request("POST", deployments, mkq::sandbox::kueue_install_objects()[1].dump())).status ==
+          201);
   wait_for(*c, deployments + "/kueue-controller-manager", available);
-  CHECK(reason() == "BadClusterProfile: load client config failed: clusterprofiles.multicluster.x-k8s.io \"w1\" not found");
+  CHECK(
+      reason() ==
+      "BadClusterProfile: load client config failed: clusterprofiles.multicluster.x-k8s.io \"w1\" not found");
   {
     const std::lock_guard<std::mutex> lock(log_mutex);
     REQUIRE_FALSE(log.empty());
     CHECK(log.back().rfind("cluster test: Kueue's controller manager started with the configuration "
-                           "kueue-system/kueue-manager-config (resourceVersion ", 0) == 0);
-    CHECK(log.back().find("feature gate MultiKueueClusterProfile=true, ClusterProfile access providers [secretreader]") !=
+                           "kueue-system/kueue-manager-config (resourceVersion ",
+                           0) == 0);
+    CHECK(log.back().find(
+              "feature gate MultiKueueClusterProfile=true, ClusterProfile access providers [secretreader]") !=
           std::string::npos);
   }
 
@@ -287,28 +318,37 @@ TEST_CASE("simulated Kueue reads its configuration when its controller manager r
                   {"spec", {{"clusterManager", {{"name", "test"}}}}}};
   REQUIRE(c->handle(request("POST", profiles, profile.dump())).status == 201);
   const auto offer = [&](const std::string& provider) {
-    const json status = {{"status", {{"accessProviders", {{{"name", provider}, {"cluster", {{"server", "https://w1.example:6443"}}}}}}}}};
-    REQUIRE(c->handle(request("PATCH", profiles + "/w1/status", status.dump(), {}, "application/merge-patch+json")).status ==
-            200);
+    const json status = {{"status",
+                          {{"accessProviders",
+                            {{{"name", provider}, {"cluster", {{"server", "https://w1.example:6443"}}}}}}}}};
+    REQUIRE(c->handle(
+                 request("PATCH", profiles + "/w1/status", status.dump(), {}, "application/merge-patch+json"))
+                .status == 200);
   };
   offer("google");
   CHECK(reason() ==
-        "BadClusterProfile: load client config failed: no matching cluster accessor found for cluster profile \"w1\"");
+        "BadClusterProfile: load client config failed: no matching cluster accessor found for cluster "
+        "profile \"w1\"");
   offer("secretreader");
-  CHECK(reason() == "ClientConnectionFailed: the sandbox does not run exec credential plugins: access provider "
-                    "\"secretreader\" (/plugins/secretreader) was not run");
+  CHECK(reason() ==
+        "ClientConnectionFailed: the sandbox does not run exec credential plugins: access provider "
+        "\"secretreader\" (/plugins/secretreader) was not run");
 
   // Back to the default configuration: after the next restart the gate is off again.
-  config_map["data"]["controller_manager_config.yaml"] = std::string(mkq::sandbox::kueue_default_configuration());
-  REQUIRE(c->handle(request("PUT", "/api/v1/namespaces/kueue-system/configmaps/kueue-manager-config", config_map.dump()))
+  config_map["data"]["controller_manager_config.yaml"] =
+      std::string(mkq::sandbox::kueue_default_configuration());
+  REQUIRE(c->handle(request("PUT", "/api/v1/namespaces/kueue-system/configmaps/kueue-manager-config",
+                            config_map.dump()))
               .status == 200);
   CHECK(reason().rfind("ClientConnectionFailed", 0) == 0);  // not restarted yet
   REQUIRE(restart(*c, deployments + "/kueue-controller-manager", "2026-01-01T00:00:00Z").status == 200);
-  wait_for(*c, mkc, [&](const json&) { return reason().rfind("MultiKueueClusterProfileFeatureDisabled", 0) == 0; });
+  wait_for(*c, mkc,
+           [&](const json&) { return reason().rfind("MultiKueueClusterProfileFeatureDisabled", 0) == 0; });
 
   // A configuration Kueue cannot read: it does not run, and writes no status.
   config_map["data"]["controller_manager_config.yaml"] = "featureGates: [unclosed";
-  REQUIRE(c->handle(request("PUT", "/api/v1/namespaces/kueue-system/configmaps/kueue-manager-config", config_map.dump()))
+  REQUIRE(c->handle(request("PUT", "/api/v1/namespaces/kueue-system/configmaps/kueue-manager-config",
+                            config_map.dump()))
               .status == 200);
   REQUIRE(restart(*c, deployments + "/kueue-controller-manager", "2026-01-02T00:00:00Z").status == 200);
   wait_for(*c, deployments + "/kueue-controller-manager",
@@ -317,10 +357,14 @@ TEST_CASE("simulated Kueue reads its configuration when its controller manager r
                       {"kind", "MultiKueueCluster"},
                       {"metadata", {{"name", "w2"}}},
                       {"spec", {{"clusterSource", {{"clusterProfileRef", {{"name", "w2"}}}}}}}};
-  REQUIRE(c->handle(request("POST", "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters", other.dump())).status == 201);
+  REQUIRE(
+      c->handle(request("POST", "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters", other.dump())).status ==
+      201);
   CHECK_FALSE(get(*c, "/apis/kueue.x-k8s.io/v1beta2/multikueueclusters/w2").contains("status"));
   const std::lock_guard<std::mutex> lock(log_mutex);
-  CHECK(log.back().rfind("cluster test: Kueue's controller manager cannot start: kueue-system/kueue-manager-config: ", 0) == 0);
+  CHECK(log.back().rfind(
+            "cluster test: Kueue's controller manager cannot start: kueue-system/kueue-manager-config: ",
+            0) == 0);
 }
 
 }  // namespace
