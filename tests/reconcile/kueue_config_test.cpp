@@ -371,6 +371,9 @@ TEST_CASE("render: the plan says Kueue will be restarted, and a saved plan keeps
                   "      Kueue's controller manager will be restarted to read it "
                   "(Deployment kueue-system/kueue-controller-manager)\n") != std::string::npos);
   CHECK(text.find("controller_manager_config.yaml: \"") == std::string::npos);  // never the whole string
+  CHECK(reconcile::render_markdown(plan).find(
+            "`ConfigMap kueue-system/kueue-manager-config`: Kueue's controller manager will be restarted to read it "
+            "(Deployment kueue-system/kueue-controller-manager)\n") != std::string::npos);
 
   std::string error;
   const auto saved = reconcile::plan_from_json(reconcile::render_json(plan), &error);
