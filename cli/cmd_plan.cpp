@@ -125,6 +125,7 @@ class ProgressPrinter {
       Line line;
       for (const reconcile::Change& change : cluster.changes) {
         if (change.action != reconcile::Action::NoOp) ++line.total;
+        if (change.action != reconcile::Action::NoOp && change.restart && change.restart->enabled) ++line.total;
       }
       if (line.total == 0) continue;
       order_.push_back(cluster.cluster);
@@ -138,14 +139,16 @@ class ProgressPrinter {
     Line& line = lines_[event.cluster];
     const std::string object = describe(event.address);
     switch (event.phase) {
-      case Phase::Started:
-        line.current = std::string(verb_ing(event.action)) + " " + object;
+      case Phase::Started:  // a restart says what it does ("restarting"), a change by its action
+        line.current = (event.message.empty() ? std::string(verb_ing(event.action)) : event.message) + " " + object;
         break;
-      case Phase::Done:
+      case Phase::Done: {
         ++line.done;
-        line.current = object + " " + past(event.action);
-        if (!terminal_) std::fprintf(stderr, "%s: %s %s\n", event.cluster.c_str(), object.c_str(), past(event.action));
+        const std::string done = event.message.empty() ? past(event.action) : event.message;
+        line.current = object + " " + done;
+        if (!terminal_) std::fprintf(stderr, "%s: %s %s\n", event.cluster.c_str(), object.c_str(), done.c_str());
         break;
+      }
       case Phase::Failed:
         ++line.done;
         ++line.failed;

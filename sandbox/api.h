@@ -9,6 +9,7 @@
 // Tests call handle() directly.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -52,6 +53,12 @@ struct ClusterOptions {
   std::string ca_cert;
   // TokenRequest: allow expirationSeconds down to 1 (Kubernetes' minimum is 600).
   bool allow_short_tokens = false;
+  // How long a Deployment's new pods take to become available (deployments.h).
+  std::chrono::milliseconds rollout_delay{750};
+  // Lines for the sandbox's log (what the simulated controllers did that a
+  // client cannot read back, e.g. the configuration Kueue started with);
+  // called under the cluster's lock. Unset: not logged.
+  std::function<void(const std::string& line)> log;
 };
 
 // A bearer token's authenticated caller.

@@ -13,7 +13,9 @@
 #include "sandbox/api.h"
 #include "sandbox/apply.h"
 #include "sandbox/controllers.h"
+#include "sandbox/deployments.h"
 #include "sandbox/identity.h"
+#include "sandbox/kueue_install.h"
 #include "sandbox/openapi.h"
 #include "sandbox/protobuf.h"
 #include "sandbox/rbac.h"
@@ -155,7 +157,19 @@ class ClusterImpl final : public Cluster {
       const std::lock_guard<std::mutex> lock(shared_->mutex);
       if (!shared_->closing && controllers_->reconcile(*shared_->store)) shared_->changed.notify_all();
     });
-    controllers_->reconcile(*shared_->store);  // a reopened database: restart the connections
+    deployments_ = std::make_unique<DeploymentController>(
+        [this] {
+          const std::lock_guard<std::mutex> lock(shared_->mutex);
+          if (!shared_->closing && reconcile_deployments()) shared_->changed.notify_all();
+        },
+        options_.rollout_delay);
+    {
+      // The cluster starts, and Kueue with it: it reads its configuration.
+      const std::lock_guard<std::mutex> lock(shared_->mutex);
+      log(controllers_->start_kueue(*shared_->store));
+      reconcile_deployments();
+      controllers_->reconcile(*shared_->store);  // a reopened database: restart the connections
+    }
     shared_->store->set_commit_listener([this] {
       const std::lock_guard<std::mutex> lock(commit_mutex_);
       commit_due_ = true;
@@ -165,6 +179,7 @@ class ClusterImpl final : public Cluster {
   }
 
   ~ClusterImpl() override {
+    deployments_.reset();
     controllers_.reset();
     {
       const std::lock_guard<std::mutex> lock(commit_mutex_);
@@ -643,6 +658,10 @@ class ClusterImpl final : public Cluster {
         controllers_->reconcile_after_write(*shared_->store)) {
       shared_->changed.notify_all();
     }
+    if (response.status < 300 && !is_dry_run(r) && info.group == kAppsGroup && info.resource == "deployments" &&
+        reconcile_deployments()) {
+      shared_->changed.notify_all();
+    }
     if (response.status < 300 && !is_dry_run(r) && info.group.empty() &&
         (info.resource == "secrets" || info.resource == "serviceaccounts")) {
       reconcile_token_secrets(t.ns);  // namespaced: the request's namespace
@@ -790,8 +809,27 @@ class ClusterImpl final : public Cluster {
     }
   }
 
+  // Under the lock: the Deployment controller's pass; a completed rollout of
+  // Kueue's controller manager restarts the simulated Kueue, which reads its
+  // configuration. True when anything was written.
+  bool reconcile_deployments() {
+    bool wrote = false;
+    const std::string kueue = std::string(kKueueNamespace) + "/" + kKueueDeploymentName;
+    for (const std::string& completed : deployments_->reconcile(*shared_->store, &wrote)) {
+      if (completed != kueue) continue;
+      log(controllers_->start_kueue(*shared_->store));
+      wrote = controllers_->reconcile(*shared_->store) || wrote;
+    }
+    return wrote;
+  }
+
+  void log(const std::string& line) const {
+    if (options_.log) options_.log("cluster " + name_ + ": " + line);
+  }
+
   // Kind-specific normalisation on every write.
   static void normalise(const ResourceInfo& info, json& object) {
+    if (info.group == kAppsGroup && info.resource == "deployments") default_deployment(object);
     if (info.group.empty() && info.resource == "secrets") {
       if (object.contains("stringData") && object["stringData"].is_object()) {
         for (const auto& [k, v] : object["stringData"].items()) {
@@ -876,6 +914,10 @@ class ClusterImpl final : public Cluster {
     }
     if (info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions") {
       validate_crd(object, &errors);
+    }
+    if (info.group == kAppsGroup && info.resource == "deployments") {
+      const auto found = validate_deployment(object, existing);
+      errors.insert(errors.end(), found.begin(), found.end());
     }
     if (!errors.empty()) return invalid(info, name, errors);
     return std::nullopt;
@@ -1441,6 +1483,7 @@ class ClusterImpl final : public Cluster {
   ClusterOptions options_;  // service_account_key filled on first use when empty (under the lock)
   std::shared_ptr<Shared> shared_;
   std::unique_ptr<Controllers> controllers_;  // reset first on destruction: its thread calls back into shared_
+  std::unique_ptr<DeploymentController> deployments_;  // likewise, before controllers_
 
   // The group committer: kCommitDelay after a write opened the store's
   // transaction, it commits that transaction (with every write since).

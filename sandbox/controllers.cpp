@@ -26,13 +26,17 @@
 #include <thread>
 #include <vector>
 
+#include "sandbox/kueue_install.h"
 #include "sandbox/table.h"
+#include "sandbox/yaml.h"
 
 namespace mkq::sandbox {
 namespace {
 
 using nlohmann::json;
 
+constexpr const char* kClusterProfileGroup = "multicluster.x-k8s.io";
+constexpr const char* kClusterProfileGate = "MultiKueueClusterProfile";
 constexpr int kProbeTimeoutSeconds = 2;
 constexpr int kReprobeSeconds = 5;
 // A cluster with more Kueue objects than this, whose last reconcile took
@@ -43,17 +47,18 @@ constexpr std::size_t kCoalesceAbove = 16;
 constexpr std::chrono::microseconds kSlowReconcile{500};
 constexpr std::chrono::milliseconds kCoalesceWindow{20};
 
-json yaml_to_json(const YAML::Node& node, int depth) {
+// A kubeconfig as JSON: booleans are the only non-strings its rules read.
+json kubeconfig_json(const YAML::Node& node, int depth) {
   if (depth > 64) return nullptr;  // bounded: kubeconfigs are shallow
   switch (node.Type()) {
     case YAML::NodeType::Sequence: {
       json out = json::array();
-      for (const auto& item : node) out.push_back(yaml_to_json(item, depth + 1));
+      for (const auto& item : node) out.push_back(kubeconfig_json(item, depth + 1));
       return out;
     }
     case YAML::NodeType::Map: {
       json out = json::object();
-      for (const auto& pair : node) out[pair.first.as<std::string>()] = yaml_to_json(pair.second, depth + 1);
+      for (const auto& pair : node) out[pair.first.as<std::string>()] = kubeconfig_json(pair.second, depth + 1);
       return out;
     }
     case YAML::NodeType::Scalar: {
@@ -245,13 +250,14 @@ std::unique_ptr<BIO, BioFree> bio_of(const std::string& pem) {
 
 bool triggers_controllers(const std::string& group, const std::string& resource, const std::string& ns) {
   if (group == kKueueGroup) return true;
+  if (group == kClusterProfileGroup && resource == "clusterprofiles") return ns == kKueueNamespace;
   return group.empty() && resource == "secrets" && ns == kKueueNamespace;
 }
 
 std::optional<json> parse_kubeconfig(const std::string& text, std::string* error) {
   try {
     const YAML::Node node = YAML::Load(text);
-    json out = yaml_to_json(node, 0);
+    json out = kubeconfig_json(node, 0);
     if (!out.is_object()) {
       *error = "failed to parse kubeconfig(apiconfig): not a kubeconfig object";
       return std::nullopt;
@@ -262,6 +268,22 @@ std::optional<json> parse_kubeconfig(const std::string& text, std::string* error
     return std::nullopt;
   }
 }
+
+namespace {
+
+// Kueue's isValidHostname: the server's host is an IP address or a DNS-1123 subdomain.
+bool trusted_server(const std::string& server) {
+  static const std::regex url("^(https?://)?([^/:]+|\\[[^\\]]+\\])(:[0-9]+)?(/.*)?$");
+  std::smatch m;
+  if (!std::regex_match(server, m, url)) return false;
+  std::string host = m[2].str();
+  std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  static const std::regex ip("^([0-9]{1,3}\\.){3}[0-9]{1,3}$|^\\[[0-9a-f:.]+\\]$");
+  static const std::regex dns("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+  return std::regex_match(host, ip) || (host.size() <= 253 && std::regex_match(host, dns));
+}
+
+}  // namespace
 
 std::string kubeconfig_violation(const json& kubeconfig) {
   for (const auto& u : kubeconfig.value("users", json::array())) {
@@ -284,15 +306,7 @@ std::string kubeconfig_violation(const json& kubeconfig) {
   if (!e.cluster.is_object()) return "invalid configuration: no configuration has been provided";
   const json user = e.user.is_object() ? e.user : json::object();
   if (user.contains("tokenFile")) return "bearerTokenFile is not allowed";
-  static const std::regex url("^(https?://)?([^/:]+|\\[[^\\]]+\\])(:[0-9]+)?(/.*)?$");
-  std::smatch m;
-  const std::string server = e.cluster.value("server", "");
-  if (!std::regex_match(server, m, url)) return "untrusted server endpoint";
-  std::string host = m[2].str();
-  std::transform(host.begin(), host.end(), host.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  static const std::regex ip("^([0-9]{1,3}\\.){3}[0-9]{1,3}$|^\\[[0-9a-f:.]+\\]$");
-  static const std::regex dns("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
-  if (!std::regex_match(host, ip) && !(host.size() <= 253 && std::regex_match(host, dns))) return "untrusted server endpoint";
+  if (!trusted_server(e.cluster.value("server", ""))) return "untrusted server endpoint";
   if (user.contains("username") || user.contains("password")) return "basic auth is not allowed";
   if (user.contains("exec")) return "exec plugins are not allowed";
   if (user.contains("auth-provider")) return "auth providers are not allowed";
@@ -457,7 +471,36 @@ ConnectionResult probe_connection(const json& kubeconfig, int timeout_seconds) {
 
 // ---- the controllers -----------------------------------------------------------
 
+// What the simulated Kueue read from its configuration when its controller
+// manager last started (Controllers::start_kueue).
+struct KueueConfiguration {
+  bool running = true;  // false: the configuration could not be read, Kueue does not run
+  bool cluster_profile_gate = false;  // featureGates.MultiKueueClusterProfile (alpha, off by default)
+  std::vector<json> access_providers;  // multiKueue.clusterProfile.accessProviders (or credentialsProviders)
+};
+
+// Kueue's reading of its configuration text: nullopt and *error when it cannot start with it.
+std::optional<KueueConfiguration> read_configuration(const std::string& text, std::string* error) {
+  const auto document = parse_yaml(text, error);
+  if (!document) return std::nullopt;
+  if (!document->is_object()) {
+    *error = "the configuration is not a map of settings";
+    return std::nullopt;
+  }
+  KueueConfiguration out;
+  out.cluster_profile_gate = field(*document, {"featureGates", kClusterProfileGate}) == true;
+  json providers = field(*document, {"multiKueue", "clusterProfile", "accessProviders"});
+  if (!providers.is_array() || providers.empty()) providers = field(*document, {"multiKueue", "clusterProfile", "credentialsProviders"});
+  if (providers.is_array()) {
+    for (const json& provider : providers) {
+      if (provider.is_object()) out.access_providers.push_back(provider);
+    }
+  }
+  return out;
+}
+
 struct Controllers::Impl {
+  KueueConfiguration kueue;  // under the cluster's lock
   std::function<void()> rerun;
   std::mutex mutex;  // guards the members below (never held with the cluster's lock taken after it)
   std::condition_variable wake;
@@ -551,15 +594,54 @@ struct Controllers::Impl {
     }
   }
 
+  // A MultiKueueCluster reached through a ClusterProfile, the gate on: what
+  // Kueue's loadClientConfig and the Cluster Inventory API's access library
+  // report, up to the exec plugin, which the sandbox never runs.
+  Condition cluster_profile_condition(const Store& store, const std::string& name) const {
+    const std::string failed = "load client config failed: ";
+    const auto profile = store.get({kClusterProfileGroup, "clusterprofiles", kKueueNamespace, name});
+    if (!profile) {
+      return Condition{false, "BadClusterProfile",
+                       failed + "clusterprofiles.multicluster.x-k8s.io \"" + name + "\" not found"};
+    }
+    if (kueue.access_providers.empty()) return Condition{false, "BadClusterProfile", failed + "no access provider configured"};
+    // The profile's providers by name (the deprecated credentialProviders first, accessProviders win).
+    std::map<std::string, json> offered;
+    for (const char* list : {"credentialProviders", "accessProviders"}) {
+      const json providers = field(*profile, {"status", list});
+      if (!providers.is_array()) continue;
+      for (const json& provider : providers) {
+        if (provider.is_object()) offered[provider.value("name", "")] = provider;
+      }
+    }
+    for (const json& provider : kueue.access_providers) {
+      const auto match = offered.find(provider.value("name", ""));
+      if (match == offered.end()) continue;
+      if (!trusted_server(str(match->second, {"cluster", "server"}))) {
+        return Condition{false, "BadRestConfig", failed + "untrusted server endpoint"};
+      }
+      return Condition{false, "ClientConnectionFailed",
+                       "the sandbox does not run exec credential plugins: access provider \"" + match->first +
+                           "\" (" + str(provider, {"execConfig", "command"}) + ") was not run"};
+    }
+    return Condition{false, "BadClusterProfile",
+                     failed + "no matching cluster accessor found for cluster profile \"" + name + "\""};
+  }
+
   // The MultiKueueCluster's condition; nullopt: unchanged (connection pending).
   std::optional<Condition> cluster_condition(const Store& store, const std::string& name, const json& mkc,
                                              bool* keep_probe) {
     *keep_probe = false;
     const json source = field(mkc, {"spec", "clusterSource"});
     const json legacy = field(mkc, {"spec", "kubeConfig"});  // v1beta1 shape
-    if (field(source, {"clusterProfileRef"}).is_object() || field(mkc, {"spec", "clusterProfileRef"}).is_object()) {
-      return Condition{false, "MultiKueueClusterProfileFeatureDisabled",
-                       "load client config failed: MultiKueueClusterProfile feature gate is disabled"};
+    json profile_ref = field(source, {"clusterProfileRef"});
+    if (!profile_ref.is_object()) profile_ref = field(mkc, {"spec", "clusterProfileRef"});
+    if (profile_ref.is_object()) {
+      if (!kueue.cluster_profile_gate) {
+        return Condition{false, "MultiKueueClusterProfileFeatureDisabled",
+                         "load client config failed: MultiKueueClusterProfile feature gate is disabled"};
+      }
+      return cluster_profile_condition(store, profile_ref.value("name", ""));
     }
     const json kc = field(source, {"kubeConfig"}).is_object() ? field(source, {"kubeConfig"}) : legacy;
     if (!kc.is_object()) return Condition{false, "BadKubeConfig", "load client config failed: no kubeConfig source"};
@@ -792,7 +874,32 @@ bool Controllers::reconcile_after_write(Store& store) {
   return reconcile(store);
 }
 
+std::string Controllers::start_kueue(const Store& store) {
+  const std::string source = std::string(kKueueNamespace) + "/" + kKueueConfigMapName;
+  const auto config_map = store.get({"", "configmaps", kKueueNamespace, kKueueConfigMapName});
+  const json text = config_map ? field(*config_map, {"data", kKueueConfigKey}) : json();
+  if (!text.is_string()) {
+    impl_->kueue = KueueConfiguration{};
+    return "Kueue's controller manager started with its default configuration (no " + source + " key " +
+           kKueueConfigKey + ")";
+  }
+  std::string error;
+  const std::optional<KueueConfiguration> read = read_configuration(text.get<std::string>(), &error);
+  if (!read) {
+    impl_->kueue = KueueConfiguration{};
+    impl_->kueue.running = false;
+    return "Kueue's controller manager cannot start: " + source + ": " + error;
+  }
+  impl_->kueue = *read;
+  std::vector<std::string> providers;
+  for (const json& provider : read->access_providers) providers.push_back(provider.value("name", ""));
+  return "Kueue's controller manager started with the configuration " + source + " (resourceVersion " +
+         str(*config_map, {"metadata", "resourceVersion"}) + "): feature gate " + kClusterProfileGate + "=" +
+         (read->cluster_profile_gate ? "true" : "false") + ", ClusterProfile access providers " + go_list(providers);
+}
+
 bool Controllers::reconcile(Store& store) {
+  if (!impl_->kueue.running) return false;  // its configuration could not be read: no controller runs
   const auto started = std::chrono::steady_clock::now();
   struct Timing {
     Impl& impl;

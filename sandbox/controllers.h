@@ -1,5 +1,5 @@
 // Simulated Kueue controllers: after every write to a Kueue kind (or to a
-// Secret in kueue-system) the Cluster calls Controllers::reconcile(), which
+// Secret or ClusterProfile in kueue-system) the Cluster calls Controllers::reconcile(), which
 // recomputes the status conditions Kueue would set on ClusterQueues,
 // LocalQueues, MultiKueue AdmissionChecks and MultiKueueClusters, and the
 // kueue.x-k8s.io/resource-in-use finalizer on ClusterQueues and
@@ -27,7 +27,7 @@ inline constexpr const char* kKueueNamespace = "kueue-system";
 inline constexpr const char* kResourceInUseFinalizer = "kueue.x-k8s.io/resource-in-use";
 inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
 
-// True for writes the controllers react to: Kueue kinds, Secrets in kueue-system.
+// True for writes the controllers react to: Kueue kinds, Secrets and ClusterProfiles in kueue-system.
 bool triggers_controllers(const std::string& group, const std::string& resource, const std::string& ns);
 
 // A kubeconfig (YAML or JSON text) as JSON; nullopt and *error when unparseable.
@@ -51,6 +51,17 @@ class Controllers {
   Controllers(const Controllers&) = delete;
   Controllers& operator=(const Controllers&) = delete;
 
+  // Kueue's controller manager (re)starts -- with the cluster, and whenever
+  // a rollout of the Deployment kueue-system/kueue-controller-manager
+  // completes: it reads its configuration now (the ConfigMap
+  // kueue-system/kueue-manager-config, key controller_manager_config.yaml)
+  // and behaves by it until it next starts. What the simulation takes from it:
+  // the MultiKueueClusterProfile feature gate and the ClusterProfile access
+  // providers (multiKueue.clusterProfile). Without the ConfigMap, Kueue's
+  // defaults; a configuration Kueue cannot read leaves Kueue not running (no
+  // status is written until it starts with one it can). Under the cluster's
+  // lock; returns a line for the sandbox's log saying what was read.
+  std::string start_kueue(const Store& store);
   // Under the cluster's lock. Returns true when it wrote anything.
   bool reconcile(Store& store);
   // After a write, under the cluster's lock: reconciles now, as Kueue's

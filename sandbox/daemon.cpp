@@ -22,15 +22,18 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <regex>
 #include <sstream>
 #include <thread>
 
 #include "sandbox/api.h"
+#include "sandbox/controllers.h"
 #include "sandbox/identity.h"
+#include "sandbox/kueue_install.h"
+#include "sandbox/yaml.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -189,58 +192,19 @@ class AdminClient {
     return result->status;
   }
 
+  // Server-side apply as `kubectl apply --server-side` (field manager kubectl).
+  int apply(const std::string& path, const std::string& payload, std::string* body) {
+    auto result = client_.Patch((path + "?fieldManager=kubectl").c_str(), payload, "application/apply-patch+yaml");
+    if (!result) return -1;
+    *body = result->body;
+    return result->status;
+  }
+
  private:
   CertPtr cert_;
   KeyPtr key_;
   httplib::SSLClient client_;
 };
-
-// ---------------------------------------------------------------- YAML
-
-// A YAML node as JSON: plain scalars that read as null, booleans or numbers
-// become those, every other scalar a string (quoted ones always).
-json yaml_to_json(const YAML::Node& node, int depth = 0) {
-  if (depth > 200) return nullptr;  // bounded: no CRD nests that deep
-  switch (node.Type()) {
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return nullptr;
-    case YAML::NodeType::Sequence: {
-      json array = json::array();
-      for (const YAML::Node& item : node) array.push_back(yaml_to_json(item, depth + 1));
-      return array;
-    }
-    case YAML::NodeType::Map: {
-      json object = json::object();
-      for (const auto& pair : node) object[pair.first.as<std::string>()] = yaml_to_json(pair.second, depth + 1);
-      return object;
-    }
-    case YAML::NodeType::Scalar:
-      break;
-  }
-  const std::string text = node.Scalar();
-  if (node.Tag() != "?") return text;  // quoted or explicitly tagged
-  if (text == "null" || text == "Null" || text == "NULL" || text == "~" || text.empty()) return nullptr;
-  if (text == "true" || text == "True" || text == "TRUE") return true;
-  if (text == "false" || text == "False" || text == "FALSE") return false;
-  static const std::regex integer("[-+]?[0-9]+");
-  static const std::regex decimal("[-+]?([0-9]+\\.[0-9]*|\\.[0-9]+)([eE][-+]?[0-9]+)?|[-+]?[0-9]+[eE][-+]?[0-9]+");
-  if (std::regex_match(text, integer)) {
-    try {
-      return std::stoll(text);
-    } catch (...) {
-      return text;
-    }
-  }
-  if (std::regex_match(text, decimal)) {
-    try {
-      return std::stod(text);
-    } catch (...) {
-      return text;
-    }
-  }
-  return text;
-}
 
 // Every CRD document in dir's *.yaml, *.yml and *.json files, by file name.
 bool read_crds(const fs::path& dir, std::vector<json>* crds, std::string* error) {
@@ -346,6 +310,12 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   }
   cluster_options.ca_cert = pki.ca_cert;
   cluster_options.allow_short_tokens = options.allow_short_tokens;
+  std::mutex log_mutex;  // clusters log from their own threads
+  cluster_options.log = [&out, &log_mutex](const std::string& line) {
+    const std::lock_guard<std::mutex> lock(log_mutex);
+    out << timestamp() << " " << line << "\n";
+    out.flush();
+  };
 
   // Block the stop signals in every thread; this one waits for them below.
   sigset_t signals;
@@ -453,16 +423,44 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   return 0;
 }
 
-// A POST that outlasts the sandbox's own injected faults (500, 429, dropped
+// A request that outlasts the sandbox's own injected faults (500, 429, dropped
 // connections): `up --fault-*` must still install Kueue.
-int post_retrying(AdminClient& client, const std::string& path, const std::string& body, std::string* answer) {
+int retrying(const std::function<int()>& send) {
   int code = -1;
   for (int attempt = 0; attempt < 50; ++attempt) {
-    code = client.post(path, body, answer);
+    code = send();
     if (code != 500 && code != 429 && code >= 0) return code;
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   return code;
+}
+
+int post_retrying(AdminClient& client, const std::string& path, const std::string& body, std::string* answer) {
+  return retrying([&] { return client.post(path, body, answer); });
+}
+
+// Kueue's ConfigMap and controller manager (kueue_install.h) on one cluster,
+// each applied only when absent: a configuration mkq or an admin changed
+// stays as it is. Returns the number of failures.
+int install_kueue_objects(AdminClient& client, const std::string& cluster, std::ostream& err) {
+  int failures = 0;
+  for (const json& object : kueue_install_objects()) {
+    const std::string kind = object.value("kind", "");
+    const std::string name = object["metadata"].value("name", "");
+    const std::string collection = kind == "Deployment" ? "/apis/apps/v1/namespaces/" + std::string(kKueueNamespace) + "/deployments"
+                                                        : "/api/v1/namespaces/" + std::string(kKueueNamespace) + "/configmaps";
+    const std::string path = collection + "/" + name;
+    const int found = retrying([&] { return client.get(path); });
+    if (found == 200) continue;
+    std::string body;
+    const int code = found == 404 ? retrying([&] { return client.apply(path, object.dump(), &body); }) : found;
+    if (code != 200 && code != 201) {
+      ++failures;
+      err << "mkq: error: " << cluster << ": cannot install " << kind << " " << kKueueNamespace << "/" << name
+          << " (HTTP " << code << ")\n";
+    }
+  }
+  return failures;
 }
 
 std::vector<std::string> running_clusters(const fs::path& dir) {
@@ -615,7 +613,10 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     if (code != 201 && code != 200 && code != 409) {
       ++failures;
       err << "mkq: error: " << cluster.name << ": cannot create namespace kueue-system (HTTP " << code << ")\n";
+      continue;
     }
+    // ... and its configuration and controller manager.
+    failures += install_kueue_objects(client, cluster.name, err);
   }
   return failures == 0 ? 0 : 1;
 }

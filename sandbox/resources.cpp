@@ -82,6 +82,11 @@ Registry::Registry() {
   builtin_.push_back(builtin("", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, false));
   builtin_.push_back(builtin("", "v1", "secrets", "secret", "Secret", true, {}, false));
   builtin_.push_back(builtin("", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, false));
+  // Groups in kube-apiserver's order: apps before rbac, apiextensions last.
+  auto deployments = builtin("apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, true);
+  deployments.categories = {"all"};
+  deployments.has_generation = true;
+  builtin_.push_back(deployments);
   const std::string rbac = "rbac.authorization.k8s.io";
   builtin_.push_back(builtin(rbac, "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, false));

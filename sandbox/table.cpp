@@ -28,12 +28,33 @@ std::vector<Column> builtin_columns(const ResourceInfo& info) {
   if (info.group.empty() && info.resource == "serviceaccounts") {
     return {{"Secrets", "string", "", "The number of secrets", 0, "#secrets"}};
   }
+  if (info.group == "apps" && info.resource == "deployments") {
+    return {{"Ready", "string", "", "Number of the pod with ready state", 0, "=ready"},
+            {"Up-to-date", "integer", "", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0, "=.status.updatedReplicas"},
+            {"Available", "integer", "", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0, "=.status.availableReplicas"}};
+  }
   std::vector<Column> out;
   for (const auto& c : info.columns) out.push_back({c.name, c.type, c.format, c.description, c.priority, c.json_path});
   return out;
 }
 
+// A count of a Deployment's status (0 when absent, as the Go struct has it),
+// or "=ready": ready replicas over desired, "1/1".
+nlohmann::json count_cell(const std::string& path, const nlohmann::json& object) {
+  const auto count = [&](const std::string& at) {
+    const nlohmann::json value = json_path_first(object, at);
+    return value.is_number_integer() ? value.get<long long>() : 0LL;
+  };
+  if (path == "ready") {
+    const nlohmann::json wanted = json_path_first(object, ".spec.replicas");
+    return std::to_string(count(".status.readyReplicas")) + "/" +
+           std::to_string(wanted.is_number_integer() ? wanted.get<long long>() : 1LL);
+  }
+  return count(path);
+}
+
 nlohmann::json cell(const Column& column, const nlohmann::json& object, std::time_t now) {
+  if (column.json_path.rfind('=', 0) == 0) return count_cell(column.json_path.substr(1), object);
   if (column.json_path.rfind('#', 0) == 0) {
     const auto field = object.value(column.json_path.substr(1), nlohmann::json());
     if (field.is_object() || field.is_array()) return static_cast<long long>(field.size());

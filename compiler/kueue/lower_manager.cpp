@@ -125,8 +125,10 @@ void add_worker_connection(const LowerContext& context, const model::Worker& wor
 }
 
 // Kueue's Configuration (config.kueue.x-k8s.io/v1beta2) from the kueue block
-// and the dispatches' Kueue-wide settings. Only what the policy sets is
-// written; Kueue defaults the rest.
+// and the dispatches' Kueue-wide settings: the settings mkq manages
+// (schema::kManagedConfigurationPaths), only those the policy sets. `mkq
+// render` shows this document; apply merges it into the configuration the
+// cluster holds, keeping every other setting (runtime/reconcile/kueue_config.h).
 Json access_provider_json(const model::AccessProvider& provider) {
   Json exec = Json::object();
   exec["apiVersion"] = provider.api_version.value;
@@ -240,6 +242,8 @@ void add_kueue_configuration(const LowerContext& context, ClusterObjects& out) {
                            kueue.namespace_name.value, kueue_origin(context.policy), kueue_labels);
   map.document["data"] =
       Json::object({{std::string(schema::kKueueConfigMapKey), to_yaml(kueue_configuration(context.policy))}});
+  map.kueue_configuration = true;
+  map.restart_kueue = kueue.restart.value;
   out.objects.push_back(std::move(map));
 }
 

@@ -40,6 +40,13 @@ struct Object {
   std::vector<std::string> depends_on;
   // True for the kubeconfig Secret whose value only apply can supply.
   bool holds_credential_placeholder = false;
+  // True for the one object that is Kueue's configuration (its ConfigMap):
+  // the document holds only the settings mkq manages, which the runtime merges
+  // into the configuration the cluster holds (runtime/reconcile/kueue_config.h).
+  bool kueue_configuration = false;
+  // For Kueue's configuration: restart Kueue's controller manager after a
+  // change, so that it reads it (false: the policy says `kueue { restart = false }`).
+  bool restart_kueue = true;
 };
 
 // CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME (ARCHITECTURE.md).

@@ -261,6 +261,10 @@ int apply_rank(std::string_view kind_name) {
   return k == nullptr ? static_cast<int>(kKinds.size()) : kind_index(k->kind);
 }
 
+bool is_kueue_configuration(std::string_view kind, std::string_view name) {
+  return kind == info(Kind::ConfigMap).name && name == kKueueConfigMapName;
+}
+
 std::span<const Field> fields_of(Kind kind) {
   const auto first = std::find_if(kFieldTable.begin(), kFieldTable.end(), [&](const Field& f) { return f.kind == kind; });
   const auto last = std::find_if(first, kFieldTable.end(), [&](const Field& f) { return f.kind != kind; });

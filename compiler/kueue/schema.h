@@ -40,6 +40,14 @@ inline constexpr std::string_view kDefaultKueueNamespace = "kueue-system";
 // Kueue's configuration: the ConfigMap the controller manager reads, and its key.
 inline constexpr std::string_view kKueueConfigMapName = "kueue-manager-config";
 inline constexpr std::string_view kKueueConfigMapKey = "controller_manager_config.yaml";
+// Kueue's controller manager: the Deployment (apps/v1, in Kueue's namespace)
+// that reads the configuration when it starts, and only then.
+inline constexpr std::string_view kAppsApiVersion = "apps/v1";
+inline constexpr std::string_view kDeploymentKind = "Deployment";
+inline constexpr std::string_view kKueueDeploymentName = "kueue-controller-manager";
+// The pod-template annotation `kubectl rollout restart` sets to the current
+// time (RFC 3339): a new template, so the Deployment rolls out new pods.
+inline constexpr std::string_view kRestartedAtAnnotation = "kubectl.kubernetes.io/restartedAt";
 // The Kueue feature gate MultiKueueCluster.spec.clusterSource.clusterProfileRef
 // needs (alpha, off by default), set in the configuration's featureGates.
 inline constexpr std::string_view kClusterProfileFeatureGate = "MultiKueueClusterProfile";
@@ -56,6 +64,34 @@ inline constexpr std::string_view kBatchAdminRole = "kueue-batch-admin-role";
 inline constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.name";
 // The node label that may only be a topology's lowest level.
 inline constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+
+// The settings of Kueue's Configuration that mkq manages: the keys lowering
+// renders (a dotted path into the configuration document; featureGates only
+// the gate mkq sets). mkq merges them into the configuration a cluster holds
+// and leaves every other setting as it is; a managed setting is replaced
+// whole (a map's keys mkq does not render go with it).
+inline constexpr std::array<std::string_view, 14> kManagedConfigurationPaths = {{
+    "namespace",
+    "manageJobsWithoutQueueName",
+    "managedJobsNamespaceSelector",
+    "waitForPodsReady",
+    "integrations.frameworks",
+    "fairSharing",
+    "multiKueue.gcInterval",
+    "multiKueue.origin",
+    "multiKueue.workerLostTimeout",
+    "multiKueue.dispatcherName",
+    "multiKueue.incrementalDispatcherConfig",
+    "multiKueue.externalFrameworks",
+    "multiKueue.clusterProfile",
+    "featureGates.MultiKueueClusterProfile",
+}};
+
+// True for the object that is Kueue's configuration: a ConfigMap named
+// kKueueConfigMapName (in Kueue's namespace, whichever the policy names). For
+// an object the state remembers but the policy no longer renders; lowering
+// marks the objects it renders (kueue::Object::kueue_configuration).
+bool is_kueue_configuration(std::string_view kind, std::string_view name);
 
 // Labels mkq puts on every object it renders.
 inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";

@@ -14,7 +14,7 @@ const Schema kDispatchSchema{"dispatch", {"config", "queues", "workers", "mode",
 const Schema kSelectSchema{"select", {"labels", "order", "limit"}, {}, {}};
 const Schema kKueueSchema{"kueue",
                           {"namespace", "integrations", "manage_jobs_without_queue_name", "managed_namespaces",
-                           "external_frameworks"},
+                           "external_frameworks", "restart"},
                           {},
                           {"gang_scheduling", "fair_sharing", "multikueue"}};
 const Schema kGangSchema{"gang_scheduling", {"enable", "timeout", "recovery_timeout", "block_admission"}, {}, {}};
@@ -266,6 +266,7 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
     settings.integrations = {{"batch/job", {}}};
   }
   settings.manage_jobs_without_queue_name = bool_field(binder, members, "manage_jobs_without_queue_name");
+  if (auto restart = bool_field(binder, members, "restart")) settings.restart = std::move(*restart);
   if (const EvalAttribute* a = members.field("managed_namespaces")) {
     if (auto labels = read_labels(binder, "managed_namespaces", a->value)) {
       settings.managed_namespaces = Located<model::Labels>{std::move(*labels), a->value.origin};

@@ -419,6 +419,9 @@ struct KueueSettings {
   std::optional<KueueFairSharing> fair_sharing;
   MultiKueueSettings multikueue;
   std::vector<Located<std::string>> external_frameworks;  // "Kind.version.group"
+  // Restart Kueue's controller manager after apply changed its configuration
+  // (it reads the configuration only when it starts); false leaves that to the admin.
+  Located<bool> restart{true, {}};
 };
 
 // ------------------------------------------------------------------ access

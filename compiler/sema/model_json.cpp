@@ -333,7 +333,8 @@ Json to_json(const KueueSettings& k) {
               {"managed_namespaces", to_json(k.managed_namespaces)},
               {"fair_sharing", to_json(k.fair_sharing)},
               {"multikueue", to_json(k.multikueue)},
-              {"external_frameworks", to_json(k.external_frameworks)}};
+              {"external_frameworks", to_json(k.external_frameworks)},
+              {"restart", to_json(k.restart)}};
 }
 
 // ------------------------------------------------------------------ the integration catalogue

@@ -632,7 +632,9 @@ Result<Json> FakeClient::request(const std::string& method, const std::string& p
   if (method == "GET") {
     if (std::optional<Json> document = discovery(path)) return *document;
   }
-  if (method == "PATCH" && content_type == "application/merge-patch+json" && body != nullptr) {
+  const bool merge = content_type == "application/merge-patch+json" ||
+                     content_type == "application/strategic-merge-patch+json";
+  if (method == "PATCH" && merge && body != nullptr) {
     return merge_patch(path, *body);
   }
   return Error{404, "NotFound", "the server could not find the requested resource", Json()};

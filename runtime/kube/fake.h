@@ -3,8 +3,9 @@
 // ownership and removal of fields mkq stops sending), uid, resourceVersion,
 // generation, finalizers (a delete of an object with finalizers only sets
 // deletionTimestamp; finish_deletion() plays the controller), and failure
-// injection; through request(), discovery documents and JSON merge patches.
-// Thread-safe.
+// injection; through request(), discovery documents and PATCH of stored objects
+// (JSON merge patch; a strategic merge patch is merged the same way, lists
+// replaced, which is what the fake's kinds need). Thread-safe.
 #pragma once
 
 #include <functional>

@@ -10,7 +10,9 @@
 //      failed on their own, and its MultiKueueCluster reports it inactive;
 //   3. the manager's deletions, in reverse tier order (the manager stops
 //      dispatching to what goes away first);
-//   4. the workers' deletions, in reverse tier order.
+//   4. the workers' deletions, in reverse tier order;
+//   5. the restarts that follow changes (Kueue's controller manager after its
+//      configuration changed; rollout.h), one cluster after another.
 // Within a cluster and phase, tiers run one after another; the objects of one
 // tier run concurrently, except that an object waits for the objects of its
 // own tier it depends on. Every client call holds one of `parallelism` slots.
@@ -37,6 +39,7 @@
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/reconcile/apply_internal.h"
+#include "runtime/reconcile/rollout.h"
 #include "runtime/reconcile/state_writer.h"
 
 namespace mkq::reconcile {
@@ -263,7 +266,10 @@ class Executor {
   void record_deleted(const Change& change);
   // Records the outcome; a failure or skip blocks what depends on the change
   // (`root`: the failed change at the origin of a skip).
-  void finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root = "");
+  void finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root = "",
+              const char* recorded_action = nullptr);
+  // Phase 5: the restart that follows `change` (Change::restart).
+  void restart_after(ClusterRun& cluster, const Change& change);
   void emit(ProgressEvent::Phase phase, const Change& change, const std::string& message);
 
   const Plan& plan_;
@@ -302,7 +308,8 @@ void Executor::emit(ProgressEvent::Phase phase, const Change& change, const std:
   }
 }
 
-void Executor::finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root) {
+void Executor::finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root,
+                      const char* recorded_action) {
   {
     std::lock_guard<std::mutex> lock(record_mutex_);
     ObjectResult result;
@@ -327,7 +334,8 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Outcome;
   write.run_id = run_id_;
-  write.outcome = state::ObjectOutcome{change.address, action_name(change.action), outcome_name(outcome), message};
+  const char* action = recorded_action != nullptr ? recorded_action : action_name(change.action);
+  write.outcome = state::ObjectOutcome{change.address, action, outcome_name(outcome), message};
   writer_.add(std::move(write));
   if (outcome == Outcome::NotStarted) return;  // the summary counts them; no line per object
   emit(outcome == Outcome::Done ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
@@ -398,6 +406,7 @@ kueue::Object credential_object(const Change& change) {
 }
 
 std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
+  if (!change.error.empty()) return change.error;  // the plan knew it cannot be applied
   Json document;
   if (change.credential) {
     if (!change.credential_error.empty()) return change.credential_error;
@@ -427,7 +436,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
   // (or Kueue's defaults the policy leaves); a worker credential Secret is
   // mkq's alone (it issues its whole content).
   const bool repairs_drift = change.repairs_drift || change.credential;
-  apply_options.force = options_.force_conflicts || repairs_drift || change.take_over;
+  apply_options.force = options_.force_conflicts || repairs_drift || change.take_over || change.take_ownership;
   kube::Result<Json> answer = kube::Error{};
   {
     detail::Slot slot(slots_);
@@ -617,6 +626,55 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
   finish(change, error.empty() ? Outcome::Done : Outcome::Failed, error);
 }
 
+void Executor::restart_after(ClusterRun& cluster, const Change& change) {
+  const Restart& restart = *change.restart;
+  // The restart as the executor reports and records it: the Deployment, no object change.
+  Change step;
+  step.cluster = change.cluster;
+  step.address = restart.address(change.cluster);
+  step.api_version = std::string(schema::kAppsApiVersion);
+  step.kind = std::string(schema::kDeploymentKind);
+  step.namespace_name = restart.namespace_name;
+  step.name = restart.name;
+  bool applied = true;
+  {
+    std::lock_guard<std::mutex> lock(record_mutex_);
+    applied = failed_.count(change.address) == 0;
+  }
+  if (!applied) {
+    finish(step, Outcome::Skipped, "skipped: " + change.address + " was not applied", "", "restart");
+    return;
+  }
+  if (detail::cancelled(options_.cancel)) {
+    finish(step, Outcome::NotStarted, "not started: interrupted", "", "restart");
+    return;
+  }
+  std::string down_error;
+  {
+    std::lock_guard<std::mutex> lock(cluster.mutex);
+    down_error = cluster.down_error;
+  }
+  if (!down_error.empty()) {
+    finish(step, Outcome::Failed, "not attempted: the cluster is unreachable (" + down_error + ")", "", "restart");
+    return;
+  }
+  emit(ProgressEvent::Phase::Started, step, "restarting");
+  RolloutOptions rollout;
+  rollout.timeout = options_.wait.value_or(options_.restart_timeout);
+  rollout.poll_interval = options_.poll_interval;
+  rollout.progress = [this, &step](const std::string& message) { emit(ProgressEvent::Phase::Waiting, step, message); };
+  std::string error;
+  try {
+    // Nothing else is in flight in this phase: one request at a time, in a slot of its own.
+    detail::Slot slot(slots_);
+    error = restart_deployment(*cluster.client, restart.namespace_name, restart.name, rollout);
+  } catch (const std::exception& exception) {
+    error = std::string("internal error: ") + exception.what();
+  }
+  if (!error.empty()) error = "cannot restart Kueue's controller manager to read its new configuration: " + error;
+  finish(step, error.empty() ? Outcome::Done : Outcome::Failed, error.empty() ? "restarted" : error, "", "restart");
+}
+
 void Executor::run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave) {
   const std::size_t width = std::min<std::size_t>(wave.size(), static_cast<std::size_t>(parallelism_));
   std::atomic<std::size_t> next{0};
@@ -778,6 +836,11 @@ ApplyReport Executor::run() {
   run_phase(managers, is_late, false);
   run_phase(managers, [](const ClusterRun&, const Change&) { return true; }, true);
   run_phase(workers, [](const ClusterRun&, const Change&) { return true; }, true);
+  for (const auto& run : runs) {
+    for (const Change& change : run->plan->changes) {
+      if (change.action != Action::NoOp && change.restart && change.restart->enabled) restart_after(*run, change);
+    }
+  }
   // Every record written before any wait (and before the caller ends the run).
   const std::string state_error = writer_.flush();
   if (!state_error.empty()) {

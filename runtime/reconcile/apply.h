@@ -29,6 +29,9 @@ struct ApplyOptions {
   std::optional<std::chrono::milliseconds> wait;  // --wait: until Kueue objects are Active=True
   std::chrono::milliseconds poll_interval{500};   // while waiting (one LIST per kind per cluster per poll)
   std::chrono::milliseconds deletion_timeout{60000};  // waiting for finalizers on delete/replace
+  // A restart's rollout (Change::restart, rollout.h) must complete within
+  // this, or within `wait` when that is set.
+  std::chrono::milliseconds restart_timeout{300000};
   // The state records are written in groups this long after the first of a
   // burst (state_writer.h: what a kill -9 may lose); 0: each at once.
   std::chrono::milliseconds state_commit_interval{20};
@@ -76,7 +79,9 @@ enum class RunResult { Success, Partial, Failed, Interrupted };
 const char* run_result_name(RunResult result);  // "success", "partial", "failed", "interrupted"
 
 struct ApplyReport {
-  std::vector<ObjectResult> results;  // every non-no-op change, in the order carried out
+  // Every non-no-op change, in the order carried out; then every restart
+  // (action NoOp, the Deployment's address, message "restarted" when it succeeded).
+  std::vector<ObjectResult> results;
   std::vector<ClusterOutcome> clusters;  // every cluster of the plan, in plan order
   std::vector<std::string> wait_failures;  // "manager/ClusterQueue/cq: Active=False (FlavorNotFound): ..."
   int waited = 0;      // Kueue objects --wait verified (Active or not)
@@ -100,6 +105,9 @@ struct ApplyReport {
 // MultiKueueCluster run at once, the manager's MultiKueueClusters and later
 // kinds (and credential Secrets, issued by `credentials`) after every worker
 // finished. A replace deletes, waits until the object is gone, then creates.
+// After every change (deletions included), the restarts the changes carry
+// (Change::restart) run -- skipped when their change failed -- and only then
+// the wait for Active.
 // Deletions wait for finalizers (deletion_timeout). A cluster that fails does
 // not stop the others; a failed object skips the objects that depend on it
 // (result "skipped") -- except a worker credential that could not be issued:

@@ -19,6 +19,7 @@
 
 #include "compiler/kueue/schema.h"
 #include "runtime/kube/fields_v1.h"
+#include "runtime/reconcile/kueue_config.h"
 
 namespace mkq::reconcile {
 namespace {
@@ -557,13 +558,9 @@ void note_ownership(Change& c, const kueue::Object& object, const Json* live, co
   }
 }
 
-Change plan_object(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
-                   const state::InventoryEntry* recorded, const std::string& lineage, CredentialProvider* credentials) {
-  const std::string address = kueue::address(cluster, object);
-  const auto found = live.objects.find(address);
-  const Json* current = found == live.objects.end() ? nullptr : &found->second;
-  if (object.holds_credential_placeholder) return plan_credential(cluster, object, current, recorded, credentials);
-
+// One object's document against the live object (`current`, null: absent).
+Change plan_document(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
+                     const Json* current, const state::InventoryEntry* recorded, const std::string& lineage) {
   Change c = change_for(cluster, object);
   set_live(c, current);
   if (current == nullptr) {
@@ -622,6 +619,19 @@ Change plan_object(const std::string& cluster, const kueue::Object& object, cons
     c.reason = mkq_owns_fields ? "the policy changed" : "exists, not yet managed by mkq";
   }
   return c;
+}
+
+Change plan_object(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
+                   const state::InventoryEntry* recorded, const std::string& lineage, CredentialProvider* credentials) {
+  const std::string address = kueue::address(cluster, object);
+  const auto found = live.objects.find(address);
+  const Json* current = found == live.objects.end() ? nullptr : &found->second;
+  if (object.holds_credential_placeholder) return plan_credential(cluster, object, current, recorded, credentials);
+  const auto plan_one = [&](const kueue::Object& planned) {
+    return plan_document(cluster, planned, live, current, recorded, lineage);
+  };
+  if (object.kueue_configuration) return plan_kueue_configuration(object, current, recorded, plan_one);
+  return plan_one(object);
 }
 
 // What a release of `live` sends (Change::desired) and shows: each path of
@@ -983,6 +993,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
             entry, *cluster_live, RemovalContext{"no longer in the policy", desired.policy, options, managed}));
       }
     }
+    for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);
     sort_changes(cluster_plan.changes);
     plan.clusters.push_back(std::move(cluster_plan));
   }

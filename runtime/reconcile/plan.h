@@ -52,6 +52,20 @@ struct FieldDiff {
   bool restores_default = false;
 };
 
+// A rollout restart that follows a change: the Deployment (apps/v1, on the
+// change's cluster) reads the changed object only when it starts, so after the
+// change succeeded apply restarts it the way `kubectl rollout restart` does and
+// waits until it is available again (rollout.h). Set on changes of Kueue's
+// configuration (kueue_config.h): the Deployment is Kueue's controller manager.
+struct Restart {
+  std::string namespace_name, name;
+  // False: the policy turned restarts off (`kueue { restart = false }`); the
+  // plan says the Deployment reads the change only when it next starts, and
+  // apply leaves it alone.
+  bool enabled = true;
+  std::string address(const std::string& cluster) const;  // CLUSTER/Deployment/NAMESPACE/NAME
+};
+
 struct Change {
   std::string cluster;
   std::string address;  // kueue::address()
@@ -80,6 +94,14 @@ struct Change {
   bool sensitive = false;   // a Secret: every value masked in every rendering
   bool credential = false;  // issued by the CredentialProvider at apply time
   std::string credential_error;  // the provider cannot issue it: apply fails this change
+  // Known at plan time: apply fails this change with it and sends nothing
+  // (Kueue's configuration on the cluster cannot be read, say).
+  std::string error;
+  std::optional<Restart> restart;  // carried out after this change succeeded
+  // Apply takes the fields over from other managers (server-side apply with
+  // force): Kueue's configuration, one string field that mkq writes merged,
+  // keeping what every other manager wrote in it.
+  bool take_ownership = false;
   // What refresh saw, for saved-plan staleness and delete preconditions ("" when absent).
   std::string live_uid, live_resource_version;
   std::vector<std::string> depends_on;  // addresses on the same cluster (kueue::Object::depends_on)
@@ -162,6 +184,9 @@ struct PlanOptions {
 // A field the policy leaves unset whose live value is not Kueue's default
 // (kueue::schema::kDefaults, where the field's parent is live) differs too:
 // the change restores the default (FieldDiff::restores_default).
+// Kueue's configuration (kueue::Object::kueue_configuration) is merged into
+// the cluster's and planned field by field, with the restart that follows a
+// change (kueue_config.h).
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
                const PlanOptions& options);

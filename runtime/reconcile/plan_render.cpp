@@ -80,6 +80,7 @@ std::vector<std::string> blockers_of(const Change& change) {
                   ": apply refuses it; --take-over makes it this policy's (relabelled, forcing conflicts)");
   }
   if (!change.refusal.empty()) out.push_back("refused: " + change.refusal);
+  if (!change.error.empty()) out.push_back("cannot be applied: " + change.error);
   return out;
 }
 
@@ -116,6 +117,16 @@ Json masked_document(const Change& change) {
     }
   }
   return out;
+}
+
+// What the plan says of a restart that follows a change (plan.h Restart).
+std::string restart_note(const Restart& restart) {
+  const std::string deployment = "Deployment " + restart.namespace_name + "/" + restart.name;
+  if (!restart.enabled) {
+    return "Kueue's controller manager is not restarted (kueue { restart = false }): it reads the change when it "
+           "next starts (" + deployment + ")";
+  }
+  return "Kueue's controller manager will be restarted to read it (" + deployment + ")";
 }
 
 std::optional<Action> action_from(const std::string& name) {
@@ -162,6 +173,7 @@ std::string render_text(const Plan& plan, bool color) {
         }
       }
       for (const std::string& blocker : blockers_of(change)) out += "      " + p.red("!") + " " + blocker + "\n";
+      if (change.restart) out += "      " + restart_note(*change.restart) + "\n";
     }
   }
   if (!excluded.empty()) out += "\n" + excluded;
@@ -210,6 +222,11 @@ std::string render_markdown(const Plan& plan) {
       for (const std::string& blocker : blockers_of(change)) reason += "; **" + blocker + "**";
       out += std::string("| ") + symbol(change.action) + " " + action_name(change.action) + " | `" +
              object_name(change) + "` | " + escape_cell(reason) + " |\n";
+    }
+    for (const Change& change : cluster.changes) {
+      if (change.action == Action::NoOp) continue;
+      if (!change.error.empty()) out += "\n`" + object_name(change) + "` cannot be applied: " + change.error + "\n";
+      if (change.restart) out += "\n`" + object_name(change) + "`: " + restart_note(*change.restart) + "\n";
     }
     if (!any_fields) continue;
     out += "\n<details><summary>field changes on " + cluster.cluster + "</summary>\n\n```diff\n";
@@ -278,6 +295,12 @@ Json render_json(const Plan& plan) {
       j["sensitive"] = change.sensitive;
       j["credential"] = change.credential;
       j["credential_error"] = change.credential_error;
+      j["error"] = change.error;
+      j["take_ownership"] = change.take_ownership;
+      j["restart"] = change.restart ? Json{{"namespace", change.restart->namespace_name},
+                                           {"name", change.restart->name},
+                                           {"enabled", change.restart->enabled}}
+                                    : Json();
       j["live_uid"] = change.live_uid;
       j["live_resource_version"] = change.live_resource_version;
       j["depends_on"] = change.depends_on;
@@ -352,6 +375,13 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
         change.sensitive = j.value("sensitive", false);
         change.credential = j.value("credential", false);
         change.credential_error = j.value("credential_error", std::string());
+        change.error = j.value("error", std::string());
+        change.take_ownership = j.value("take_ownership", false);
+        if (j.contains("restart") && j["restart"].is_object()) {
+          const Json& restart = j["restart"];
+          change.restart = Restart{restart.at("namespace").get<std::string>(), restart.at("name").get<std::string>(),
+                                   restart.value("enabled", true)};
+        }
         change.live_uid = j.value("live_uid", std::string());
         change.live_resource_version = j.value("live_resource_version", std::string());
         if (j.contains("depends_on")) change.depends_on = j["depends_on"].get<std::vector<std::string>>();

@@ -2,6 +2,9 @@
 // origins, dependencies, and the credential placeholder.
 #include <catch2/catch.hpp>
 
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
 #include <set>
 
 #include "compiler/kueue/schema.h"
@@ -446,6 +449,73 @@ multiKueue:
   const Json& rules = find_object(worker, "ClusterRole", "multikueue-sa-role")->document.at("rules");
   CHECK(std::find(rules.begin(), rules.end(), Json::parse(R"({"apiGroups":["example.com"],"resources":["trainingruns"],"verbs":["create","delete","get","list","watch"]})")) != rules.end());
   CHECK(std::find(rules.begin(), rules.end(), Json::parse(R"({"apiGroups":["example.com"],"resources":["trainingruns/status"],"verbs":["get"]})")) != rules.end());
+}
+
+TEST_CASE("lower: Kueue's configuration is marked, holds only managed settings, and carries the restart switch",
+          "[kueue][lower]") {
+  const std::string policy = R"(
+manager "m" {}
+worker "w" { credentials { mode = "clusterprofile" } }
+kueue {
+  integrations = ["batch/job"]
+  manage_jobs_without_queue_name = true
+  managed_namespaces = { "mkq.dev/managed": "true" }
+  external_frameworks = ["TrainingRun.v1alpha1.example.com"]
+  gang_scheduling { timeout = 5min, recovery_timeout = 3min, block_admission = true }
+  fair_sharing { preemption_strategies = ["LessThanInitialShare"] }
+  multikueue {
+    gc_interval = 1min
+    worker_lost_timeout = 15min
+    origin = "hub"
+    dispatcher = "incremental"
+    step = 2
+    access_provider "p" { command = "/plugins/p" }
+  }
+  RESTART
+}
+integration "TrainingRun.v1alpha1.example.com" {
+  rules = [{ group: "example.com", resources: ["trainingruns", "trainingruns/status"] }]
+}
+)";
+  const auto with = [&](const std::string& restart) {
+    std::string text = policy;
+    text.replace(text.find("RESTART"), 7, restart);
+    return render_text(text);
+  };
+  const auto r = with("");
+  INFO(r->messages());
+  REQUIRE(r->state.has_value());
+  for (const Object& object : r->state->clusters.at(0).objects) {
+    CHECK(object.kueue_configuration == (object.kind == "ConfigMap" && object.name == "kueue-manager-config"));
+  }
+  const Object* map = find_object(r->state->clusters.at(0), "ConfigMap", "kueue-manager-config", "kueue-system");
+  REQUIRE(map != nullptr);
+  CHECK(map->restart_kueue);
+  // Every setting rendered is one mkq manages (apply merges exactly those).
+  const auto& managed = mkq::kueue::schema::kManagedConfigurationPaths;
+  const auto is_managed = [&](const std::string& path) {
+    return std::find(managed.begin(), managed.end(), path) != managed.end();
+  };
+  const YAML::Node config = YAML::Load(map->document.at("data").at("controller_manager_config.yaml").get<std::string>());
+  std::set<std::string> rendered;
+  for (const auto& entry : config) {
+    const std::string key = entry.first.as<std::string>();
+    if (key == "apiVersion" || key == "kind" || is_managed(key)) {
+      rendered.insert(key);
+      continue;
+    }
+    for (const auto& child : entry.second) {
+      const std::string path = key + "." + child.first.as<std::string>();
+      CHECK(is_managed(path));
+      rendered.insert(path);
+    }
+  }
+  CHECK(rendered.size() == managed.size() + 2);  // this policy renders every managed setting
+
+  const auto off = with("restart = false");
+  INFO(off->messages());
+  REQUIRE(off->state.has_value());
+  CHECK_FALSE(find_object(off->state->clusters.at(0), "ConfigMap", "kueue-manager-config", "kueue-system")->restart_kueue);
 }
 
 TEST_CASE("lower: a dispatch's Kueue-wide mode alone renders the ConfigMap", "[kueue][lower]") {

@@ -74,7 +74,8 @@ TEST_CASE("model_to_json: a manager alone, every default spelled out", "[sema][m
       "origin": "multikueue",
       "access_providers": []
     },
-    "external_frameworks": []
+    "external_frameworks": [],
+    "restart": true
   },
   "access": [],
   "integrations": [

@@ -1,0 +1,157 @@
+// kubectl's rollout restart and rollout status for one Deployment (rollout.h).
+#include "runtime/reconcile/rollout.h"
+
+#include <ctime>
+#include <optional>
+#include <thread>
+
+#include "compiler/kueue/schema.h"
+#include "runtime/reconcile/apply_internal.h"
+#include "runtime/reconcile/plan.h"
+
+namespace mkq::reconcile {
+namespace {
+
+namespace schema = kueue::schema;
+using Clock = std::chrono::steady_clock;
+
+std::int64_t integer_at(const Json& object, std::initializer_list<const char*> path, std::int64_t fallback) {
+  const Json* node = &object;
+  for (const char* key : path) {
+    if (!node->is_object()) return fallback;
+    const auto it = node->find(key);
+    if (it == node->end()) return fallback;
+    node = &*it;
+  }
+  return node->is_number_integer() ? node->get<std::int64_t>() : fallback;
+}
+
+std::string quoted(const std::string& text) { return Json(text).dump(); }  // Go's %q for a plain name
+
+std::string format_duration(std::chrono::milliseconds duration) {
+  const auto ms = duration.count();
+  if (ms % 60000 == 0) return std::to_string(ms / 60000) + "m";
+  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
+  return std::to_string(ms) + "ms";
+}
+
+}  // namespace
+
+std::string Restart::address(const std::string& cluster) const {
+  return cluster + "/" + std::string(schema::kDeploymentKind) + "/" + namespace_name + "/" + name;
+}
+
+RolloutStatus rollout_status(const Json& deployment) {
+  RolloutStatus out;
+  const std::string name =
+      deployment.contains("metadata") ? deployment["metadata"].value("name", std::string()) : "";
+  const std::int64_t generation = integer_at(deployment, {"metadata", "generation"}, 0);
+  const std::int64_t observed = integer_at(deployment, {"status", "observedGeneration"}, 0);
+  if (generation > observed) {
+    out.message = "Waiting for deployment spec update to be observed...";
+    return out;
+  }
+  const auto status = deployment.find("status");
+  if (status != deployment.end() && status->is_object() && status->contains("conditions") &&
+      (*status)["conditions"].is_array()) {
+    for (const Json& condition : (*status)["conditions"]) {
+      if (condition.is_object() && condition.value("type", "") == "Progressing" &&
+          condition.value("reason", "") == "ProgressDeadlineExceeded") {
+        out.error = "deployment " + quoted(name) + " exceeded its progress deadline";
+        return out;
+      }
+    }
+  }
+  const std::int64_t updated = integer_at(deployment, {"status", "updatedReplicas"}, 0);
+  const std::int64_t replicas = integer_at(deployment, {"status", "replicas"}, 0);
+  const std::int64_t available = integer_at(deployment, {"status", "availableReplicas"}, 0);
+  const std::int64_t wanted = integer_at(deployment, {"spec", "replicas"}, -1);
+  const std::string waiting = "Waiting for deployment " + quoted(name) + " rollout to finish: ";
+  if (wanted >= 0 && updated < wanted) {
+    out.message = waiting + std::to_string(updated) + " out of " + std::to_string(wanted) +
+                  " new replicas have been updated...";
+  } else if (replicas > updated) {
+    out.message = waiting + std::to_string(replicas - updated) + " old replicas are pending termination...";
+  } else if (available < updated) {
+    out.message = waiting + std::to_string(available) + " of " + std::to_string(updated) +
+                  " updated replicas are available...";
+  } else {
+    out.done = true;
+    out.message = "deployment " + quoted(name) + " successfully rolled out";
+  }
+  return out;
+}
+
+std::string rfc3339_local(std::chrono::system_clock::time_point time) {
+  const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
+  std::tm local{};
+  localtime_r(&seconds, &local);
+  char buffer[40];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &local);
+  std::string out = buffer;
+  const long offset = local.tm_gmtoff;
+  if (offset == 0) return out + "Z";
+  const long minutes = (offset < 0 ? -offset : offset) / 60;
+  std::snprintf(buffer, sizeof buffer, "%c%02ld:%02ld", offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
+  return out + buffer;
+}
+
+std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
+                               const std::string& name, const RolloutOptions& options) {
+  const std::string what = "deployment " + namespace_name + "/" + name;
+  const kube::Result<kube::ResourceType> type =
+      client.resource_for(std::string(schema::kAppsApiVersion), std::string(schema::kDeploymentKind));
+  if (!type) {
+    if (type.error().not_found())
+      return "the cluster does not serve apps/v1 Deployments, so " + what + " is not there";
+    return detail::describe(type.error());
+  }
+  const kube::Result<Json> current = client.get(type.value(), namespace_name, name);
+  if (!current) {
+    if (current.error().not_found()) return what + " not found";
+    return detail::describe(current.error());
+  }
+  const Json& spec = current.value().contains("spec") ? current.value()["spec"] : Json();
+  if (spec.is_object() && spec.value("paused", false)) {
+    return "can't restart paused deployment (run rollout resume first)";
+  }
+
+  const auto now = options.now ? options.now() : std::chrono::system_clock::now();
+  Json annotations = Json::object();
+  annotations[std::string(schema::kRestartedAtAnnotation)] = rfc3339_local(now);
+  const Json patch = {{"spec", {{"template", {{"metadata", {{"annotations", annotations}}}}}}}};
+  const std::string path = "/apis/" + type.value().api_version() + "/namespaces/" + namespace_name + "/" +
+                           type.value().plural + "/" + name;
+  const kube::Result<Json> patched =
+      client.request("PATCH", path, &patch, "application/strategic-merge-patch+json");
+  if (!patched) return "cannot patch " + what + ": " + detail::describe(patched.error());
+
+  const Clock::time_point deadline = Clock::now() + options.timeout;
+  std::string last = "the rollout was not observed";
+  std::optional<Json> seen = patched.value();
+  while (true) {
+    if (seen) {
+      const RolloutStatus status = rollout_status(*seen);
+      if (!status.error.empty()) return status.error;
+      if (status.done) return "";
+      if (status.message != last && options.progress) options.progress(status.message);
+      last = status.message;
+    }
+    const Clock::time_point now_steady = Clock::now();
+    if (now_steady >= deadline) break;
+    std::this_thread::sleep_for(std::min<Clock::duration>(options.poll_interval, deadline - now_steady));
+    const kube::Result<Json> live = client.get(type.value(), namespace_name, name);
+    if (live) {
+      seen = live.value();
+    } else if (live.error().not_found()) {
+      return what + " was deleted during its rollout";
+    } else {
+      seen.reset();
+      last = "cannot read " + what + ": " + detail::describe(live.error());
+    }
+  }
+  return "the rollout of " + what + " did not complete within " + format_duration(options.timeout) + ": " +
+         last;
+}
+
+}  // namespace mkq::reconcile
