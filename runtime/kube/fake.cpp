@@ -619,6 +619,9 @@ Result<Json> FakeClient::merge_patch(const std::string& path, const Json& patch)
     set_at(entry["fields"], field, value);
   }
   drop_empty_managers(managers);
+  long long generation = it->second["metadata"].value("generation", 1LL);
+  if (spec_part(it->second) != spec_part(result)) ++generation;
+  result["metadata"]["generation"] = generation;
   result["metadata"]["resourceVersion"] = std::to_string(++resource_version_);
   write_managed_fields(result, managers);
   it->second = result;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <stdexcept>
 #include <string>
@@ -157,5 +158,64 @@ inline const ObjectResult* result_for(const ApplyReport& report, const std::stri
   }
   return nullptr;
 }
+
+// Kueue's controller manager on a fake cluster (tests of the restart after a
+// change of Kueue's configuration).
+inline const kube::ResourceType kDeployments{"apps", "v1", "Deployment", "deployments", true};
+inline const std::string kDeploymentPath =
+    "/apis/apps/v1/namespaces/kueue-system/deployments/kueue-controller-manager";
+inline const std::string kDeploymentAddress = "manager/Deployment/kueue-system/kueue-controller-manager";
+
+inline Json deployment(std::int64_t generation, Json status) {
+  Json d = {
+      {"apiVersion", "apps/v1"},
+      {"kind", "Deployment"},
+      {"metadata",
+       {{"name", "kueue-controller-manager"}, {"namespace", "kueue-system"}, {"generation", generation}}},
+      {"spec", {{"replicas", 1}, {"template", {{"metadata", {{"labels", {{"app", "kueue"}}}}}}}}}};
+  if (!status.is_null()) d["status"] = std::move(status);
+  return d;
+}
+
+// Kueue's Deployment on `fake`, whose controller completes every rollout the
+// moment its status is read (a GET), as a fast real one would; each rollout
+// it completes is counted in *rollouts_seen.
+inline void serve_kueue_deployment(kube::FakeClient& fake, bool with_deployment, bool complete, int* rollouts_seen) {
+  fake.serve(kDeployments);
+  if (with_deployment) fake.put(deployment(1, Json{{"observedGeneration", 1}}), "kube-controller-manager");
+  if (!complete) return;
+  fake.fail_when([&fake, rollouts_seen](const std::string& call) -> std::optional<kube::Error> {
+    if (call != "GET " + kDeploymentPath) return std::nullopt;
+    auto current = fake.object("apps/v1", "Deployment", "kueue-system", "kueue-controller-manager");
+    if (!current) return std::nullopt;
+    const std::int64_t generation = (*current)["metadata"]["generation"].get<std::int64_t>();
+    if ((*current)["status"].value("observedGeneration", 0) < generation) {
+      if (rollouts_seen != nullptr) ++*rollouts_seen;
+      (*current)["status"] = {{"observedGeneration", generation},
+                              {"replicas", 1},
+                              {"updatedReplicas", 1},
+                              {"readyReplicas", 1},
+                              {"availableReplicas", 1}};
+      fake.put(*current, "kube-controller-manager");
+    }
+    return std::nullopt;
+  });
+}
+
+// A fake cluster with Kueue's Deployment (serve_kueue_deployment).
+struct KueueCluster {
+  kube::FakeClient fake{"https://manager.invalid"};
+  int rollouts_seen = 0;
+
+  explicit KueueCluster(bool with_deployment = true, bool complete = true) {
+    serve_kueue_deployment(fake, with_deployment, complete, &rollouts_seen);
+  }
+
+  std::string restarted_at() const {
+    const auto current = fake.object("apps/v1", "Deployment", "kueue-system", "kueue-controller-manager");
+    const Json annotations = (*current)["spec"]["template"]["metadata"].value("annotations", Json::object());
+    return annotations.value("kubectl.kubernetes.io/restartedAt", "");
+  }
+};
 
 }  // namespace mkq::reconcile::testing

@@ -12,57 +12,6 @@
 namespace mkq::reconcile::testing {
 namespace {
 
-const kube::ResourceType kDeployments{"apps", "v1", "Deployment", "deployments", true};
-const std::string kDeploymentPath =
-    "/apis/apps/v1/namespaces/kueue-system/deployments/kueue-controller-manager";
-const std::string kDeploymentAddress = "manager/Deployment/kueue-system/kueue-controller-manager";
-
-Json deployment(std::int64_t generation, Json status) {
-  Json d = {
-      {"apiVersion", "apps/v1"},
-      {"kind", "Deployment"},
-      {"metadata",
-       {{"name", "kueue-controller-manager"}, {"namespace", "kueue-system"}, {"generation", generation}}},
-      {"spec", {{"replicas", 1}, {"template", {{"metadata", {{"labels", {{"app", "kueue"}}}}}}}}}};
-  if (!status.is_null()) d["status"] = std::move(status);
-  return d;
-}
-
-// A fake cluster with Kueue's Deployment whose controller completes every
-// rollout the moment its status is read (a GET), as a fast real one would.
-struct KueueCluster {
-  kube::FakeClient fake{"https://manager.invalid"};
-  int rollouts_seen = 0;
-
-  explicit KueueCluster(bool with_deployment = true, bool complete = true) {
-    fake.serve(kDeployments);
-    if (with_deployment) fake.put(deployment(1, Json{{"observedGeneration", 1}}), "kube-controller-manager");
-    if (!complete) return;
-    fake.fail_when([this](const std::string& call) -> std::optional<kube::Error> {
-      if (call != "GET " + kDeploymentPath) return std::nullopt;
-      auto current = fake.object("apps/v1", "Deployment", "kueue-system", "kueue-controller-manager");
-      if (!current) return std::nullopt;
-      const std::int64_t generation = (*current)["metadata"]["generation"].get<std::int64_t>();
-      if ((*current)["status"].value("observedGeneration", 0) < generation) {
-        ++rollouts_seen;
-        (*current)["status"] = {{"observedGeneration", generation},
-                                {"replicas", 1},
-                                {"updatedReplicas", 1},
-                                {"readyReplicas", 1},
-                                {"availableReplicas", 1}};
-        fake.put(*current, "kube-controller-manager");
-      }
-      return std::nullopt;
-    });
-  }
-
-  std::string restarted_at() const {
-    const auto current = fake.object("apps/v1", "Deployment", "kueue-system", "kueue-controller-manager");
-    const Json annotations = (*current)["spec"]["template"]["metadata"].value("annotations", Json::object());
-    return annotations.value("kubectl.kubernetes.io/restartedAt", "");
-  }
-};
-
 RolloutOptions fast_rollout() {
   RolloutOptions options;
   options.timeout = 2000ms;
