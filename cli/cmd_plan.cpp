@@ -444,20 +444,6 @@ bool refused(const reconcile::Plan& plan, Run& run) {
   return true;
 }
 
-// True when the plan would leave none of the objects mkq applied.
-bool deletes_everything(const reconcile::Plan& plan, const std::vector<state::InventoryEntry>& inventory) {
-  if (inventory.empty()) return false;
-  std::size_t deletes = 0;
-  for (const reconcile::ClusterPlan& cluster : plan.clusters) {
-    for (const reconcile::Change& change : cluster.changes) {
-      if (change.action == reconcile::Action::Delete) ++deletes;
-      if (change.action != reconcile::Action::Delete && change.action != reconcile::Action::NoOp) return false;
-      if (change.action == reconcile::Action::NoOp && change.reason != "already gone") return false;
-    }
-  }
-  return deletes > 0;
-}
-
 // What a run carries out, in the history's words and the outcome's.
 struct Operation {
   std::string command;  // the history's and the next step's: "apply", "destroy", "credentials rotate"
@@ -854,7 +840,7 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
                 options.no_prune, options.ownership);
   print_plan(plan, PlanFormat::Text, global.color);
   if (refused(plan, run)) return 1;
-  if (!options.destroy && !options.allow_empty && deletes_everything(plan, run.inventory)) {
+  if (!options.destroy && !options.allow_empty && plan.removes_everything()) {
     run.store->release_lock();
     error_line("this apply would delete every object mkq applied and create none; if that is what you want, run `" +
                run_command("destroy", options.path, options.runtime) + "` or apply with --allow-empty");

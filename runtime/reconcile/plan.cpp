@@ -918,6 +918,28 @@ bool Plan::complete() const {
   return std::all_of(clusters.begin(), clusters.end(), [](const ClusterPlan& c) { return c.reachable; });
 }
 
+bool Plan::removes_everything() const {
+  std::size_t removals = 0;
+  for (const ClusterPlan& cluster : clusters) {
+    for (const Change& change : cluster.changes) {
+      switch (change.action) {
+        case Action::Delete:
+        case Action::Release:
+          ++removals;
+          break;
+        case Action::NoOp:
+          if (!change.live_uid.empty()) return false;  // an object that stays
+          break;
+        case Action::Create:
+        case Action::Update:
+        case Action::Replace:
+          return false;
+      }
+    }
+  }
+  return removals > 0;
+}
+
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
                const PlanOptions& options) {

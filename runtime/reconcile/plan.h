@@ -160,6 +160,11 @@ struct Plan {
   PlanSummary summary() const;
   bool has_changes() const;  // any change other than no-op
   bool complete() const;     // every cluster was read
+  // True when carrying out the plan leaves mkq managing nothing: it removes
+  // (deletes or releases) at least one object and creates, changes and keeps
+  // none -- no-ops only for objects already gone. apply refuses such a plan
+  // unless asked (--allow-empty): an emptied policy is more often a mistake.
+  bool removes_everything() const;
   // Why apply must refuse this plan before changing anything, one line per
   // change: "w1/ResourceFlavor/gpu: owned by policy tas". Empty: it may go.
   std::vector<std::string> refusals() const;

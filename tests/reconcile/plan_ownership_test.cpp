@@ -401,3 +401,37 @@ TEST_CASE("identity_in_use: the policy label most objects of the inventory carry
   CHECK(reconcile::identity_in_use(world.inventory, world.refresh(desired)) == "test");
   CHECK(reconcile::identity_in_use({}, world.refresh(desired)).empty());
 }
+
+namespace {
+
+reconcile::Change change_with(reconcile::Action action, const std::string& live_uid) {
+  reconcile::Change change;
+  change.action = action;
+  change.live_uid = live_uid;
+  return change;
+}
+
+reconcile::Plan plan_of(std::vector<reconcile::Change> changes) {
+  reconcile::Plan plan;
+  reconcile::ClusterPlan cluster;
+  cluster.cluster = "manager";
+  cluster.changes = std::move(changes);
+  plan.clusters.push_back(std::move(cluster));
+  return plan;
+}
+
+}  // namespace
+
+TEST_CASE("a plan removes everything only when it deletes or releases and nothing stays", "[reconcile][plan]") {
+  using reconcile::Action;
+  CHECK(plan_of({change_with(Action::Delete, "u1"), change_with(Action::Release, "u2")}).removes_everything());
+  // An inventory object already gone stays nowhere: still everything.
+  CHECK(plan_of({change_with(Action::Delete, "u1"), change_with(Action::NoOp, "")}).removes_everything());
+  // An object that stays (up to date), or any write: not everything.
+  CHECK_FALSE(plan_of({change_with(Action::Delete, "u1"), change_with(Action::NoOp, "u2")}).removes_everything());
+  CHECK_FALSE(plan_of({change_with(Action::Delete, "u1"), change_with(Action::Create, "")}).removes_everything());
+  CHECK_FALSE(plan_of({change_with(Action::Release, "u1"), change_with(Action::Update, "u2")}).removes_everything());
+  // Nothing to remove at all: not a removal of everything.
+  CHECK_FALSE(plan_of({change_with(Action::NoOp, "")}).removes_everything());
+  CHECK_FALSE(plan_of({}).removes_everything());
+}
