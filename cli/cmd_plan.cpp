@@ -2,12 +2,15 @@
 // refresh, plan (runtime/reconcile), show, confirm, apply, record. The steps
 // are runtime/reconcile's; this file only strings them together and talks to
 // the user.
+#include <fcntl.h>
 #include <pwd.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -410,23 +413,35 @@ void print_plan(const reconcile::Plan& plan, PlanFormat format, bool color) {
   std::fflush(stdout);
 }
 
+// A saved plan is written owner-only (0600) whatever the umask -- it holds
+// the policy's documents -- through a temporary file and a rename, so that an
+// interrupted write never leaves half a plan.
 bool write_plan_file(const reconcile::Plan& plan, const std::string& file) {
   const fs::path target(file);
   const fs::path temporary = target.string() + ".tmp." + std::to_string(getpid());
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    out << reconcile::render_json(plan).dump(2) << "\n";
-    if (!out.flush()) {
-      error_line("cannot write the plan to " + file);
-      std::error_code ignored;
-      fs::remove(temporary, ignored);
-      return false;
-    }
+  const std::string text = reconcile::render_json(plan).dump(2) + "\n";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  bool written = fd >= 0 && ::fchmod(fd, 0600) == 0;
+  for (std::size_t done = 0; written && done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) done += static_cast<std::size_t>(n);
+  }
+  const std::string why = written ? "" : std::strerror(errno);
+  if (fd >= 0 && ::close(fd) != 0) written = false;
+  if (!written) {
+    error_line("cannot write the plan to " + file + (why.empty() ? "" : ": " + why));
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return false;
   }
   std::error_code ec;
   fs::rename(temporary, target, ec);
   if (ec) {
     error_line("cannot write the plan to " + file + ": " + ec.message());
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
     return false;
   }
   return true;

@@ -162,8 +162,11 @@ pass "a moved LocalQueue is replaced"
 
 # 6. A saved plan made stale by a kubectl edit.
 sed -i 's/quota "default-flavor" { cpu = 1, memory = 1Gi }/quota "default-flavor" { cpu = 2, memory = 1Gi }/' "$P/policy.mkq"
-mkq_run plan9 plan "$P" --out "$TMP/saved.plan"
+(umask 000 && mkq_run plan9 plan "$P" --out "$TMP/saved.plan" && echo "$rc" >"$TMP/plan9.rc")
+rc=$(cat "$TMP/plan9.rc")
 [ "$rc" = 0 ] && [ -s "$TMP/saved.plan" ] || { show plan9; fail "plan --out"; }
+# A saved plan holds the policy's documents: owner-only whatever the umask.
+[ "$(stat -c %a "$TMP/saved.plan")" = 600 ] || fail "plan --out under umask 000 wrote mode $(stat -c %a "$TMP/saved.plan")"
 km label clusterqueue other-queue edited-by=kubectl >/dev/null || fail "kubectl label"
 mkq_run apply9 apply "$TMP/saved.plan" --auto-approve
 [ "$rc" = 1 ] || { show apply9; fail "a stale saved plan was not refused (exit $rc)"; }
