@@ -729,6 +729,19 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
                "` again");
     return 1;
   }
+  // Only what was checked is applied: the plan made again now must be the saved one.
+  OwnershipOptions ownership;
+  ownership.take_over = saved->options.take_over;
+  ownership.delete_adopted = saved->options.delete_adopted;
+  const std::string difference = reconcile::first_difference(
+      *saved, make_plan(run, policy_path, saved->kind, !saved->options.prune, ownership));
+  if (!difference.empty()) {
+    run.store->release_lock();
+    error_line("the saved plan " + options.path + " is not what the policy plans; nothing was changed:\n  " +
+               difference + "\nrun `" + run_command("plan", policy_path, run.runtime, {"--out", options.path}) +
+               "` again");
+    return 1;
+  }
   print_plan(*saved, PlanFormat::Text, global.color);
   if (refused(*saved, run)) return 1;
   ApplyCommandOptions effective = options;

@@ -945,6 +945,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
                const PlanOptions& options) {
   Plan plan;
   plan.kind = options.kind;
+  plan.options = options;
   plan.policy = desired.policy;
   plan.lineage = lineage;
   {

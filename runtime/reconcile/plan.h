@@ -147,6 +147,13 @@ struct ExcludedCluster {
   int objects = 0;  // inventory objects left as they are: its own and the manager's for it
 };
 
+struct PlanOptions {
+  PlanKind kind = PlanKind::Apply;  // Destroy: every inventory object is deleted, desired ignored
+  bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
+  bool take_over = false;           // --take-over: objects of another policy become this one's
+  bool delete_adopted = false;      // --delete-adopted: adopted objects are deleted, not released
+};
+
 struct Plan {
   PlanKind kind = PlanKind::Apply;
   std::string policy;         // the policy's identity (apply records it in a state that has none)
@@ -156,6 +163,7 @@ struct Plan {
   std::int64_t state_serial = 0;
   std::vector<ClusterPlan> clusters;  // manager first, then workers by name
   std::vector<ExcludedCluster> excluded;  // by name; not in `clusters`
+  PlanOptions options;  // what it was made with (a saved plan is checked by making it again)
 
   PlanSummary summary() const;
   bool has_changes() const;  // any change other than no-op
@@ -170,12 +178,6 @@ struct Plan {
   std::vector<std::string> refusals() const;
 };
 
-struct PlanOptions {
-  PlanKind kind = PlanKind::Apply;  // Destroy: every inventory object is deleted, desired ignored
-  bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
-  bool take_over = false;           // --take-over: objects of another policy become this one's
-  bool delete_adopted = false;      // --delete-adopted: adopted objects are deleted, not released
-};
 
 // The entry function of the diff. Ownership is judged against
 // desired.policy (none when it is empty). `credentials` may be null (placeholder
@@ -226,6 +228,14 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error);
 // object's resourceVersion/uid differs from what the plan saw (or it appeared or
 // vanished). Each reason names the address: "manager/ClusterQueue/cq: changed on
 // the cluster since the plan (resourceVersion 12 -> 15)". Empty: still current.
+// Whether a saved plan is exactly what mkq would plan now: `fresh` is the plan
+// made again from the policy, the state and the clusters with the saved plan's
+// options. The first change that differs (an object added, dropped, or with
+// another action, document or ownership; the display text -- reason, field
+// lines -- is not compared) as "ADDRESS: what differs"; empty when they agree.
+// apply refuses a saved plan that differs: it applies only what was checked.
+std::string first_difference(const Plan& saved, const Plan& fresh);
+
 std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_serial, const std::string& lineage,
                                        const LiveState& live);
 

@@ -3,6 +3,8 @@
 // sensitive field: those FieldDiffs hold only a marker.
 #include <algorithm>
 #include <exception>
+#include <map>
+#include <set>
 
 #include "runtime/reconcile/plan.h"
 
@@ -247,6 +249,55 @@ std::string render_markdown(const Plan& plan) {
   return out + excluded;
 }
 
+namespace {
+
+// One change as the JSON rendering (and the saved plan) holds it.
+Json change_json(const Change& change) {
+  Json j = Json::object();
+  j["address"] = change.address;
+  j["api_version"] = change.api_version;
+  j["kind"] = change.kind;
+  j["namespace"] = change.namespace_name;
+  j["name"] = change.name;
+  j["action"] = action_name(change.action);
+  j["reason"] = change.reason;
+  Json fields = Json::array();
+  for (const FieldDiff& field : change.fields) {
+    const bool sensitive = field.sensitive || change.sensitive;
+    Json f = Json::object();
+    f["path"] = field.path;
+    if (field.before) f["before"] = sensitive ? Json(kSensitiveMarker) : *field.before;
+    if (field.after) f["after"] = sensitive ? Json(kSensitiveMarker) : *field.after;
+    f["sensitive"] = field.sensitive;
+    if (field.restores_default) f["restores_default"] = true;
+    fields.push_back(std::move(f));
+  }
+  j["fields"] = std::move(fields);
+  j["desired"] = masked_document(change);
+  if (!change.inventory_digest.empty()) j["inventory_digest"] = change.inventory_digest;
+  j["repairs_drift"] = change.repairs_drift;
+  j["sensitive"] = change.sensitive;
+  j["credential"] = change.credential;
+  j["credential_error"] = change.credential_error;
+  j["error"] = change.error;
+  j["take_ownership"] = change.take_ownership;
+  j["restart"] = change.restart ? Json{{"namespace", change.restart->namespace_name},
+                                       {"name", change.restart->name},
+                                       {"enabled", change.restart->enabled}}
+                                : Json();
+  j["live_uid"] = change.live_uid;
+  j["live_resource_version"] = change.live_resource_version;
+  j["depends_on"] = change.depends_on;
+  j["owner_conflict"] = change.owner_conflict;
+  j["take_over"] = change.take_over;
+  j["adopted"] = change.adopted;
+  j["prior"] = change.prior;
+  j["refusal"] = change.refusal;
+  return j;
+}
+
+}  // namespace
+
 Json render_json(const Plan& plan) {
   const PlanSummary s = plan.summary();
   Json out = Json::object();
@@ -257,6 +308,9 @@ Json render_json(const Plan& plan) {
   out["lineage"] = plan.lineage;
   out["state_serial"] = plan.state_serial;
   out["policy"] = plan.policy;
+  out["options"] = Json{{"prune", plan.options.prune},
+                        {"take_over", plan.options.take_over},
+                        {"delete_adopted", plan.options.delete_adopted}};
   out["summary"] = Json{{"add", s.add},         {"change", s.change},       {"destroy", s.destroy},
                         {"replace", s.replace}, {"unchanged", s.unchanged}, {"unreachable_clusters", s.unreachable_clusters},
                         {"release", s.release}, {"conflicts", s.conflicts}};
@@ -269,46 +323,7 @@ Json render_json(const Plan& plan) {
     c["error"] = cluster.error;
     Json changes = Json::array();
     for (const Change& change : cluster.changes) {
-      Json j = Json::object();
-      j["address"] = change.address;
-      j["api_version"] = change.api_version;
-      j["kind"] = change.kind;
-      j["namespace"] = change.namespace_name;
-      j["name"] = change.name;
-      j["action"] = action_name(change.action);
-      j["reason"] = change.reason;
-      Json fields = Json::array();
-      for (const FieldDiff& field : change.fields) {
-        const bool sensitive = field.sensitive || change.sensitive;
-        Json f = Json::object();
-        f["path"] = field.path;
-        if (field.before) f["before"] = sensitive ? Json(kSensitiveMarker) : *field.before;
-        if (field.after) f["after"] = sensitive ? Json(kSensitiveMarker) : *field.after;
-        f["sensitive"] = field.sensitive;
-        if (field.restores_default) f["restores_default"] = true;
-        fields.push_back(std::move(f));
-      }
-      j["fields"] = std::move(fields);
-      j["desired"] = masked_document(change);
-      if (!change.inventory_digest.empty()) j["inventory_digest"] = change.inventory_digest;
-      j["repairs_drift"] = change.repairs_drift;
-      j["sensitive"] = change.sensitive;
-      j["credential"] = change.credential;
-      j["credential_error"] = change.credential_error;
-      j["error"] = change.error;
-      j["take_ownership"] = change.take_ownership;
-      j["restart"] = change.restart ? Json{{"namespace", change.restart->namespace_name},
-                                           {"name", change.restart->name},
-                                           {"enabled", change.restart->enabled}}
-                                    : Json();
-      j["live_uid"] = change.live_uid;
-      j["live_resource_version"] = change.live_resource_version;
-      j["depends_on"] = change.depends_on;
-      j["owner_conflict"] = change.owner_conflict;
-      j["take_over"] = change.take_over;
-      j["adopted"] = change.adopted;
-      j["prior"] = change.prior;
-      j["refusal"] = change.refusal;
+      Json j = change_json(change);
       changes.push_back(std::move(j));
     }
     c["changes"] = std::move(changes);
@@ -340,6 +355,11 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
     plan.policy_digest = json.at("policy_digest").get<std::string>();
     plan.lineage = json.at("lineage").get<std::string>();
     plan.state_serial = json.at("state_serial").get<std::int64_t>();
+    const Json options = json.value("options", Json::object());
+    plan.options.kind = plan.kind;
+    plan.options.prune = options.value("prune", true);
+    plan.options.take_over = options.value("take_over", false);
+    plan.options.delete_adopted = options.value("delete_adopted", false);
     for (const Json& c : json.at("clusters")) {
       ClusterPlan cluster;
       cluster.cluster = c.at("name").get<std::string>();
@@ -444,6 +464,43 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
     }
   }
   return out;
+}
+
+std::string first_difference(const Plan& saved, const Plan& fresh) {
+  // What decides: everything of a change but its display text.
+  const auto checked = [](const Change& change) {
+    Json j = change_json(change);
+    j.erase("reason");
+    j.erase("fields");
+    return j;
+  };
+  std::map<std::string, const Change*> now;
+  for (const ClusterPlan& cluster : fresh.clusters) {
+    for (const Change& change : cluster.changes) now[change.address] = &change;
+  }
+  std::set<std::string> seen;
+  for (const ClusterPlan& cluster : saved.clusters) {
+    for (const Change& change : cluster.changes) {
+      seen.insert(change.address);
+      const auto it = now.find(change.address);
+      if (it == now.end()) return change.address + ": not part of what the policy plans now";
+      if (it->second->action != change.action) {
+        return change.address + ": the plan says " + action_name(change.action) + ", the policy now plans " +
+               action_name(it->second->action);
+      }
+      const Json was = checked(change), is = checked(*it->second);
+      if (was == is) continue;
+      for (const auto& [key, value] : is.items()) {
+        if (was.value(key, Json()) != value) return change.address + ": its " + key + " differs from what the policy plans now";
+      }
+      return change.address + ": differs from what the policy plans now";
+    }
+  }
+  for (const auto& [address, change] : now) {
+    (void)change;
+    if (seen.count(address) == 0) return address + ": planned now, missing from the saved plan";
+  }
+  return "";
 }
 
 }  // namespace mkq::reconcile

@@ -173,6 +173,51 @@ mkq_run apply9 apply "$TMP/saved.plan" --auto-approve
 grep -q "stale" "$TMP/apply9.err" && grep -q "ClusterQueue/other-queue" "$TMP/apply9.err" ||
   { show apply9; fail "the refusal does not name the changed object"; }
 mkq_run plan10 plan "$P" --out "$TMP/saved.plan"
+# A saved plan is applied only as checked: a quota edited in it, or a change added to it (a
+# ClusterRoleBinding of cluster-admin to system:unauthenticated), is refused, nothing changed.
+/usr/bin/python3 - "$TMP/saved.plan" "$TMP/tampered-quota.plan" "$TMP/tampered-crb.plan" <<'EOF2' || fail "tamper with the saved plan"
+import copy, json, sys
+plan = json.load(open(sys.argv[1]))
+quota = copy.deepcopy(plan)
+edited = False
+for cluster in quota["clusters"]:
+    for change in cluster["changes"]:
+        if change["kind"] == "ClusterQueue" and change["action"] == "update":
+            for flavor in change["desired"]["spec"]["resourceGroups"][0]["flavors"]:
+                for resource in flavor["resources"]:
+                    if resource["name"] == "cpu":
+                        resource["nominalQuota"] = "1000"
+                        edited = True
+assert edited, "no ClusterQueue update in the saved plan"
+json.dump(quota, open(sys.argv[2], "w"))
+crb = copy.deepcopy(plan)
+worker = [c for c in crb["clusters"] if c["role"] == "worker"][0]
+worker["changes"].append({
+    "address": worker["name"] + "/ClusterRoleBinding/open-door", "api_version": "rbac.authorization.k8s.io/v1",
+    "kind": "ClusterRoleBinding", "namespace": "", "name": "open-door", "action": "create",
+    "reason": "not on the cluster", "fields": [],
+    "desired": {"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
+                "metadata": {"name": "open-door"},
+                "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "cluster-admin"},
+                "subjects": [{"apiGroup": "rbac.authorization.k8s.io", "kind": "Group",
+                              "name": "system:unauthenticated"}]},
+    "sensitive": False, "credential": False, "credential_error": "", "depends_on": []})
+json.dump(crb, open(sys.argv[3], "w"))
+EOF2
+for tampered in tampered-quota tampered-crb; do
+  mkq_run "$tampered" apply "$TMP/$tampered.plan" --auto-approve
+  [ "$rc" = 1 ] || { show "$tampered"; fail "$tampered: a tampered saved plan was applied (exit $rc)"; }
+  grep -q "is not what the policy plans; nothing was changed" "$TMP/$tampered.err" ||
+    { show "$tampered"; fail "$tampered: the refusal does not say why"; }
+done
+grep -q "ClusterQueue/other-queue: its desired differs" "$TMP/tampered-quota.err" ||
+  { show tampered-quota; fail "the refusal does not name the edited ClusterQueue"; }
+grep -q "ClusterRoleBinding/open-door: not part of what the policy plans now" "$TMP/tampered-crb.err" ||
+  { show tampered-crb; fail "the refusal does not name the added ClusterRoleBinding"; }
+kw get clusterrolebinding open-door >/dev/null 2>&1 && fail "the tampered ClusterRoleBinding was created"
+[ "$(km get clusterqueue other-queue -o jsonpath='{.spec.resourceGroups[0].flavors[0].resources[0].nominalQuota}')" != 1000 ] ||
+  fail "the tampered quota was applied"
+pass "a tampered saved plan (an edited quota, an added ClusterRoleBinding) is refused, nothing changed"
 mkq_run apply10 apply "$TMP/saved.plan" --auto-approve
 [ "$rc" = 0 ] || { show apply10; fail "a fresh saved plan was not applied"; }
 pass "a stale saved plan is refused; a fresh one applies"

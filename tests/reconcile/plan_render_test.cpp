@@ -265,3 +265,48 @@ TEST_CASE("stale_reasons: a saved plan is stale when the state or a live object 
   REQUIRE(reasons.size() == 1);
   CHECK(reasons[0].rfind("cluster worker1: cannot be read now, so the plan cannot be checked: connection refused", 0) == 0);
 }
+
+TEST_CASE("a saved plan differs from the plan made again when a change was edited, added or dropped",
+          "[reconcile][plan][saved]") {
+  const auto one_cluster = [](std::vector<reconcile::Change> changes) {
+    reconcile::Plan plan;
+    reconcile::ClusterPlan cluster;
+    cluster.cluster = "manager";
+    cluster.changes = std::move(changes);
+    plan.clusters.push_back(std::move(cluster));
+    return plan;
+  };
+  const auto queue = [](const std::string& quota) {
+    reconcile::Change change;
+    change.cluster = "manager";
+    change.address = "manager/ClusterQueue/cq";
+    change.kind = "ClusterQueue";
+    change.name = "cq";
+    change.action = Action::Update;
+    change.reason = "the policy changed";
+    change.desired = Json{{"spec", {{"quota", quota}}}};
+    return change;
+  };
+  const reconcile::Plan fresh = one_cluster({queue("9")});
+  // Round-tripped through the saved file, it is the same plan.
+  const auto saved = reconcile::plan_from_json(reconcile::render_json(fresh), nullptr);
+  REQUIRE(saved.has_value());
+  CHECK(reconcile::first_difference(*saved, fresh).empty());
+  // Display text is not compared.
+  reconcile::Change reworded = queue("9");
+  reworded.reason = "worded otherwise";
+  CHECK(reconcile::first_difference(one_cluster({reworded}), fresh).empty());
+  // An edited document, another action, an added and a dropped change are all differences.
+  CHECK(reconcile::first_difference(one_cluster({queue("1000")}), fresh) ==
+        "manager/ClusterQueue/cq: its desired differs from what the policy plans now");
+  reconcile::Change deleted = queue("9");
+  deleted.action = Action::Delete;
+  CHECK(reconcile::first_difference(one_cluster({deleted}), fresh) ==
+        "manager/ClusterQueue/cq: the plan says delete, the policy now plans update");
+  reconcile::Change extra = queue("9");
+  extra.address = "manager/ClusterRoleBinding/open-door";
+  CHECK(reconcile::first_difference(one_cluster({queue("9"), extra}), fresh) ==
+        "manager/ClusterRoleBinding/open-door: not part of what the policy plans now");
+  CHECK(reconcile::first_difference(one_cluster({}), fresh) ==
+        "manager/ClusterQueue/cq: planned now, missing from the saved plan");
+}
