@@ -683,8 +683,24 @@ class HttpClient final : public Client {
   }
 
   // Sends with rate limit and retries; a Response is any HTTP answer, an Error
-  // a transport failure or a configuration problem.
+  // a transport failure or a configuration problem. One deadline covers the
+  // request with all its retries (the call's timeout, else request_timeout):
+  // no attempt and no backoff runs past it, so the time a Timeout names is the
+  // time waited.
   Result<Response> send(const Call& call) {
+    using Clock = std::chrono::steady_clock;
+    const std::chrono::milliseconds timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
+    const Clock::time_point deadline = Clock::now() + timeout;
+    const auto remaining = [&deadline] {
+      return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    };
+    // The error of the last attempt, when the deadline leaves no room for another.
+    const auto out_of_time = [&](Error last) -> Result<Response> {
+      if (last.reason == "Timeout" || last.reason.empty()) {
+        return make_error(0, "Timeout", "no answer from " + server() + " within " + std::to_string(timeout.count()) + " ms");
+      }
+      return last;
+    };
     bool refreshed_exec = false;
     for (int attempt = 0;; ++attempt) {
       limiter_.wait();
@@ -692,16 +708,19 @@ class HttpClient final : public Client {
       if (!auth) return auth.error();
       auto identity = identity_for(auth.value());
       if (!identity) return identity.error();
-      Response r = perform(call, auth.value(), identity.value());
+      const std::chrono::milliseconds budget = remaining();
+      if (budget.count() <= 0) return out_of_time(Error{});
+      Response r = perform(call, auth.value(), identity.value(), budget);
       ++requests_;
-      const std::chrono::milliseconds timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
       if (r.code != CURLE_OK && !r.stopped) {
         if (call.sink && r.code == CURLE_OPERATION_TIMEDOUT && r.status == 200) return r;  // a watch ran its course
         Error error = transport_error(r, timeout);
         const bool retryable = error.reason != "TLSError" && !r.streamed;
         if (!retryable || attempt >= options_.max_retries) return error;
+        const auto wait = backoff(attempt);
+        if (wait >= remaining()) return out_of_time(error);
         ++retries_;
-        std::this_thread::sleep_for(backoff(attempt));
+        std::this_thread::sleep_for(wait);
         continue;
       }
       if (r.status == 401 && endpoint_.user.exec && !refreshed_exec && !r.streamed) {
@@ -713,11 +732,12 @@ class HttpClient final : public Client {
         continue;
       }
       if (retryable_status(r.status) && !r.streamed && attempt < options_.max_retries) {
-        ++retries_;
         auto wait = backoff(attempt);
         if (r.status == 429 && r.retry_after) {
           wait = std::max(wait, std::chrono::milliseconds(std::min(*r.retry_after, 60) * 1000LL));
         }
+        if (wait >= remaining()) return r;  // no time for another attempt: this answer is the result
+        ++retries_;
         std::this_thread::sleep_for(wait);
         continue;
       }
@@ -725,7 +745,9 @@ class HttpClient final : public Client {
     }
   }
 
-  Response perform(const Call& call, const Auth& auth, const std::shared_ptr<const ClientIdentity>& identity) {
+  // One attempt, given at most `budget` (connecting included).
+  Response perform(const Call& call, const Auth& auth, const std::shared_ptr<const ClientIdentity>& identity,
+                   std::chrono::milliseconds budget) {
     Response response;
     PooledHandle pooled = pool_.acquire();
     // A handle whose connections authenticated as another identity would
@@ -757,9 +779,9 @@ class HttpClient final : public Client {
     // only where the answer is large (Call::compressed).
     curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, call.compressed ? "gzip" : nullptr);
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
-    const auto timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
-    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(timeout.count()));
-    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, static_cast<long>(options_.connect_timeout.count()));
+    curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(1, budget.count())));
+    curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
+                     static_cast<long>(std::max<long long>(1, std::min(options_.connect_timeout, budget).count())));
     curl_slist* connect_to = nullptr;
     SlistPtr connect_to_owner;
     if (!connect_to_.empty()) {

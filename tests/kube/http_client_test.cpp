@@ -480,6 +480,25 @@ TEST_CASE("http client: a short request timeout is a Timeout", "[kube][http]") {
   CHECK(got.error().message.find("within 200 ms") != std::string::npos);
 }
 
+TEST_CASE("http client: one deadline covers a request and its retries", "[kube][http]") {
+  // Every attempt would time out: with seven attempts of 300 ms each the old
+  // client waited over two seconds and still said "within 300 ms".
+  mkq::sandbox::FaultOptions faults;
+  faults.latency_ms = 700;
+  Sandbox sandbox(faults);
+  ClientOptions options = fast_options();
+  options.request_timeout = std::chrono::milliseconds(300);
+  options.max_retries = 6;
+  auto client = make_client(admin_endpoint(sandbox.port()), options);
+  const auto started = std::chrono::steady_clock::now();
+  auto got = client->get(configmaps(), "default", "x");
+  const auto waited = std::chrono::steady_clock::now() - started;
+  REQUIRE_FALSE(got);
+  CHECK(got.error().reason == "Timeout");
+  CHECK(got.error().message.find("within 300 ms") != std::string::npos);
+  CHECK(waited < std::chrono::milliseconds(1000));  // the deadline plus scheduling, never another attempt
+}
+
 TEST_CASE("http client: make_http_client refuses unusable endpoints without quoting secrets", "[kube][http]") {
   std::string error;
   Endpoint endpoint = admin_endpoint(1);
