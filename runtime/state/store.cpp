@@ -355,7 +355,8 @@ bool create_state(const std::filesystem::path& path, std::string* error) {
     ::close(fd);
     detail::StoreData fresh;
     if (!open_impl(fresh, temporary, true, error, true)) {
-      std::filesystem::remove(temporary);
+      std::error_code ec;
+      std::filesystem::remove(temporary, ec);
       return false;
     }
   }  // closed: the WAL is checkpointed into the file and removed
