@@ -334,11 +334,19 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
         took_over = previous.describe();
         break;
       case state::LockResult::Held:
-        error_line(lock_held_message(state_path.string(), previous, path, runtime.state_path));
+        error_line(run.store->last_error().empty()
+                       ? lock_held_message(state_path.string(), previous, path, runtime.state_path)
+                       : run.store->last_error());
         return 1;
     }
   }
-  if (run.store) run.inventory = run.store->inventory();
+  if (run.store) {
+    run.inventory = run.store->inventory();
+    if (!run.store->last_error().empty()) {  // never an unreadable inventory taken for an empty one
+      error_line(run.store->last_error());
+      return 1;
+    }
+  }
   if (!exclusions_ok(runtime.exclude_clusters, *run.compiled.policy, run.inventory)) return 1;
   if (!open_session(*run.compiled.policy, path, clusters_only_in(run.inventory, *run.compiled.state), runtime,
                     global, provider_options, &run.session)) {

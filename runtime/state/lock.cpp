@@ -84,6 +84,18 @@ LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) 
       .bind(5, holder.since);
   if (!write.run() || !tx.commit()) return failed();
   impl_->held_lock = holder;
+  // Before the run's first write, the state as it was is kept beside it; a
+  // state never written to (serial 0) keeps an older backup in place.
+  if (!impl_->backed_up && serial() > 0) {
+    std::string error;
+    if (!detail::back_up(*impl_, &error)) {
+      release_lock();
+      impl_->last_error = error;
+      if (previous != nullptr) *previous = LockHolder{};
+      return LockResult::Held;
+    }
+  }
+  impl_->backed_up = true;
   return result;
 }
 

@@ -1,6 +1,11 @@
 #include "runtime/state/sqlite_db.h"
 
 #include <sqlite3.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <filesystem>
+#include <system_error>
 
 namespace mkq::state {
 
@@ -110,7 +115,24 @@ std::optional<std::int64_t> Database::query_integer(const char* sql) {
 
 std::string Database::error_message() const {
   if (db_ == nullptr) return "state " + path_ + ": out of memory";
-  return "state " + path_ + ": " + sqlite3_errmsg(db_);
+  std::string message = "state " + path_ + ": " + sqlite3_errmsg(db_);
+  // SQLite's "unable to open database file" or "attempt to write a readonly
+  // database" say neither which file nor why: the system's reason, and the
+  // directory when it is what refuses (a WAL state needs its -wal and -shm).
+  const int code = sqlite3_errcode(db_);
+  if (code != SQLITE_CANTOPEN && code != SQLITE_IOERR && code != SQLITE_READONLY && code != SQLITE_PERM) {
+    return message;
+  }
+  const int system_errno = sqlite3_system_errno(db_);
+  if (system_errno != 0) message += " (" + std::system_category().message(system_errno) + ")";
+  const std::string directory = std::filesystem::path(path_).parent_path().string();
+  if (::access(directory.empty() ? "." : directory.c_str(), W_OK) != 0) {
+    message += ": the directory " + (directory.empty() ? std::string(".") : directory) +
+               " is not writable, and SQLite keeps the state's -wal and -shm files beside it";
+  } else if (::access(path_.c_str(), W_OK) != 0) {
+    message += ": the file is not writable";
+  }
+  return message;
 }
 
 std::string Database::error_message(const std::string& what) const { return "state " + path_ + ": " + what; }

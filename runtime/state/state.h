@@ -99,10 +99,14 @@ struct ForgetResult {
 
 class StateStore {
  public:
-  // Opens (creating the directory and the file when absent) and migrates.
-  // nullptr with *error ("state /x/state.db: file is not a database").
+  // Opens (creating the directory, owner-only, and the file when absent) and
+  // migrates. Every open verifies the file (SQLite's integrity check, schema
+  // version, lineage) and refuses a zero-byte file; a damaged state's error
+  // names its backup. nullptr with *error ("state /x/state.db: file is not a
+  // database; ...").
   static std::unique_ptr<StateStore> open(const std::filesystem::path& path, std::string* error);
-  // Read-only: never creates or migrates; nullptr when absent (error empty) or unreadable.
+  // Never creates or migrates; verifies as open() does. nullptr when absent
+  // (error empty), unreadable or damaged.
   static std::unique_ptr<StateStore> open_existing(const std::filesystem::path& path, std::string* error);
   ~StateStore();
   StateStore(const StateStore&) = delete;
@@ -121,7 +125,10 @@ class StateStore {
   // The apply lock. Acquired: it is ours. AcquiredStale: the holder was a
   // process on this host that no longer runs; its lock was taken over
   // (*previous says whose). Held: someone else holds it (*previous says who);
-  // nothing changed.
+  // nothing changed. The first acquisition of a store (once per run) keeps
+  // the state as it is as PATH.backup (owner-only, without the lock) unless
+  // nothing was ever recorded (serial 0); when that fails the lock is released
+  // and the answer is Held with an empty *previous and last_error() saying why.
   LockResult acquire_lock(const LockHolder& me, LockHolder* previous);
   // Releases our lock (no-op when not ours).
   void release_lock();

@@ -14,7 +14,7 @@
 // - foreign_keys=ON: run_objects always belong to a run.
 #include <fcntl.h>
 #include <sqlite3.h>
-#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -85,13 +85,14 @@ bool migrate(detail::StoreData& impl, std::string* error) {
   return true;
 }
 
-// Opens `path`; create: make the file and migrate it; otherwise it must exist
-// and be at the current schema version.
-bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create, std::string* error) {
+// Opens `path`; create: migrate it to the current schema version (and make
+// the file when `make_file`); otherwise it is read at the version it has.
+bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create, std::string* error,
+               bool make_file = false) {
   detail::StoreData* impl = &store;
   impl->path = path;
   Database& db = impl->db;
-  if (!db.open(path.string(), create, false)) {
+  if (!db.open(path.string(), make_file, false)) {
     set_error(error, db.error_message());
     return false;
   }
@@ -128,8 +129,8 @@ bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool
   }
   // An older file is read as it is (its missing columns read as their
   // defaults) and migrated by the next apply, which opens it to write.
-  if (*version == 0 && !create) {
-    set_error(error, db.error_message("not an mkq state database (it is empty)"));
+  if (*version == 0 && !make_file) {
+    set_error(error, db.error_message("not an mkq state database (it has no tables)"));
     return false;
   }
   if (create) {
@@ -157,7 +158,72 @@ bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool
   impl->lineage = meta.text(0);
   impl->serial = meta.integer(1);
   impl->policy = meta.text(2);
+  if (impl->lineage.empty()) {
+    set_error(error, db.error_message("not an mkq state database (no lineage)"));
+    return false;
+  }
   return true;
+}
+
+// SQLite's own check of every page and index (PRAGMA integrity_check): a
+// zeroed or truncated page is found here, before anything reads the
+// inventory. About 5 ms on the bench's state of 4,000 inventory rows
+// (quick_check, which skips the index contents, about 2 ms).
+bool verify(Database& db, std::string* error) {
+  Statement rows(db.handle(), "PRAGMA integrity_check");
+  std::string answer;  // the first problem; "*** in database main ***" heads the list
+  while (answer.empty() && rows.step()) {
+    if (rows.text(0).rfind("*** in database", 0) != 0) answer = rows.text(0);
+  }
+  if (!rows.ok()) {
+    set_error(error, db.error_message());
+    return false;
+  }
+  if (answer == "ok") return true;
+  set_error(error, db.error_message("damaged: " + (answer.empty() ? std::string("no answer from the check") : answer)));
+  return false;
+}
+
+// The backup beside a state (Terraform's terraform.tfstate.backup).
+std::filesystem::path backup_of(const std::filesystem::path& path) { return path.string() + ".backup"; }
+
+// A state SQLite found damaged (or not a database at all, a torn file) points
+// to its backup: "...; restore the previous state with: cp X.backup X".
+std::string with_backup_hint(const std::filesystem::path& path, int code, std::string message) {
+  if (code != SQLITE_CORRUPT && code != SQLITE_NOTADB && message.find(": damaged: ") == std::string::npos) {
+    return message;
+  }
+  const std::string prefix = "state " + path.string() + ": ";
+  if (code == SQLITE_CORRUPT && message.rfind(prefix, 0) == 0 && message.find(": damaged: ") == std::string::npos) {
+    message.insert(prefix.size(), "damaged: ");  // "damaged: database disk image is malformed"
+  }
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(backup_of(path), ec)) {
+    message += "; the state before the last write is kept beside it: restore it with: cp " +
+               backup_of(path).string() + " " + path.string();
+  } else {
+    message += "; there is no backup beside it (" + backup_of(path).string() + ")";
+  }
+  return message;
+}
+
+// A zero-byte file is no state: no command initialises it in place (it may be
+// a state truncated by a full disk). The way out is named.
+bool refuse_empty(const std::filesystem::path& path, std::string* error) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size != 0) return false;
+  set_error(error, "state " + path.string() + ": not an mkq state: empty file; if no state is meant to be there, "
+                   "delete it to start afresh: rm " + path.string());
+  return true;
+}
+
+// Opens an existing state (migrating it when `migrate_it`) and verifies it.
+bool open_verified(detail::StoreData& store, const std::filesystem::path& path, bool migrate_it, std::string* error) {
+  if (refuse_empty(path, error)) return false;
+  if (open_impl(store, path, migrate_it, error) && verify(store.db, error)) return true;
+  if (error != nullptr) *error = with_backup_hint(path, store.db.error_code(), *error);
+  return false;
 }
 
 RunRecord read_run(const Statement& row) {
@@ -225,38 +291,103 @@ std::string inventory_select(int schema_version) {
 
 }  // namespace
 
+namespace detail {
+
+bool back_up(StoreData& impl, std::string* error) {
+  const std::filesystem::path target = backup_of(impl.path);
+  const std::filesystem::path temporary = target.string() + ".new-" + std::to_string(getpid());
+  const auto failed = [&](const std::string& why) {
+    std::error_code ec;
+    std::filesystem::remove(temporary, ec);
+    set_error(error, "state " + impl.path.string() + ": cannot keep a backup in " + target.string() + ": " + why);
+    return false;
+  };
+  ::unlink(temporary.c_str());
+  const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return failed(std::system_category().message(errno));
+  ::fchmod(fd, 0600);  // owner-only whatever the umask
+  ::close(fd);
+  // The online backup API copies a consistent snapshot, the WAL's committed
+  // frames included. The copy holds no lock: a restored backup is not locked.
+  sqlite3* copy = nullptr;
+  int rc = sqlite3_open_v2(temporary.c_str(), &copy, SQLITE_OPEN_READWRITE, nullptr);
+  if (rc == SQLITE_OK) {
+    sqlite3_backup* backup = sqlite3_backup_init(copy, "main", impl.db.handle(), "main");
+    if (backup == nullptr) {
+      rc = sqlite3_errcode(copy);
+    } else {
+      rc = sqlite3_backup_step(backup, -1);
+      sqlite3_backup_finish(backup);
+      if (rc == SQLITE_DONE) rc = sqlite3_exec(copy, "DELETE FROM lock", nullptr, nullptr, nullptr);
+    }
+  }
+  const std::string message = copy != nullptr ? sqlite3_errmsg(copy) : "out of memory";
+  if (sqlite3_close(copy) != SQLITE_OK && rc == SQLITE_OK) rc = SQLITE_ERROR;
+  if (rc != SQLITE_OK) return failed(message);
+  if (::rename(temporary.c_str(), target.c_str()) != 0) return failed(std::system_category().message(errno));
+  return true;
+}
+
+}  // namespace detail
+
 StateStore::StateStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 StateStore::~StateStore() {
   if (impl_ != nullptr) release_lock();
 }
 
+namespace {
+
+// Makes a new state at `path` without a moment where `path` exists half made:
+// the file is created and migrated under a temporary name beside it, made
+// owner-only, and linked into place. When another process linked its own
+// first, ours is discarded and theirs is used (one lineage).
+bool create_state(const std::filesystem::path& path, std::string* error) {
+  const std::filesystem::path temporary =
+      path.string() + ".new-" + std::to_string(getpid()) + "-" + detail::random_uuid().substr(0, 8);
+  {
+    const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd < 0) {
+      set_error(error, "state " + path.string() + ": cannot create " + temporary.string() + ": " +
+                           std::system_category().message(errno));
+      return false;
+    }
+    ::close(fd);
+    detail::StoreData fresh;
+    if (!open_impl(fresh, temporary, true, error, true)) {
+      std::error_code ec;
+      std::filesystem::remove(temporary, ec);
+      return false;
+    }
+  }  // closed: the WAL is checkpointed into the file and removed
+  const bool linked = ::link(temporary.c_str(), path.c_str()) == 0;
+  const int link_errno = errno;
+  std::error_code ec;
+  std::filesystem::remove(temporary, ec);
+  if (linked || link_errno == EEXIST) return true;
+  set_error(error, "state " + path.string() + ": cannot create it: " + std::system_category().message(link_errno));
+  return false;
+}
+
+}  // namespace
+
 std::unique_ptr<StateStore> StateStore::open(const std::filesystem::path& path, std::string* error) {
   try {
     const std::filesystem::path directory = path.parent_path();
-    if (!directory.empty()) {
-      std::error_code ec;
+    std::error_code ec;
+    if (!directory.empty() && !std::filesystem::is_directory(directory, ec)) {
       std::filesystem::create_directories(directory, ec);
       if (ec) {
         set_error(error, "state " + path.string() + ": cannot create the directory " + directory.string() +
                              ": " + ec.message());
         return nullptr;
       }
+      // The directory mkq made (.mkq/) is the owner's alone, whatever the umask.
+      std::filesystem::permissions(directory, std::filesystem::perms::owner_all, ec);
     }
-    // Two processes creating the same new state at once must not see each
-    // other's half-made schema: creation and migration run under an flock of
-    // the file (independent of SQLite's own fcntl locks on Linux).
-    const int guard = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-    if (guard < 0) {
-      set_error(error, "state " + path.string() + ": " + std::system_category().message(errno));
-      return nullptr;
-    }
-    ::flock(guard, LOCK_EX);
+    if (!std::filesystem::exists(path, ec) && !create_state(path, error)) return nullptr;
     auto impl = std::make_unique<Impl>();
-    const bool opened = open_impl(*impl, path, true, error);
-    ::flock(guard, LOCK_UN);
-    ::close(guard);
-    if (!opened) return nullptr;
+    if (!open_verified(*impl, path, true, error)) return nullptr;
     return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
   } catch (const std::exception& e) {
     set_error(error, "state " + path.string() + ": " + e.what());
@@ -273,7 +404,7 @@ std::unique_ptr<StateStore> StateStore::open_existing(const std::filesystem::pat
       return nullptr;
     }
     auto impl = std::make_unique<Impl>();
-    if (!open_impl(*impl, path, false, error)) return nullptr;
+    if (!open_verified(*impl, path, false, error)) return nullptr;
     return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
   } catch (const std::exception& e) {
     set_error(error, "state " + path.string() + ": " + e.what());

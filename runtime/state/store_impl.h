@@ -23,6 +23,7 @@ struct StoreData {
   int schema_version = 0;
   std::int64_t serial = 0;              // the last serial read or written
   std::optional<LockHolder> held_lock;  // the lock this store acquired, until released
+  bool backed_up = false;               // this run's backup is written (once per run)
   std::string last_error;               // the last failure of a call without an error out-parameter
 };
 
@@ -41,6 +42,10 @@ std::string this_host();
 bool pid_alive(std::int64_t pid);
 // A random (version 4) UUID from OpenSSL's RAND_bytes; empty when the generator fails.
 std::string random_uuid();
+
+// Writes the state as it is now to PATH.backup (owner-only, replaced
+// atomically, without the lock row). false with *error on a failure.
+bool back_up(StoreData& impl, std::string* error);
 
 // The lock row, if any.
 std::optional<LockHolder> read_lock(Database& db, bool* ok);

@@ -117,11 +117,14 @@ TEST_CASE("state store refuses a file that is not a database and leaves it untou
   const std::string text(400, 'x');
   write_bytes(path, "this is not sqlite\n" + text);
   std::string error;
+  // A torn state reads so too: the message points to where a backup would be.
+  const std::string expected = "state " + path.string() + ": file is not a database; there is no backup beside it (" +
+                               path.string() + ".backup)";
   CHECK(StateStore::open(path, &error) == nullptr);
-  CHECK(error == "state " + path.string() + ": file is not a database");
+  CHECK(error == expected);
   error.clear();
   CHECK(StateStore::open_existing(path, &error) == nullptr);
-  CHECK(error == "state " + path.string() + ": file is not a database");
+  CHECK(error == expected);
   CHECK(read_bytes(path) == "this is not sqlite\n" + text);
 }
 
@@ -149,7 +152,7 @@ TEST_CASE("state store open_existing never creates a file", "[state]") {
   // An empty file is not a state either (and stays empty).
   write_bytes(dir.path() / "empty.db", "");
   CHECK(StateStore::open_existing(dir.path() / "empty.db", &error) == nullptr);
-  CHECK(error.find("not an mkq state database") != std::string::npos);
+  CHECK(error.find("not an mkq state: empty file") != std::string::npos);
 }
 
 TEST_CASE("state store reports a directory it cannot create", "[state][errors]") {
