@@ -83,9 +83,9 @@ class StandardModuleLoader final : public ModuleLoader {
   bool allowed(const std::filesystem::path& path) const;
 
   const FileSystem& fs_;
-  std::vector<std::filesystem::path> import_roots_;  // canonical
   diag::SourceManager& sources_;
   std::span<const stdlib::Module> std_modules_;
+  std::vector<std::filesystem::path> import_roots_;  // canonical
   std::map<std::string, ModuleSource> loaded_;   // by key; ast null for a failed module
   std::vector<std::unique_ptr<syntax::File>> asts_;
 };
