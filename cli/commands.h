@@ -12,6 +12,7 @@ enum class OutputFormat { Text, Json };
 struct GlobalOptions {
   bool color = false;   // decided from --no-color, NO_COLOR and whether stderr is a terminal
   bool verbose = false;
+  std::vector<std::string> import_roots;  // --import-root: more directories the policy may import from
 };
 
 struct CheckOptions {

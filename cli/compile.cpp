@@ -20,7 +20,10 @@ Compilation compile(const std::string& path, CompileTo target, const GlobalOptio
   result.home = kueue::policy_home(path);
   sema::RealFileSystem files;
   std::vector<sema::StageTiming> timings;
-  result.policy = sema::analyze(path, files, result.sources, result.diagnostics, global.verbose ? &timings : nullptr);
+  sema::AnalyzeOptions analysis;
+  analysis.import_roots.assign(global.import_roots.begin(), global.import_roots.end());
+  analysis.timings = global.verbose ? &timings : nullptr;
+  result.policy = sema::analyze(path, files, result.sources, result.diagnostics, analysis);
   const auto timed = [&](const char* step, auto&& run) {
     const auto start = std::chrono::steady_clock::now();
     run();

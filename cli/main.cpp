@@ -35,6 +35,17 @@ int run(int argc, char** argv) {
   app.add_flag("--no-color", no_color, "Do not color the output (also: NO_COLOR=1)");
   app.add_flag("-v,--verbose", verbose, "Say more about what mkq does");
 
+  // Every command that compiles a policy: where its imports may read.
+  std::vector<std::string> import_roots;
+  const auto add_import_root_option = [&import_roots](CLI::App* cmd) {
+    cmd->add_option("--import-root", import_roots,
+                    "Also allow imports of the files under DIR (repeatable; default: only the policy's own "
+                    "directory and std/)")
+        ->type_name("DIR")
+        ->allow_extra_args(false)
+        ->check(CLI::ExistingDirectory);
+  };
+
   mkq::cli::CheckOptions check;
   std::string check_format = "text";
   CLI::App* check_cmd = app.add_subcommand(
@@ -231,6 +242,11 @@ int run(int argc, char** argv) {
   history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
   history_cmd->add_flag("--json", history.json, "Print JSON");
 
+  for (CLI::App* cmd : {check_cmd, eval_cmd, render_cmd, graph_cmd, plan_cmd, apply_cmd, destroy_cmd, status_cmd,
+                        rotate_cmd}) {
+    add_import_root_option(cmd);
+  }
+
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
 
   if (argc == 1) {  // no command: say what there is
@@ -251,6 +267,7 @@ int run(int argc, char** argv) {
   mkq::cli::GlobalOptions global;
   global.color = want_color(no_color);
   global.verbose = verbose;
+  global.import_roots = import_roots;
 
   if (*check_cmd) {
     check.format = check_format == "json" ? OutputFormat::Json : OutputFormat::Text;

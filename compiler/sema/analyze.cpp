@@ -52,7 +52,8 @@ std::vector<fs::path> policy_files(const fs::path& path, const FileSystem& files
 }
 
 std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& files, diag::SourceManager& sources,
-                                     diag::Diagnostics& diagnostics, std::vector<StageTiming>* timings) {
+                                     diag::Diagnostics& diagnostics, const AnalyzeOptions& options) {
+  std::vector<StageTiming>* const timings = options.timings;
   const std::size_t errors = diagnostics.error_count();
   // Steps are timed only when asked; the clock never changes what is computed.
   auto started = std::chrono::steady_clock::now();
@@ -84,7 +85,11 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   lap("parse");
   if (diagnostics.error_count() != errors) return std::nullopt;
 
-  StandardModuleLoader loader(files, sources);
+  // The policy's own tree: where relative imports of its root files start.
+  std::vector<fs::path> import_roots = options.import_roots;
+  const fs::path home = files.canonical(path);
+  import_roots.push_back(files.kind(path) == FileSystem::Kind::Directory ? home : home.parent_path());
+  StandardModuleLoader loader(files, sources, import_roots);
   for (const auto& root : roots) loader.preload(root);
   // The prelude (std/integrations) joins every policy without an import.
   std::vector<ModuleSource> prelude;

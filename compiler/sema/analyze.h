@@ -23,9 +23,17 @@ struct StageTiming {
   double milliseconds = 0;
 };
 
+struct AnalyzeOptions {
+  // Directories whose files the policy may import besides its own directory
+  // tree (PATH itself when it is a directory, else the directory of the file
+  // PATH names, symlinks resolved) and std/ (mkq --import-root).
+  std::vector<std::filesystem::path> import_roots;
+  std::vector<StageTiming>* timings = nullptr;  // each step's time, when set
+};
+
 std::optional<model::Policy> analyze(const std::filesystem::path& path, const FileSystem& fs,
                                      diag::SourceManager& sources, diag::Diagnostics& diagnostics,
-                                     std::vector<StageTiming>* timings = nullptr);
+                                     const AnalyzeOptions& options = {});
 
 // The root files PATH stands for (one file, or the sorted *.mkq of a
 // directory). A missing path, an unreadable file or a directory without .mkq

@@ -82,10 +82,10 @@ void bind_top_level(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 void check_manager(Binder& binder, const EvalPolicy& policy, Draft& draft) {
   if (draft.managers.empty()) {
-    diag::SourceRange at;  // the policy's first file with a declaration of its own
+    diag::SourceRange at;  // the start of the policy's first file with a declaration of its own, else of its first file
     const auto own = std::find_if(policy.blocks.begin(), policy.blocks.end(),
                                   [](const EvalBlock& block) { return !block.from_stdlib; });
-    if (own != policy.blocks.end()) at.file = own->range.file;
+    at.file = own != policy.blocks.end() ? own->range.file : policy.first_file;
     binder.error(codes::kNoManager, at, "the policy declares no manager");
     return;
   }

@@ -45,6 +45,7 @@ inline constexpr const char* kBadImportAlias = "E2081";     // an import whose d
 inline constexpr const char* kImportCycle = "E2082";        // modules that import each other
 inline constexpr const char* kModuleUnreadable = "E2083";   // an imported file that exists but cannot be read
 inline constexpr const char* kBadImportPath = "E2084";      // an interpolated import path
+inline constexpr const char* kImportOutsidePolicy = "E2085"; // an imported file outside the policy's directory tree and every --import-root
 
 // ---------------------------------------------------------------- limits
 inline constexpr const char* kTooDeep = "E2090";            // evaluation nested too deeply (long let chains, deep imports)

@@ -50,6 +50,9 @@ struct EvalBlock {
 // files sorted by path, statements in source order.
 struct EvalPolicy {
   std::vector<EvalBlock> blocks;
+  // The first root file (by key): where a diagnostic about the policy as a
+  // whole points when no declaration of its own can (an empty file).
+  diag::FileId first_file = diag::kNoFile;
 };
 
 }  // namespace mkq::sema

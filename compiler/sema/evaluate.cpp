@@ -14,7 +14,12 @@ namespace mkq::sema {
 EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
                     const std::vector<ModuleSource>& prelude) {
   detail::Evaluator evaluator(loader, diagnostics);
-  return evaluator.run(roots, prelude);
+  EvalPolicy policy = evaluator.run(roots, prelude);
+  const auto first = std::min_element(roots.begin(), roots.end(), [](const RootFile& a, const RootFile& b) {
+    return a.key < b.key;
+  });
+  if (first != roots.end() && first->ast != nullptr) policy.first_file = first->ast->file;
+  return policy;
 }
 
 std::string default_import_alias(const std::string& spec) {

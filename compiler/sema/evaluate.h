@@ -56,12 +56,18 @@ class ModuleLoader {
 // relative to the importing file's directory (or absolute), read through
 // `fs`. A relative path without an extension also finds PATH.mkq. Inside a
 // std module, relative imports stay inside std/.
+//
+// Files are confined to `import_roots` (directories; analyze() passes the
+// policy's own directory and any --import-root): an import whose canonical
+// path (FileSystem::canonical, so `..` and symlinks are followed) is in none
+// of them is refused (E2085) before the file is opened, listed or parsed, so
+// that no diagnostic can show a line of it.
 class StandardModuleLoader final : public ModuleLoader {
  public:
   // `std_modules` is the standard library (tests may pass their own).
   StandardModuleLoader(const FileSystem& fs, diag::SourceManager& sources,
-                       std::span<const stdlib::Module> std_modules = stdlib::modules())
-      : fs_(fs), sources_(sources), std_modules_(std_modules) {}
+                       const std::vector<std::filesystem::path>& import_roots,
+                       std::span<const stdlib::Module> std_modules = stdlib::modules());
   ModuleSource load(const std::string& importer, diag::FileId importer_file, const std::string& spec,
                     diag::SourceRange at, diag::Diagnostics& diagnostics) override;
   // Makes a module parsed elsewhere (a root file) known, so that importing
@@ -73,10 +79,13 @@ class StandardModuleLoader final : public ModuleLoader {
   ModuleSource load_file(const std::filesystem::path& path, const std::string& display,
                          const std::string& spec, diag::SourceRange at, diag::Diagnostics& diagnostics);
   ModuleSource remember(const std::string& key, std::unique_ptr<syntax::File> ast, bool usable);
+  // True when `path` (canonical) lies in one of the import roots.
+  bool allowed(const std::filesystem::path& path) const;
 
   const FileSystem& fs_;
   diag::SourceManager& sources_;
   std::span<const stdlib::Module> std_modules_;
+  std::vector<std::filesystem::path> import_roots_;  // canonical
   std::map<std::string, ModuleSource> loaded_;   // by key; ast null for a failed module
   std::vector<std::unique_ptr<syntax::File>> asts_;
 };

@@ -1,6 +1,7 @@
 // StandardModuleLoader: resolves an import to an embedded std module or to a
-// file relative to the importing file, registers its text in the
-// SourceManager and parses it, once per module.
+// file relative to the importing file (refusing one outside the import
+// roots), registers its text in the SourceManager and parses it, once per
+// module.
 #include <algorithm>
 
 #include "compiler/sema/codes_eval.h"
@@ -26,6 +27,24 @@ std::string without_extension(std::string text) {
 }
 
 }  // namespace
+
+StandardModuleLoader::StandardModuleLoader(const FileSystem& fs, diag::SourceManager& sources,
+                                           const std::vector<fs::path>& import_roots,
+                                           std::span<const stdlib::Module> std_modules)
+    : fs_(fs), sources_(sources), std_modules_(std_modules) {
+  for (const auto& root : import_roots) {
+    fs::path canonical = fs_.canonical(root).lexically_normal();
+    if (!canonical.has_filename() && canonical.has_relative_path()) canonical = canonical.parent_path();  // "/a/" -> "/a"
+    import_roots_.push_back(std::move(canonical));
+  }
+}
+
+bool StandardModuleLoader::allowed(const fs::path& path) const {
+  // Element by element, so that /p does not contain /policy.
+  return std::any_of(import_roots_.begin(), import_roots_.end(), [&](const fs::path& root) {
+    return std::mismatch(root.begin(), root.end(), path.begin(), path.end()).first == root.end();
+  });
+}
 
 ModuleSource StandardModuleLoader::remember(const std::string& key, std::unique_ptr<syntax::File> ast, bool usable) {
   ModuleSource source;
@@ -57,11 +76,24 @@ ModuleSource StandardModuleLoader::load(const std::string& importer, diag::FileI
     display = (fs::path(sources_.file(importer_file).path).parent_path() / written).lexically_normal().generic_string();
   }
 
+  // Confinement comes before anything else touches the file: one outside the
+  // roots is not opened, and its directory is not listed for a near miss. The
+  // message is the same whether or not it exists.
+  const auto refuse = [&] {
+    auto& d = diagnostics.error(eval_codes::kImportOutsidePolicy, at,
+                                "cannot import '" + spec + "': it is outside the policy's directory");
+    d.notes.push_back({"imports may read only the policy's directory tree and std/ modules; "
+                       "`--import-root DIR` allows the files under DIR too",
+                       std::nullopt});
+    return ModuleSource{};
+  };
+  if (!spec.empty() && !allowed(fs_.canonical(target))) return refuse();
   if (!spec.empty() && fs_.kind(target) == FileSystem::Kind::File) return load_file(target, display, spec, at, diagnostics);
   if (!spec.empty() && !written.has_extension()) {
     fs::path with_extension = target;
     with_extension += kExtension;
     if (fs_.kind(with_extension) == FileSystem::Kind::File) {
+      if (!allowed(fs_.canonical(with_extension))) return refuse();
       return load_file(with_extension, display + std::string(kExtension), spec, at, diagnostics);
     }
   }

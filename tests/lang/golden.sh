@@ -4,6 +4,8 @@
 # the expected file beside the case: ok/X.mkq -> ok/X.out, the output of
 # `mkq --no-color eval` (any warnings, then the typed model as JSON; exit 0);
 # error/X.mkq -> error/X.err, the output of `mkq --no-color check` (exit 1).
+# X.flags beside the case, when present, holds more options for that command
+# (one line, split on spaces, e.g. `--import-root /dev`).
 # With --update, rewrites the expected file.
 set -u
 mkq=$1 case=$2 update=${3:-}
@@ -12,15 +14,17 @@ base=${case%.mkq}
 kind=${case%%/*}
 actual=$(mktemp)
 trap 'rm -f "$actual"' EXIT
+flags=()
+if [ -f "$base.flags" ]; then read -r -a flags <"$base.flags"; fi
 
 if [ "$kind" = ok ]; then
   expected=$base.out
-  "$mkq" --no-color eval "$case" >"$actual" 2>&1
+  "$mkq" --no-color eval "${flags[@]}" "$case" >"$actual" 2>&1
   status=$?
   want=0
 else
   expected=$base.err
-  "$mkq" --no-color check "$case" >"$actual" 2>&1
+  "$mkq" --no-color check "${flags[@]}" "$case" >"$actual" 2>&1
   status=$?
   want=1
 fi

@@ -398,7 +398,12 @@ TEST_CASE("integration: analyze() loads std/integrations into every policy", "[s
     mkq::diag::Diagnostics diagnostics;
     CHECK_FALSE(mkq::sema::analyze("/s", fs, sources, diagnostics));
     REQUIRE(diagnostics.size() == 1);
-    CHECK_FALSE(diagnostics.items().front().range.valid());
+    // No declaration of its own: the start of its first file.
+    const auto& d = diagnostics.items().front();
+    REQUIRE(d.range.valid());
+    CHECK(sources.file(d.range.file).path == "/s/policy.mkq");
+    CHECK(d.range.begin.line == 1);
+    CHECK(d.range.begin.column == 1);
   }
 }
 

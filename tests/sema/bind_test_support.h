@@ -130,7 +130,7 @@ inline const std::vector<EvalBlock>& standard_catalogue() {
     mkq::sema::InMemoryFileSystem fs;
     mkq::diag::SourceManager sources;
     mkq::diag::Diagnostics diagnostics;
-    mkq::sema::StandardModuleLoader loader(fs, sources);
+    mkq::sema::StandardModuleLoader loader(fs, sources, {"/"});
     std::vector<mkq::sema::ModuleSource> prelude;
     for (const std::string_view spec : mkq::sema::kPreludeModules) {
       prelude.push_back(loader.load("", mkq::diag::kNoFile, std::string(spec), {}, diagnostics));

@@ -95,7 +95,9 @@ inline std::unique_ptr<EvalRun> evaluate_files(const std::map<std::string, std::
   if (!run->syntax_ok) {
     FAIL("syntax errors:\n" + run->joined());
   }
-  run->loader = std::make_unique<sema::StandardModuleLoader>(run->fs, run->sources, std_modules);
+  // Every file may be imported: confinement is tested through analyze().
+  const std::vector<std::filesystem::path> everywhere = {"/"};
+  run->loader = std::make_unique<sema::StandardModuleLoader>(run->fs, run->sources, everywhere, std_modules);
   for (const auto& root : root_files) run->loader->preload(root);
   run->policy = sema::evaluate(root_files, *run->loader, run->diagnostics);
   return run;
