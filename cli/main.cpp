@@ -136,9 +136,12 @@ int run(int argc, char** argv) {
 
   // Going on without a worker (plan, apply, destroy).
   const auto add_exclude_option = [](CLI::App* cmd, mkq::cli::RuntimeOptions& runtime) {
+    // One name per option: without allow_extra_args(false) CLI11 takes the PATH that follows as a second name.
     cmd->add_option("--exclude-cluster", runtime.exclude_clusters,
                     "Leave this worker out: neither read nor changed, nor its MultiKueueCluster and Secret on the "
-                    "manager (repeatable)");
+                    "manager (repeatable)")
+        ->type_name("NAME")
+        ->allow_extra_args(false);
   };
 
   // What may happen to objects mkq did not create: shared by plan, apply and destroy.
@@ -206,7 +209,9 @@ int run(int argc, char** argv) {
   CLI::App* rotate_cmd = credentials_cmd->add_subcommand(
       "rotate", "Issue fresh worker credentials now and revoke the old ones (service-account mode)");
   rotate_cmd->add_option("PATH", rotate.path, "A .mkq file or a directory of them (default: .)");
-  rotate_cmd->add_option("--cluster", rotate.clusters, "Only this worker (repeatable; default: every worker)");
+  rotate_cmd->add_option("--cluster", rotate.clusters, "Only this worker (repeatable; default: every worker)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
   add_runtime_options(rotate_cmd, rotate.runtime);
   rotate_cmd->add_flag("--auto-approve", rotate.auto_approve, "Do not ask for confirmation");
 
@@ -230,7 +235,9 @@ int run(int argc, char** argv) {
   CLI::App* state_rm = state_cmd->add_subcommand(
       "rm", "Forget objects (ADDRESS..., or every object of --cluster NAME) without touching any cluster");
   state_rm->add_option("ADDRESS", state.addresses, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME");
-  state_rm->add_option("--cluster", state.clusters, "Every object of this cluster, e.g. a dead worker (repeatable)");
+  state_rm->add_option("--cluster", state.clusters, "Every object of this cluster, e.g. a dead worker (repeatable)")
+      ->type_name("NAME")
+      ->allow_extra_args(false);
   state_rm->callback([&state] { state.action = "rm"; });
 
   mkq::cli::HistoryOptions history;

@@ -162,6 +162,9 @@ mkq_run excluded plan "$P" "${B[@]}" --exclude-cluster worker2 --detailed-exitco
 grep -qxF "# cluster worker2 (worker): excluded (--exclude-cluster): $left objects left as they are" "$TMP/excluded.out" ||
   { show excluded; fail "the plan does not say what the exclusion leaves"; }
 grep -q "^mkq: target: kubeconfig .*worker2" "$TMP/excluded.err" && { show excluded; fail "the target line names the excluded worker"; }
+# The PATH may follow the option: it is not taken for a second name.
+mkq_run excluded-first plan --exclude-cluster worker2 "$P" "${B[@]}" --detailed-exitcode
+[ "$rc" = 0 ] || { show excluded-first; fail "plan --exclude-cluster worker2 PATH: exit $rc, expected 0"; }
 mkq_run ex-manager plan "$P" "${B[@]}" --exclude-cluster manager
 [ "$rc" = 1 ] && grep -q "exclude-cluster manager: that is the manager" "$TMP/ex-manager.err" || { show ex-manager; fail "excluding the manager"; }
 mkq_run ex-typo plan "$P" "${B[@]}" --exclude-cluster wroker2
