@@ -5,13 +5,13 @@
 // two, where the grammar leaves exactly one viable alternative; `expr` is the
 // precedence climbing ANTLR generates for its left-recursive rule (the
 // precedence levels and operand levels below are those of the generated
-// MkqParser::expr). The one decision ANTLR makes by looking further ahead —
-// whether the ',' after `assert cond` starts a message or separates statements
-// — is taken only where one token after the ',' settles it.
+// MkqParser::expr). The grammar needs no longer look-ahead anywhere (a ','
+// after an assert's condition always starts the message), so the parser never
+// imitates a decision of ANTLR's prediction.
 //
-// On anything else (a syntax error, that ambiguity, an interpolated quoted name
-// (E1015), a tree the Transformer finds too deep (E1010)) the parser gives up:
-// it reports nothing and has taken nothing, and the ANTLR path runs.
+// On anything else (a syntax error, an interpolated quoted name (E1015), a
+// tree the Transformer finds too deep (E1010)) the parser gives up: it reports
+// nothing and has taken nothing, and the ANTLR path runs.
 #include <algorithm>
 
 #include "MkqLexer.h"
@@ -24,28 +24,6 @@ namespace {
 
 using grammar::MkqLexer;
 using L = MkqLexer;
-
-bool is_expr_start(std::size_t t) {
-  switch (t) {
-    case L::NUMBER:
-    case L::BAD_NUMBER:
-    case L::DURATION:
-    case L::STRING:
-    case L::UNTERMINATED_STRING:
-    case L::TRUE:
-    case L::FALSE:
-    case L::NULL_LIT:
-    case L::ALL:
-    case L::LPAREN:
-    case L::LBRACK:
-    case L::LBRACE:
-    case L::MINUS:
-    case L::NOT:
-      return true;
-    default:
-      return is_ident_type(t);
-  }
-}
 
 // Precedence of a binary operator in MkqParser::expr (its precpred level);
 // 0 for any other token. The right operand is parsed at one level higher.
@@ -377,31 +355,14 @@ std::unique_ptr<IfStmt> FastParser::if_stmt(int& height) {
   return s;
 }
 
-// `assert cond, x ...`: the ',' starts the message unless it is a statement
-// separator. ANTLR (SLL) predicts with as many tokens as it takes; here the
-// cases one or two tokens decide, else give up.
-bool FastParser::assert_takes_message() const {
-  const std::size_t first = type(1);
-  const std::size_t second = type(2);
-  if (!is_expr_start(first)) return false;  // `assert c,` then '}', EOF or a statement keyword
-  if (first == L::STRING) {
-    // A statement starting with a string is `"name" = value`; '=' never follows an expression.
-    return second != L::ASSIGN;
-  }
-  if (is_ident_type(first)) {
-    // A statement starting with a name continues with '=', a label, `in` or '{'.
-    if (second == L::ASSIGN || second == L::LBRACE) return false;
-    if (second == L::IN || second == L::STRING || second == L::UNTERMINATED_STRING) throw GiveUp{};
-    return true;
-  }
-  return true;  // no statement starts like this
-}
-
+// ASSERT expr (COMMA expr COMMA*)? : a ',' after the condition always starts
+// the message; the ','s after the message are left to file() and body() as
+// separators.
 StmtPtr FastParser::assert_stmt(int& height) {
   const LexToken& first = take();
   ExprPtr condition = expr(0, height);
   ExprPtr message;
-  if (type() == L::COMMA && assert_takes_message()) {
+  if (type() == L::COMMA) {
     take();
     int h = 0;
     message = expr(0, h);

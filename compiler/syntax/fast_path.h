@@ -8,10 +8,10 @@
 //
 // Both only ever answer when they are sure to give what the ANTLR path
 // (parse.cpp, transform_*.cpp) would give for the same text; for anything
-// unusual — a lexical error, an ambiguity ANTLR resolves by looking far ahead,
-// a syntax error, a tree too deep — they give up without any side effect, and
-// the ANTLR path runs instead. Diagnostics therefore always come from the ANTLR
-// path, and the AST is the same whichever path built it.
+// unusual — a lexical error, a syntax error, a tree too deep — they give up
+// without any side effect, and the ANTLR path runs instead. Diagnostics
+// therefore always come from the ANTLR path, and the AST is the same whichever
+// path built it.
 //
 // No ANTLR type here; token types are the generated MkqLexer's.
 #pragma once
@@ -82,7 +82,6 @@ class FastParser {
   StmtPtr attribute(int& height);
   StmtPtr block(int& height);
   Body body(int& height);
-  bool assert_takes_message() const;
 
   // expressions
   ExprPtr expr(int precedence, int& height);

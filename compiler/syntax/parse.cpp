@@ -26,7 +26,7 @@
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/literals.h"
 #include "compiler/syntax/parse.h"
-#include "compiler/syntax/parse_testing.h"
+#include "compiler/syntax/parse_route.h"
 #include "compiler/syntax/parser_internal.h"
 
 namespace mkq::syntax {
@@ -246,21 +246,18 @@ class NestingCounter {
 
 // ------------------------------------------------------------------ PieceParser
 
-// Engine::FastOnly (tests): the fast path gave up somewhere.
-struct FastPathGaveUp {};
-
 // Lexes, checks, parses and transforms one TextPiece.
 class PieceParser {
  public:
   PieceParser(const TextPiece& piece, const diag::SourceManager& sources, diag::Diagnostics& diagnostics,
-              ErrorBudget& budget, std::vector<Comment>& comments, int base_depth, testing::Engine engine)
+              ErrorBudget& budget, std::vector<Comment>& comments, int base_depth, ParseRoute& route)
       : piece_(piece),
         sources_(sources),
         diagnostics_(diagnostics),
         budget_(budget),
         comments_(comments),
         base_depth_(base_depth),
-        engine_(engine),
+        route_(route),
         reporter_(piece, diagnostics, budget) {}
 
   // The statements of a file; nullopt when the file is over a limit.
@@ -272,7 +269,7 @@ class PieceParser {
         fast.commit(strings_);
         return stmts;
       }
-      if (engine_ == testing::Engine::FastOnly) throw FastPathGaveUp{};
+      route_.used_antlr = true;
       materialize_tokens();
     }
     auto tokens = take_tokens();
@@ -296,7 +293,7 @@ class PieceParser {
         fast.commit(strings_);
         return expr;
       }
-      if (engine_ == testing::Engine::FastOnly) throw FastPathGaveUp{};
+      route_.used_antlr = true;
       materialize_tokens();
     }
     auto tokens = take_tokens();
@@ -322,11 +319,11 @@ class PieceParser {
 
   // Steps 2-4; false when the file is over a limit (no parse then).
   bool prepare() {
-    if (engine_ != testing::Engine::AntlrOnly && fast_lex(piece_, fast_tokens_) && fast_scan()) {
+    if (route_.engine != Engine::AntlrOnly && fast_lex(piece_, fast_tokens_) && fast_scan()) {
       fast_lexed_ = true;
       token_count_ = fast_tokens_.size();
     } else {
-      if (engine_ == testing::Engine::FastOnly) throw FastPathGaveUp{};
+      route_.used_antlr = true;
       fast_tokens_.clear();
       string_tokens_.clear();
       make_lexer();
@@ -648,7 +645,7 @@ class PieceParser {
 
   ExprPtr interpolate(std::uint32_t begin, std::uint32_t end, int depth) {
     const TextPiece inner(sources_, piece_.file(), begin, end, piece_.range(end, end + 1));
-    PieceParser parser(inner, sources_, diagnostics_, budget_, comments_, depth, engine_);
+    PieceParser parser(inner, sources_, diagnostics_, budget_, comments_, depth, route_);
     ExprPtr expr = parser.interpolation();
     if (parser.over_limit()) over_limit_ = true;
     return expr;
@@ -704,7 +701,7 @@ class PieceParser {
   ErrorBudget& budget_;
   std::vector<Comment>& comments_;
   int base_depth_;
-  testing::Engine engine_;  // Auto: fast_lex() and FastParser first
+  ParseRoute& route_;  // FastPathFirst: fast_lex() and FastParser first
   ErrorReporter reporter_;
   std::unique_ptr<antlr4::ANTLRInputStream> input_;  // made by make_lexer() when ANTLR tokens are needed
   std::unique_ptr<MkqLexer> lexer_;
@@ -733,9 +730,9 @@ SourceRange start_of(FileId file) {
   return range;
 }
 
-// parse_file() with or without the fast path (parse_testing.h).
+// parse_file() along a route (parse_route.h).
 std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics,
-                            testing::Engine engine) {
+                            detail::ParseRoute& route) {
   try {
     const diag::SourceFile& source = sources.file(file);
     const std::string& text = source.text;
@@ -761,15 +758,13 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
     result->file = file;
     const detail::TextPiece piece(sources, file, begin, static_cast<std::uint32_t>(text.size()));
     detail::ErrorBudget budget(diagnostics);
-    detail::PieceParser parser(piece, sources, diagnostics, budget, result->comments, 0, engine);
+    detail::PieceParser parser(piece, sources, diagnostics, budget, result->comments, 0, route);
     auto stmts = parser.statements();
     if (!stmts) return nullptr;
     result->stmts = std::move(*stmts);
     std::stable_sort(result->comments.begin(), result->comments.end(),
                      [](const Comment& a, const Comment& b) { return a.range.begin.offset < b.range.begin.offset; });
     return result;
-  } catch (const detail::FastPathGaveUp&) {
-    return nullptr;
   } catch (const std::exception& e) {
     diagnostics.error(codes::kInternalError, start_of(file), std::string("internal error in the parser: ") + e.what());
   } catch (...) {
@@ -781,16 +776,13 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
 }  // namespace
 
 std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
-  return parse(sources, file, diagnostics, testing::Engine::Auto);
+  detail::ParseRoute route;
+  return parse(sources, file, diagnostics, route);
 }
 
-namespace testing {
-
-std::unique_ptr<File> parse_file_with(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics,
-                                      Engine engine) {
-  return parse(sources, file, diagnostics, engine);
+std::unique_ptr<File> detail::parse_file_via(const diag::SourceManager& sources, FileId file,
+                                             diag::Diagnostics& diagnostics, ParseRoute& route) {
+  return parse(sources, file, diagnostics, route);
 }
-
-}  // namespace testing
 
 }  // namespace mkq::syntax

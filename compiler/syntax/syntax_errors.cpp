@@ -133,6 +133,31 @@ antlr4::ParserRuleContext* body_owner(antlr4::ParserRuleContext* context, const 
   return nullptr;
 }
 
+// `assert ok, }`: `comma` is the ',' after an assert's condition, which starts its message.
+bool starts_assert_message(antlr4::ParserRuleContext* context, const antlr4::Token* comma) {
+  for (auto* c = context; c != nullptr; c = dynamic_cast<antlr4::ParserRuleContext*>(c->parent)) {
+    if (auto* assert_stmt = dynamic_cast<P::AssertStmtContext*>(c)) {
+      return !assert_stmt->COMMA().empty() && assert_stmt->COMMA(0)->getSymbol() == comma;
+    }
+  }
+  return false;
+}
+
+// `assert ok, x = 1`: the statement just parsed is an assert whose message ends at `last`.
+bool ends_assert_message(antlr4::ParserRuleContext* context, const antlr4::Token* last) {
+  if (context == nullptr || last == nullptr) return false;
+  for (auto it = context->children.rbegin(); it != context->children.rend(); ++it) {
+    if (auto* stmt = dynamic_cast<P::StmtContext*>(*it)) {
+      auto* assert_stmt = stmt->assertStmt();
+      return assert_stmt != nullptr && assert_stmt->expr().size() > 1 && assert_stmt->expr(1)->stop == last;
+    }
+  }
+  return false;
+}
+
+constexpr const char* kAssertCommaNote =
+    "a ',' after the condition of 'assert' starts its message; end an assert without one with ';' or a new line";
+
 const std::vector<std::string>& statement_keywords() {
   static const std::vector<std::string> keywords = {"import", "let", "template", "use", "for", "if", "else", "assert"};
   return keywords;
@@ -349,6 +374,9 @@ void FriendlyErrorStrategy::explain(antlr4::Parser* parser, antlr4::Token* offen
     if (previous != nullptr && previous->getType() == P::ASSIGN && type == P::ASSIGN) {
       d.notes.push_back({"to compare two values, write '=='", std::nullopt});
     }
+    if (previous != nullptr && previous->getType() == P::COMMA && starts_assert_message(context, previous)) {
+      d.notes.push_back({kAssertCommaNote, std::nullopt});
+    }
     reporter_.report(offending, std::move(d));
     return;
   }
@@ -389,6 +417,7 @@ void FriendlyErrorStrategy::explain(antlr4::Parser* parser, antlr4::Token* offen
     if (type == P::SLASH) {
       d.notes.push_back({"comments start with '//'", std::nullopt});
     }
+    if (type == P::ASSIGN && ends_assert_message(context, previous)) d.notes.push_back({kAssertCommaNote, std::nullopt});
   }
   reporter_.report(offending, std::move(d));
 }

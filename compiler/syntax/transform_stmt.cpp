@@ -3,6 +3,8 @@
 // The tree may come from error recovery: any child can be missing. A missing
 // name becomes an empty Identifier, a missing expression an ErrorExpr, a
 // missing body an empty Body; the errors themselves were already reported.
+#include <algorithm>
+
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/parser_internal.h"
 
@@ -113,7 +115,13 @@ std::unique_ptr<IfStmt> Transformer::if_stmt(P::IfStmtContext* context) {
 }
 
 StmtPtr Transformer::assert_stmt(P::AssertStmtContext* context) {
-  const SourceRange range = piece_.context_range(context);
+  SourceRange range = piece_.context_range(context);
+  // The rule also holds the ','s after the message, which separate statements:
+  // the assert ends with its message.
+  if (context->COMMA().size() > 1 && context->expr().size() > 1) {
+    const SourceRange message = piece_.context_range(context->expr(1));
+    range = piece_.range(range.begin.offset, std::max(range.begin.offset, message.end.offset));
+  }
   auto s = std::make_unique<AssertStmt>(range);
   const auto exprs = context->expr();
   s->condition = expr(at(exprs, 0), range);

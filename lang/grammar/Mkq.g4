@@ -6,23 +6,28 @@
 // and which block kinds and fields exist is decided by compiler/sema, so that a
 // misspelled field or block kind gets a "did you mean" rather than a syntax error.
 //
-// Newlines carry no meaning; ',' or ';' may separate statements.
+// Newlines carry no meaning; ',' or ';' may separate statements (see stmt).
 // Generated with: antlr4 -Dlanguage=Cpp -no-listener -no-visitor -package mkq::grammar
 grammar Mkq;
 
-file : stmt* EOF ;
+file : COMMA* stmt* EOF ;
 
+// A ',' or ';' may separate statements. A ',' belongs to the statement before
+// it, except right after an assert's condition, where it starts the message:
+// no statement starts with ',', so the parser decides on one token whether an
+// assert has a message.
 stmt
-    : importStmt
-    | letStmt
-    | templateStmt
-    | forStmt
-    | ifStmt
+    : ( importStmt
+      | letStmt
+      | templateStmt
+      | forStmt
+      | ifStmt
+      | useStmt
+      | attribute
+      | block
+      | SEP
+      ) COMMA*
     | assertStmt
-    | useStmt
-    | attribute
-    | block
-    | (SEP | COMMA)             // ',' or ';' may separate statements
     ;
 
 importStmt   : IMPORT stringLit (AS ident)? ;
@@ -32,11 +37,11 @@ params       : param (COMMA param)* COMMA? ;
 param        : ident (ASSIGN expr)? ;
 forStmt      : FOR ident (COMMA ident)? IN expr body ;
 ifStmt       : IF expr body (ELSE (ifStmt | body))? ;
-assertStmt   : ASSERT expr (COMMA expr)? ;
+assertStmt   : ASSERT expr (COMMA expr COMMA*)? ;   // `assert cond, message`: see stmt
 useStmt      : USE qualifiedName LPAREN args? RPAREN ;
 attribute    : (ident | STRING) ASSIGN expr ;   // "nvidia.com/gpu" = 8: names that are not identifiers are quoted
 block        : blockKind stringLit* (IN stringLit)? body ;
-body         : LBRACE stmt* RBRACE ;
+body         : LBRACE COMMA* stmt* RBRACE ;
 
 // Declaration kinds are keywords so that editors highlight them, but any
 // identifier parses as a block kind: sema reports unknown ones with a suggestion.

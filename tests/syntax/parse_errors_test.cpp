@@ -207,6 +207,26 @@ TEST_CASE("parser asks for an expression", "[syntax][errors]") {
   REQUIRE(eq->messages() == std::vector<std::string>{"E1012 1:5-1:6 expected an expression"});
 }
 
+TEST_CASE("parser explains that the ',' after an assert's condition starts its message", "[syntax][errors]") {
+  const std::string note =
+      "a ',' after the condition of 'assert' starts its message; end an assert without one with ';' or a new line";
+  // Separating an assert from the next statement with ',' makes that statement the message.
+  auto stray = parse("assert ok, x = 1");
+  REQUIRE(stray->messages() == std::vector<std::string>{"E1001 1:14-1:15 unexpected '='"});
+  CHECK(notes(stray->error()) == std::vector<std::string>{note});
+  auto missing = parse("a { assert ok, }");
+  REQUIRE(missing->messages() == std::vector<std::string>{"E1012 1:16-1:17 expected an expression"});
+  CHECK(notes(missing->error()) == std::vector<std::string>{note});
+  auto keyword = parse("assert ok, let x = 1");
+  REQUIRE(keyword->messages() == std::vector<std::string>{"E1012 1:12-1:15 expected an expression"});
+  CHECK(notes(keyword->error()) == std::vector<std::string>{note});
+  // Other missing expressions and stray '=' get no such note.
+  auto other = parse("x = [1 +]");
+  REQUIRE(other->messages() == std::vector<std::string>{"E1012 1:9-1:10 expected an expression"});
+  CHECK(notes(other->error()).empty());
+  CHECK(notes(parse("x = 1 = 2")->error()).empty());
+}
+
 TEST_CASE("parser reports a field without '='", "[syntax][errors]") {
   auto p = parse("quota \"f\" { cpu 9 }");
   REQUIRE(p->messages() == std::vector<std::string>{"E1013 1:17-1:18 missing '=' after field 'cpu'"});

@@ -131,6 +131,19 @@ TEST_CASE("parser builds let, import with and without alias, and assert", "[synt
   CHECK(as<AssertStmt>(p->file->stmts[4]).message == nullptr);
 }
 
+TEST_CASE("parser takes the ',' after an assert's condition as its message's, and later ones as separators",
+          "[syntax]") {
+  auto p = parse_ok("assert a, \"m\",, x = 1\nb { , assert c; y = 2, assert d, e, }");
+  CHECK(dump(*p->file) ==
+        "(assert a \"m\")\n"
+        "(= x 1)\n"
+        "(b {(assert c) (= y 2) (assert d e)})");
+  // The assert ends with its message: the separators after it are not part of it.
+  CHECK(p->text(as<AssertStmt>(p->file->stmts[0]).range) == "assert a, \"m\"");
+  const auto& body = as<BlockStmt>(p->file->stmts[2]).body;
+  CHECK(p->text(as<AssertStmt>(body.stmts[2]).range) == "assert d, e");
+}
+
 TEST_CASE("parser builds templates with parameters and defaults", "[syntax]") {
   auto p = parse_ok(
       "template team(name, cpu = 4, groups = [],) {\n  namespace \"${name}\" {}\n}\ntemplate empty() {}");

@@ -76,6 +76,8 @@ public:
     FileContext(antlr4::ParserRuleContext *parent, size_t invokingState);
     virtual size_t getRuleIndex() const override;
     antlr4::tree::TerminalNode *EOF();
+    std::vector<antlr4::tree::TerminalNode *> COMMA();
+    antlr4::tree::TerminalNode* COMMA(size_t i);
     std::vector<StmtContext *> stmt();
     StmtContext* stmt(size_t i);
 
@@ -93,12 +95,13 @@ public:
     TemplateStmtContext *templateStmt();
     ForStmtContext *forStmt();
     IfStmtContext *ifStmt();
-    AssertStmtContext *assertStmt();
     UseStmtContext *useStmt();
     AttributeContext *attribute();
     BlockContext *block();
     antlr4::tree::TerminalNode *SEP();
-    antlr4::tree::TerminalNode *COMMA();
+    std::vector<antlr4::tree::TerminalNode *> COMMA();
+    antlr4::tree::TerminalNode* COMMA(size_t i);
+    AssertStmtContext *assertStmt();
 
    
   };
@@ -216,7 +219,8 @@ public:
     antlr4::tree::TerminalNode *ASSERT();
     std::vector<ExprContext *> expr();
     ExprContext* expr(size_t i);
-    antlr4::tree::TerminalNode *COMMA();
+    std::vector<antlr4::tree::TerminalNode *> COMMA();
+    antlr4::tree::TerminalNode* COMMA(size_t i);
 
    
   };
@@ -273,6 +277,8 @@ public:
     virtual size_t getRuleIndex() const override;
     antlr4::tree::TerminalNode *LBRACE();
     antlr4::tree::TerminalNode *RBRACE();
+    std::vector<antlr4::tree::TerminalNode *> COMMA();
+    antlr4::tree::TerminalNode* COMMA(size_t i);
     std::vector<StmtContext *> stmt();
     StmtContext* stmt(size_t i);
 
