@@ -324,21 +324,24 @@ class Generator {
     const auto it = grammar_.parser_rules().find(rule);
     if (it == grammar_.parser_rules().end()) throw std::runtime_error("no rule " + rule);
     const Node& body = it->second;
-    // The alternatives that may be taken here: any that can be spelled, or
-    // the ones that end soonest — always past the depth bound, and more and
-    // more often on the way there, which keeps most programs small.
-    const bool shortest = depth >= max_depth_ || pick(max_depth_) < depth;
-    std::vector<std::size_t> allowed;
-    int best = kNever;
-    for (const auto& alternative : body.items) best = std::min(best, height(alternative));
-    for (std::size_t i = 0; i < body.items.size(); ++i) {
-      const int h = height(body.items[i]);
-      if (shortest ? h == best : h < kNever) allowed.push_back(i);
-    }
-    if (allowed.empty()) throw std::runtime_error("rule " + rule + " cannot be generated");
-    const std::size_t chosen = allowed[static_cast<std::size_t>(pick(static_cast<int>(allowed.size())))];
+    // The ones that end soonest always past the depth bound, and more and more
+    // often on the way there, which keeps most programs small.
+    const std::size_t chosen = choose(body, depth >= max_depth_ || pick(max_depth_) < depth);
     ++used_[rule + "/" + std::to_string(chosen + 1)];
     expand(body.items[chosen], depth + 1, out);
+  }
+
+  // An alternative of a Choice: any that can be spelled, or one of those that end soonest.
+  std::size_t choose(const Node& choice, bool shortest) {
+    std::vector<std::size_t> allowed;
+    int best = kNever;
+    for (const auto& alternative : choice.items) best = std::min(best, height(alternative));
+    for (std::size_t i = 0; i < choice.items.size(); ++i) {
+      const int h = height(choice.items[i]);
+      if (shortest ? h == best : h < kNever) allowed.push_back(i);
+    }
+    if (allowed.empty()) throw std::runtime_error("a choice of the grammar cannot be generated");
+    return allowed[static_cast<std::size_t>(pick(static_cast<int>(allowed.size())))];
   }
 
   void expand(const Node& node, int depth, std::vector<std::string>& out) {
@@ -353,17 +356,9 @@ class Generator {
       case Node::Kind::Sequence:
         for (const auto& item : node.items) expand(item, depth, out);
         return;
-      case Node::Kind::Choice: {  // a group inside a rule
-        std::vector<const Node*> allowed;
-        int best = kNever;
-        for (const auto& alternative : node.items) best = std::min(best, height(alternative));
-        for (const auto& alternative : node.items) {
-          const int h = height(alternative);
-          if (deep ? h == best : h < kNever) allowed.push_back(&alternative);
-        }
-        expand(*allowed[static_cast<std::size_t>(pick(static_cast<int>(allowed.size())))], depth, out);
+      case Node::Kind::Choice:  // a group inside a rule
+        expand(node.items[choose(node, deep)], depth, out);
         return;
-      }
       case Node::Kind::Optional:
         if (!deep && height(node.items[0]) < kNever && chance(50)) expand(node.items[0], depth, out);
         return;
