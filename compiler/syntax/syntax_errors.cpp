@@ -417,7 +417,9 @@ void FriendlyErrorStrategy::explain(antlr4::Parser* parser, antlr4::Token* offen
     if (type == P::SLASH) {
       d.notes.push_back({"comments start with '//'", std::nullopt});
     }
-    if (type == P::ASSIGN && ends_assert_message(context, previous)) d.notes.push_back({kAssertCommaNote, std::nullopt});
+    if (type == P::ASSIGN && ends_assert_message(context, previous)) {
+      d.notes.push_back({kAssertCommaNote, std::nullopt});
+    }
   }
   reporter_.report(offending, std::move(d));
 }
