@@ -11,13 +11,16 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/hints.h"
+#include "runtime/operation/hints.h"
 #include "compiler/diag/diagnostic.h"
 #include "runtime/state/state.h"
 
 namespace mkq::cli {
 
 namespace {
+
+using operation::lock_held_message;
+using operation::state_command;
 
 using Json = nlohmann::ordered_json;
 

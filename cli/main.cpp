@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/session.h"
+#include "runtime/operation/session.h"
 
 namespace {
 
@@ -314,7 +314,7 @@ int run(int argc, char** argv) {
   if (*state_cmd) {
     mkq::cli::RuntimeOptions runtime;
     runtime.state_path = state_file;
-    state.state_path = mkq::cli::state_path_for(state_policy, runtime).string();
+    state.state_path = mkq::operation::state_path_for(state_policy, runtime).string();
     state.policy_path = state_policy;
     state.state_option = state_file;
     return mkq::cli::run_state(state, global);
@@ -322,7 +322,7 @@ int run(int argc, char** argv) {
   if (*history_cmd) {
     mkq::cli::RuntimeOptions runtime;
     runtime.state_path = history.state_path;
-    history.state_path = mkq::cli::state_path_for(history_policy, runtime).string();
+    history.state_path = mkq::operation::state_path_for(history_policy, runtime).string();
     return mkq::cli::run_history(history, global);
   }
   return 1;
