@@ -17,7 +17,7 @@ namespace mkq::operation::detail {
 // Everything a run holds after start(). The lock is declared after the store
 // it locks, so that it is given back before the store closes.
 struct Run {
-  explicit Run(Ui& ui) : ui(ui) {}
+  explicit Run(Ui& port) : ui(port) {}
 
   Ui& ui;
   std::string policy_path;  // as the user gave it (for the commands mkq suggests)

@@ -205,3 +205,76 @@ TEST_CASE("a file that is not a saved plan is refused before anything is read", 
   CHECK(contains(fleet.ui.errors, "is not a saved plan"));
   CHECK(fleet.resolver.opened == 0);
 }
+
+TEST_CASE("a plan saved as --format json (an older mkq's saved plan) is refused", "[operation][saved][format]") {
+  Fleet fleet;
+  apply_once(fleet);
+  const std::string file = (fleet.dir / "old.plan").string();
+  operation::PlanRequest plan = fleet.request<operation::PlanRequest>();
+  const operation::PlanResult made = operation::plan(plan, fleet.resolver, fleet.ui);
+  REQUIRE(made.plan.has_value());
+  fleet.write("old.plan", reconcile::render_json(*made.plan).dump(2));
+  std::string error;
+  CHECK_FALSE(operation::read_saved_plan(file, &error).has_value());
+  CHECK(error == "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`");
+  operation::SavedPlanRequest saved = fleet.request<operation::SavedPlanRequest>();
+  saved.path = file;
+  CHECK(operation::apply_saved_plan(saved, fleet.resolver, fleet.ui).stop == Stop::Failed);
+}
+
+TEST_CASE("the saved plan keeps every change's directives, documents and what refresh saw", "[operation][saved][format]") {
+  Fleet fleet;
+  reconcile::Plan plan;
+  plan.kind = reconcile::PlanKind::Destroy;
+  plan.policy = "fleet";
+  plan.policy_path = "/p";
+  plan.policy_digest = "sha256:p";
+  plan.lineage = "l";
+  plan.state_serial = 3;
+  plan.options.prune = false;
+  plan.options.take_over = true;
+  reconcile::ClusterPlan cluster;
+  cluster.cluster = "m";
+  cluster.role = kueue::ClusterRole::Manager;
+  reconcile::Change change;
+  change.cluster = "m";
+  change.address = "m/ClusterQueue/cq";
+  change.api_version = "kueue.x-k8s.io/v1beta2";
+  change.kind = "ClusterQueue";
+  change.name = "cq";
+  change.action = reconcile::Action::Update;
+  change.reason = "drift: changed outside mkq";
+  change.repairs_drift = true;
+  change.take_ownership = true;
+  change.take_over = true;
+  change.adopted = true;
+  change.owner_conflict = "other";
+  change.desired = Json{{"spec", {{"cohortName", "all"}}}};
+  change.live_uid = "u1";
+  change.live_resource_version = "7";
+  change.depends_on = {"m/ResourceFlavor/f"};
+  change.restart = reconcile::Restart{"kueue-system", "kueue-controller-manager", false};
+  cluster.changes.push_back(change);
+  plan.clusters.push_back(cluster);
+  plan.excluded.push_back({"w2", 4});
+  const std::string file = (fleet.dir / "saved.plan").string();
+  REQUIRE(operation::write_saved_plan(plan, file).empty());
+  std::string error;
+  const std::optional<reconcile::Plan> back = operation::read_saved_plan(file, &error);
+  INFO(error);
+  REQUIRE(back.has_value());
+  CHECK(reconcile::first_difference(plan, *back).empty());
+  CHECK(back->kind == reconcile::PlanKind::Destroy);
+  CHECK(back->state_serial == 3);
+  CHECK_FALSE(back->options.prune);
+  CHECK(back->options.take_over);
+  CHECK(back->excluded.size() == 1);
+  const reconcile::Change& read = back->clusters.at(0).changes.at(0);
+  CHECK(read.repairs_drift);
+  CHECK(read.take_ownership);
+  CHECK(read.take_over);
+  CHECK(read.adopted);
+  CHECK(read.live_resource_version == "7");
+  CHECK(read.reason == change.reason);
+  CHECK(reconcile::render_text(*back, false) == reconcile::render_text(plan, false));
+}
