@@ -13,7 +13,7 @@ int run_check(const CheckOptions& options, const GlobalOptions& global) {
     std::fputs(diag::render_json(compiled.diagnostics.sorted(compiled.sources), compiled.sources).c_str(), stdout);
     return compiled.ok() ? 0 : 1;
   }
-  compiled.print_diagnostics(global);
+  print_diagnostics(compiled, global);
   if (!compiled.ok()) return 1;
   std::fputs(summarize(*compiled.policy, options.path).c_str(), stdout);
   return 0;

@@ -11,7 +11,7 @@ namespace mkq::cli {
 
 int run_eval(const EvalOptions& options, const GlobalOptions& global) {
   const Compilation compiled = compile(options.path, CompileTo::Model, global);
-  compiled.print_diagnostics(global);
+  print_diagnostics(compiled, global);
   if (!compiled.ok()) return 1;
   std::fputs(sema::model::model_to_json(*compiled.policy).c_str(), stdout);
   return 0;

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "cli/commands.h"
-#include "cli/hints.h"
+#include "runtime/operation/hints.h"
 #include "compiler/sema/analyze.h"
 #include "compiler/syntax/format.h"
 #include "compiler/syntax/parse.h"
@@ -106,7 +106,7 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
   std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
   if (options.check && unformatted > 0) {
     std::string command = "mkq fmt";
-    for (const std::string& path : options.paths) command += path == "." ? "" : " " + shell_word(path);
+    for (const std::string& path : options.paths) command += path == "." ? "" : " " + operation::shell_word(path);
     std::fprintf(stderr, "mkq: %d file%s would be reformatted (run `%s`)\n", unformatted, unformatted == 1 ? "" : "s",
                  command.c_str());
   }

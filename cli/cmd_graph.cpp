@@ -12,7 +12,7 @@ namespace mkq::cli {
 
 int run_graph(const GraphOptions& options, const GlobalOptions& global) {
   const Compilation compiled = compile(options.path, CompileTo::Objects, global);
-  compiled.print_diagnostics(global);
+  print_diagnostics(compiled, global);
   if (!compiled.state) return 1;
   const std::string text = kueue::render_dot(*compiled.state);
   std::fwrite(text.data(), 1, text.size(), stdout);

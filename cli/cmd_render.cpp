@@ -72,7 +72,7 @@ int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& o
 
 int run_render(const RenderOptions& options, const GlobalOptions& global) {
   const Compilation compiled = compile(options.path, CompileTo::Objects, global);
-  compiled.print_diagnostics(global);
+  print_diagnostics(compiled, global);
   if (!compiled.state) return 1;
   const kueue::DesiredState& state = *compiled.state;
   if (!options.output_dir.empty()) return write_cluster_files(state, options);

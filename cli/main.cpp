@@ -5,12 +5,13 @@
 #include <exception>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 #include <unistd.h>
 
 #include "cli/commands.h"
-#include "cli/session.h"
+#include "cli/cluster_commands.h"
 
 namespace {
 
@@ -115,144 +116,11 @@ int run(int argc, char** argv) {
     });
   }
 
-  // Where the clusters and the state are: shared by plan, apply and destroy.
-  const auto add_runtime_options = [](CLI::App* cmd, mkq::cli::RuntimeOptions& runtime) {
-    cmd->add_option("--kubeconfig", runtime.kubeconfig,
-                    "The kubeconfig file (default: $KUBECONFIG, then ~/.kube/config; none at all: the sandbox)");
-    cmd->add_flag("--sandbox", runtime.sandbox,
-                  "Target the sandbox (started with the policy's cluster names when it is not running)");
-    cmd->add_option("--sandbox-dir", runtime.sandbox_dir,
-                    "The sandbox's directory (default: .mkq/sandbox in the policy's directory)");
-    cmd->add_option("--state", runtime.state_path, "The state database (default: .mkq/state.db beside the policy)");
-    cmd->add_flag("--insecure-skip-tls-verify", runtime.insecure_skip_tls_verify,
-                  "Allow kubeconfig clusters with insecure-skip-tls-verify (refused otherwise)");
-    cmd->add_option("--qps", runtime.qps, "Requests per second to each cluster (default: 50)")
-        ->check(CLI::Range(0.1, 100000.0));
-    cmd->add_option("--burst", runtime.burst, "Requests allowed at once before --qps applies (default: 100)")
-        ->check(CLI::Range(1, 100000));
-    cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 8)")
-        ->check(CLI::Range(1, 256));
-  };
+  mkq::cli::ClusterCommands cluster_commands(app);
 
-  // Going on without a worker (plan, apply, destroy).
-  const auto add_exclude_option = [](CLI::App* cmd, mkq::cli::RuntimeOptions& runtime) {
-    // One name per option: without allow_extra_args(false) CLI11 takes the PATH that follows as a second name.
-    cmd->add_option("--exclude-cluster", runtime.exclude_clusters,
-                    "Leave this worker out: neither read nor changed, nor its MultiKueueCluster and Secret on the "
-                    "manager (repeatable)")
-        ->type_name("NAME")
-        ->allow_extra_args(false);
-  };
-
-  // What may happen to objects mkq did not create: shared by plan, apply and destroy.
-  const auto add_ownership_options = [](CLI::App* cmd, mkq::cli::OwnershipOptions& ownership) {
-    cmd->add_flag("--take-over", ownership.take_over,
-                  "Make objects labelled with another policy's identity this policy's (refused otherwise)");
-    cmd->add_flag("--delete-adopted", ownership.delete_adopted,
-                  "Delete objects that existed before mkq adopted them, instead of releasing them");
-  };
-
-  mkq::cli::PlanCommandOptions plan;
-  std::string plan_format = "text";
-  CLI::App* plan_cmd = app.add_subcommand(
-      "plan", "Compile a policy, read the clusters and the state, and show what apply would change on each cluster");
-  plan_cmd->add_option("PATH", plan.path, "A .mkq file or a directory of them (default: .)");
-  add_runtime_options(plan_cmd, plan.runtime);
-  plan_cmd->add_option("--out", plan.out, "Save the plan to FILE; `mkq apply FILE` applies exactly it, or refuses "
-                                          "when the clusters or the state moved since");
-  plan_cmd->add_option("--format", plan_format, "text (default), json or markdown (for a pull-request comment)")
-      ->check(CLI::IsMember({"text", "json", "markdown"}));
-  plan_cmd->add_flag("--detailed-exitcode", plan.detailed_exitcode, "Exit 0 with no changes, 1 on error, 2 with changes");
-  plan_cmd->add_flag("--destroy", plan.destroy, "Plan the deletion of everything this policy applied");
-  plan_cmd->add_flag("--no-prune", plan.no_prune, "Keep objects mkq applied that the policy no longer declares");
-  add_exclude_option(plan_cmd, plan.runtime);
-  add_ownership_options(plan_cmd, plan.ownership);
-
-  mkq::cli::ApplyCommandOptions apply;
-  std::string apply_wait;
-  CLI::App* apply_cmd = app.add_subcommand(
-      "apply", "Reconcile the manager and every worker with the policy (or apply a plan saved with `plan --out`)");
-  apply_cmd->add_option("PATH", apply.path, "A .mkq file, a directory of them (default: .), or a saved plan");
-  add_runtime_options(apply_cmd, apply.runtime);
-  apply_cmd->add_flag("--auto-approve", apply.auto_approve, "Do not ask for confirmation");
-  apply_cmd->add_option("--wait", apply_wait,
-                        "Wait until every applied Kueue object is Active, at most DURATION (--wait alone: 5m)");
-  apply_cmd->add_flag("--no-prune", apply.no_prune, "Keep objects mkq applied that the policy no longer declares");
-  apply_cmd->add_flag("--force-conflicts", apply.force_conflicts,
-                      "Take ownership of fields another field manager owns (server-side apply force)");
-  apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
-  add_exclude_option(apply_cmd, apply.runtime);
-  add_ownership_options(apply_cmd, apply.ownership);
-
-  mkq::cli::ApplyCommandOptions destroy;
-  destroy.destroy = true;
-  CLI::App* destroy_cmd = app.add_subcommand("destroy", "Delete every object this policy applied, in reverse order");
-  destroy_cmd->add_option("PATH", destroy.path, "A .mkq file or a directory of them (default: .)");
-  add_runtime_options(destroy_cmd, destroy.runtime);
-  destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
-  add_exclude_option(destroy_cmd, destroy.runtime);
-  add_ownership_options(destroy_cmd, destroy.ownership);
-
-  mkq::cli::StatusOptions status;
-  std::string status_format = "text";
-  std::string status_wait;
-  CLI::App* status_cmd = app.add_subcommand(
-      "status", "Show every managed Kueue object's Active condition on every cluster (exit 1 if any is not Active)");
-  status_cmd->add_option("PATH", status.path, "A .mkq file or a directory of them (default: .)");
-  add_runtime_options(status_cmd, status.runtime);
-  status_cmd->add_option("--format", status_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
-  status_cmd->add_option("--wait", status_wait, "Wait until every object is Active, at most DURATION (--wait alone: 5m)");
-
-  mkq::cli::RotateOptions rotate;
-  CLI::App* credentials_cmd = app.add_subcommand("credentials", "Worker credentials mkq issues");
-  credentials_cmd->require_subcommand(1);
-  CLI::App* rotate_cmd = credentials_cmd->add_subcommand(
-      "rotate", "Issue fresh worker credentials now and revoke the old ones (service-account mode)");
-  rotate_cmd->add_option("PATH", rotate.path, "A .mkq file or a directory of them (default: .)");
-  rotate_cmd->add_option("--cluster", rotate.clusters, "Only this worker (repeatable; default: every worker)")
-      ->type_name("NAME")
-      ->allow_extra_args(false);
-  add_runtime_options(rotate_cmd, rotate.runtime);
-  rotate_cmd->add_flag("--auto-approve", rotate.auto_approve, "Do not ask for confirmation");
-
-  mkq::cli::StateCommandOptions state;
-  std::string state_policy = ".";
-  std::string state_file;
-  CLI::App* state_cmd = app.add_subcommand(
-      "state", "Read the state mkq keeps of what it applied; release a stale lock; forget objects");
-  state_cmd->require_subcommand(1);
-  state_cmd->fallthrough();
-  state_cmd->add_option("--state", state_file, "The state database (default: .mkq/state.db beside --policy)");
-  state_cmd->add_option("--policy", state_policy, "The policy whose state to read (default: .)");
-  state_cmd->add_flag("--json", state.json, "Print JSON");
-  state_cmd->add_subcommand("list", "List every object in the inventory")->callback([&state] { state.action = "list"; });
-  CLI::App* state_show = state_cmd->add_subcommand("show", "Show one object of the inventory");
-  state_show->add_option("ADDRESS", state.address, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME")->required();
-  state_show->callback([&state] { state.action = "show"; });
-  CLI::App* state_unlock = state_cmd->add_subcommand("unlock", "Release the apply lock (of a run that died)");
-  state_unlock->add_flag("--force", state.force, "Release it even while its holder still runs on this host");
-  state_unlock->callback([&state] { state.action = "unlock"; });
-  CLI::App* state_rm = state_cmd->add_subcommand(
-      "rm", "Forget objects (ADDRESS..., or every object of --cluster NAME) without touching any cluster");
-  state_rm->add_option("ADDRESS", state.addresses, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME");
-  state_rm->add_option("--cluster", state.clusters, "Every object of this cluster, e.g. a dead worker (repeatable)")
-      ->type_name("NAME")
-      ->allow_extra_args(false);
-  state_rm->callback([&state] { state.action = "rm"; });
-
-  mkq::cli::HistoryOptions history;
-  std::string history_policy = ".";
-  CLI::App* history_cmd = app.add_subcommand("history", "List past applies and destroys, or one run's objects");
-  history_cmd->add_option("RUN", history.run, "A run's id: show each object's outcome");
-  history_cmd->add_option("--state", history.state_path, "The state database (default: .mkq/state.db beside --policy)");
-  history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
-  history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
-  history_cmd->add_flag("--json", history.json, "Print JSON");
-
-  for (CLI::App* cmd : {check_cmd, eval_cmd, render_cmd, graph_cmd, plan_cmd, apply_cmd, destroy_cmd, status_cmd,
-                        rotate_cmd}) {
-    add_import_root_option(cmd);
-  }
+  std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd};
+  for (CLI::App* cmd : cluster_commands.compiling()) compiling.push_back(cmd);
+  for (CLI::App* cmd : compiling) add_import_root_option(cmd);
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
 
@@ -292,39 +160,7 @@ int run(int argc, char** argv) {
   if (*graph_cmd) return mkq::cli::run_graph(graph, global);
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
   if (*version_cmd) return mkq::cli::run_version();
-  if (*plan_cmd) {
-    plan.format = plan_format == "json"       ? mkq::cli::PlanFormat::Json
-                  : plan_format == "markdown" ? mkq::cli::PlanFormat::Markdown
-                                              : mkq::cli::PlanFormat::Text;
-    return mkq::cli::run_plan(plan, global);
-  }
-  if (*apply_cmd) {
-    apply.wait = apply_cmd->count("--wait") > 0;
-    if (apply.wait) apply.wait_duration = apply_wait;
-    return mkq::cli::run_apply(apply, global);
-  }
-  if (*destroy_cmd) return mkq::cli::run_apply(destroy, global);
-  if (*status_cmd) {
-    status.json = status_format == "json";
-    status.wait = status_cmd->count("--wait") > 0;
-    if (status.wait) status.wait_duration = status_wait;
-    return mkq::cli::run_status(status, global);
-  }
-  if (*rotate_cmd) return mkq::cli::run_rotate(rotate, global);
-  if (*state_cmd) {
-    mkq::cli::RuntimeOptions runtime;
-    runtime.state_path = state_file;
-    state.state_path = mkq::cli::state_path_for(state_policy, runtime).string();
-    state.policy_path = state_policy;
-    state.state_option = state_file;
-    return mkq::cli::run_state(state, global);
-  }
-  if (*history_cmd) {
-    mkq::cli::RuntimeOptions runtime;
-    runtime.state_path = history.state_path;
-    history.state_path = mkq::cli::state_path_for(history_policy, runtime).string();
-    return mkq::cli::run_history(history, global);
-  }
+  if (const std::optional<int> code = cluster_commands.run(global)) return *code;
   return 1;
 }
 

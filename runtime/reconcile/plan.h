@@ -223,6 +223,9 @@ std::string render_markdown(const Plan& plan);
 // {"format_version":1, "summary":{...}, "clusters":[...]} -- also the saved plan file (--out).
 Json render_json(const Plan& plan);
 std::optional<Plan> plan_from_json(const Json& json, std::string* error);
+// A change's document as every rendering and the saved plan hold it: a
+// Secret's values (not a credential's placeholder) replaced by a marker.
+Json masked_document(const Change& change);
 
 // Why a saved plan can no longer be applied: the state serial moved, or a live
 // object's resourceVersion/uid differs from what the plan saw (or it appeared or

@@ -108,18 +108,6 @@ std::string escape_cell(const std::string& text) {
 }
 
 // Secret data values of a sensitive, non-credential document are replaced by the marker.
-Json masked_document(const Change& change) {
-  if (!change.sensitive || change.credential || !change.desired.is_object()) return change.desired;
-  Json out = change.desired;
-  for (const char* key : {"data", "stringData"}) {
-    if (!out.contains(key) || !out[key].is_object()) continue;
-    for (auto& [k, v] : out[key].items()) {
-      (void)k;
-      if (!v.is_null()) v = kSensitiveMarker;  // null: a key a release removes
-    }
-  }
-  return out;
-}
 
 // What the plan says of a restart that follows a change (plan.h Restart).
 std::string restart_note(const Restart& restart) {
@@ -297,6 +285,19 @@ Json change_json(const Change& change) {
 }
 
 }  // namespace
+
+Json masked_document(const Change& change) {
+  if (!change.sensitive || change.credential || !change.desired.is_object()) return change.desired;
+  Json out = change.desired;
+  for (const char* key : {"data", "stringData"}) {
+    if (!out.contains(key) || !out[key].is_object()) continue;
+    for (auto& [k, v] : out[key].items()) {
+      (void)k;
+      if (!v.is_null()) v = kSensitiveMarker;  // null: a key a release removes
+    }
+  }
+  return out;
+}
 
 Json render_json(const Plan& plan) {
   const PlanSummary s = plan.summary();

@@ -1,22 +1,19 @@
-#include "cli/session.h"
+#include "runtime/operation/session.h"
 
 #include <algorithm>
-#include <cctype>
-#include <chrono>
-#include <cstdio>
-#include <iostream>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <sstream>
 #include <system_error>
 
-#include "cli/hints.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/crds.h"
 #include "compiler/kueue/policy_name.h"
+#include "runtime/operation/hints.h"
+#include "runtime/state/state.h"
 #include "sandbox/daemon.h"
 
-namespace mkq::cli {
+namespace mkq::operation {
 
 namespace {
 
@@ -59,17 +56,8 @@ std::vector<ClusterSpec> cluster_specs(const model::Policy& policy, const std::v
   return specs;
 }
 
-// A path as the user would type it: relative to the working directory when it
-// lies below it, else absolute.
-std::string shown(const fs::path& path) {
-  std::error_code ec;
-  const fs::path relative = fs::relative(path, fs::current_path(ec), ec);
-  if (ec || relative.empty() || *relative.begin() == "..") return path.string();
-  return relative.string();
-}
-
 // Starts the sandbox with the policy's clusters unless it runs with all of them.
-bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool verbose) {
+bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool verbose, Ui& ui) {
   std::vector<std::string> wanted;
   for (const ClusterSpec& spec : specs) wanted.push_back(spec.name);
   const std::vector<std::string> running = sandbox::running_clusters(dir);
@@ -78,10 +66,9 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, 
       if (std::find(running.begin(), running.end(), name) == running.end()) {
         std::string list;
         for (const std::string& r : running) list += (list.empty() ? "" : ", ") + r;
-        std::fprintf(stderr,
-                     "mkq: error: the sandbox at %s serves %s, not the policy's cluster %s: stop it with `mkq sandbox "
-                     "down --dir %s` (its objects are kept) and run again\n",
-                     shown(dir).c_str(), list.c_str(), name.c_str(), shell_word(shown(dir)).c_str());
+        ui.error("the sandbox at " + shown(dir) + " serves " + list + ", not the policy's cluster " + name +
+                 ": stop it with `mkq sandbox down --dir " + shell_word(shown(dir)) +
+                 "` (its objects are kept) and run again");
         return false;
       }
     }
@@ -91,12 +78,13 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, 
   options.dir = dir;
   options.clusters = wanted;
   for (const kueue::Json& crd : kueue::kueue_crds()) options.builtin_crds.push_back(nlohmann::json::parse(crd.dump()));
-  std::ostringstream out;
-  std::fprintf(stderr, "mkq: starting the sandbox at %s with clusters", shown(dir).c_str());
-  for (const std::string& name : wanted) std::fprintf(stderr, " %s", name.c_str());
-  std::fputs("\n", stderr);
-  const int code = sandbox::sandbox_up(options, out, std::cerr);
-  if (verbose) std::fputs(out.str().c_str(), stderr);
+  std::string starting = "starting the sandbox at " + shown(dir) + " with clusters";
+  for (const std::string& name : wanted) starting += " " + name;
+  ui.notice(starting);
+  std::ostringstream out, err;
+  const int code = sandbox::sandbox_up(options, out, err);
+  if (!err.str().empty()) ui.output(err.str());
+  if (verbose && !out.str().empty()) ui.output(out.str());
   return code == 0;
 }
 
@@ -145,37 +133,26 @@ std::string context_problem(const ClusterSpec& spec, const kube::Kubeconfig& con
 }
 
 // The common kubeconfig: --kubeconfig, KUBECONFIG or ~/.kube/config. False
-// (message printed) when one is named and cannot be read; *common empty when
-// none is named at all.
-bool load_common(const RuntimeOptions& options, std::optional<kube::Kubeconfig>* common) {
+// (the error given to `ui`) when one is named and cannot be read; *common
+// empty when none is named at all.
+bool load_common(const RuntimeOptions& options, std::optional<kube::Kubeconfig>* common, Ui& ui) {
   kube::LoadOptions load;
   load.explicit_file = options.kubeconfig;
   std::string error;
   bool found_none = false;
   *common = kube::load_kubeconfig(load, &error, &found_none);
   if (*common || found_none) return true;
-  std::fprintf(stderr, "mkq: error: %s\n", error.c_str());
+  ui.error(error);
   return false;
 }
 
-// The first line of every run: where it goes. "mkq: target: kubeconfig
-// /home/a/.kube/config (~/.kube/config): manager -> context kind-manager, ..."
-void print_kubeconfig_target(const std::vector<ClusterSpec>& specs, const std::vector<std::string>& files,
-                             const kube::Kubeconfig* common) {
-  constexpr std::size_t kListed = 8;
-  std::string line = "mkq: target: ";
-  if (common != nullptr) {
-    line += kubeconfig_named(*common, true);
-  } else {
-    line += "the policy's kubeconfigs";
-  }
-  line += ":";
-  for (std::size_t i = 0; i < specs.size() && i < kListed; ++i) {
-    line += std::string(i == 0 ? " " : ", ") + specs[i].name + " -> context " + specs[i].context;
-    if (!files[i].empty()) line += " in " + files[i];
-  }
-  if (specs.size() > kListed) line += ", and " + std::to_string(specs.size() - kListed) + " more";
-  std::fprintf(stderr, "%s\n", line.c_str());
+// The first line of every run: where it goes (kubeconfig contexts).
+TargetChoice kubeconfig_target(const std::vector<ClusterSpec>& specs, const std::vector<std::string>& files,
+                               const kube::Kubeconfig* common) {
+  TargetChoice choice;
+  if (common != nullptr) choice.common_kubeconfig = kubeconfig_named(*common, true);
+  for (std::size_t i = 0; i < specs.size(); ++i) choice.routes.push_back({specs[i].name, specs[i].context, files[i]});
+  return choice;
 }
 
 // Where each cluster's context is looked up. Not copied or moved once filled:
@@ -189,17 +166,20 @@ struct Kubeconfigs {
 
 // The sandbox as the target: says so first, starts it when needed, and reads its kubeconfig.
 bool open_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool asked, bool verbose,
-                  Kubeconfigs& kubeconfigs) {
-  std::fprintf(stderr, "mkq: target: the sandbox at %s%s\n", shown(dir).c_str(),
-               asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
-  if (!ensure_sandbox(specs, dir, verbose)) return false;
+                  Kubeconfigs& kubeconfigs, Ui& ui) {
+  TargetChoice choice;
+  choice.sandbox = true;
+  choice.sandbox_dir = shown(dir);
+  choice.sandbox_asked = asked;
+  ui.target(choice);
+  if (!ensure_sandbox(specs, dir, verbose, ui)) return false;
   kube::LoadOptions load;
   load.explicit_file = dir / "kubeconfig";
   load.explicit_named_by = "the sandbox";
   std::string error;
   kubeconfigs.common = kube::load_kubeconfig(load, &error);
   if (!kubeconfigs.common) {
-    std::fprintf(stderr, "mkq: error: the sandbox's kubeconfig: %s\n", error.c_str());
+    ui.error("the sandbox's kubeconfig: " + error);
     return false;
   }
   kubeconfigs.of.assign(specs.size(), &*kubeconfigs.common);
@@ -208,9 +188,10 @@ bool open_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bo
 }
 
 // Each spec's kubeconfig: its own (`kubeconfig = "PATH"`, relative to the
-// policy), else the common one. False (every problem printed) when a cluster's
-// own file cannot be read.
-bool load_own_kubeconfigs(const std::vector<ClusterSpec>& specs, const fs::path& base, Kubeconfigs& kubeconfigs) {
+// policy), else the common one. False (every problem given to `ui`) when a
+// cluster's own file cannot be read.
+bool load_own_kubeconfigs(const std::vector<ClusterSpec>& specs, const fs::path& base, Kubeconfigs& kubeconfigs,
+                          Ui& ui) {
   kubeconfigs.of.assign(specs.size(), kubeconfigs.common ? &*kubeconfigs.common : nullptr);
   kubeconfigs.own_file.assign(specs.size(), "");
   bool ok = true;
@@ -226,7 +207,7 @@ bool load_own_kubeconfigs(const std::vector<ClusterSpec>& specs, const fs::path&
       std::string error;
       std::optional<kube::Kubeconfig> loaded = kube::load_kubeconfig(load, &error);
       if (!loaded) {
-        std::fprintf(stderr, "mkq: error: %s\n", error.c_str());
+        ui.error(error);
         ok = false;
         continue;
       }
@@ -240,10 +221,10 @@ bool load_own_kubeconfigs(const std::vector<ClusterSpec>& specs, const fs::path&
 }
 
 // Every cluster's endpoint, before anything is read or changed. False (every
-// problem printed) when a context is missing or unusable.
+// problem given to `ui`) when a context is missing or unusable.
 bool resolve_contexts(const std::vector<ClusterSpec>& specs, const Kubeconfigs& kubeconfigs, bool sandbox,
                       const RuntimeOptions& options, const std::string& policy_path,
-                      std::vector<kube::Endpoint>* endpoints) {
+                      std::vector<kube::Endpoint>* endpoints, Ui& ui) {
   endpoints->assign(specs.size(), kube::Endpoint{});
   bool resolved = true;
   for (std::size_t i = 0; i < specs.size(); ++i) {
@@ -255,7 +236,7 @@ bool resolve_contexts(const std::vector<ClusterSpec>& specs, const Kubeconfigs& 
                                 "KUBECONFIG or ~/.kube/config"
             : context_problem(spec, *kubeconfigs.of[i], options, policy_path, &(*endpoints)[i]);
     if (problem.empty()) continue;
-    std::fprintf(stderr, "mkq: error: %s\n", problem.c_str());
+    ui.error(problem);
     resolved = false;
   }
   return resolved;
@@ -294,6 +275,13 @@ void connect(const model::Policy& policy, const std::vector<ClusterSpec>& specs,
 
 }  // namespace
 
+std::string shown(const fs::path& path) {
+  std::error_code ec;
+  const fs::path relative = fs::relative(path, fs::current_path(ec), ec);
+  if (ec || relative.empty() || *relative.begin() == "..") return path.string();
+  return relative.string();
+}
+
 fs::path state_path_for(const std::string& policy_path, const RuntimeOptions& options) {
   if (!options.state_path.empty()) return options.state_path;
   const kueue::PolicyHome home = kueue::policy_home(policy_path);
@@ -306,74 +294,35 @@ fs::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& o
   return kueue::policy_home(policy_path).directory / ".mkq" / "sandbox";
 }
 
-bool open_session(const model::Policy& policy, const std::string& policy_path,
-                  const std::vector<std::string>& extra_clusters, const RuntimeOptions& options,
-                  const GlobalOptions& global, const credentials::ProviderOptions& provider_options, Session* session) {
-  session->state_path = state_path_for(policy_path, options);
-  const std::vector<ClusterSpec> specs = cluster_specs(policy, extra_clusters, options.exclude_clusters);
+bool KubeconfigResolver::open(const TargetRequest& request, Ui& ui, Session* session) {
+  const RuntimeOptions& options = request.options;
+  const std::string& policy_path = request.policy_path;
+  const std::vector<ClusterSpec> specs =
+      cluster_specs(*request.policy, request.extra_clusters, options.exclude_clusters);
 
   // Which kubeconfig: --sandbox; else --kubeconfig / KUBECONFIG / ~/.kube/config
   // (named and unreadable: an error); none named anywhere, and no cluster names
   // its own: the sandbox.
   Kubeconfigs kubeconfigs;
-  if (!options.sandbox && !load_common(options, &kubeconfigs.common)) return false;
+  if (!options.sandbox && !load_common(options, &kubeconfigs.common, ui)) return false;
   const bool any_own_kubeconfig =
       std::any_of(specs.begin(), specs.end(), [](const ClusterSpec& spec) { return !spec.kubeconfig.empty(); });
   session->sandbox = options.sandbox || (!kubeconfigs.common && !any_own_kubeconfig);
   if (session->sandbox) {
     const fs::path dir = sandbox_dir_for(policy_path, options);
-    if (!open_sandbox(specs, dir, options.sandbox, global.verbose, kubeconfigs)) return false;
-  } else if (!load_own_kubeconfigs(specs, policy_dir(policy_path), kubeconfigs)) {
+    if (!open_sandbox(specs, dir, options.sandbox, request.verbose, kubeconfigs, ui)) return false;
+  } else if (!load_own_kubeconfigs(specs, policy_dir(policy_path), kubeconfigs, ui)) {
     return false;
   }
   std::vector<kube::Endpoint> endpoints;
-  if (!resolve_contexts(specs, kubeconfigs, session->sandbox, options, policy_path, &endpoints)) return false;
+  if (!resolve_contexts(specs, kubeconfigs, session->sandbox, options, policy_path, &endpoints, ui)) return false;
   if (!session->sandbox) {
     const auto& files = kubeconfigs.own_file;
     const bool uses_common = std::any_of(files.begin(), files.end(), [](const auto& f) { return f.empty(); });
-    print_kubeconfig_target(specs, files, uses_common && kubeconfigs.common ? &*kubeconfigs.common : nullptr);
+    ui.target(kubeconfig_target(specs, files, uses_common && kubeconfigs.common ? &*kubeconfigs.common : nullptr));
   }
-  connect(policy, specs, endpoints, options, provider_options, session);
+  connect(*request.policy, specs, endpoints, options, request.provider, session);
   return true;
 }
 
-bool parse_duration(const std::string& text, std::chrono::milliseconds* out) {
-  if (text.empty()) return false;
-  long long total_ms = 0;
-  std::size_t i = 0;
-  bool any = false;
-  while (i < text.size()) {
-    if (!std::isdigit(static_cast<unsigned char>(text[i]))) return false;
-    long long number = 0;
-    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i]))) {
-      number = number * 10 + (text[i] - '0');
-      if (number > 10'000'000) return false;
-      ++i;
-    }
-    long long unit_ms = 1000;  // a bare number is seconds
-    if (i < text.size()) {
-      if (text.compare(i, 2, "ms") == 0) {
-        unit_ms = 1;
-        i += 2;
-      } else if (text[i] == 's') {
-        ++i;
-      } else if (text[i] == 'm') {
-        unit_ms = 60'000;
-        ++i;
-      } else if (text[i] == 'h') {
-        unit_ms = 3'600'000;
-        ++i;
-      } else {
-        return false;
-      }
-    } else if (any) {
-      return false;  // "1m30" is ambiguous
-    }
-    total_ms += number * unit_ms;
-    any = true;
-  }
-  *out = std::chrono::milliseconds(total_ms);
-  return true;
-}
-
-}  // namespace mkq::cli
+}  // namespace mkq::operation

@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "cli/commands.h"
+#include "runtime/operation/options.h"
 #include "runtime/state/state.h"
 
-namespace mkq::cli {
+namespace mkq::operation {
 
 // A word as a POSIX shell reads it back: bare when it is safe, else single-quoted.
 std::string shell_word(const std::string& word);
@@ -32,4 +32,4 @@ std::string state_command(const std::string& command, const std::string& policy_
 std::string lock_held_message(const std::string& state_path, const state::LockHolder& holder,
                               const std::string& policy_path, const std::string& state_option);
 
-}  // namespace mkq::cli
+}  // namespace mkq::operation

@@ -1,6 +1,6 @@
-#include "cli/hints.h"
+#include "runtime/operation/hints.h"
 
-namespace mkq::cli {
+namespace mkq::operation {
 
 namespace {
 
@@ -51,4 +51,4 @@ std::string lock_held_message(const std::string& state_path, const state::LockHo
          "`";
 }
 
-}  // namespace mkq::cli
+}  // namespace mkq::operation

@@ -1,0 +1,52 @@
+// The commands that reach clusters or read the state -- plan, apply, destroy,
+// status, credentials rotate, state and history -- as CLI11 subcommands: their
+// flags, and which one to run once parsed.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cli/commands.h"
+
+namespace mkq::cli {
+
+// Registers its subcommands on `app` (in the order `mkq --help` lists them).
+// The parsed values live here: not copied or moved once constructed.
+class ClusterCommands {
+ public:
+  explicit ClusterCommands(CLI::App& app);
+  ClusterCommands(const ClusterCommands&) = delete;
+  ClusterCommands& operator=(const ClusterCommands&) = delete;
+
+  // The subcommands that compile a policy (they take --import-root).
+  std::vector<CLI::App*> compiling() const;
+  // The exit code of the subcommand that was parsed; nullopt when none of these was.
+  std::optional<int> run(const GlobalOptions& global);
+
+ private:
+  PlanCommandOptions plan;
+  std::string plan_format = "text";
+  CLI::App* plan_cmd = nullptr;
+  ApplyCommandOptions apply;
+  std::string apply_wait;
+  CLI::App* apply_cmd = nullptr;
+  ApplyCommandOptions destroy;
+  CLI::App* destroy_cmd = nullptr;
+  StatusOptions status;
+  std::string status_format = "text";
+  std::string status_wait;
+  CLI::App* status_cmd = nullptr;
+  RotateOptions rotate;
+  CLI::App* rotate_cmd = nullptr;
+  StateCommandOptions state;
+  std::string state_policy = ".";
+  std::string state_file;
+  CLI::App* state_cmd = nullptr;
+  HistoryOptions history;
+  std::string history_policy = ".";
+  CLI::App* history_cmd = nullptr;
+};
+
+}  // namespace mkq::cli

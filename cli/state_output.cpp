@@ -1,0 +1,44 @@
+#include "cli/state_output.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "cli/terminal_ui.h"
+
+namespace mkq::cli {
+
+void print_json(const OrderedJson& json) { std::fputs((json.dump(2) + "\n").c_str(), stdout); }
+
+void print_table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths;
+  for (const auto& row : rows) {
+    widths.resize(std::max(widths.size(), row.size()), 0);
+    for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
+  }
+  for (const auto& row : rows) {
+    std::string line;
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      line += row[i];
+      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    std::fputs((line + "\n").c_str(), stdout);
+  }
+}
+
+std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
+
+std::unique_ptr<state::StateStore> open_state(const std::string& path, bool* missing) {
+  *missing = false;
+  std::string error;
+  auto store = state::StateStore::open_existing(path, &error);
+  if (store != nullptr) return store;
+  if (error.empty()) {
+    *missing = true;
+  } else {
+    error_line(error);
+  }
+  return nullptr;
+}
+
+}  // namespace mkq::cli

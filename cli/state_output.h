@@ -1,0 +1,27 @@
+// What `mkq state` and `mkq history` share: opening the state without
+// creating it, and printing JSON and tables on stdout.
+#pragma once
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "runtime/state/state.h"
+
+namespace mkq::cli {
+
+using OrderedJson = nlohmann::ordered_json;
+
+void print_json(const OrderedJson& json);
+
+// Columns padded to their widest cell; the last column is not padded.
+void print_table(const std::vector<std::vector<std::string>>& rows);
+
+std::string or_dash(const std::string& text);
+
+// Opens the state without creating it. nullptr and *missing when there is no
+// file; nullptr with the error printed when it cannot be read.
+std::unique_ptr<state::StateStore> open_state(const std::string& path, bool* missing);
+
+}  // namespace mkq::cli

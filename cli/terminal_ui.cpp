@@ -1,0 +1,124 @@
+#include "cli/terminal_ui.h"
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+
+#include "cli/compile.h"
+#include "cli/interrupt.h"
+
+namespace mkq::cli {
+
+namespace {
+
+// The interrupt handlers as the apply's cancellation, for as long as it runs.
+class InterruptCancellation : public operation::Cancellation {
+ public:
+  const std::atomic<bool>* token() const override { return scope_.token(); }
+
+ private:
+  InterruptScope scope_;
+};
+
+}  // namespace
+
+void error_line(const std::string& message) { std::fprintf(stderr, "mkq: error: %s\n", message.c_str()); }
+
+TerminalUi::TerminalUi(const GlobalOptions& global, PlanFormat format) : global_(global), format_(format) {}
+
+void TerminalUi::compiled(const operation::Compilation& compilation) {
+  print_timings(compilation, global_);
+  print_diagnostics(compilation, global_);
+}
+
+// The first line of every run: where it goes. "mkq: target: kubeconfig
+// /home/a/.kube/config (~/.kube/config): manager -> context kind-manager, ..."
+void TerminalUi::target(const operation::TargetChoice& choice) {
+  if (choice.sandbox) {
+    std::fprintf(stderr, "mkq: target: the sandbox at %s%s\n", choice.sandbox_dir.c_str(),
+                 choice.sandbox_asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
+    return;
+  }
+  constexpr std::size_t kListed = 8;
+  std::string line = "mkq: target: ";
+  line += choice.common_kubeconfig.empty() ? "the policy's kubeconfigs" : choice.common_kubeconfig;
+  line += ":";
+  const auto& routes = choice.routes;
+  for (std::size_t i = 0; i < routes.size() && i < kListed; ++i) {
+    line += std::string(i == 0 ? " " : ", ") + routes[i].cluster + " -> context " + routes[i].context;
+    if (!routes[i].own_file.empty()) line += " in " + routes[i].own_file;
+  }
+  if (routes.size() > kListed) line += ", and " + std::to_string(routes.size() - kListed) + " more";
+  std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+void TerminalUi::notice(const std::string& text) { std::fprintf(stderr, "mkq: %s\n", text.c_str()); }
+
+void TerminalUi::error(const std::string& text) { error_line(text); }
+
+void TerminalUi::output(const std::string& text) { std::fputs(text.c_str(), stderr); }
+
+void TerminalUi::timing(const operation::Timing& timing) {
+  if (!global_.verbose) return;
+  switch (timing.step) {
+    case operation::Timing::Step::Refresh:
+      std::fprintf(stderr, "mkq: refresh  %8.1f ms (%d LISTs)\n", timing.milliseconds, timing.lists);
+      break;
+    case operation::Timing::Step::Apply:
+      std::fprintf(stderr, "mkq: %-7s %8.1f ms (%d requests, %d retried, %d TLS connections in all)\n",
+                   timing.command.c_str(), timing.milliseconds, timing.requests, timing.retries, timing.connections);
+      break;
+    case operation::Timing::Step::Status:
+      std::fprintf(stderr, "mkq: status   %8.1f ms (%d LISTs)\n", timing.milliseconds, timing.lists);
+      break;
+  }
+}
+
+void TerminalUi::show_plan(const reconcile::Plan& plan) {
+  std::string text;
+  switch (format_) {
+    case PlanFormat::Text: text = reconcile::render_text(plan, global_.color); break;
+    case PlanFormat::Markdown: text = reconcile::render_markdown(plan); break;
+    case PlanFormat::Json: text = reconcile::render_json(plan).dump(2) + "\n"; break;
+  }
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+}
+
+bool TerminalUi::confirm(const reconcile::Plan& plan) {
+  if (isatty(STDIN_FILENO) != 1) {
+    error_line(std::string(plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply") +
+               " asks for confirmation and there is no terminal to ask on: run it with --auto-approve");
+    return false;
+  }
+  std::fprintf(stderr, "\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+  std::string answer;
+  if (!std::getline(std::cin, answer) || answer != "yes") {
+    std::fputs("mkq: cancelled, nothing was changed\n", stderr);
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<operation::Cancellation> TerminalUi::begin_apply(const reconcile::Plan& plan) {
+  auto cancellation = std::make_unique<InterruptCancellation>();
+  printer_ = std::make_unique<ProgressPrinter>(plan, isatty(STDERR_FILENO) == 1, cancellation->token());
+  return cancellation;
+}
+
+void TerminalUi::progress(const reconcile::ProgressEvent& event) {
+  if (printer_) printer_->on_event(event);
+}
+
+void TerminalUi::end_apply(const reconcile::ApplyReport& report) {
+  if (printer_) printer_->finish(report);
+  printer_.reset();
+}
+
+void TerminalUi::status_poll(std::size_t active, std::size_t total) {
+  std::fprintf(stderr, "mkq: waiting: %zu of %zu objects Active\n", active, total);
+}
+
+}  // namespace mkq::cli

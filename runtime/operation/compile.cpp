@@ -1,0 +1,53 @@
+#include "runtime/operation/compile.h"
+
+#include <chrono>
+
+#include "compiler/kueue/lower.h"
+#include "compiler/kueue/validate.h"
+
+namespace mkq::operation {
+
+Compilation compile(const std::string& path, CompileTo target, const CompileOptions& options) {
+  Compilation result;
+  result.home = kueue::policy_home(path);
+  sema::RealFileSystem files;
+  sema::AnalyzeOptions analysis;
+  analysis.import_roots.assign(options.import_roots.begin(), options.import_roots.end());
+  analysis.timings = options.timed ? &result.timings : nullptr;
+  result.policy = sema::analyze(path, files, result.sources, result.diagnostics, analysis);
+  const auto timed = [&](const char* step, auto&& run) {
+    const auto start = std::chrono::steady_clock::now();
+    run();
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    if (options.timed) result.timings.push_back({step, took.count()});
+  };
+  if (result.ok()) {
+    if (target == CompileTo::Objects) {
+      // lower() checks Kueue's rules itself before lowering.
+      timed("lower", [&] {
+        kueue::LowerOptions lower;
+        const auto& declared = result.policy->identity;
+        lower.policy_name = declared ? declared->value : kueue::derived_policy_name(result.home);
+        result.state = kueue::lower(*result.policy, lower, result.diagnostics);
+      });
+    } else {
+      timed("validate", [&] { kueue::validate(*result.policy, result.diagnostics); });
+    }
+  }
+  if (!result.ok()) result.state.reset();
+  return result;
+}
+
+std::string settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
+                            const std::filesystem::path& state_path) {
+  if (!compiled.state || !compiled.policy) return "";
+  std::optional<std::string> declared;
+  if (compiled.policy->identity) declared = compiled.policy->identity->value;
+  const kueue::IdentityChoice choice = kueue::choose_identity(
+      declared, recorded, kueue::derived_policy_name(compiled.home), own_state, state_path.string());
+  if (!choice.error.empty()) return choice.error;
+  if (choice.name != compiled.state->policy) kueue::relabel(*compiled.state, choice.name);
+  return "";
+}
+
+}  // namespace mkq::operation

@@ -1,0 +1,31 @@
+// What a run of plan, apply, destroy, rotate or status is told about where it
+// goes and what it may do: the options the CLI parses and a controller would
+// set. Plain data, no behaviour.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace mkq::operation {
+
+// Where plan/apply/destroy/status find the clusters and the state.
+struct RuntimeOptions {
+  std::string kubeconfig;             // --kubeconfig; empty: the policy's, $KUBECONFIG, ~/.kube/config
+  bool sandbox = false;               // --sandbox: the sandbox's kubeconfig (started when not running)
+  std::string sandbox_dir;            // --sandbox-dir; empty: .mkq/sandbox in the policy's directory
+  std::string state_path;             // --state; empty: the policy's own state beside it
+  bool insecure_skip_tls_verify = false;
+  double qps = 50.0;                  // per cluster
+  int burst = 100;
+  int parallelism = 8;                // requests in flight at once
+  std::vector<std::string> exclude_clusters;  // --exclude-cluster (plan, apply, destroy): neither read nor changed
+};
+
+// What plan, apply and destroy may do to objects mkq did not create
+// (docs/apply.md, "Safety").
+struct OwnershipOptions {
+  bool take_over = false;       // --take-over: objects labelled with another policy become this one's
+  bool delete_adopted = false;  // --delete-adopted: objects that existed before mkq are deleted, not released
+};
+
+}  // namespace mkq::operation

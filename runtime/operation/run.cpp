@@ -1,0 +1,311 @@
+#include "runtime/operation/run.h"
+
+#include <pwd.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <set>
+
+#include "compiler/diag/diagnostic.h"
+#include "compiler/kueue/render.h"
+#include "runtime/credentials/cluster_profile.h"
+#include "runtime/operation/hints.h"
+#include "runtime/reconcile/refresh.h"
+
+namespace mkq::operation::detail {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string now_rfc3339() {
+  const std::time_t now = std::time(nullptr);
+  std::tm utc{};
+  gmtime_r(&now, &utc);
+  char buffer[32];
+  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return buffer;
+}
+
+state::LockHolder this_process(const std::string& command) {
+  state::LockHolder me;
+  me.command = command;
+  const char* user = std::getenv("USER");
+  if (user == nullptr || *user == '\0') {
+    const passwd* entry = getpwuid(getuid());
+    user = entry != nullptr ? entry->pw_name : "unknown";
+  }
+  me.user = user;
+  char host[256] = {};
+  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "unknown");
+  me.host = host;
+  me.pid = getpid();
+  me.since = now_rfc3339();
+  return me;
+}
+
+// Clusters that objects of the inventory live on but the policy no longer has:
+// their objects are pruned, so they need a connection too.
+std::vector<std::string> clusters_only_in(const std::vector<state::InventoryEntry>& inventory,
+                                          const kueue::DesiredState& desired) {
+  std::set<std::string> known;
+  for (const kueue::ClusterObjects& cluster : desired.clusters) known.insert(cluster.cluster);
+  std::set<std::string> extra;
+  for (const state::InventoryEntry& entry : inventory) {
+    if (!known.count(entry.cluster)) extra.insert(entry.cluster);
+  }
+  return {extra.begin(), extra.end()};
+}
+
+// --exclude-cluster names a worker of the policy or a cluster of the state,
+// never the manager. False with every problem given to `ui`.
+bool exclusions_ok(const std::vector<std::string>& names, const sema::model::Policy& policy,
+                   const std::vector<state::InventoryEntry>& inventory, Ui& ui) {
+  std::vector<std::string> known;
+  for (const sema::model::Worker& worker : policy.workers) known.push_back(worker.name);
+  for (const state::InventoryEntry& entry : inventory) {
+    if (entry.cluster != policy.manager.name && std::find(known.begin(), known.end(), entry.cluster) == known.end()) {
+      known.push_back(entry.cluster);
+    }
+  }
+  bool ok = true;
+  for (const std::string& name : names) {
+    if (name == policy.manager.name) {
+      ui.error("--exclude-cluster " + name + ": that is the manager; mkq cannot go on without it");
+      ok = false;
+    } else if (std::find(known.begin(), known.end(), name) == known.end()) {
+      std::string message = "--exclude-cluster " + name + ": no worker of that name in the policy or the state";
+      if (const auto match = diag::closest_match(name, known)) message += "; did you mean '" + *match + "'?";
+      ui.error(message);
+      ok = false;
+    }
+  }
+  return ok;
+}
+
+// The requests, retries, connections and LISTs of every client of a session so far.
+Timing counted(const Session& session) {
+  Timing t;
+  for (const auto& client : session.clients) {
+    const kube::ClientStats stats = client->stats();
+    t.lists += stats.lists;
+    t.requests += stats.requests;
+    t.retries += stats.retries;
+    t.connections += stats.connections;
+  }
+  return t;
+}
+
+double milliseconds_since(std::chrono::steady_clock::time_point started) {
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
+  return took.count();
+}
+
+// Opens the state (and the lock) of a run; Stop::None when it may go on.
+Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_command, std::string* took_over) {
+  std::string error;
+  run.store = lock_command.empty() ? state::StateStore::open_existing(state_path, &error)
+                                   : state::StateStore::open(state_path, &error);
+  if (!run.store && !error.empty()) {
+    run.ui.error(error);
+    return Stop::Failed;
+  }
+  const std::string identity_error = settle_identity(run.compiled, run.store ? run.store->policy() : "",
+                                                     run.runtime.state_path.empty(), state_path);
+  if (!identity_error.empty()) {
+    run.ui.error(identity_error);
+    return Stop::Failed;
+  }
+  if (run.store && !lock_command.empty()) {
+    state::LockHolder previous;
+    switch (run.lock.acquire(*run.store, this_process(lock_command), &previous)) {
+      case state::LockResult::Acquired:
+        break;
+      case state::LockResult::AcquiredStale:
+        *took_over = previous.describe();
+        break;
+      case state::LockResult::Held:
+        run.ui.error(run.store->last_error().empty()
+                         ? lock_held_message(state_path.string(), previous, run.policy_path, run.runtime.state_path)
+                         : run.store->last_error());
+        return Stop::LockHeld;
+    }
+  }
+  if (run.store) {
+    run.inventory = run.store->inventory();
+    if (!run.store->last_error().empty()) {  // never an unreadable inventory taken for an empty one
+      run.ui.error(run.store->last_error());
+      return Stop::Failed;
+    }
+  }
+  return Stop::None;
+}
+
+// Verifies a plan without changes: nothing is written, so the lock goes first.
+ApplyResult verify(Run& run, const reconcile::Plan& plan, const Execution& execution) {
+  run.lock.release();
+  ApplyResult result;
+  result.command = execution.command;
+  reconcile::ApplyOptions verify;
+  verify.parallelism = std::max(1, run.runtime.parallelism);
+  if (!execution.wait) {
+    result.report = reconcile::verify_plan(plan, run.session.targets, verify);
+    return result;
+  }
+  verify.wait = execution.wait;
+  const std::unique_ptr<Cancellation> cancellation = run.ui.begin_apply(plan);  // an interrupt stops the wait
+  verify.cancel = cancellation ? cancellation->token() : nullptr;
+  verify.progress = [&run](const reconcile::ProgressEvent& event) { run.ui.progress(event); };
+  result.report = reconcile::verify_plan(plan, run.session.targets, verify);
+  run.ui.end_apply(*result.report);
+  return result;
+}
+
+ApplyResult execute(Run& run, const reconcile::Plan& plan, const Execution& execution) {
+  ApplyResult result;
+  result.command = execution.command;
+  std::string error;
+  result.run_id = run.store->begin_run(execution.command, plan.policy_digest, &error);
+  if (result.run_id == 0) {
+    run.ui.error(error);
+    result.stop = Stop::Failed;
+    return result;
+  }
+  // From here a cancellation stops the run cleanly: nothing new starts, the
+  // state is written, the lock released and the outcome reported.
+  const std::unique_ptr<Cancellation> cancellation = run.ui.begin_apply(plan);
+  reconcile::ApplyOptions apply;
+  apply.parallelism = std::max(1, run.runtime.parallelism);
+  apply.force_conflicts = execution.force_conflicts;
+  apply.cancel = cancellation ? cancellation->token() : nullptr;
+  apply.wait = execution.wait;
+  apply.progress = [&run](const reconcile::ProgressEvent& event) { run.ui.progress(event); };
+  const auto started = std::chrono::steady_clock::now();
+  const Timing before = counted(run.session);
+  result.report =
+      reconcile::apply_plan(plan, run.session.targets, *run.store, result.run_id, run.session.credentials.get(), apply);
+  run.ui.end_apply(*result.report);
+  if (run.verbose) {
+    Timing timing = counted(run.session);
+    timing.step = Timing::Step::Apply;
+    timing.command = execution.command;
+    timing.milliseconds = milliseconds_since(started);
+    timing.requests -= before.requests;
+    timing.retries -= before.retries;
+    run.ui.timing(timing);
+  }
+  if (!run.store->finish_run(result.run_id, reconcile::run_result_name(result.report->result()), &error)) {
+    run.ui.error(error);
+  }
+  return result;
+}
+
+}  // namespace
+
+std::string policy_digest(const kueue::DesiredState& desired) {
+  return state::digest_of(kueue::render_json(desired), "mkq policy");
+}
+
+Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
+           credentials::ProviderOptions provider, TargetResolver& resolver) {
+  run.policy_path = options.path;
+  run.runtime = options.runtime;
+  run.verbose = options.verbose;
+  run.compiled = compile(options.path, CompileTo::Objects, options.compile);
+  run.ui.compiled(run.compiled);
+  if (!run.compiled.state) return Stop::Failed;
+  const fs::path state_path = state_path_for(options.path, options.runtime);
+  std::string took_over;  // said after the target, which comes first
+  if (const Stop stop = open_state(run, state_path, lock_command, &took_over); stop != Stop::None) return stop;
+  if (!exclusions_ok(options.runtime.exclude_clusters, *run.compiled.policy, run.inventory, run.ui)) {
+    return Stop::Failed;
+  }
+  if (options.now) provider.now = options.now;
+  TargetRequest target;
+  target.policy = &*run.compiled.policy;
+  target.policy_path = options.path;
+  target.extra_clusters = clusters_only_in(run.inventory, *run.compiled.state);
+  target.options = options.runtime;
+  target.provider = std::move(provider);
+  target.verbose = options.verbose;
+  if (!resolver.open(target, run.ui, &run.session)) return Stop::Failed;
+  if (!took_over.empty()) run.ui.notice("took over a stale lock: " + took_over + " (the process no longer runs)");
+  reconcile::RefreshOptions refresh;
+  refresh.parallelism = std::max(1, options.runtime.parallelism);
+  refresh.destroy = run.destroy;
+  const auto started = std::chrono::steady_clock::now();
+  run.live = reconcile::refresh(*run.compiled.state, run.inventory, run.session.targets, refresh);
+  if (!options.runtime.exclude_clusters.empty()) {
+    run.excluded =
+        reconcile::exclude_clusters(options.runtime.exclude_clusters, run.live, *run.compiled.state, run.inventory);
+  }
+  // A state from before identities were recorded: the identity its objects carry.
+  if (run.store && run.store->policy().empty() && !run.inventory.empty()) {
+    const std::string error = settle_identity(run.compiled, reconcile::identity_in_use(run.inventory, run.live),
+                                              options.runtime.state_path.empty(), state_path);
+    if (!error.empty()) {
+      run.ui.error(error);
+      return Stop::Failed;
+    }
+  }
+  if (options.verbose) {
+    Timing timing = counted(run.session);
+    timing.step = Timing::Step::Refresh;
+    timing.milliseconds = milliseconds_since(started);
+    run.ui.timing(timing);
+  }
+  return Stop::None;
+}
+
+bool cluster_profiles_ok(Run& run) {
+  const reconcile::Target& manager = run.session.targets.front();
+  const std::vector<std::string> problems =
+      credentials::check_cluster_profiles(*run.compiled.policy, manager.client);
+  for (const std::string& problem : problems) run.ui.error(problem);
+  return problems.empty();
+}
+
+reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,
+                          const OwnershipOptions& ownership) {
+  reconcile::PlanOptions options;
+  options.kind = kind;
+  options.prune = !no_prune;
+  options.take_over = ownership.take_over;
+  options.delete_adopted = ownership.delete_adopted;
+  const std::string lineage = run.store ? run.store->lineage() : "";
+  reconcile::Plan plan = reconcile::make_plan(*run.compiled.state, run.inventory, lineage, run.live,
+                                              run.session.credentials.get(), options);
+  std::error_code ec;
+  plan.policy_path = fs::absolute(path, ec).string();
+  plan.policy_digest = policy_digest(*run.compiled.state);
+  plan.lineage = lineage;
+  plan.state_serial = run.store ? run.store->serial() : 0;
+  plan.excluded = run.excluded;
+  return plan;
+}
+
+bool refused(const reconcile::Plan& plan, Run& run) {
+  const std::vector<std::string> refusals = plan.refusals();
+  if (refusals.empty()) return false;
+  std::string message = "apply refuses this plan; nothing was changed:";
+  for (const std::string& refusal : refusals) message += "\n  " + refusal;
+  run.ui.error(message + "\nan object owned by another policy becomes this one's only with --take-over");
+  return true;
+}
+
+ApplyResult carry_out(Run& run, const reconcile::Plan& plan, const Execution& execution) {
+  if (!plan.has_changes()) return verify(run, plan, execution);
+  if (!execution.auto_approve && !run.ui.confirm(plan)) {
+    ApplyResult result;
+    result.stop = Stop::NotConfirmed;
+    result.command = execution.command;
+    return result;
+  }
+  return execute(run, plan, execution);
+}
+
+}  // namespace mkq::operation::detail

@@ -1,0 +1,68 @@
+// The steps every operation of operation.h strings together (internal to
+// runtime/operation): compile, open and lock the state, connect, refresh,
+// plan, check the safety rules, carry out or verify, record.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/operation/lock.h"
+#include "runtime/operation/operation.h"
+#include "runtime/reconcile/exclude.h"
+#include "runtime/state/state.h"
+
+namespace mkq::operation::detail {
+
+// Everything a run holds after start(). The lock is declared after the store
+// it locks, so that it is given back before the store closes.
+struct Run {
+  explicit Run(Ui& port) : ui(port) {}
+
+  Ui& ui;
+  std::string policy_path;  // as the user gave it (for the commands mkq suggests)
+  RuntimeOptions runtime;
+  bool destroy = false;  // a destroy: refresh reads what every namespace of the inventory holds
+  bool verbose = false;
+  Compilation compiled;
+  std::unique_ptr<state::StateStore> store;  // null for a plan without a state file
+  StateLock lock;
+  std::vector<state::InventoryEntry> inventory;
+  Session session;
+  reconcile::LiveState live;
+  std::vector<reconcile::ExcludedCluster> excluded;  // --exclude-cluster: left out of `compiled.state` and `inventory`
+};
+
+// Compiles, opens the state (creating it when `lock_command` is set), locks it
+// (when `lock_command` is set: the history's command), connects through
+// `resolver` and refreshes.
+Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
+           credentials::ProviderOptions provider, TargetResolver& resolver);
+
+// Workers reached through a ClusterProfile: it must exist on the manager with
+// an access provider the policy names (else Kueue leaves the worker inactive).
+bool cluster_profiles_ok(Run& run);
+
+reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,
+                          const OwnershipOptions& ownership = {});
+
+// Plan::refusals as an error; true when refused.
+bool refused(const reconcile::Plan& plan, Run& run);
+
+// How a run carries a plan out.
+struct Execution {
+  std::string command;  // the history's
+  std::optional<std::chrono::milliseconds> wait;
+  bool force_conflicts = false;
+  bool auto_approve = false;
+};
+
+// Confirms (unless auto_approve), carries `plan` out and records it -- or,
+// for a plan without changes, verifies it (exit 0 only when every cluster was
+// read and, with wait, every Kueue object is Active) without writing anything.
+ApplyResult carry_out(Run& run, const reconcile::Plan& plan, const Execution& execution);
+
+// The digest of the desired state a plan records (a saved plan is stale when it moves).
+std::string policy_digest(const kueue::DesiredState& desired);
+
+}  // namespace mkq::operation::detail

@@ -1,0 +1,259 @@
+#include "runtime/operation/saved_plan.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace mkq::operation {
+
+namespace {
+
+namespace fs = std::filesystem;
+using reconcile::Json;
+
+// The saved plan's own version: only this code writes and reads it (docs/plan-format.md).
+constexpr int kSavedPlanVersion = 1;
+constexpr const char* kVersionKey = "mkq_saved_plan";
+
+const char* role_of(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }
+
+std::optional<reconcile::Action> action_of(const std::string& name) {
+  using reconcile::Action;
+  for (const Action action :
+       {Action::NoOp, Action::Create, Action::Update, Action::Delete, Action::Replace, Action::Release}) {
+    if (name == reconcile::action_name(action)) return action;
+  }
+  return std::nullopt;
+}
+
+// One change: what apply carries out and how (the directives), what refresh
+// saw, and the display text as shown when the plan was made.
+Json change_to_json(const reconcile::Change& change) {
+  Json fields = Json::array();
+  for (const reconcile::FieldDiff& field : change.fields) {
+    const bool sensitive = field.sensitive || change.sensitive;
+    Json f = {{"path", field.path}, {"sensitive", field.sensitive}, {"restores_default", field.restores_default}};
+    if (field.before) f["before"] = sensitive ? Json("(sensitive value)") : *field.before;
+    if (field.after) f["after"] = sensitive ? Json("(sensitive value)") : *field.after;
+    fields.push_back(std::move(f));
+  }
+  Json restart;
+  if (change.restart) {
+    restart = {{"namespace", change.restart->namespace_name},
+               {"name", change.restart->name},
+               {"enabled", change.restart->enabled}};
+  }
+  return Json{{"address", change.address},
+              {"api_version", change.api_version},
+              {"kind", change.kind},
+              {"namespace", change.namespace_name},
+              {"name", change.name},
+              {"action", reconcile::action_name(change.action)},
+              {"directives",
+               {{"repairs_drift", change.repairs_drift},
+                {"take_ownership", change.take_ownership},
+                {"take_over", change.take_over},
+                {"adopted", change.adopted}}},
+              {"desired", reconcile::masked_document(change)},
+              {"inventory_digest", change.inventory_digest},
+              {"depends_on", change.depends_on},
+              {"restart", restart},
+              {"sensitive", change.sensitive},
+              {"credential", change.credential},
+              {"credential_error", change.credential_error},
+              {"error", change.error},
+              {"owner_conflict", change.owner_conflict},
+              {"refusal", change.refusal},
+              {"prior", change.prior},
+              {"live_uid", change.live_uid},
+              {"live_resource_version", change.live_resource_version},
+              {"reason", change.reason},
+              {"fields", std::move(fields)}};
+}
+
+Json plan_to_json(const reconcile::Plan& plan) {
+  Json clusters = Json::array();
+  for (const reconcile::ClusterPlan& cluster : plan.clusters) {
+    Json changes = Json::array();
+    for (const reconcile::Change& change : cluster.changes) changes.push_back(change_to_json(change));
+    clusters.push_back(Json{{"name", cluster.cluster},
+                            {"role", role_of(cluster.role)},
+                            {"reachable", cluster.reachable},
+                            {"error", cluster.error},
+                            {"changes", std::move(changes)}});
+  }
+  Json excluded = Json::array();
+  for (const reconcile::ExcludedCluster& e : plan.excluded) excluded.push_back({{"name", e.cluster}, {"objects", e.objects}});
+  return Json{{kVersionKey, kSavedPlanVersion},
+              {"kind", plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply"},
+              {"policy", plan.policy},
+              {"policy_path", plan.policy_path},
+              {"policy_digest", plan.policy_digest},
+              {"lineage", plan.lineage},
+              {"state_serial", plan.state_serial},
+              {"options",
+               {{"prune", plan.options.prune},
+                {"take_over", plan.options.take_over},
+                {"delete_adopted", plan.options.delete_adopted}}},
+              {"clusters", std::move(clusters)},
+              {"excluded", std::move(excluded)}};
+}
+
+// Throws (nlohmann's exceptions) on a missing or mistyped required field; the
+// caller turns that into "malformed".
+reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
+  reconcile::Change change;
+  change.cluster = cluster;
+  change.address = j.at("address").get<std::string>();
+  change.api_version = j.at("api_version").get<std::string>();
+  change.kind = j.at("kind").get<std::string>();
+  change.namespace_name = j.value("namespace", std::string());
+  change.name = j.at("name").get<std::string>();
+  const std::optional<reconcile::Action> action = action_of(j.at("action").get<std::string>());
+  if (!action) throw std::invalid_argument("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.address);
+  change.action = *action;
+  const Json directives = j.value("directives", Json::object());
+  change.repairs_drift = directives.value("repairs_drift", false);
+  change.take_ownership = directives.value("take_ownership", false);
+  change.take_over = directives.value("take_over", false);
+  change.adopted = directives.value("adopted", false);
+  change.desired = j.contains("desired") ? j["desired"] : Json();
+  change.inventory_digest = j.value("inventory_digest", std::string());
+  if (j.contains("depends_on")) change.depends_on = j["depends_on"].get<std::vector<std::string>>();
+  if (j.contains("restart") && j["restart"].is_object()) {
+    const Json& restart = j["restart"];
+    change.restart = reconcile::Restart{restart.at("namespace").get<std::string>(),
+                                        restart.at("name").get<std::string>(), restart.value("enabled", true)};
+  }
+  change.sensitive = j.value("sensitive", false);
+  change.credential = j.value("credential", false);
+  change.credential_error = j.value("credential_error", std::string());
+  change.error = j.value("error", std::string());
+  change.owner_conflict = j.value("owner_conflict", std::string());
+  change.refusal = j.value("refusal", std::string());
+  change.prior = j.value("prior", std::string());
+  change.live_uid = j.value("live_uid", std::string());
+  change.live_resource_version = j.value("live_resource_version", std::string());
+  change.reason = j.value("reason", std::string());
+  for (const Json& f : j.value("fields", Json::array())) {
+    reconcile::FieldDiff field;
+    field.path = f.at("path").get<std::string>();
+    if (f.contains("before")) field.before = f["before"];
+    if (f.contains("after")) field.after = f["after"];
+    field.sensitive = f.value("sensitive", false);
+    field.restores_default = f.value("restores_default", false);
+    change.fields.push_back(std::move(field));
+  }
+  return change;
+}
+
+reconcile::Plan plan_from_json(const Json& json) {
+  reconcile::Plan plan;
+  const std::string kind = json.at("kind").get<std::string>();
+  if (kind != "apply" && kind != "destroy") throw std::invalid_argument("unknown plan kind \"" + kind + "\"");
+  plan.kind = kind == "destroy" ? reconcile::PlanKind::Destroy : reconcile::PlanKind::Apply;
+  plan.policy = json.value("policy", std::string());
+  plan.policy_path = json.at("policy_path").get<std::string>();
+  plan.policy_digest = json.at("policy_digest").get<std::string>();
+  plan.lineage = json.at("lineage").get<std::string>();
+  plan.state_serial = json.at("state_serial").get<std::int64_t>();
+  const Json& options = json.at("options");
+  plan.options.kind = plan.kind;
+  plan.options.prune = options.at("prune").get<bool>();
+  plan.options.take_over = options.at("take_over").get<bool>();
+  plan.options.delete_adopted = options.at("delete_adopted").get<bool>();
+  for (const Json& c : json.at("clusters")) {
+    reconcile::ClusterPlan cluster;
+    cluster.cluster = c.at("name").get<std::string>();
+    const std::string role = c.at("role").get<std::string>();
+    if (role != "manager" && role != "worker") throw std::invalid_argument("unknown cluster role \"" + role + "\"");
+    cluster.role = role == "manager" ? kueue::ClusterRole::Manager : kueue::ClusterRole::Worker;
+    cluster.reachable = c.at("reachable").get<bool>();
+    cluster.error = c.value("error", std::string());
+    for (const Json& j : c.at("changes")) cluster.changes.push_back(change_from_json(j, cluster.cluster));
+    plan.clusters.push_back(std::move(cluster));
+  }
+  for (const Json& e : json.value("excluded", Json::array())) {
+    plan.excluded.push_back({e.at("name").get<std::string>(), e.at("objects").get<int>()});
+  }
+  return plan;
+}
+
+}  // namespace
+
+bool looks_like_saved_plan(const std::string& path) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec) || fs::path(path).extension() == ".mkq") return false;
+  std::ifstream in(path, std::ios::binary);
+  char first = 0;
+  in >> first;
+  return first == '{';
+}
+
+std::string write_saved_plan(const reconcile::Plan& plan, const std::string& file) {
+  const fs::path target(file);
+  const fs::path temporary = target.string() + ".tmp." + std::to_string(getpid());
+  const std::string text = plan_to_json(plan).dump(2) + "\n";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  bool written = fd >= 0 && ::fchmod(fd, 0600) == 0;
+  for (std::size_t done = 0; written && done < text.size();) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    written = n > 0;
+    if (written) done += static_cast<std::size_t>(n);
+  }
+  const std::string why = written ? "" : std::strerror(errno);
+  if (fd >= 0 && ::close(fd) != 0) written = false;
+  if (!written) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return "cannot write the plan to " + file + (why.empty() ? "" : ": " + why);
+  }
+  std::error_code ec;
+  fs::rename(temporary, target, ec);
+  if (ec) {
+    std::error_code ignored;
+    fs::remove(temporary, ignored);
+    return "cannot write the plan to " + file + ": " + ec.message();
+  }
+  return "";
+}
+
+std::optional<reconcile::Plan> read_saved_plan(const std::string& file, std::string* error) {
+  std::ifstream in(file, std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  const Json document = Json::parse(text.str(), nullptr, false);
+  error->clear();
+  if (document.is_discarded()) return std::nullopt;
+  if (!document.is_object()) {
+    *error = "a saved plan is a JSON object";
+    return std::nullopt;
+  }
+  if (!document.contains(kVersionKey)) {
+    *error = document.contains("format_version")
+                 ? "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`"
+                 : "it has no " + std::string(kVersionKey) + " version";
+    return std::nullopt;
+  }
+  if (document[kVersionKey] != kSavedPlanVersion) {
+    *error = "saved plan version " + document[kVersionKey].dump() + " (this mkq reads version " +
+             std::to_string(kSavedPlanVersion) + "); make the plan again with this mkq";
+    return std::nullopt;
+  }
+  try {
+    return plan_from_json(document);
+  } catch (const std::exception& e) {
+    *error = std::string("the saved plan is malformed: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace mkq::operation
