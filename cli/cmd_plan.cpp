@@ -30,6 +30,8 @@
 #include "cli/hints.h"
 #include "cli/interrupt.h"
 #include "cli/session.h"
+#include "base/clock.h"
+#include "base/time.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/render.h"
 #include "runtime/credentials/cluster_profile.h"
@@ -51,32 +53,6 @@ std::string policy_digest(const kueue::DesiredState& desired) {
   return state::digest_of(kueue::render_json(desired), "mkq policy");
 }
 
-std::string now_rfc3339() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
-
-state::LockHolder this_process(const std::string& command) {
-  state::LockHolder me;
-  me.command = command;
-  const char* user = std::getenv("USER");
-  if (user == nullptr || *user == '\0') {
-    const passwd* entry = getpwuid(getuid());
-    user = entry != nullptr ? entry->pw_name : "unknown";
-  }
-  me.user = user;
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "unknown");
-  me.host = host;
-  me.pid = getpid();
-  me.since = now_rfc3339();
-  return me;
-}
-
 // Clusters that objects of the inventory live on but the policy no longer has:
 // their objects are pruned, so they need a connection too.
 std::vector<std::string> clusters_only_in(const std::vector<state::InventoryEntry>& inventory,
@@ -90,20 +66,22 @@ std::vector<std::string> clusters_only_in(const std::vector<state::InventoryEntr
   return {extra.begin(), extra.end()};
 }
 
-// The credential provider's clock: the system's, or MKQ_NOW (RFC 3339 UTC,
-// "2026-12-20T00:00:00Z") for tests of expiry and rotation. A malformed
-// MKQ_NOW is an error rather than silently the real time.
+// The composition root's one choice of clock (base/clock.h) for the
+// credential provider: the system's, or a clock fixed at MKQ_NOW (RFC 3339
+// UTC, "2026-12-20T00:00:00Z") for end-to-end tests of expiry and rotation
+// (docs/apply.md). The only place the shipped binary reads MKQ_NOW. A
+// malformed MKQ_NOW is an error rather than silently the real time.
 bool provider_options(credentials::ProviderOptions* options) {
   const char* now = std::getenv("MKQ_NOW");
   if (now == nullptr || *now == '\0') return true;
-  std::tm utc{};
-  const char* end = strptime(now, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  if (end == nullptr || *end != '\0') {
+  const std::optional<base::TimePoint> at = base::parse_rfc3339(now);
+  if (!at || std::string_view(now).back() != 'Z') {
     error_line(std::string("MKQ_NOW must be a UTC time such as 2026-12-20T00:00:00Z, not \"") + now + "\"");
     return false;
   }
-  const auto fixed = std::chrono::system_clock::from_time_t(timegm(&utc));
-  options->now = [fixed] { return fixed; };
+  static std::optional<base::FixedClock> fixed;  // lives as long as the process: one MKQ_NOW per run
+  fixed.emplace(*at);
+  options->clock = &*fixed;
   return true;
 }
 
@@ -327,7 +305,7 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
   }
   if (run.store && !lock_command.empty()) {
     state::LockHolder previous;
-    switch (run.store->acquire_lock(this_process(lock_command), &previous)) {
+    switch (run.store->acquire_lock(state::LockHolder{.command = lock_command}, &previous)) {
       case state::LockResult::Acquired:
         break;
       case state::LockResult::AcquiredStale:
