@@ -2,8 +2,11 @@
 
 #include <cctype>
 #include <cstdlib>
-#include <ctime>
+#include <optional>
+#include <string_view>
 
+#include "base/clock.h"
+#include "base/time.h"
 #include "cli/compile.h"
 #include "cli/terminal_ui.h"
 
@@ -66,16 +69,21 @@ bool run_options(const std::string& path, const RuntimeOptions& runtime, const G
   out->runtime = runtime;
   out->compile = compile_options(global);
   out->verbose = global.verbose;
+  // The composition root's one choice of clock (base/clock.h) for the
+  // credential provider: the system's, or a clock fixed at MKQ_NOW (RFC 3339
+  // UTC, "2026-12-20T00:00:00Z") for end-to-end tests of expiry and rotation
+  // (docs/apply.md). The only place the shipped binary reads MKQ_NOW. A
+  // malformed MKQ_NOW is an error rather than silently the real time.
   const char* now = std::getenv("MKQ_NOW");
   if (now == nullptr || *now == '\0') return true;
-  std::tm utc{};
-  const char* end = strptime(now, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  if (end == nullptr || *end != '\0') {
+  const std::optional<base::TimePoint> at = base::parse_rfc3339(now);
+  if (!at || std::string_view(now).back() != 'Z') {
     error_line(std::string("MKQ_NOW must be a UTC time such as 2026-12-20T00:00:00Z, not \"") + now + "\"");
     return false;
   }
-  const auto fixed = std::chrono::system_clock::from_time_t(timegm(&utc));
-  out->now = [fixed] { return fixed; };
+  static std::optional<base::FixedClock> fixed;  // lives as long as the process: one MKQ_NOW per run
+  fixed.emplace(*at);
+  out->clock = &*fixed;
   return true;
 }
 

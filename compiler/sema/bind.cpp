@@ -2,6 +2,7 @@
 // then checks what spans declarations: the manager, references, cohort cycles,
 // dispatch worker selection and the Kueue-wide dispatcher settings; finally
 // assembles the sorted model.
+#include "compiler/facts/kueue.h"
 #include "compiler/sema/bind.h"
 
 #include <algorithm>
@@ -19,7 +20,7 @@ using bind_detail::Draft;
 using model::Located;
 namespace codes = bind_codes;
 
-constexpr std::size_t kMaxDispatchWorkers = 20;  // MultiKueueConfig.spec.clusters maxItems
+constexpr std::size_t kMaxDispatchWorkers = facts::kMaxMultiKueueClusters;  // MultiKueueConfig.spec.clusters
 
 struct TopLevelKind {
   std::string_view kind;
@@ -536,7 +537,7 @@ std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& d
   const std::size_t errors_before = diagnostics.error_count();
   Binder binder(diagnostics);
   Draft draft;
-  draft.kueue.integrations = {{"batch/job", {}}};
+  draft.kueue.integrations = {{std::string(facts::kDefaultIntegration), {}}};
   // The standard library's declarations first (the catalogue of
   // std/integrations), so that a policy redeclaring one is the one reported.
   for (const EvalBlock& block : policy.blocks) {

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 
+#include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 #include "compiler/sema/names.h"
 
@@ -263,7 +264,7 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
     unique_items(binder, *integrations, "integration");
     settings.integrations = std::move(*integrations);
   } else {
-    settings.integrations = {{"batch/job", {}}};
+    settings.integrations = {{std::string(facts::kDefaultIntegration), {}}};
   }
   settings.manage_jobs_without_queue_name = bool_field(binder, members, "manage_jobs_without_queue_name");
   if (auto restart = bool_field(binder, members, "restart")) settings.restart = std::move(*restart);

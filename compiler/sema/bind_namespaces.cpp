@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <map>
 
+#include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 
 namespace mkq::sema::bind_detail {
@@ -13,7 +14,7 @@ const Schema kNamespaceSchema{"namespace", {"labels"}, {}, {}};
 const Schema kPriorityClassSchema{"priorityclass", {"value", "description"}, {}, {}};
 const Schema kAccessSchema{"access", {"role", "users", "groups"}, {}, {}};
 
-constexpr std::size_t kMaxDescription = 2048;
+constexpr std::size_t kMaxDescription = facts::kMaxPriorityClassDescriptionLength;
 
 std::vector<Located<std::string>> subjects(Binder& binder, const Members& members, std::string_view field,
                                            const std::string& noun) {

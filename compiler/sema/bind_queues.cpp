@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 
 namespace mkq::sema::bind_detail {
@@ -28,9 +29,8 @@ const Schema kFungibilitySchema{"flavor_fungibility", {"when_can_borrow", "when_
 
 const std::vector<std::string_view> kTaintKeys = {"key", "value", "effect"};
 const std::vector<std::string_view> kTolerationKeys = {"key", "operator", "value", "effect", "toleration_seconds"};
-constexpr std::size_t kMaxFlavorItems = 8;  // nodeLabels, nodeTaints, tolerations
-constexpr std::size_t kMaxTopologyLevels = 16;
-constexpr std::string_view kHostnameLabel = "kubernetes.io/hostname";
+using facts::kHostnameLabel;
+using facts::kMaxTopologyLevels;
 
 // `fair_sharing { weight = Q }` of a cohort, cluster queue or local queue.
 std::optional<Located<Quantity>> bind_fair_sharing(Binder& binder, const EvalBlock* block) {
@@ -69,16 +69,17 @@ void reject_limits(Binder& binder, const std::vector<model::ResourceGroup>& grou
 // The elements of a list-of-maps field (taints, tolerations), each checked
 // against `keys`; elements that are not maps are reported and skipped.
 std::vector<std::pair<const Value*, std::vector<std::pair<std::string, const Value*>>>> read_map_list(
-    Binder& binder, std::string_view field, const Value& value, const std::vector<std::string_view>& keys) {
+    Binder& binder, std::string_view field, const Value& value, const std::vector<std::string_view>& keys,
+    std::size_t max_items) {
   std::vector<std::pair<const Value*, std::vector<std::pair<std::string, const Value*>>>> result;
   if (!value.is(ValueKind::List)) {
     report_type(binder, field, "a list of maps", value);
     return result;
   }
-  if (value.as_list().size() > kMaxFlavorItems) {
+  if (value.as_list().size() > max_items) {
     binder.error(codes::kTooMany, value.origin,
                  "field '" + std::string(field) + "' has " + std::to_string(value.as_list().size()) +
-                     " entries; a flavor takes at most " + std::to_string(kMaxFlavorItems));
+                     " entries; a flavor takes at most " + std::to_string(max_items));
   }
   for (const Value& item : value.as_list()) {
     if (!item.is(ValueKind::Map)) {
@@ -97,7 +98,7 @@ std::vector<std::pair<const Value*, std::vector<std::pair<std::string, const Val
 
 std::vector<model::Taint> bind_taints(Binder& binder, const Value& value) {
   std::vector<model::Taint> taints;
-  for (const auto& [map, entries] : read_map_list(binder, "taints", value, kTaintKeys)) {
+  for (const auto& [map, entries] : read_map_list(binder, "taints", value, kTaintKeys, facts::kMaxNodeTaints)) {
     model::Taint taint;
     taint.range = map->origin;
     bool has_key = false;
@@ -147,7 +148,7 @@ std::vector<model::Taint> bind_taints(Binder& binder, const Value& value) {
 
 std::vector<model::Toleration> bind_tolerations(Binder& binder, const Value& value) {
   std::vector<model::Toleration> tolerations;
-  for (const auto& [map, entries] : read_map_list(binder, "tolerations", value, kTolerationKeys)) {
+  for (const auto& [map, entries] : read_map_list(binder, "tolerations", value, kTolerationKeys, facts::kMaxTolerations)) {
     model::Toleration toleration;
     toleration.range = map->origin;
     toleration.op = {model::TolerationOperator::Equal, map->origin};
@@ -296,10 +297,10 @@ void bind_flavor(Binder& binder, const EvalBlock& block, Draft& draft) {
     if (auto labels = read_labels(binder, "node_labels", a->value)) {
       node_labels_failed = false;
       flavor.node_labels = std::move(*labels);
-      if (flavor.node_labels.size() > kMaxFlavorItems) {
+      if (flavor.node_labels.size() > facts::kMaxNodeLabels) {
         binder.error(codes::kTooMany, a->value.origin,
                      "field 'node_labels' has " + std::to_string(flavor.node_labels.size()) +
-                         " labels; a flavor takes at most " + std::to_string(kMaxFlavorItems));
+                         " labels; a flavor takes at most " + std::to_string(facts::kMaxNodeLabels));
       }
     }
   }

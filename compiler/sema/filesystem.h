@@ -1,9 +1,9 @@
 // The file-system boundary of the compiler: reading policy files, listing a
-// policy directory, resolving imports. Tests use InMemoryFileSystem.
+// policy directory, resolving imports. Tests use InMemoryFileSystem
+// (tests/support/in_memory_file_system.h).
 #pragma once
 
 #include <filesystem>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -29,19 +29,6 @@ class RealFileSystem final : public FileSystem {
   std::optional<std::string> read(const std::filesystem::path& path) const override;
   std::vector<std::string> list(const std::filesystem::path& dir) const override;
   std::filesystem::path canonical(const std::filesystem::path& path) const override;
-};
-
-// Files held in memory, keyed by their lexically normal path.
-class InMemoryFileSystem final : public FileSystem {
- public:
-  void add(const std::filesystem::path& path, std::string text);
-  Kind kind(const std::filesystem::path& path) const override;
-  std::optional<std::string> read(const std::filesystem::path& path) const override;
-  std::vector<std::string> list(const std::filesystem::path& dir) const override;
-  std::filesystem::path canonical(const std::filesystem::path& path) const override;
-
- private:
-  std::map<std::string, std::string> files_;
 };
 
 }  // namespace mkq::sema

@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "compiler/diag/source.h"
+#include "compiler/facts/kueue.h"
 #include "compiler/sema/quantity.h"
 #include "compiler/sema/value.h"
 
@@ -411,8 +412,8 @@ struct MultiKueueSettings {
 struct KueueSettings {
   bool declared = false;    // a `kueue` block is written
   diag::SourceRange range;  // the kueue block; invalid when not written
-  Located<std::string> namespace_name{"kueue-system", {}};
-  std::vector<Located<std::string>> integrations;  // Kueue framework names; default {"batch/job"}
+  Located<std::string> namespace_name{std::string(facts::kDefaultKueueNamespace), {}};
+  std::vector<Located<std::string>> integrations;  // Kueue framework names; default {facts::kDefaultIntegration}
   std::optional<GangScheduling> gang_scheduling;
   std::optional<Located<bool>> manage_jobs_without_queue_name;
   std::optional<Located<Labels>> managed_namespaces;  // managedJobsNamespaceSelector matchLabels

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "compiler/facts/kueue.h"
+
 namespace mkq::sema {
 namespace {
 
@@ -45,18 +47,25 @@ constexpr const char* kSubdomainRule =
 constexpr const char* kNamePartRule =
     "must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character";
 
+constexpr std::size_t kSubdomainMax = facts::kMaxDns1123SubdomainLength;
+constexpr std::size_t kLabelMax = facts::kMaxDns1123LabelLength;  // also a qualified name's name part
+
+std::string too_long(std::string_view what, std::size_t limit) {
+  return std::string(what) + " must be no more than " + std::to_string(limit) + " characters";
+}
+
 }  // namespace
 
 std::optional<std::string> dns1123_subdomain_error(std::string_view text) {
   if (text.empty()) return std::string("a DNS-1123 subdomain must not be empty");
-  if (text.size() > 253) return std::string("a DNS-1123 subdomain must be no more than 253 characters");
+  if (text.size() > kSubdomainMax) return too_long("a DNS-1123 subdomain", kSubdomainMax);
   if (!is_subdomain(text)) return std::string(kSubdomainRule);
   return std::nullopt;
 }
 
 std::optional<std::string> dns1123_label_error(std::string_view text) {
   if (text.empty()) return std::string("a DNS-1123 label must not be empty");
-  if (text.size() > 63) return std::string("a DNS-1123 label must be no more than 63 characters");
+  if (text.size() > kLabelMax) return too_long("a DNS-1123 label", kLabelMax);
   if (!is_label_part(text)) {
     return std::string(
         "a DNS-1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an "
@@ -74,19 +83,19 @@ std::optional<std::string> label_key_error(std::string_view text) {
     }
     const std::string_view prefix = text.substr(0, slash);
     if (prefix.empty()) return std::string("the prefix before '/' must not be empty");
-    if (prefix.size() > 253) return std::string("the prefix before '/' must be no more than 253 characters");
+    if (prefix.size() > kSubdomainMax) return too_long("the prefix before '/'", kSubdomainMax);
     if (!is_subdomain(prefix)) return "the prefix before '/' is not valid: " + std::string(kSubdomainRule);
     name = text.substr(slash + 1);
   }
   if (name.empty()) return std::string("the name part must not be empty");
-  if (name.size() > 63) return std::string("the name part must be no more than 63 characters");
+  if (name.size() > kLabelMax) return too_long("the name part", kLabelMax);
   if (!is_qualified_name_part(name)) return "the name part " + std::string(kNamePartRule);
   return std::nullopt;
 }
 
 std::optional<std::string> label_value_error(std::string_view text) {
   if (text.empty()) return std::nullopt;
-  if (text.size() > 63) return std::string("a label value must be no more than 63 characters");
+  if (text.size() > facts::kMaxLabelValueLength) return too_long("a label value", facts::kMaxLabelValueLength);
   if (!is_qualified_name_part(text)) return "a label value must be empty or " + std::string(kNamePartRule);
   return std::nullopt;
 }
@@ -114,7 +123,7 @@ std::optional<std::string> integration_name_error(std::string_view text) {
   constexpr const char* kRule =
       "an integration is named as Kueue names a framework, 'GROUP/KIND' ('batch/job') or a lower-case 'KIND' "
       "('pod'), or 'Kind.version.group' for an external framework ('RayJob.v1.ray.io')";
-  if (text.size() > 253) return std::string("an integration name must be no more than 253 characters");
+  if (text.size() > kSubdomainMax) return too_long("an integration name", kSubdomainMax);
   const std::size_t slash = text.find('/');
   if (slash != std::string_view::npos) {
     const std::string_view group = text.substr(0, slash);
@@ -138,12 +147,12 @@ std::optional<std::string> api_resource_error(std::string_view text) {
   constexpr const char* kRule =
       "an API resource is a lower-case plural name ('jobs'), optionally with a subresource ('jobs/status'), each "
       "a DNS-1123 label";
-  if (text.size() > 253) return std::string("an API resource must be no more than 253 characters");
+  if (text.size() > kSubdomainMax) return too_long("an API resource", kSubdomainMax);
   const std::size_t slash = text.find('/');
   const std::string_view plural = text.substr(0, slash);
   const std::string_view subresource = slash == std::string_view::npos ? "" : text.substr(slash + 1);
-  if (plural.size() > 63 || subresource.size() > 63) {
-    return std::string("each part of an API resource must be no more than 63 characters");
+  if (plural.size() > kLabelMax || subresource.size() > kLabelMax) {
+    return too_long("each part of an API resource", kLabelMax);
   }
   if (!is_label_part(plural)) return std::string(kRule);
   if (slash == std::string_view::npos) return std::nullopt;

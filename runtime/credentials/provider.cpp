@@ -29,6 +29,7 @@
 #include <utility>
 #include <vector>
 
+#include "compiler/facts/kueue.h"
 #include "runtime/credentials/encoding.h"
 #include "runtime/credentials/kubeconfig_text.h"
 #include "runtime/credentials/secret_source.h"
@@ -50,7 +51,7 @@ constexpr const char* kAnchor = "mkq.dev/credential-anchor";  // the worker Secr
                                                               // also the anchors' label (value: the account)
 constexpr const char* kAnchorFor = "mkq.dev/credential-for";  // on an anchor: "<namespace>/<name>" of the
                                                               // manager's Secret that holds its token
-constexpr const char* kKubeconfigKey = "kubeconfig";
+const std::string kKubeconfigKey(facts::kKubeconfigSecretKey);
 
 const kube::ResourceType& secret_type() {
   static const kube::ResourceType type{"", "v1", "Secret", "secrets", true};
@@ -155,7 +156,6 @@ class Provider final : public reconcile::CredentialProvider {
         access_(std::move(workers)),
         options_(std::move(options)) {
     if (!options_.read_secret) options_.read_secret = read_secret_source;
-    if (!options_.now) options_.now = [] { return std::chrono::system_clock::now(); };
   }
 
   reconcile::CredentialDecision decide(const std::string& cluster, const kueue::Object& secret,
@@ -331,7 +331,7 @@ reconcile::CredentialDecision Provider::decide_computed(const model::Worker& wor
 reconcile::CredentialDecision Provider::decide_token_request(const model::Worker& worker,
                                                              const Json* live) const {
   reconcile::CredentialDecision decision;
-  const auto now = options_.now();
+  const auto now = options_.clock->now();
   const auto lifetime = std::chrono::milliseconds(worker.credentials.lifetime.value.millis());
   decision.description = token_description(
       worker, std::chrono::time_point_cast<std::chrono::system_clock::duration>(now + lifetime));
@@ -427,10 +427,12 @@ kube::Result<Provider::Anchor> Provider::create_anchor(const model::Worker& work
                                                        const kueue::Object& secret,
                                                        const std::string& account_uid) const {
   const std::string& service_account = worker.credentials.service_account.value;
-  const std::string name = anchor_name(service_account, options_.now());
+  const std::string name = anchor_name(service_account, options_.clock->now());
   Json metadata = {{"name", name},
                    {"namespace", kueue_namespace_},
-                   {"labels", {{"app.kubernetes.io/managed-by", "mkq"}, {kAnchor, anchor_label(service_account)}}},
+                   {"labels",
+                    {{std::string(facts::kManagedByLabel), facts::kManagedByValue},
+                     {kAnchor, anchor_label(service_account)}}},
                    {"annotations", {{kAnchorFor, secret.namespace_name + "/" + secret.name}}}};
   if (!account_uid.empty()) {
     // Kubernetes' garbage collector deletes the anchors with their account.
@@ -524,7 +526,7 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
                          {"uid", anchor.value().uid}}}}}};
   const std::string path =
       "/api/v1/namespaces/" + kueue_namespace_ + "/serviceaccounts/" + service_account + "/token";
-  const auto requested = options_.now();
+  const auto requested = options_.clock->now();
   kube::Result<Json> answer = access->client->request("POST", path, &body, "application/json");
   const auto abandon = [&](kube::Error failed) -> kube::Result<Json> {
     // Nothing will use the anchor: best effort, the next stored credential deletes it anyway.

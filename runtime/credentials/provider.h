@@ -27,6 +27,7 @@
 #include <optional>
 #include <string>
 
+#include "base/clock.h"
 #include "compiler/sema/model.h"
 #include "runtime/kube/client.h"
 #include "runtime/kube/kubeconfig.h"
@@ -40,8 +41,8 @@ struct WorkerAccess {
 };
 
 struct ProviderOptions {
-  // Now, for expiry decisions (tests move the clock).
-  std::function<std::chrono::system_clock::time_point()> now = [] { return std::chrono::system_clock::now(); };
+  // The clock of expiry decisions and anchor names; never null (tests move it).
+  const base::Clock* clock = &base::system_clock();
   bool force_rotate = false;             // `mkq credentials rotate`: issue anew whatever the expiry
   std::vector<std::string> rotate_only;  // with force_rotate: only these workers (empty: all)
   // Reads a secret("env:..."/"file:...") source's value; default: the process environment / the file.

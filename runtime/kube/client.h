@@ -1,5 +1,5 @@
 // A client of one Kubernetes API server (one cluster), behind an interface so
-// the reconciler's unit tests run against FakeClient (fake.h) and the tool
+// the reconciler's unit tests run against FakeClient (tests/support/fake_client.h) and the tool
 // against HttpClient (libcurl, http_client.cpp).
 //
 // Every call may be made from several threads at once. The client rate-limits

@@ -17,7 +17,8 @@
 #include <map>
 #include <vector>
 
-#include "runtime/kube/base64.h"
+#include "base/encoding.h"
+#include "base/time.h"
 
 extern char** environ;  // NOLINT: POSIX
 
@@ -40,7 +41,7 @@ std::string exec_info(const ExecConfig& exec, const ClusterEntry& cluster) {
     if (!cluster.tls_server_name.empty()) info["tls-server-name"] = cluster.tls_server_name;
     if (cluster.insecure_skip_tls_verify) info["insecure-skip-tls-verify"] = true;
     if (!cluster.certificate_authority_data.empty()) {
-      info["certificate-authority-data"] = base64_encode(cluster.certificate_authority_data);
+      info["certificate-authority-data"] = base::base64_encode(cluster.certificate_authority_data);
     }
     if (!cluster.proxy_url.empty()) info["proxy-url"] = cluster.proxy_url;
     spec["cluster"] = std::move(info);
@@ -97,46 +98,6 @@ struct Fd {
 
 }  // namespace
 
-std::optional<std::chrono::system_clock::time_point> parse_rfc3339(const std::string& text) {
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  int consumed = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &year, &month, &day, &hour, &minute, &second,
-                  &consumed) != 6) {
-    return std::nullopt;
-  }
-  std::size_t at = static_cast<std::size_t>(consumed);
-  if (at < text.size() && text[at] == '.') {
-    ++at;
-    while (at < text.size() && text[at] >= '0' && text[at] <= '9') ++at;  // fractions are ignored
-  }
-  long offset_seconds = 0;
-  if (at < text.size() && (text[at] == 'Z' || text[at] == 'z')) {
-    ++at;
-  } else if (at < text.size() && (text[at] == '+' || text[at] == '-')) {
-    int offset_hours = 0, offset_minutes = 0;
-    if (std::sscanf(text.c_str() + at + 1, "%2d:%2d", &offset_hours, &offset_minutes) != 2) return std::nullopt;
-    offset_seconds = (offset_hours * 3600L + offset_minutes * 60L) * (text[at] == '-' ? -1 : 1);
-    at += 6;
-  } else {
-    return std::nullopt;
-  }
-  if (at != text.size() || month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 ||
-      second > 60) {
-    return std::nullopt;
-  }
-  std::tm tm{};
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  // system_clock counts nanoseconds in 64 bits (until 2262): later times are clamped.
-  constexpr std::time_t kLatest = 7'000'000'000;  // year 2191
-  const std::time_t utc = std::min<std::time_t>(timegm(&tm) - offset_seconds, kLatest);
-  return std::chrono::system_clock::from_time_t(utc);
-}
-
 Result<ExecCredential> parse_exec_credential(const std::string& output, const std::string& api_version,
                                              const std::string& command) {
   const std::string who = "exec plugin " + command;
@@ -176,7 +137,7 @@ Result<ExecCredential> parse_exec_credential(const std::string& output, const st
   }
   const std::string expiration = text("expirationTimestamp");
   if (!expiration.empty()) {
-    credential.expiration = parse_rfc3339(expiration);
+    credential.expiration = base::parse_rfc3339(expiration);
     if (!credential.expiration) {
       return config_error(who + ": its expirationTimestamp \"" + expiration + "\" is not an RFC 3339 time");
     }

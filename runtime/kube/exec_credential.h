@@ -31,7 +31,4 @@ Result<ExecCredential> run_exec_plugin(const ExecConfig& exec, const ClusterEntr
 Result<ExecCredential> parse_exec_credential(const std::string& output, const std::string& api_version,
                                              const std::string& command);
 
-// "2026-11-21T10:00:00Z" and offsets/fractions; std::nullopt when malformed.
-std::optional<std::chrono::system_clock::time_point> parse_rfc3339(const std::string& text);
-
 }  // namespace mkq::kube

@@ -17,7 +17,7 @@
 #include <sstream>
 #include <system_error>
 
-#include "runtime/kube/base64.h"
+#include "base/encoding.h"
 
 namespace mkq::kube {
 
@@ -246,7 +246,7 @@ class Parser {
   std::string decoded_field(const YAML::Node& map, const char* key, const std::string& where) {
     const std::string text = string_field(map, key, where);
     if (text.empty()) return {};
-    auto bytes = base64_decode(text);
+    auto bytes = base::base64_decode(text);
     if (!bytes) {
       fail(map[key], where, std::string(key) + " is not valid base64");
       return {};

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
 #include "runtime/operation/compile.h"
 #include "runtime/operation/options.h"
 #include "runtime/operation/session.h"
@@ -37,8 +38,8 @@ struct RunOptions {
   RuntimeOptions runtime;
   CompileOptions compile;
   bool verbose = false;    // Ui::timing calls, and the sandbox's start-up output
-  // The credential provider's clock (expiry, rotation); empty: the system's.
-  std::function<std::chrono::system_clock::time_point()> now;
+  // The credential provider's clock (expiry, rotation); null: the system's.
+  const base::Clock* clock = nullptr;
 };
 
 // `mkq plan`: made, shown (Ui::show_plan), and written to `out` when set.

@@ -1,12 +1,8 @@
 #include "runtime/operation/run.h"
 
-#include <pwd.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <filesystem>
 #include <set>
 
@@ -21,32 +17,6 @@ namespace mkq::operation::detail {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string now_rfc3339() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
-
-state::LockHolder this_process(const std::string& command) {
-  state::LockHolder me;
-  me.command = command;
-  const char* user = std::getenv("USER");
-  if (user == nullptr || *user == '\0') {
-    const passwd* entry = getpwuid(getuid());
-    user = entry != nullptr ? entry->pw_name : "unknown";
-  }
-  me.user = user;
-  char host[256] = {};
-  if (gethostname(host, sizeof host - 1) != 0) std::snprintf(host, sizeof host, "unknown");
-  me.host = host;
-  me.pid = getpid();
-  me.since = now_rfc3339();
-  return me;
-}
 
 // Clusters that objects of the inventory live on but the policy no longer has:
 // their objects are pruned, so they need a connection too.
@@ -122,7 +92,7 @@ Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_co
   }
   if (run.store && !lock_command.empty()) {
     state::LockHolder previous;
-    switch (run.lock.acquire(*run.store, this_process(lock_command), &previous)) {
+    switch (run.lock.acquire(*run.store, state::LockHolder{.command = lock_command}, &previous)) {
       case state::LockResult::Acquired:
         break;
       case state::LockResult::AcquiredStale:
@@ -224,7 +194,7 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   if (!exclusions_ok(options.runtime.exclude_clusters, *run.compiled.policy, run.inventory, run.ui)) {
     return Stop::Failed;
   }
-  if (options.now) provider.now = options.now;
+  if (options.clock != nullptr) provider.clock = options.clock;
   TargetRequest target;
   target.policy = &*run.compiled.policy;
   target.policy_path = options.path;

@@ -36,6 +36,9 @@
 #include <set>
 #include <thread>
 
+#include "base/clock.h"
+#include "base/encoding.h"
+#include "base/time.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/reconcile/apply_internal.h"
@@ -57,45 +60,10 @@ int tier_of(const std::string& kind) {
 
 int multikueue_cluster_tier() { return schema::info(schema::Kind::MultiKueueCluster).apply_tier; }
 
-std::string now_rfc3339() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
-
 std::string format_duration(std::chrono::milliseconds duration) {
   const auto ms = duration.count();
   if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
   return std::to_string(ms) + "ms";
-}
-
-std::string base64(const std::string& bytes) {
-  static constexpr char kAlphabet[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((bytes.size() + 2) / 3 * 4);
-  std::size_t index = 0;
-  for (; index + 2 < bytes.size(); index += 3) {
-    const unsigned value = (static_cast<unsigned char>(bytes[index]) << 16) |
-                           (static_cast<unsigned char>(bytes[index + 1]) << 8) |
-                           static_cast<unsigned char>(bytes[index + 2]);
-    out += kAlphabet[(value >> 18) & 63];
-    out += kAlphabet[(value >> 12) & 63];
-    out += kAlphabet[(value >> 6) & 63];
-    out += kAlphabet[value & 63];
-  }
-  const std::size_t rest = bytes.size() - index;
-  if (rest > 0) {
-    unsigned value = static_cast<unsigned char>(bytes[index]) << 16;
-    if (rest == 2) value |= static_cast<unsigned char>(bytes[index + 1]) << 8;
-    out += kAlphabet[(value >> 18) & 63];
-    out += kAlphabet[(value >> 12) & 63];
-    out += rest == 2 ? kAlphabet[(value >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
 }
 
 // A Secret's stringData, moved into data (base64): what the API server would
@@ -111,7 +79,7 @@ void move_string_data(Json& document) {
   Json& data = document["data"];
   if (!data.is_object()) data = Json::object();
   for (const auto& [key, value] : string_data.items()) {
-    data[key] = base64(value.is_string() ? value.get<std::string>() : value.dump());
+    data[key] = base::base64_encode(value.is_string() ? value.get<std::string>() : value.dump());
   }
 }
 
@@ -352,7 +320,7 @@ void Executor::record_applied(const Change& change, const Json& answer, const st
   entry.uid = metadata_string(answer, "uid");
   entry.resource_version = metadata_string(answer, "resourceVersion");
   entry.digest = digest;
-  entry.applied_at = now_rfc3339();
+  entry.applied_at = base::format_rfc3339(base::system_clock().now());
   entry.run_id = run_id_;
   entry.adopted = change.adopted;
   entry.prior = change.prior;

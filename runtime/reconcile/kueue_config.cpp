@@ -162,11 +162,10 @@ std::optional<Json> configuration_before_mkq(const state::InventoryEntry* record
     const auto value = item.find("value");
     if (value == item.end()) return Json::object();  // the key was not there
     if (!value->is_string()) return std::nullopt;
-    std::string error;
-    std::optional<Json> parsed = detail::parse_configuration(value->get<std::string>(), &error);
+    const kube::Result<Json> parsed = detail::parse_configuration(value->get<std::string>());
     if (!parsed) return std::nullopt;
-    if (parsed->is_null()) return Json::object();
-    return parsed;
+    if (parsed.value().is_null()) return Json::object();
+    return parsed.value();
   }
   return Json::object();
 }
@@ -199,12 +198,11 @@ Change refused(const kueue::Object& object, const std::function<Change(const kue
 
 namespace detail {
 
-std::optional<Json> parse_configuration(const std::string& text, std::string* error) {
+kube::Result<Json> parse_configuration(const std::string& text) {
   try {
     return yaml_to_json(YAML::Load(text), 0);
   } catch (const std::exception& e) {
-    if (error != nullptr) *error = e.what();
-    return std::nullopt;
+    return kube::Error{0, "ConfigError", e.what(), nullptr};
   }
 }
 
@@ -242,18 +240,20 @@ Change plan_kueue_configuration(const kueue::Object& object, const Json* live,
                                 const state::InventoryEntry* recorded,
                                 const std::function<Change(const kueue::Object&)>& plan_document) {
   const std::string key(schema::kKueueConfigMapKey);
-  std::string error;
   const std::optional<std::string> rendered = configuration_text(object.document);
-  const std::optional<Json> managed =
-      rendered ? detail::parse_configuration(*rendered, &error) : std::nullopt;
+  std::optional<Json> managed;
+  if (rendered) {
+    if (kube::Result<Json> parsed = detail::parse_configuration(*rendered)) managed = std::move(parsed).value();
+  }
   if (!managed || !managed->is_object())
     return refused(object, plan_document, "mkq's own settings do not parse");
 
   const std::optional<std::string> live_text = live != nullptr ? configuration_text(*live) : std::nullopt;
   std::optional<Json> live_config;
   if (live_text) {
-    live_config = detail::parse_configuration(*live_text, &error);
-    if (!live_config) return refused(object, plan_document, "not YAML: " + error);
+    kube::Result<Json> parsed = detail::parse_configuration(*live_text);
+    if (!parsed) return refused(object, plan_document, "not YAML: " + parsed.error().message);
+    live_config = std::move(parsed).value();
     if (live_config->is_null()) live_config = Json::object();  // an empty text
     const std::string why = incompatibility(*live_config, *managed);
     if (!why.empty()) return refused(object, plan_document, why);

@@ -55,8 +55,9 @@ Json merge_configuration(const Json& managed, const Json& live, const Json* befo
 
 // A configuration's text (YAML or JSON) as an ordered JSON document: plain
 // scalars that read as null, booleans or numbers become those, every other
-// scalar a string. nullopt with *error when it is not YAML.
-std::optional<Json> parse_configuration(const std::string& text, std::string* error);
+// scalar a string. Not YAML: an Error (status 0, reason "ConfigError") with
+// the parser's message.
+kube::Result<Json> parse_configuration(const std::string& text);
 
 // Every difference between two configurations, maps descended, lists and
 // scalars whole, paths under `prefix` (`prefix.a.b`), in document order.

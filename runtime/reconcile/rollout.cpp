@@ -5,6 +5,7 @@
 #include <optional>
 #include <thread>
 
+#include "base/time.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply_internal.h"
 #include "runtime/reconcile/plan.h"
@@ -82,20 +83,6 @@ RolloutStatus rollout_status(const Json& deployment) {
   return out;
 }
 
-std::string rfc3339_local(std::chrono::system_clock::time_point time) {
-  const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
-  std::tm local{};
-  localtime_r(&seconds, &local);
-  char buffer[40];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%S", &local);
-  std::string out = buffer;
-  const long offset = local.tm_gmtoff;
-  if (offset == 0) return out + "Z";
-  const long minutes = (offset < 0 ? -offset : offset) / 60;
-  std::snprintf(buffer, sizeof buffer, "%c%02ld:%02ld", offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
-  return out + buffer;
-}
-
 std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
                                const std::string& name, const RolloutOptions& options) {
   const std::string what = "deployment " + namespace_name + "/" + name;
@@ -116,9 +103,8 @@ std::string restart_deployment(kube::Client& client, const std::string& namespac
     return "can't restart paused deployment (run rollout resume first)";
   }
 
-  const auto now = options.now ? options.now() : std::chrono::system_clock::now();
   Json annotations = Json::object();
-  annotations[std::string(schema::kRestartedAtAnnotation)] = rfc3339_local(now);
+  annotations[std::string(schema::kRestartedAtAnnotation)] = base::format_rfc3339_local(options.clock->now());
   const Json patch = {{"spec", {{"template", {{"metadata", {{"annotations", annotations}}}}}}}};
   const std::string path = "/apis/" + type.value().api_version() + "/namespaces/" + namespace_name + "/" +
                            type.value().plural + "/" + name;

@@ -13,6 +13,7 @@
 #include <functional>
 #include <string>
 
+#include "base/clock.h"
 #include "runtime/kube/client.h"
 
 namespace mkq::reconcile {
@@ -30,8 +31,8 @@ RolloutStatus rollout_status(const kube::Json& deployment);
 struct RolloutOptions {
   std::chrono::milliseconds timeout{300000};     // until the rollout is complete
   std::chrono::milliseconds poll_interval{500};  // one GET per poll
-  // The time written into the annotation; the system clock when unset.
-  std::function<std::chrono::system_clock::time_point()> now;
+  // The clock whose time is written into the annotation; never null.
+  const base::Clock* clock = &base::system_clock();
   // Called with kubectl's words whenever the rollout's state changes.
   std::function<void(const std::string& message)> progress;
 };
@@ -42,9 +43,5 @@ struct RolloutOptions {
 // not complete within the timeout (with kubectl's last words).
 std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
                                const std::string& name, const RolloutOptions& options);
-
-// `time` as Go's time.Format(time.RFC3339) writes it in the local time zone:
-// "2026-05-04T13:01:38+02:00", "...Z" at UTC.
-std::string rfc3339_local(std::chrono::system_clock::time_point time);
 
 }  // namespace mkq::reconcile

@@ -1,16 +1,13 @@
-// Inventory digests, lineage UUIDs, the default state path and the process and
-// clock helpers of the state stage.
+// Inventory digests, lineage UUIDs, the default state path and the state's
+// clock.
 #include <openssl/evp.h>
 #include <openssl/rand.h>
-#include <signal.h>
-#include <unistd.h>
 
 #include <array>
-#include <cerrno>
-#include <cstdio>
-#include <ctime>
 #include <system_error>
 
+#include "base/encoding.h"
+#include "base/time.h"
 #include "runtime/state/state.h"
 #include "runtime/state/store_impl.h"
 
@@ -19,14 +16,7 @@ namespace mkq::state {
 namespace {
 
 std::string to_hex(const unsigned char* bytes, std::size_t size) {
-  static constexpr char kDigits[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(size * 2);
-  for (std::size_t i = 0; i < size; ++i) {
-    out.push_back(kDigits[bytes[i] >> 4]);
-    out.push_back(kDigits[bytes[i] & 0x0f]);
-  }
-  return out;
+  return base::hex_encode(std::string_view(reinterpret_cast<const char*>(bytes), size));
 }
 
 }  // namespace
@@ -57,26 +47,7 @@ std::string LockHolder::describe() const {
 
 namespace detail {
 
-std::string now_rfc3339() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  std::array<char, 32> buffer{};
-  const std::size_t n = std::strftime(buffer.data(), buffer.size(), "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return std::string(buffer.data(), n);
-}
-
-std::string this_host() {
-  std::array<char, 256> buffer{};
-  if (gethostname(buffer.data(), buffer.size() - 1) != 0 || buffer[0] == '\0') return "localhost";
-  return std::string(buffer.data());
-}
-
-bool pid_alive(std::int64_t pid) {
-  if (pid <= 0 || pid > static_cast<std::int64_t>(INT32_MAX)) return false;
-  if (kill(static_cast<pid_t>(pid), 0) == 0) return true;
-  return errno != ESRCH;  // EPERM: it runs, as another user
-}
+std::string now_rfc3339(const StoreData& impl) { return base::format_rfc3339(impl.clock->now()); }
 
 std::string random_uuid() {
   std::array<unsigned char, 16> bytes{};

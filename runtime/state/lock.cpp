@@ -2,11 +2,7 @@
 // IMMEDIATE so two processes can never both believe they hold it. A holder on
 // this host whose process is gone is stale and taken over; one that still runs
 // is never released without force.
-#include <pwd.h>
-#include <unistd.h>
-
-#include <cstdlib>
-
+#include "base/host.h"
 #include "runtime/state/state.h"
 #include "runtime/state/store_impl.h"
 
@@ -26,28 +22,16 @@ std::optional<LockHolder> read_lock(Database& db, bool* ok) {
 
 }  // namespace detail
 
-namespace {
-
-// The user running this process: $USER, else the password database's name.
-std::string this_user() {
-  const char* user = std::getenv("USER");
-  if (user != nullptr && *user != '\0') return user;
-  const passwd* entry = getpwuid(getuid());
-  return entry != nullptr && entry->pw_name != nullptr ? entry->pw_name : "unknown";
-}
-
-}  // namespace
-
-bool LockHolder::runs_here() const { return host == detail::this_host() && detail::pid_alive(pid); }
+bool LockHolder::runs_here() const { return base::liveness(host, pid) == base::Liveness::Runs; }
 
 LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
   impl_->last_error.clear();
   Database& db = impl_->db;
   LockHolder holder = me;
-  if (holder.user.empty()) holder.user = this_user();
-  if (holder.host.empty()) holder.host = detail::this_host();
-  if (holder.pid == 0) holder.pid = static_cast<std::int64_t>(getpid());
-  if (holder.since.empty()) holder.since = detail::now_rfc3339();
+  if (holder.user.empty()) holder.user = base::user_name();
+  if (holder.host.empty()) holder.host = base::host_name();
+  if (holder.pid == 0) holder.pid = base::process_id();
+  if (holder.since.empty()) holder.since = detail::now_rfc3339(*impl_);
 
   // A failure is reported as Held (nothing changed) with last_error() saying why.
   const auto failed = [&]() {
@@ -64,7 +48,7 @@ LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) 
   LockResult result = LockResult::Acquired;
   if (current) {
     const bool ours = current->host == holder.host && current->pid == holder.pid;
-    const bool stale = current->host == detail::this_host() && !current->runs_here();
+    const bool stale = base::liveness(current->host, current->pid) == base::Liveness::Gone;
     if (!ours && !stale) {
       if (previous != nullptr) *previous = *current;
       return LockResult::Held;  // the destructor rolls back: nothing changed

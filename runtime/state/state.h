@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "base/clock.h"
+
 namespace mkq::state {
 
 struct InventoryEntry {
@@ -121,6 +123,10 @@ class StateStore {
   bool set_policy(const std::string& policy, std::string* error);
   std::int64_t serial() const;   // +1 with every committed inventory change
   int schema_version() const;
+  // The clock whose time the state records (lock, runs, applied objects): the
+  // system's unless a caller -- a test, a composition root -- chooses another,
+  // which must outlive the store.
+  void use_clock(const base::Clock& clock);
 
   // The apply lock. Acquired: it is ours. AcquiredStale: the holder was a
   // process on this host that no longer runs; its lock was taken over

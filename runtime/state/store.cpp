@@ -22,6 +22,7 @@
 #include <set>
 #include <system_error>
 
+#include "base/host.h"
 #include "runtime/state/schema.h"
 #include "runtime/state/state.h"
 #include "runtime/state/store_impl.h"
@@ -246,11 +247,11 @@ constexpr const char* kRunColumns =
 
 // A run still "running" is interrupted unless the process that began it still
 // holds the apply lock (and, on this host, still runs).
-bool still_running(const Statement& row, const std::optional<LockHolder>& lock, const std::string& here) {
+bool still_running(const Statement& row, const std::optional<LockHolder>& lock) {
   const std::string host = row.text(8);
   const std::int64_t pid = row.integer(9);
   if (!lock || lock->host != host || lock->pid != pid) return false;
-  return host != here || detail::pid_alive(pid);
+  return base::liveness(host, pid) != base::Liveness::Gone;
 }
 
 bool read_objects(Database& db, RunRecord& run) {
@@ -441,6 +442,8 @@ std::int64_t StateStore::serial() const {
 
 int StateStore::schema_version() const { return impl_->schema_version; }
 
+void StateStore::use_clock(const base::Clock& clock) { impl_->clock = &clock; }
+
 std::string StateStore::last_error() const { return impl_->last_error; }
 
 std::vector<InventoryEntry> StateStore::inventory() const {
@@ -466,7 +469,7 @@ namespace {
 // The statements behind the records, inside the caller's transaction. Each
 // returns false on a database failure; *changed tells whether the inventory
 // changed (the serial then grows).
-bool upsert_inventory(Database& db, const InventoryEntry& entry) {
+bool upsert_inventory(Database& db, const InventoryEntry& entry, const std::string& now) {
   Statement upsert(
       db,
       "INSERT OR REPLACE INTO inventory (address, cluster, api_version, kind, namespace, name, uid, "
@@ -481,7 +484,7 @@ bool upsert_inventory(Database& db, const InventoryEntry& entry) {
       .bind(7, entry.uid)
       .bind(8, entry.resource_version)
       .bind(9, entry.digest)
-      .bind(10, entry.applied_at.empty() ? detail::now_rfc3339() : entry.applied_at)
+      .bind(10, entry.applied_at.empty() ? now : entry.applied_at)
       .bind(11, entry.run_id)
       .bind(12, static_cast<std::int64_t>(entry.adopted ? 1 : 0))
       .bind(13, entry.prior);
@@ -537,7 +540,7 @@ bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string
   for (const StateWrite& write : writes) {
     switch (write.kind) {
       case StateWrite::Kind::Applied:
-        if (!upsert_inventory(db, write.entry)) {
+        if (!upsert_inventory(db, write.entry, detail::now_rfc3339(*impl_))) {
           set_error(error, db.error_message());
           return false;
         }
@@ -570,8 +573,8 @@ std::int64_t StateStore::begin_run(const std::string& command, const std::string
   Database& db = impl_->db;
   // The run belongs to the lock's holder when this store holds it, so that
   // history() can tell a live run from an interrupted one.
-  const std::string host = impl_->held_lock ? impl_->held_lock->host : detail::this_host();
-  const std::int64_t pid = impl_->held_lock ? impl_->held_lock->pid : static_cast<std::int64_t>(getpid());
+  const std::string host = impl_->held_lock ? impl_->held_lock->host : base::host_name();
+  const std::int64_t pid = impl_->held_lock ? impl_->held_lock->pid : base::process_id();
   Transaction tx(db);
   if (!tx.begun()) {
     set_error(error, db.error_message());
@@ -581,7 +584,7 @@ std::int64_t StateStore::begin_run(const std::string& command, const std::string
       db.handle(),
       "INSERT INTO runs (started_at, command, policy_digest, result, serial_before, serial_after, host, "
       "pid) SELECT ?1, ?2, ?3, 'running', serial, serial, ?4, ?5 FROM meta WHERE id = 1");
-  insert.bind(1, detail::now_rfc3339()).bind(2, command).bind(3, policy_digest).bind(4, host).bind(5, pid);
+  insert.bind(1, detail::now_rfc3339(*impl_)).bind(2, command).bind(3, policy_digest).bind(4, host).bind(5, pid);
   if (!insert.run()) {
     set_error(error, db.error_message());
     return 0;
@@ -603,7 +606,7 @@ bool StateStore::finish_run(std::int64_t run_id, const std::string& result, std:
   Statement update(db.handle(),
                    "UPDATE runs SET finished_at = ?1, result = ?2, "
                    "serial_after = (SELECT serial FROM meta WHERE id = 1) WHERE id = ?3");
-  update.bind(1, detail::now_rfc3339()).bind(2, result).bind(3, run_id);
+  update.bind(1, detail::now_rfc3339(*impl_)).bind(2, result).bind(3, run_id);
   if (!update.run()) {
     set_error(error, db.error_message());
     return false;
@@ -620,13 +623,12 @@ std::vector<RunRecord> StateStore::history(int limit, bool with_objects) const {
   Database& db = impl_->db;
   bool lock_ok = true;
   const std::optional<LockHolder> lock = detail::read_lock(db, &lock_ok);
-  const std::string here = detail::this_host();
   std::vector<RunRecord> runs;
   Statement rows(db.handle(), (std::string(kRunColumns) + "ORDER BY id DESC LIMIT ?1").c_str());
   rows.bind(1, static_cast<std::int64_t>(limit > 0 ? limit : -1));  // -1: no limit
   while (rows.step()) {
     RunRecord run = read_run(rows);
-    if (run.result == "running" && !still_running(rows, lock, here)) run.result = "interrupted";
+    if (run.result == "running" && !still_running(rows, lock)) run.result = "interrupted";
     runs.push_back(std::move(run));
   }
   bool ok = rows.ok() && lock_ok;
@@ -649,7 +651,7 @@ std::optional<RunRecord> StateStore::find_run(std::int64_t run_id) const {
     return std::nullopt;
   }
   RunRecord run = read_run(row);
-  if (run.result == "running" && !still_running(row, lock, detail::this_host())) run.result = "interrupted";
+  if (run.result == "running" && !still_running(row, lock)) run.result = "interrupted";
   if (!read_objects(db, run) || !lock_ok) impl_->last_error = db.error_message();
   return run;
 }

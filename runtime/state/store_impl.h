@@ -1,5 +1,5 @@
 // Private to runtime/state: the StateStore's connection and what it holds, and
-// the small process/clock helpers the store and the lock share.
+// the helpers the store and the lock share.
 #pragma once
 
 #include <cstdint>
@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "base/clock.h"
 #include "runtime/state/sqlite_db.h"
 #include "runtime/state/state.h"
 
@@ -25,6 +26,7 @@ struct StoreData {
   std::optional<LockHolder> held_lock;  // the lock this store acquired, until released
   bool backed_up = false;               // this run's backup is written (once per run)
   std::string last_error;               // the last failure of a call without an error out-parameter
+  const base::Clock* clock = &base::system_clock();  // the times the state records; never null
 };
 
 }  // namespace detail
@@ -33,13 +35,8 @@ struct StateStore::Impl : detail::StoreData {};
 
 namespace detail {
 
-// RFC 3339 UTC, seconds precision: "2026-11-21T10:00:00Z".
-std::string now_rfc3339();
-// This machine's host name (gethostname), "localhost" when unknown.
-std::string this_host();
-// True while a process with this pid exists on this host (kill(pid, 0) is not
-// ESRCH). Pids <= 0 never run.
-bool pid_alive(std::int64_t pid);
+// The store's clock, now, in RFC 3339 UTC: "2026-11-21T10:00:00Z".
+std::string now_rfc3339(const StoreData& impl);
 // A random (version 4) UUID from OpenSSL's RAND_bytes; empty when the generator fails.
 std::string random_uuid();
 

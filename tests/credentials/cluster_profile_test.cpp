@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "runtime/credentials/cluster_profile.h"
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 #include "tests/kueue/kueue_test_support.h"
 
 namespace {

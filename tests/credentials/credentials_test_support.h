@@ -20,6 +20,7 @@
 #include "runtime/credentials/provider.h"
 #include "runtime/kube/client.h"
 #include "tests/kueue/kueue_test_support.h"
+#include "tests/support/fake_clock.h"
 
 namespace credtest {
 
@@ -162,7 +163,7 @@ struct World {
   std::filesystem::path dir;
   std::filesystem::path west_file;
   std::unique_ptr<kueuetest::Rendered> rendered;
-  Clock::time_point now = at("2026-11-21T10:00:00Z");
+  mkq::testing::FakeClock clock{at("2026-11-21T10:00:00Z")};
   std::map<std::string, std::string> secrets;  // source -> value, what read_secret answers
   std::map<std::string, std::unique_ptr<TokenClient>> clients;
   std::map<std::string, mkq::kube::Endpoint> endpoints;
@@ -193,7 +194,7 @@ kueue { multikueue { access_provider "google" { command = "/plugins/gke-gcloud-a
     INFO(rendered->messages());
     REQUIRE(rendered->state);
     for (const std::string worker : {"east", "north", "south", "west", "hub"}) {
-      clients[worker] = std::make_unique<TokenClient>([this] { return now; });
+      clients[worker] = std::make_unique<TokenClient>([this] { return clock.now(); });
       mkq::kube::Endpoint endpoint;
       endpoint.context = worker + "-ctx";
       endpoint.cluster.server = "https://" + worker + ".example:6443";
@@ -234,7 +235,7 @@ kueue { multikueue { access_provider "google" { command = "/plugins/gke-gcloud-a
       mkq::credentials::ProviderOptions options = {}) {
     std::map<std::string, mkq::credentials::WorkerAccess> access;
     for (auto& [worker, endpoint] : endpoints) access[worker] = {endpoint, clients[worker].get()};
-    options.now = [this] { return now; };
+    options.clock = &clock;
     if (!options.read_secret) {
       options.read_secret = [this](const std::string& source,
                                    std::string* error) -> std::optional<std::string> {

@@ -124,16 +124,16 @@ TEST_CASE("serviceaccount: an issued credential is current until the rotation wi
   CHECK(current.reason == "credential current");
   CHECK(current.description == "token for multikueue-sa, expires 2026-12-21");
 
-  world.now = credtest::at("2026-12-14T09:59:59Z");  // 7d and 1s before expiry
+  world.clock.set(credtest::at("2026-12-14T09:59:59Z"));  // 7d and 1s before expiry
   CHECK_FALSE(provider->decide("m", world.secret("east"), &live, nullptr).issue);
 
-  world.now = credtest::at("2026-12-14T10:00:00Z");  // exactly 7d before: rotate
+  world.clock.set(credtest::at("2026-12-14T10:00:00Z"));  // exactly 7d before: rotate
   const CredentialDecision window = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK(window.issue);
   CHECK(window.reason == "expires within 7d");
   CHECK(window.description == "token for multikueue-sa, expires 2027-01-13");
 
-  world.now = credtest::at("2026-12-21T10:00:01Z");
+  world.clock.set(credtest::at("2026-12-21T10:00:01Z"));
   const CredentialDecision expired = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK(expired.issue);
   CHECK(expired.reason == "expired");
@@ -148,9 +148,9 @@ TEST_CASE("serviceaccount: the policy's lifetime and window apply", "[credential
         "POST /api/v1/namespaces/kueue-system/serviceaccounts/multikueue-north/token");
   CHECK(live["metadata"]["annotations"]["mkq.dev/credential-expires"] == "2026-11-23T10:00:00Z");
 
-  world.now = credtest::at("2026-11-22T09:00:00Z");
+  world.clock.set(credtest::at("2026-11-22T09:00:00Z"));
   CHECK_FALSE(provider->decide("m", world.secret("north"), &live, nullptr).issue);
-  world.now = credtest::at("2026-11-22T11:00:00Z");
+  world.clock.set(credtest::at("2026-11-22T11:00:00Z"));
   const CredentialDecision window = provider->decide("m", world.secret("north"), &live, nullptr);
   CHECK(window.issue);
   CHECK(window.reason == "expires within 1d");
@@ -254,7 +254,7 @@ TEST_CASE("serviceaccount: an issued Secret rotates to a new token", "[credentia
   World world;
   auto provider = world.provider();
   const Json first = issued(world, "east", *provider);
-  world.now = credtest::at("2026-12-15T10:00:00Z");
+  world.clock.set(credtest::at("2026-12-15T10:00:00Z"));
   REQUIRE(provider->decide("m", world.secret("east"), &first, nullptr).issue);
   const Json second = issued(world, "east", *provider);
   CHECK(world.clients["east"]->tokens.size() == 2);
@@ -297,7 +297,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
     std::map<std::string, mkq::credentials::WorkerAccess> access;
     access["east"] = {world.endpoints["east"], nullptr};
     mkq::credentials::ProviderOptions options;
-    options.now = [&] { return world.now; };
+    options.clock = &world.clock;
     auto unreachable = mkq::credentials::make_provider(world.policy(), access, options);
     const CredentialDecision decision = unreachable->decide("m", world.secret("east"), nullptr, nullptr);
     CHECK(decision.issue);
@@ -318,7 +318,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
         return Json{{"kind", "TokenRequest"}, {"status", Json::object()}};
       }
     };
-    Empty empty([&] { return world.now; });
+    Empty empty([&] { return world.clock.now(); });
     std::map<std::string, mkq::credentials::WorkerAccess> access;
     access["east"] = {world.endpoints["east"], &empty};
     auto odd = mkq::credentials::make_provider(world.policy(), access, {});
@@ -592,7 +592,7 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   east.stored["kueue-system/other"] = {
       {"metadata", {{"name", "other"}, {"namespace", "kueue-system"}, {"labels", {{"mkq.dev/credential-anchor", "x"}}}}}};
 
-  world.now = credtest::at("2026-12-15T10:00:00Z");
+  world.clock.set(credtest::at("2026-12-15T10:00:00Z"));
   const Json second = issued(world, "east", *provider);
   CHECK(east.anchors().size() == 2);  // both tokens valid until the new one is stored
   east.object_calls.clear();
@@ -645,7 +645,7 @@ TEST_CASE("serviceaccount: a failed token request leaves no anchor", "[credentia
         return mkq::kube::Error{422, "Invalid", "spec.boundObjectRef: invalid", nullptr};
       }
     };
-    Refusing refusing([&] { return world.now; });
+    Refusing refusing([&] { return world.clock.now(); });
     std::map<std::string, mkq::credentials::WorkerAccess> access;
     access["east"] = {world.endpoints["east"], &refusing};
     auto odd = mkq::credentials::make_provider(world.policy(), access, {});
@@ -706,12 +706,12 @@ TEST_CASE("serviceaccount: the expiry counts the granted lifetime from mkq's clo
    public:
     using TokenClient::TokenClient;
   };
-  const auto behind = [&] { return world.now - std::chrono::hours(13); };
+  const auto behind = [&] { return world.clock.now() - std::chrono::hours(13); };
   Behind client(behind);
   std::map<std::string, mkq::credentials::WorkerAccess> access;
   access["north"] = {world.endpoints["north"], &client};
   mkq::credentials::ProviderOptions options;
-  options.now = [&] { return world.now; };
+  options.clock = &world.clock;
   auto provider = mkq::credentials::make_provider(world.policy(), access, options);
   const auto result = provider->issue("m", world.secret("north"));
   REQUIRE(result.ok());

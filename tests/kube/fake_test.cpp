@@ -1,7 +1,7 @@
 // FakeClient: the in-memory API the reconciler's unit tests run against.
 #include <catch2/catch.hpp>
 
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 #include "runtime/kube/fields_v1.h"
 
 namespace kube = mkq::kube;

@@ -12,7 +12,7 @@
 #include "compiler/kueue/lower.h"
 #include "compiler/kueue/objects.h"
 #include "compiler/sema/analyze.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 
 namespace kueuetest {
 

@@ -14,7 +14,7 @@
 #include "compiler/kueue/codes.h"
 #include "compiler/kueue/validate.h"
 #include "compiler/sema/analyze.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 #include "compiler/sema/model.h"
 
 namespace validatetest {

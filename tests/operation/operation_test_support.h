@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "runtime/credentials/provider.h"
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 #include "runtime/operation/operation.h"
 #include "runtime/state/state.h"
 #include "tests/support/temp_dir.h"

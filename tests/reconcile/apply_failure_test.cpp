@@ -3,7 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include "apply_test_support.h"
-#include "runtime/kube/base64.h"
+#include "base/encoding.h"
 
 namespace mkq::reconcile::testing {
 namespace {
@@ -227,7 +227,7 @@ TEST_CASE("apply asks the credential provider for a credential Secret, after the
   REQUIRE((*secret)["data"].contains("kubeconfig"));
   const std::string encoded = (*secret)["data"]["kubeconfig"].get<std::string>();
   CHECK(encoded.find("s3cr3t") == std::string::npos);
-  CHECK(kube::base64_decode(encoded) == std::optional<std::string>(
+  CHECK(base::base64_decode(encoded) == std::optional<std::string>(
                                            "apiVersion: v1\nusers: [{user: {token: s3cr3t-t0ken}}]\n"));
   // The value is never in a result, event or the state.
   for (const ObjectResult& result : report.results) CHECK(result.message.find("s3cr3t") == std::string::npos);

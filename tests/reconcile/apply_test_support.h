@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "compiler/kueue/schema.h"
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/state/state.h"
 #include "tests/support/temp_dir.h"

@@ -40,10 +40,9 @@ integrations:
 )";
 
 Json parse(const std::string& text) {
-  std::string error;
-  const auto parsed = detail::parse_configuration(text, &error);
+  const auto parsed = detail::parse_configuration(text);
   REQUIRE(parsed);
-  return *parsed;
+  return parsed.value();
 }
 
 std::vector<std::string> keys_of(const Json& object) {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compiler/kueue/objects.h"
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 #include "runtime/reconcile/plan.h"
 #include "runtime/reconcile/refresh.h"
 

@@ -3,20 +3,21 @@
 // its configuration (Change::restart).
 #include <catch2/catch.hpp>
 
-#include <cstdlib>
-#include <ctime>
-
 #include "apply_test_support.h"
+#include "base/time.h"
 #include "runtime/reconcile/rollout.h"
+#include "tests/support/fake_clock.h"
 
 namespace mkq::reconcile::testing {
 namespace {
+
+const mkq::testing::FakeClock kRestartClock{std::chrono::system_clock::from_time_t(1790000000)};  // 2026-09-21T14:13:20Z
 
 RolloutOptions fast_rollout() {
   RolloutOptions options;
   options.timeout = 2000ms;
   options.poll_interval = 5ms;
-  options.now = [] { return std::chrono::system_clock::from_time_t(1790000000); };  // 2026-09-21T14:13:20Z
+  options.clock = &kRestartClock;
   return options;
 }
 
@@ -50,26 +51,6 @@ TEST_CASE("rollout status judges a Deployment as kubectl rollout status does", "
   CHECK(stuck.error == "deployment \"kueue-controller-manager\" exceeded its progress deadline");
 }
 
-TEST_CASE("the restart time is RFC 3339 in local time, as kubectl writes it", "[reconcile][rollout]") {
-  const char* saved = std::getenv("TZ");
-  const std::string previous = saved == nullptr ? "" : saved;
-  const auto when = std::chrono::system_clock::from_time_t(1790000000);
-  setenv("TZ", "UTC", 1);
-  tzset();
-  CHECK(rfc3339_local(when) == "2026-09-21T14:13:20Z");
-  setenv("TZ", "XYZ-02:30", 1);  // POSIX: 2h30 east of UTC
-  tzset();
-  CHECK(rfc3339_local(when) == "2026-09-21T16:43:20+02:30");
-  setenv("TZ", "XYZ+05", 1);
-  tzset();
-  CHECK(rfc3339_local(when) == "2026-09-21T09:13:20-05:00");
-  if (saved == nullptr)
-    unsetenv("TZ");
-  else
-    setenv("TZ", previous.c_str(), 1);
-  tzset();
-}
-
 TEST_CASE("restart_deployment patches the template's restartedAt and waits for the rollout",
           "[reconcile][rollout]") {
   KueueCluster cluster;
@@ -77,7 +58,7 @@ TEST_CASE("restart_deployment patches the template's restartedAt and waits for t
   RolloutOptions options = fast_rollout();
   options.progress = [&](const std::string& message) { progress.push_back(message); };
   CHECK(restart_deployment(cluster.fake, "kueue-system", "kueue-controller-manager", options) == "");
-  CHECK(cluster.restarted_at() == rfc3339_local(options.now()));
+  CHECK(cluster.restarted_at() == base::format_rfc3339_local(kRestartClock.now()));
   CHECK(calls_of(cluster.fake, "PATCH") == std::vector<std::string>{"PATCH " + kDeploymentPath});
   CHECK(cluster.rollouts_seen == 1);
   CHECK(progress == std::vector<std::string>{"Waiting for deployment spec update to be observed..."});

@@ -7,7 +7,7 @@
 #include <thread>
 
 #include "compiler/kueue/schema.h"
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 #include "runtime/reconcile/active_condition.h"
 #include "runtime/reconcile/status.h"
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "compiler/sema/analyze.h"
+#include "tests/support/in_memory_file_system.h"
 
 namespace fs = std::filesystem;
 

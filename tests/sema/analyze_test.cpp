@@ -7,7 +7,7 @@
 #include <fstream>
 
 #include "compiler/sema/analyze.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 
 namespace {
 

@@ -6,7 +6,7 @@
 
 #include "compiler/sema/analyze.h"
 #include "compiler/sema/codes_bind.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 
 namespace {
 

@@ -16,7 +16,7 @@
 #include "compiler/sema/codes_bind.h"
 #include "compiler/sema/eval_tree.h"
 #include "compiler/sema/evaluate.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 #include "compiler/sema/model.h"
 #include "compiler/sema/value.h"
 

@@ -13,7 +13,7 @@
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/evaluate.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 #include "compiler/sema/value.h"
 #include "compiler/syntax/parse.h"
 #include "stdlib/stdlib.h"

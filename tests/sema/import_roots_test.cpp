@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compiler/sema/analyze.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 
 namespace {
 

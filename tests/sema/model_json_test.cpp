@@ -7,7 +7,7 @@
 #include <string>
 
 #include "compiler/sema/analyze.h"
-#include "compiler/sema/filesystem.h"
+#include "tests/support/in_memory_file_system.h"
 #include "compiler/sema/model_json.h"
 
 namespace {

@@ -1,9 +1,9 @@
-// Base64 codec for kubeconfig data fields (see base64.h).
-#include "runtime/kube/base64.h"
+// The base64 codec (see encoding.h).
+#include "base/encoding.h"
 
 #include <cstdint>
 
-namespace mkq::kube {
+namespace mkq::base {
 
 namespace {
 
@@ -20,7 +20,7 @@ int sextet(char c) {
 
 }  // namespace
 
-std::optional<std::string> base64_decode(const std::string& text) {
+std::optional<std::string> base64_decode(std::string_view text) {
   std::string out;
   out.reserve(text.size() * 3 / 4);
   std::uint32_t buffer = 0;
@@ -48,7 +48,7 @@ std::optional<std::string> base64_decode(const std::string& text) {
   return out;
 }
 
-std::string base64_encode(const std::string& bytes) {
+std::string base64_encode(std::string_view bytes) {
   std::string out;
   out.reserve((bytes.size() + 2) / 3 * 4);
   std::size_t i = 0;
@@ -73,4 +73,16 @@ std::string base64_encode(const std::string& bytes) {
   return out;
 }
 
-}  // namespace mkq::kube
+std::string hex_encode(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.reserve(bytes.size() * 2);
+  for (const char c : bytes) {
+    const auto byte = static_cast<unsigned char>(c);
+    out.push_back(kDigits[byte >> 4]);
+    out.push_back(kDigits[byte & 0x0fu]);
+  }
+  return out;
+}
+
+}  // namespace mkq::base

@@ -2,13 +2,14 @@
 // modelled per field leaf (maps descend, lists and scalars are leaves): each
 // manager's last sent copy is kept, which decides ownership, conflicts and
 // the removal of fields a manager stops sending.
-#include "runtime/kube/fake.h"
+#include "tests/support/fake_client.h"
 
 #include <chrono>
 #include <ctime>
 #include <set>
 #include <string_view>
 
+#include "base/time.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/kube/fields_v1.h"
 
@@ -24,14 +25,7 @@ bool is_server_metadata(std::string_view key) {
          key == "selfLink";
 }
 
-std::string now_rfc3339() {
-  const std::time_t t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
-}
+std::string now_rfc3339() { return base::format_rfc3339(std::chrono::system_clock::now()); }
 
 // What a manager's write contributes: no apiVersion/kind (not fields), no status
 // (a subresource), no server metadata.
