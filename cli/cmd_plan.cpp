@@ -348,8 +348,11 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
     }
   }
   if (!exclusions_ok(runtime.exclude_clusters, *run.compiled.policy, run.inventory)) return 1;
+  // What an interrupted credential rotation recorded: the provider finishes it.
+  credentials::ProviderOptions with_intents = provider_options;
+  if (run.store) with_intents.unfinished = run.store->credential_intents();
   if (!open_session(*run.compiled.policy, path, clusters_only_in(run.inventory, *run.compiled.state), runtime,
-                    global, provider_options, &run.session)) {
+                    global, with_intents, &run.session)) {
     return 1;
   }
   if (!took_over.empty()) {
@@ -783,7 +786,7 @@ reconcile::Plan rotation_plan(const reconcile::Plan& full, const sema::model::Po
   }
   for (reconcile::ClusterPlan& cluster : plan.clusters) {
     for (reconcile::Change& change : cluster.changes) {
-      if (change.credential) continue;
+      if (change.credential || !change.revokes_token_of.empty()) continue;  // a rotation finishes an interrupted one
       change.action = reconcile::Action::NoOp;
       change.reason = "not part of the rotation";
     }

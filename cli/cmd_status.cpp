@@ -1,6 +1,7 @@
 // `mkq status [PATH]`: compile, connect, read every managed Kueue object's
-// Active condition (runtime/reconcile/status.h), print it; exit 0 only when
-// every object is Active. Reads no state file and takes no lock: it changes
+// Active condition (runtime/reconcile/status.h) and the live credentials per
+// worker, print them (a warning for a worker with more than one); exit 0 only
+// when every object is Active. Reads no state file and takes no lock: it changes
 // nothing.
 #include <unistd.h>
 
@@ -53,6 +54,7 @@ int run_status(const StatusOptions& options, const GlobalOptions& global) {
   } else {
     report = reconcile::read_status(*compiled.state, session.targets, read);
   }
+  if (session.credentials) report.credentials = session.credentials->live_credentials();
   if (global.verbose) {
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
     int lists = 0;
@@ -65,6 +67,9 @@ int run_status(const StatusOptions& options, const GlobalOptions& global) {
                    : reconcile::render_status_text(report, global.color && isatty(STDOUT_FILENO) == 1);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
+  for (const std::string& warning : reconcile::credential_warnings(report)) {
+    std::fprintf(stderr, "mkq: warning: %s\n", warning.c_str());
+  }
   return report.all_active() && report.all_reachable() ? 0 : 1;
 }
 

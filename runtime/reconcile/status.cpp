@@ -242,6 +242,46 @@ std::string status_summary(const StatusReport& report) {
   return line;
 }
 
+std::vector<std::string> credential_warnings(const StatusReport& report) {
+  std::vector<std::string> out;
+  for (const LiveCredentials& worker : report.credentials) {
+    if (!worker.error.empty() || worker.live <= 1) continue;
+    out.push_back(worker.worker + " has " + std::to_string(worker.live) + " live tokens of serviceaccount " +
+                  worker.account + ": a previous token still works; `mkq apply` revokes it");
+  }
+  return out;
+}
+
+namespace {
+
+std::string live_cell(const LiveCredentials& worker) {
+  if (!worker.error.empty()) return "unknown (" + one_line(worker.error) + ")";
+  if (worker.live > 1) return std::to_string(worker.live) + " (a previous token still works)";
+  return std::to_string(worker.live);
+}
+
+// The rows of a table, columns padded to their widest cell, two spaces apart.
+std::string table(const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t column = 0; column < row.size(); ++column)
+      widths[column] = std::max(widths[column], row[column].size());
+  }
+  std::string out;
+  for (const auto& row : rows) {
+    std::string line = "  ";
+    for (std::size_t column = 0; column < row.size(); ++column) {
+      line += row[column];
+      if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string render_status_text(const StatusReport& report, bool color) {
   std::string out;
   for (const ClusterStatus& cluster : report.clusters) {
@@ -281,6 +321,13 @@ std::string render_status_text(const StatusReport& report, bool color) {
     }
     out += "\n";
   }
+  if (!report.credentials.empty()) {
+    std::vector<std::vector<std::string>> rows{{"WORKER", "SERVICEACCOUNT", "LIVE"}};
+    for (const LiveCredentials& worker : report.credentials) {
+      rows.push_back({worker.worker, worker.account, live_cell(worker)});
+    }
+    out += "Credentials (tokens of mkq's live on each worker)\n" + table(rows) + "\n";
+  }
   out += status_summary(report) + "\n";
   return out;
 }
@@ -311,6 +358,16 @@ kube::Json render_status_json(const StatusReport& report) {
   kube::Json out = kube::Json::object();
   out["clusters"] = std::move(clusters);
   out["summary"] = kube::Json{{"active", report.active()}, {"total", report.total()}};
+  if (!report.credentials.empty()) {
+    kube::Json credentials = kube::Json::array();
+    for (const LiveCredentials& worker : report.credentials) {
+      credentials.push_back(kube::Json{{"worker", worker.worker},
+                                       {"account", worker.account},
+                                       {"live", worker.error.empty() ? kube::Json(worker.live) : kube::Json()},
+                                       {"error", worker.error}});
+    }
+    out["credentials"] = std::move(credentials);
+  }
   return out;
 }
 
