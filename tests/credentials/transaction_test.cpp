@@ -254,7 +254,7 @@ TEST_CASE("credential transaction: an unfinished intent's anchors are looked for
   }
 }
 
-TEST_CASE("credential transaction: one live credential leaves nothing to revoke; other modes are not looked at",
+TEST_CASE("credential transaction: one live credential leaves nothing to revoke, and other modes are not looked at",
           "[credentials][transactions]") {
   World world;
   auto provider = world.provider();
