@@ -260,18 +260,23 @@ std::string live_cell(const LiveCredentials& worker) {
   return std::to_string(worker.live);
 }
 
-// The rows of a table, columns padded to their widest cell, two spaces apart.
-std::string table(const std::vector<std::vector<std::string>>& rows) {
+// The rows of a table, indented, columns padded to their widest cell, two
+// spaces apart. `paint` (optional) wraps a cell in colour codes after its
+// width is counted, so colour never shifts a column.
+std::string table(const std::vector<std::vector<std::string>>& rows,
+                  const std::function<std::string(std::size_t row, std::size_t column, const std::string& cell)>&
+                      paint = {}) {
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
     for (std::size_t column = 0; column < row.size(); ++column)
       widths[column] = std::max(widths[column], row[column].size());
   }
   std::string out;
-  for (const auto& row : rows) {
+  for (std::size_t index = 0; index < rows.size(); ++index) {
+    const auto& row = rows[index];
     std::string line = "  ";
     for (std::size_t column = 0; column < row.size(); ++column) {
-      line += row[column];
+      line += paint ? paint(index, column, row[column]) : row[column];
       if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
@@ -299,26 +304,10 @@ std::string render_status_text(const StatusReport& report, bool color) {
       rows.push_back({object.kind, one_line(object_name(object)), to_string(object.state),
                       one_line(object.reason), one_line(object.message)});
     }
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& row : rows) {
-      for (std::size_t column = 0; column < row.size(); ++column)
-        widths[column] = std::max(widths[column], row[column].size());
-    }
-    for (std::size_t index = 0; index < rows.size(); ++index) {
-      const auto& row = rows[index];
-      std::string line = "  ";
-      for (std::size_t column = 0; column < row.size(); ++column) {
-        std::string cell = row[column];
-        if (color && index > 0 && column == 2) {
-          cell =
-              std::string(cluster.objects[index - 1].active() ? "\x1b[32m" : "\x1b[31m") + cell + "\x1b[0m";
-        }
-        line += cell;
-        if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
+    out += table(rows, [&](std::size_t index, std::size_t column, const std::string& cell) {
+      if (!color || index == 0 || column != 2) return cell;
+      return std::string(cluster.objects[index - 1].active() ? "\x1b[32m" : "\x1b[31m") + cell + "\x1b[0m";
+    });
     out += "\n";
   }
   if (!report.credentials.empty()) {

@@ -14,8 +14,9 @@
 #   4. `mkq apply` revokes it: token 1 gets 401, token 2 works; the next plan
 #      exits 0 and status counts 1
 #   5. a token issued by a run killed before storing it (anchor A3, token 3,
-#      the Secret untouched): the plan revokes it as never stored; after apply
-#      token 3 gets 401 and token 2 still works
+#      the Secret untouched): the plan (saved with --out) revokes it as never
+#      stored; after applying the saved plan token 3 gets 401 and token 2
+#      still works
 #   6. no token appears in any output of mkq or in the state
 # Tokens are never printed: they are kept in 0600 files under $TMP.
 # Usage: rotation_interrupt_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
@@ -174,17 +175,17 @@ A3="${A1%-*}-0000a003"
 uid3=$(new_anchor "$A3" "$A2")
 token_for "$A3" "$uid3" "$TMP/token.3"
 works "$TMP/token.3" get6 "the unstored token"
-mkq_run plan3 plan "$P" --detailed-exitcode
+mkq_run plan3 plan "$P" --detailed-exitcode --out "$TMP/revoke.plan"
 [ "$rc" = 2 ] || { show plan3; fail "plan with an unstored token exited $rc, expected 2"; }
 has plan3 "^  - Secret kueue-system/$A3 \(revoke a token of $WORKER that an interrupted run issued and never stored\)\$" ||
   { show plan3; fail "the plan does not revoke the unstored token ($A3)"; }
-mkq_run apply3 apply "$P" --auto-approve
-[ "$rc" = 0 ] || { show apply3; fail "apply with an unstored token exited $rc"; }
+mkq_run apply3 apply "$TMP/revoke.plan" --auto-approve
+[ "$rc" = 0 ] || { show apply3; fail "apply of the saved plan with an unstored token exited $rc"; }
 refused "$TMP/token.3" get7 "the unstored token after apply"
 works "$TMP/token.2" get8 "the stored token after apply"
 mkq_run plan4 plan "$P" --detailed-exitcode
 [ "$rc" = 0 ] || { show plan4; fail "plan --detailed-exitcode after the second apply exited $rc, expected 0"; }
-pass "a token never stored is revoked by the next apply (401), the stored one keeps working"
+pass "a token never stored is revoked by the next apply, of a saved plan (401); the stored one keeps working"
 
 # 6. No token in anything mkq wrote.
 cat "$TMP/token.1" "$TMP/token.2" "$TMP/token.3" >"$TMP/tokens"
