@@ -78,7 +78,7 @@ struct StateWrite {
   std::string address;
   std::int64_t run_id = 0;
   ObjectOutcome outcome;
-  CredentialIntent intent;
+  CredentialIntent intent{};  // default-initialised: aggregate initialisers may leave it out
 };
 
 struct RunRecord {

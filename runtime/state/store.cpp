@@ -554,11 +554,11 @@ bool bump_serial(Database& db, std::int64_t by) {
 }  // namespace
 
 bool StateStore::record_applied(const InventoryEntry& entry, std::string* error) {
-  return record_batch({StateWrite{StateWrite::Kind::Applied, entry, "", 0, {}, {}}}, error);
+  return record_batch({StateWrite{StateWrite::Kind::Applied, entry, "", 0, {}}}, error);
 }
 
 bool StateStore::record_deleted(const std::string& address, std::string* error) {
-  return record_batch({StateWrite{StateWrite::Kind::Deleted, {}, address, 0, {}, {}}}, error);
+  return record_batch({StateWrite{StateWrite::Kind::Deleted, {}, address, 0, {}}}, error);
 }
 
 bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string* error) {

@@ -17,7 +17,9 @@
 #      the Secret untouched): the plan (saved with --out) revokes it as never
 #      stored; after applying the saved plan token 3 gets 401 and token 2
 #      still works
-#   6. no token appears in any output of mkq or in the state
+#   6. `mkq credentials rotate` with another unstored token (A4): it shows the
+#      revocation with the rotation; afterwards only the new token works
+#   7. no token appears in any output of mkq or in the state
 # Tokens are never printed: they are kept in 0600 files under $TMP.
 # Usage: rotation_interrupt_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
@@ -187,8 +189,26 @@ mkq_run plan4 plan "$P" --detailed-exitcode
 [ "$rc" = 0 ] || { show plan4; fail "plan --detailed-exitcode after the second apply exited $rc, expected 0"; }
 pass "a token never stored is revoked by the next apply, of a saved plan (401); the stored one keeps working"
 
-# 6. No token in anything mkq wrote.
-cat "$TMP/token.1" "$TMP/token.2" "$TMP/token.3" >"$TMP/tokens"
+# 6. `mkq credentials rotate` finishes an interrupted run too: it shows the revocation with the rotation.
+sleep 1
+A4="${A1%-*}-0000a004"
+uid4=$(new_anchor "$A4" "$A2")
+token_for "$A4" "$uid4" "$TMP/token.4"
+mkq_run rotate1 credentials rotate "$P" --auto-approve
+[ "$rc" = 0 ] || { show rotate1; fail "credentials rotate with an unstored token exited $rc"; }
+has rotate1 "^  - Secret kueue-system/$A4 \(revoke a token of $WORKER that an interrupted run issued and never stored\)\$" ||
+  { show rotate1; fail "credentials rotate does not show the revocation of $A4"; }
+save_kubeconfig 5
+refused "$TMP/token.4" get9 "the unstored token after credentials rotate"
+refused "$TMP/token.2" get10 "the rotated token after credentials rotate"
+works "$TMP/token.5" get11 "the new token after credentials rotate"
+[ "$(anchor_count)" = 1 ] || fail "expected one anchor after credentials rotate"
+mkq_run plan5 plan "$P" --detailed-exitcode
+[ "$rc" = 0 ] || { show plan5; fail "plan --detailed-exitcode after credentials rotate exited $rc, expected 0"; }
+pass "credentials rotate revokes the unstored token with the rotated one; only the new token works"
+
+# 7. No token in anything mkq wrote.
+cat "$TMP/token.1" "$TMP/token.2" "$TMP/token.3" "$TMP/token.4" "$TMP/token.5" >"$TMP/tokens"
 for f in "$TMP"/*.out "$TMP"/*.err "$TMP"/state.db*; do
   [ -f "$f" ] || continue
   case "$f" in "$TMP"/get*) continue ;; esac  # kubectl's own output with the token
