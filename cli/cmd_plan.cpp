@@ -350,7 +350,13 @@ int start_run(const std::string& path, const RuntimeOptions& runtime, const Glob
   if (!exclusions_ok(runtime.exclude_clusters, *run.compiled.policy, run.inventory)) return 1;
   // What an interrupted credential rotation recorded: the provider finishes it.
   credentials::ProviderOptions with_intents = provider_options;
-  if (run.store) with_intents.unfinished = run.store->credential_intents();
+  if (run.store) {
+    with_intents.unfinished = run.store->credential_intents();
+    if (!run.store->last_error().empty()) {
+      error_line(run.store->last_error());
+      return 1;
+    }
+  }
   if (!open_session(*run.compiled.policy, path, clusters_only_in(run.inventory, *run.compiled.state), runtime,
                     global, with_intents, &run.session)) {
     return 1;
