@@ -1,6 +1,7 @@
 // `mkq status [PATH]`: runtime/operation's status (every managed Kueue
-// object's Active condition, runtime/reconcile/status.h), printed; exit 0 only
-// when every object is Active. Reads no state file and takes no lock: it
+// object's Active condition, runtime/reconcile/status.h, and the live
+// credentials per worker), printed with a warning for a worker with more than
+// one; exit 0 only when every object is Active. Reads no state file and takes no lock: it
 // changes nothing.
 #include <unistd.h>
 
@@ -32,6 +33,9 @@ int run_status(const StatusOptions& options, const GlobalOptions& global) {
                    : reconcile::render_status_text(report, global.color && isatty(STDOUT_FILENO) == 1);
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
+  for (const std::string& warning : reconcile::credential_warnings(report)) {
+    std::fprintf(stderr, "mkq: warning: %s\n", warning.c_str());
+  }
   return report.all_active() && report.all_reachable() ? 0 : 1;
 }
 

@@ -18,6 +18,17 @@
 // deletes the new anchor instead. The issued Secret names its anchor
 // (mkq.dev/credential-anchor), and the next plan re-issues a credential whose
 // anchor is gone (one LIST of anchors per worker and run).
+//
+// Transactions. A token that replaces others is a transaction recorded in the
+// state (reconcile::CredentialJournal, state::CredentialIntent): before the
+// anchor is created, the intent names the worker, the anchors whose tokens go
+// and the anchor of the new one; settled() clears it once every other anchor
+// is deleted. Whatever interrupts it (kill -9 between storing the new token
+// and deleting the old anchors, or before the new token is stored), the next
+// plan finds more than one anchor for the account -- or an unfinished intent
+// naming anchors still there -- and plans the deletion of every anchor but
+// the one the manager's Secret names (leftovers()): "revoke the previous
+// token of worker1".
 #include "runtime/credentials/provider.h"
 
 #include <algorithm>
@@ -160,15 +171,29 @@ class Provider final : public reconcile::CredentialProvider {
 
   reconcile::CredentialDecision decide(const std::string& cluster, const kueue::Object& secret,
                                        const Json* live, const state::InventoryEntry* recorded) override;
-  kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret) override;
-  std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored) override;
+  std::vector<reconcile::StaleCredential> leftovers(const std::string& cluster, const kueue::Object& secret,
+                                                    const Json* live) override;
+  kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret,
+                           reconcile::CredentialJournal* journal) override;
+  std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored,
+                      reconcile::CredentialJournal* journal) override;
+  std::vector<reconcile::LiveCredentials> live_credentials() override;
 
  private:
-  // The anchor issue() created for a worker's token, until settled() decides its fate.
+  // The anchor issue() created for a worker's token, until settled() decides
+  // its fate, and the anchors its transaction revokes besides the account's
+  // labelled ones (those an earlier, unfinished intent named).
   struct Anchor {
     std::string name;
     std::string uid;
+    std::vector<std::string> also_revokes;
   };
+  // An anchor on the worker, as listed.
+  struct AnchorSeen {
+    std::string uid, resource_version;
+    std::string created;  // creationTimestamp (RFC 3339 UTC, so ordered as text)
+  };
+  using Anchors = std::map<std::string, AnchorSeen>;  // by name
 
   const model::Worker* worker_for(const kueue::Object& secret) const {
     if (secret.namespace_name != kueue_namespace_) return nullptr;
@@ -214,12 +239,33 @@ class Provider final : public reconcile::CredentialProvider {
   std::optional<Computed> compute(const model::Worker& worker, std::string* error) const;
   reconcile::CredentialDecision decide_computed(const model::Worker& worker, const Json* live) const;
   reconcile::CredentialDecision decide_token_request(const model::Worker& worker, const Json* live) const;
-  kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret);
+  kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret,
+                                   reconcile::CredentialJournal* journal);
   kube::Result<Anchor> create_anchor(const model::Worker& worker, const WorkerAccess& access,
-                                     const kueue::Object& secret, const std::string& account_uid) const;
+                                     const kueue::Object& secret, const std::string& name,
+                                     const std::string& account_uid) const;
   std::string delete_anchor(const model::Worker& worker, const WorkerAccess& access, const std::string& name) const;
-  // The names of the worker's anchors on it (one LIST per worker and run, cached), or nullopt when unknown.
-  std::optional<std::set<std::string>> anchors_on(const model::Worker& worker) const;
+  // The worker's anchors on it (one LIST per worker and run, cached), or nullopt when unknown.
+  std::optional<Anchors> anchors_on(const model::Worker& worker) const;
+  // The worker's unfinished intent from the state, or nullptr.
+  const state::CredentialIntent* unfinished_for(const model::Worker& worker) const {
+    for (const state::CredentialIntent& intent : options_.unfinished) {
+      if (intent.worker == worker.name) return &intent;
+    }
+    return nullptr;
+  }
+  // An anchor an unfinished intent names, read by name (it may carry the label
+  // of an account the policy no longer names); nullopt when it is not there
+  // or not an anchor of mkq's.
+  std::optional<AnchorSeen> named_anchor(const WorkerAccess& access, const std::string& name) const;
+  static AnchorSeen seen_of(const Json& metadata) {
+    return AnchorSeen{metadata.value("uid", std::string()), metadata.value("resourceVersion", std::string()),
+                      metadata.value("creationTimestamp", std::string())};
+  }
+  // Whether the worker's credentials are TokenRequest tokens mkq anchors (and so can revoke).
+  static bool anchored(const model::Worker& worker) {
+    return worker.credentials.mode.value == model::CredentialsMode::ServiceAccount && !worker.credentials.token;
+  }
   Json secret_document(const kueue::Object& desired, const std::string& kubeconfig,
                        const std::vector<std::pair<std::string, std::string>>& annotations) const;
 
@@ -234,7 +280,7 @@ class Provider final : public reconcile::CredentialProvider {
   ProviderOptions options_;
   mutable std::mutex lock_;                                                    // guards the two below
   std::map<std::string, Anchor> pending_;                                      // worker -> the anchor just made
-  mutable std::map<std::string, std::optional<std::set<std::string>>> listed_;  // worker -> its anchors
+  mutable std::map<std::string, std::optional<Anchors>> listed_;              // worker -> its anchors
 };
 
 std::optional<Computed> Provider::compute(const model::Worker& worker, std::string* error) const {
@@ -424,10 +470,9 @@ kube::Error account_error(kube::Error failed, const model::Worker& worker, const
 }
 
 kube::Result<Provider::Anchor> Provider::create_anchor(const model::Worker& worker, const WorkerAccess& access,
-                                                       const kueue::Object& secret,
+                                                       const kueue::Object& secret, const std::string& name,
                                                        const std::string& account_uid) const {
   const std::string& service_account = worker.credentials.service_account.value;
-  const std::string name = anchor_name(service_account, options_.clock->now());
   Json metadata = {{"name", name},
                    {"namespace", kueue_namespace_},
                    {"labels",
@@ -456,7 +501,7 @@ kube::Result<Provider::Anchor> Provider::create_anchor(const model::Worker& work
   const Json answered = created.is_object() ? created.value("metadata", Json::object()) : Json::object();
   const std::string uid = answered.is_object() ? answered.value("uid", std::string()) : std::string();
   if (uid.empty()) return kube::Error{0, "InvalidResponse", what + "the answer has no uid", nullptr};
-  return Anchor{name, uid};
+  return Anchor{name, uid, {}};
 }
 
 std::string Provider::delete_anchor(const model::Worker& worker, const WorkerAccess& access,
@@ -468,7 +513,7 @@ std::string Provider::delete_anchor(const model::Worker& worker, const WorkerAcc
          gone.error().message;
 }
 
-std::optional<std::set<std::string>> Provider::anchors_on(const model::Worker& worker) const {
+std::optional<Provider::Anchors> Provider::anchors_on(const model::Worker& worker) const {
   const auto access = access_.find(worker.name);
   if (access == access_.end() || access->second.client == nullptr) return std::nullopt;
   const std::lock_guard<std::mutex> hold(lock_);
@@ -478,20 +523,39 @@ std::optional<std::set<std::string>> Provider::anchors_on(const model::Worker& w
   options.namespace_name = kueue_namespace_;
   options.label_selector = std::string(kAnchor) + "=" + anchor_label(worker.credentials.service_account.value);
   const kube::Result<kube::ObjectList> listed = access->second.client->list(secret_type(), options);
-  std::optional<std::set<std::string>> names;
+  std::optional<Anchors> anchors;
   if (listed) {
-    names.emplace();
+    anchors.emplace();
     for (const Json& item : listed.value().items) {
       if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
-      if (item["metadata"].contains("deletionTimestamp")) continue;  // going: its tokens are refused
-      names->insert(item["metadata"].value("name", std::string()));
+      const Json& metadata = item["metadata"];
+      if (metadata.contains("deletionTimestamp")) continue;  // going: its tokens are refused
+      const std::string name = metadata.value("name", std::string());
+      if (!name.empty()) {
+        (*anchors)[name] = seen_of(metadata);
+      }
     }
   }
-  listed_[worker.name] = names;  // unknown (nullopt) is cached too: one LIST per worker and run
-  return names;
+  listed_[worker.name] = anchors;  // unknown (nullopt) is cached too: one LIST per worker and run
+  return anchors;
 }
 
-kube::Result<Json> Provider::request_token(const model::Worker& worker, const kueue::Object& secret) {
+std::optional<Provider::AnchorSeen> Provider::named_anchor(const WorkerAccess& access, const std::string& name) const {
+  if (access.client == nullptr || name.empty()) return std::nullopt;
+  const kube::Result<Json> found = access.client->get(secret_type(), kueue_namespace_, name);
+  if (!found || !found.value().is_object()) return std::nullopt;
+  const Json metadata = found.value().value("metadata", Json::object());
+  if (!metadata.is_object() || metadata.contains("deletionTimestamp")) return std::nullopt;
+  const Json labels = metadata.value("labels", Json::object());
+  // Only an anchor mkq made: never a Secret of someone else's that took the name.
+  if (!labels.is_object() || !labels.contains(kAnchor) || labels.value("app.kubernetes.io/managed-by", "") != "mkq") {
+    return std::nullopt;
+  }
+  return seen_of(metadata);
+}
+
+kube::Result<Json> Provider::request_token(const model::Worker& worker, const kueue::Object& secret,
+                                           reconcile::CredentialJournal* journal) {
   std::string error;
   const WorkerAccess* access = access_for(worker, &error);
   if (access == nullptr) return config_error(error);
@@ -509,8 +573,43 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
       found.value().is_object() ? found.value().value("metadata", Json::object()) : Json::object();
   const std::string account_uid =
       found_metadata.is_object() ? found_metadata.value("uid", std::string()) : std::string();
-  kube::Result<Anchor> anchor = create_anchor(worker, *access, secret, account_uid);
+  // The transaction is recorded before anything changes on the worker: the
+  // anchor to create and every anchor whose token goes once the new one is
+  // stored (the account's, and those an unfinished intent still names).
+  const std::string name = anchor_name(service_account, options_.clock->now());
+  state::CredentialIntent intent;
+  intent.worker = worker.name;
+  intent.secret = secret.namespace_name + "/" + secret.name;
+  intent.account = kueue_namespace_ + "/" + service_account;
+  intent.issues = name;
+  std::vector<std::string> also_revokes;
+  if (const std::optional<Anchors> anchors = anchors_on(worker)) {
+    for (const auto& [existing, seen] : *anchors) intent.revokes.push_back(existing);
+  }
+  if (const state::CredentialIntent* earlier = unfinished_for(worker)) {
+    std::vector<std::string> named = earlier->revokes;
+    named.push_back(earlier->issues);
+    for (const std::string& other : named) {
+      if (other.empty() || std::find(intent.revokes.begin(), intent.revokes.end(), other) != intent.revokes.end()) {
+        continue;
+      }
+      if (!named_anchor(*access, other)) continue;  // gone, or not an anchor of mkq's: never deleted
+      intent.revokes.push_back(other);
+      also_revokes.push_back(other);
+    }
+  }
+  if (journal != nullptr) {
+    std::string why;
+    if (!journal->begin(intent, &why)) {
+      return kube::Error{0, "StateError",
+                         "worker " + worker.name + ": cannot record the rotation in the state, so nothing was issued: " +
+                             why,
+                         nullptr};
+    }
+  }
+  kube::Result<Anchor> anchor = create_anchor(worker, *access, secret, name, account_uid);
   if (!anchor) return anchor.error();
+  anchor.value().also_revokes = std::move(also_revokes);
 
   const auto lifetime = std::chrono::milliseconds(worker.credentials.lifetime.value.millis());
   const std::int64_t seconds =
@@ -529,8 +628,12 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
   const auto requested = options_.clock->now();
   kube::Result<Json> answer = access->client->request("POST", path, &body, "application/json");
   const auto abandon = [&](kube::Error failed) -> kube::Result<Json> {
-    // Nothing will use the anchor: best effort, the next stored credential deletes it anyway.
-    (void)delete_anchor(worker, *access, anchor.value().name);
+    // Nothing will use the anchor: best effort; when it stays, so does the
+    // intent, and the next plan revokes it.
+    std::string ignored;
+    if (delete_anchor(worker, *access, anchor.value().name).empty() && journal != nullptr) {
+      (void)journal->finish(worker.name, &ignored);
+    }
     return failed;
   };
   if (!answer) return abandon(account_error(answer.error(), worker, account));
@@ -567,7 +670,7 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
     const std::lock_guard<std::mutex> hold(lock_);
     pending_[worker.name] = anchor.value();
     const auto cached = listed_.find(worker.name);
-    if (cached != listed_.end() && cached->second) cached->second->insert(anchor.value().name);
+    if (cached != listed_.end() && cached->second) (*cached->second)[anchor.value().name] = AnchorSeen{anchor.value().uid, "", ""};
   }
   return secret_document(secret, kubeconfig,
                          {{kExpires, format_rfc3339(*expires)},
@@ -577,7 +680,8 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
                           {kAnchor, anchor.value().name}});
 }
 
-std::string Provider::settled(const std::string& cluster, const kueue::Object& secret, bool stored) {
+std::string Provider::settled(const std::string& cluster, const kueue::Object& secret, bool stored,
+                              reconcile::CredentialJournal* journal) {
   (void)cluster;
   try {
     const model::Worker* worker = worker_for(secret);
@@ -594,9 +698,18 @@ std::string Provider::settled(const std::string& cluster, const kueue::Object& s
     const auto access = access_.find(worker->name);
     if (access == access_.end() || access->second.client == nullptr) return "";
     const std::string& service_account = worker->credentials.service_account.value;
+    // The transaction is finished once nothing is left to revoke; else the
+    // intent stays for the next plan.
+    const auto finished = [&](std::string problem) {
+      std::string why;
+      if (problem.empty() && journal != nullptr && !journal->finish(worker->name, &why)) {
+        problem = "the state could not record the rotation of worker " + worker->name + " as finished: " + why;
+      }
+      return problem;
+    };
     if (!stored) {
       // The new token was never stored: nothing may use it.
-      return delete_anchor(*worker, access->second, anchor.name);
+      return finished(delete_anchor(*worker, access->second, anchor.name));
     }
     kube::ListOptions options;
     options.namespace_name = kueue_namespace_;
@@ -606,18 +719,22 @@ std::string Provider::settled(const std::string& cluster, const kueue::Object& s
       return "cannot revoke the previous tokens of serviceaccount " + kueue_namespace_ + "/" + service_account +
              " on worker " + worker->name + ": listing their anchor Secrets failed: " + listed.error().message;
     }
-    std::vector<std::string> problems;
+    std::vector<std::string> going = anchor.also_revokes;
     for (const Json& item : listed.value().items) {
       if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
       const std::string name = item["metadata"].value("name", std::string());
-      if (name.empty() || name == anchor.name) continue;
+      if (!name.empty() && std::find(going.begin(), going.end(), name) == going.end()) going.push_back(name);
+    }
+    std::vector<std::string> problems;
+    for (const std::string& name : going) {
+      if (name == anchor.name) continue;
       if (std::string problem = delete_anchor(*worker, access->second, name); !problem.empty()) {
         problems.push_back(std::move(problem));
       }
     }
-    if (problems.empty()) return "";
+    if (problems.empty()) return finished("");
     std::string message = "a previous token of serviceaccount " + kueue_namespace_ + "/" + service_account +
-                          " stays valid until it expires: ";
+                          " is still valid until the next apply revokes it: ";
     for (std::size_t i = 0; i < problems.size(); ++i) message += (i ? "; " : "") + problems[i];
     return message;
   } catch (const std::exception& e) {
@@ -625,7 +742,76 @@ std::string Provider::settled(const std::string& cluster, const kueue::Object& s
   }
 }
 
-kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Object& secret) {
+std::vector<reconcile::StaleCredential> Provider::leftovers(const std::string& cluster, const kueue::Object& secret,
+                                                            const Json* live) {
+  (void)cluster;
+  std::vector<reconcile::StaleCredential> out;
+  try {
+    const model::Worker* worker = worker_for(secret);
+    if (worker == nullptr || !anchored(*worker)) return out;
+    const auto access = access_.find(worker->name);
+    if (access == access_.end() || access->second.client == nullptr) return out;
+    // The one credential in use: the token the manager's Secret holds.
+    const std::string current = live != nullptr ? annotation(*live, kAnchor) : "";
+    const state::CredentialIntent* intent = unfinished_for(*worker);
+    const std::optional<Anchors> anchors = anchors_on(*worker);
+    // The Secret stores a token after its anchor is made, so an anchor newer
+    // than the one in use was never stored; an older one is a previous token.
+    std::string current_created;
+    if (anchors && anchors->count(current) != 0) current_created = anchors->at(current).created;
+    const auto add = [&](const std::string& name, const AnchorSeen& seen) {
+      if (name == current) return;
+      if (std::any_of(out.begin(), out.end(), [&](const auto& stale) { return stale.name == name; })) return;
+      reconcile::StaleCredential stale;
+      stale.worker = worker->name;
+      stale.namespace_name = kueue_namespace_;
+      stale.name = name;
+      stale.uid = seen.uid;
+      stale.resource_version = seen.resource_version;
+      stale.never_stored = (intent != nullptr && intent->issues == name) ||
+                           (!current_created.empty() && seen.created > current_created);
+      out.push_back(std::move(stale));
+    };
+    if (anchors) {
+      for (const auto& [name, seen] : *anchors) add(name, seen);
+    }
+    if (intent != nullptr) {
+      std::vector<std::string> named = intent->revokes;
+      named.push_back(intent->issues);
+      for (const std::string& name : named) {
+        if (name.empty() || name == current || (anchors && anchors->count(name) != 0)) continue;
+        if (const std::optional<AnchorSeen> seen = named_anchor(access->second, name)) add(name, *seen);
+      }
+    }
+  } catch (const std::exception&) {
+    // A malformed answer must not crash the plan: nothing is known to revoke.
+    out.clear();
+  }
+  return out;
+}
+
+std::vector<reconcile::LiveCredentials> Provider::live_credentials() {
+  std::vector<reconcile::LiveCredentials> out;
+  for (const model::Worker& worker : workers_) {
+    if (!anchored(worker)) continue;
+    reconcile::LiveCredentials credentials;
+    credentials.worker = worker.name;
+    credentials.account = kueue_namespace_ + "/" + worker.credentials.service_account.value;
+    const auto access = access_.find(worker.name);
+    std::optional<Anchors> anchors;
+    if (access != access_.end() && access->second.client != nullptr) anchors = anchors_on(worker);
+    if (anchors) {
+      credentials.live = static_cast<int>(anchors->size());
+    } else {
+      credentials.error = "worker " + worker.name + " could not be read";
+    }
+    out.push_back(std::move(credentials));
+  }
+  return out;
+}
+
+kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Object& secret,
+                                   reconcile::CredentialJournal* journal) {
   try {
     const model::Worker* worker = worker_for(secret);
     if (worker == nullptr) {
@@ -636,7 +822,7 @@ kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Obje
       case model::CredentialsMode::ClusterProfile:
         return config_error("worker " + worker->name + ": clusterprofile mode has no kubeconfig Secret");
       case model::CredentialsMode::ServiceAccount:
-        if (!worker->credentials.token) return request_token(*worker, secret);
+        if (!worker->credentials.token) return request_token(*worker, secret, journal);
         [[fallthrough]];
       case model::CredentialsMode::Kubeconfig: {
         std::string error;

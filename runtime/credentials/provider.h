@@ -17,7 +17,8 @@
 // a TokenRequest token mkq.dev/credential-anchor: the empty Secret on the
 // worker the token is bound to (boundObjectRef). settled() deletes the other
 // anchors once the new Secret is stored, which revokes the old tokens
-// (provider.cpp, "Revocation").
+// (provider.cpp, "Revocation"), and a transaction recorded in the state finds
+// and revokes what an interrupted rotation left (provider.cpp, "Transactions").
 #pragma once
 
 #include <chrono>
@@ -26,6 +27,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "compiler/sema/model.h"
@@ -47,6 +49,10 @@ struct ProviderOptions {
   std::vector<std::string> rotate_only;  // with force_rotate: only these workers (empty: all)
   // Reads a secret("env:..."/"file:...") source's value; default: the process environment / the file.
   std::function<std::optional<std::string>(const std::string& source, std::string* error)> read_secret;
+  // The state's credential intents not finished (StateStore::credential_intents):
+  // the anchors an interrupted transaction meant to revoke or issue are looked
+  // for by name as well, and revoked when still there.
+  std::vector<state::CredentialIntent> unfinished;
 };
 
 // A provider for `policy`'s workers. `workers` maps a worker's policy name to

@@ -54,7 +54,7 @@ reconcile::Plan rotation_plan(const reconcile::Plan& full, const std::vector<std
   }
   for (reconcile::ClusterPlan& cluster : plan.clusters) {
     for (reconcile::Change& change : cluster.changes) {
-      if (change.credential) continue;
+      if (change.credential || !change.revokes_token_of.empty()) continue;  // a rotation finishes an interrupted one
       change.action = reconcile::Action::NoOp;
       change.reason = "not part of the rotation";
     }
@@ -229,6 +229,7 @@ StatusResult status(const StatusRequest& request, TargetResolver& resolver, Ui& 
   } else {
     result.report = reconcile::read_status(*compiled.state, session.targets, read);
   }
+  if (session.credentials) result.report->credentials = session.credentials->live_credentials();
   if (request.verbose) {
     Timing timing;
     timing.step = Timing::Step::Status;

@@ -195,6 +195,14 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
     return Stop::Failed;
   }
   if (options.clock != nullptr) provider.clock = options.clock;
+  // What an interrupted credential rotation recorded: the provider finishes it.
+  if (run.store) {
+    provider.unfinished = run.store->credential_intents();
+    if (!run.store->last_error().empty()) {
+      run.ui.error(run.store->last_error());
+      return Stop::Failed;
+    }
+  }
   TargetRequest target;
   target.policy = &*run.compiled.policy;
   target.policy_path = options.path;

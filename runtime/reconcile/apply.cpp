@@ -42,6 +42,7 @@
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/reconcile/apply_internal.h"
+#include "runtime/reconcile/credential_txn.h"
 #include "runtime/reconcile/rollout.h"
 #include "runtime/reconcile/state_writer.h"
 
@@ -197,6 +198,8 @@ class Executor {
         options_(options),
         parallelism_(std::max(1, options.parallelism)),
         slots_(parallelism_),
+        revocations_(plan),
+        journal_(writer_),
         writer_(state, options.state_commit_interval) {}
 
   ApplyReport run();
@@ -257,7 +260,9 @@ class Executor {
   ApplyReport report_;
   std::map<std::string, std::string> failed_;  // failed or skipped address -> the failed address at its root
   std::mutex progress_mutex_;
-  StateWriter writer_;  // last: written out before the rest goes
+  RevocationTracker revocations_;
+  StateJournal journal_;  // credential transactions, through writer_ (used only once it is constructed)
+  StateWriter writer_;    // last: written out before the rest goes
 };
 
 void Executor::emit(ProgressEvent::Phase phase, const Change& change, const std::string& message) {
@@ -382,7 +387,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     kube::Result<Json> issued = kube::Error{};
     {
       detail::Slot slot(slots_);
-      issued = credentials_->issue(change.cluster, credential_object(change));
+      issued = credentials_->issue(change.cluster, credential_object(change), &journal_);
     }
     if (!issued) return "cannot issue the credential: " + detail::describe(issued.error());
     document = std::move(issued).value();
@@ -414,7 +419,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     std::string revoke_error;
     {
       detail::Slot slot(slots_);
-      revoke_error = credentials_->settled(change.cluster, credential_object(change), answer.ok());
+      revoke_error = credentials_->settled(change.cluster, credential_object(change), answer.ok(), &journal_);
     }
     if (answer && !revoke_error.empty()) {
       record_applied(change, answer.value(), digest);
@@ -580,7 +585,9 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
         }
         break;
       case Action::Delete:
-        error = delete_change(cluster, change, true);
+        // A revocation's anchor is no inventory object: nothing to record.
+        error = delete_change(cluster, change, change.revokes_token_of.empty());
+        if (!change.revokes_token_of.empty()) error = revocations_.ended(change, error, journal_);
         break;
       case Action::Release:
         error = release_change(cluster, change);

@@ -3,9 +3,17 @@
 // gets its content from a CredentialProvider at apply time -- never from the
 // plan, so plans, saved plan files, logs and the state never hold a credential.
 // runtime/credentials implements it; tests use their own.
+//
+// Credential transactions: issuing a credential that replaces another is
+// recorded in the state (state::CredentialIntent) through a CredentialJournal
+// before anything changes, and cleared once it is finished; what an
+// interrupted one left (a credential of mkq's that no Secret holds any more)
+// is found at plan time (leftovers) and planned as a change of its own that
+// revokes it (Change::revokes_token_of).
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "compiler/kueue/objects.h"
 #include "runtime/kube/result.h"
@@ -23,6 +31,40 @@ struct CredentialDecision {
   std::string error;         // non-empty: the credential cannot be issued (the plan reports it, apply fails it)
 };
 
+// Where credential transactions are recorded. The apply executor gives the
+// provider one backed by the state (writes are durable before they return).
+class CredentialJournal {
+ public:
+  virtual ~CredentialJournal() = default;
+  // Records what is about to be issued and revoked. false with *error: the
+  // credential must not be issued (nothing may change unrecorded).
+  virtual bool begin(const state::CredentialIntent& intent, std::string* error) = 0;
+  // The worker's transaction is finished. false with *error: the intent
+  // stays, and the next plan looks at the worker again.
+  virtual bool finish(const std::string& worker, std::string* error) = 0;
+};
+
+// A credential of mkq's on a worker that nothing uses: the anchor Secret
+// (v1, on the worker) of a token the manager's Secret does not hold -- the
+// previous token of a rotation interrupted after the new one was stored, or
+// a token issued by a run interrupted before storing it. Deleting the anchor
+// revokes the token.
+struct StaleCredential {
+  std::string worker;                   // the worker cluster the anchor is on
+  std::string namespace_name, name;     // the anchor Secret
+  std::string uid, resource_version;    // as listed (the deletion's precondition)
+  bool never_stored = false;            // issued, never stored (else: a previous token)
+};
+
+// `mkq status`: how many credentials of mkq's are live on a worker (anchor
+// Secrets not being deleted). More than one: a previous token still works.
+struct LiveCredentials {
+  std::string worker;
+  std::string account;  // NAMESPACE/NAME of the ServiceAccount
+  int live = 0;
+  std::string error;    // non-empty: the count is unknown (the worker could not be read)
+};
+
 class CredentialProvider {
  public:
   virtual ~CredentialProvider() = default;
@@ -31,17 +73,31 @@ class CredentialProvider {
   // (null: mkq never applied it).
   virtual CredentialDecision decide(const std::string& cluster, const kueue::Object& secret, const Json* live,
                                     const state::InventoryEntry* recorded) = 0;
+  // Plan time, after decide(): the credentials of mkq's for the Secret's
+  // worker that nothing uses (see StaleCredential), for the plan to revoke.
+  virtual std::vector<StaleCredential> leftovers(const std::string& cluster, const kueue::Object& secret,
+                                                 const Json* live) {
+    (void)cluster, (void)secret, (void)live;
+    return {};
+  }
   // Apply time, after every worker's objects are applied: the complete Secret
-  // document to apply (data filled, base64), or the error.
-  virtual kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret) = 0;
+  // document to apply (data filled, base64), or the error. A credential that
+  // replaces others is recorded in `journal` (null: nothing is recorded)
+  // before anything changes.
+  virtual kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret,
+                                   CredentialJournal* journal) = 0;
   // Apply time, after the issued Secret was applied on the manager (stored true)
   // or not (false): the provider revokes what the Secret no longer uses (the
   // old credential once the new one is stored; the new one when it could not
-  // be stored). Returns a message when something could not be revoked.
-  virtual std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored) {
-    (void)cluster, (void)secret, (void)stored;
+  // be stored) and, when all went, finishes the transaction in `journal`.
+  // Returns a message when something could not be revoked.
+  virtual std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored,
+                              CredentialJournal* journal) {
+    (void)cluster, (void)secret, (void)stored, (void)journal;
     return "";
   }
+  // `mkq status`: per worker whose credentials mkq issues and can revoke.
+  virtual std::vector<LiveCredentials> live_credentials() { return {}; }
 };
 
 }  // namespace mkq::reconcile

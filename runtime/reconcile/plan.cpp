@@ -12,6 +12,7 @@
 // what an adopted object held before mkq (Change::prior), and how a removal
 // becomes a release rather than a delete.
 #include "runtime/reconcile/plan.h"
+#include "runtime/reconcile/credential_txn.h"
 
 #include <algorithm>
 #include <map>
@@ -977,6 +978,9 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
     recorded[entry.address] = &entry;
     managed.insert(entry.address);
   }
+  // Per worker, the credentials of mkq's nobody holds: found with the
+  // manager's Secrets (the manager is planned first), revoked on the worker.
+  std::map<std::string, std::vector<StaleCredential>> stale;
 
   for (const auto& [name, role] : clusters) {
     ClusterPlan cluster_plan;
@@ -1000,6 +1004,12 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
           const state::InventoryEntry* entry = it == recorded.end() ? nullptr : it->second;
           Change change = plan_object(name, object, *cluster_live, entry, lineage, credentials);
           const auto current = cluster_live->objects.find(address);
+          if (object.holds_credential_placeholder && credentials != nullptr) {
+            for (StaleCredential& found : credentials->leftovers(
+                     name, object, current == cluster_live->objects.end() ? nullptr : &current->second)) {
+              stale[found.worker].push_back(std::move(found));
+            }
+          }
           note_ownership(change, object, current == cluster_live->objects.end() ? nullptr : &current->second, entry,
                          desired.policy, options);
           cluster_plan.changes.push_back(std::move(change));
@@ -1017,6 +1027,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
       }
     }
     for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);
+    for (const StaleCredential& found : stale[name]) cluster_plan.changes.push_back(revocation_change(found));
     sort_changes(cluster_plan.changes);
     plan.clusters.push_back(std::move(cluster_plan));
   }

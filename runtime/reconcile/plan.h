@@ -121,6 +121,11 @@ struct Change {
   // Why this change must not be carried out at all (a replace of an object
   // marked prevent-destroy): apply refuses the whole plan.
   std::string refusal;
+  // Non-empty: a Delete of an anchor Secret on this worker, which revokes a
+  // token of mkq's that no Secret holds -- what an interrupted credential
+  // rotation left valid (credential_txn.h). Not in the inventory: apply
+  // deletes it without a record and then finishes the worker's transaction.
+  std::string revokes_token_of;
 };
 
 struct ClusterPlan {

@@ -267,6 +267,7 @@ Json change_json(const Change& change) {
   j["sensitive"] = change.sensitive;
   j["credential"] = change.credential;
   j["credential_error"] = change.credential_error;
+  if (!change.revokes_token_of.empty()) j["revokes_token_of"] = change.revokes_token_of;
   j["error"] = change.error;
   j["take_ownership"] = change.take_ownership;
   j["restart"] = change.restart ? Json{{"namespace", change.restart->namespace_name},
@@ -396,6 +397,7 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
         change.sensitive = j.value("sensitive", false);
         change.credential = j.value("credential", false);
         change.credential_error = j.value("credential_error", std::string());
+        change.revokes_token_of = j.value("revokes_token_of", std::string());
         change.error = j.value("error", std::string());
         change.take_ownership = j.value("take_ownership", false);
         if (j.contains("restart") && j["restart"].is_object()) {
@@ -442,6 +444,8 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
       continue;
     }
     for (const Change& change : cluster.changes) {
+      // An anchor is not refreshed: first_difference compares it with the anchors listed again.
+      if (!change.revokes_token_of.empty()) continue;
       const auto found = now->objects.find(change.address);
       const bool saw = !change.live_uid.empty() || !change.live_resource_version.empty();
       if (found == now->objects.end()) {

@@ -77,6 +77,12 @@ std::string StateWriter::flush() {
   return message;
 }
 
+bool StateWriter::write_now(state::StateWrite write, std::string* error) {
+  const std::lock_guard<std::mutex> lock(store_mutex_);
+  write_queue();
+  return store_.record_batch({std::move(write)}, error);
+}
+
 std::optional<state::InventoryEntry> StateWriter::find(const std::string& address) {
   const std::lock_guard<std::mutex> lock(store_mutex_);
   write_queue();

@@ -40,6 +40,11 @@ class StateWriter {
   // Writes the queue now. Returns the failures since the last call ("" none):
   // "the state could not record 3 objects: database or disk is full".
   std::string flush();
+  // Writes the queue and then `write` now, in the caller's thread, and
+  // returns only once they are committed: for a record that must be durable
+  // before the caller goes on (a credential intent, state.h). false with
+  // *error when `write` could not be recorded.
+  bool write_now(state::StateWrite write, std::string* error);
   // The store's entry, after writing the queue (so it is current).
   std::optional<state::InventoryEntry> find(const std::string& address);
   std::string lineage();

@@ -242,6 +242,51 @@ std::string status_summary(const StatusReport& report) {
   return line;
 }
 
+std::vector<std::string> credential_warnings(const StatusReport& report) {
+  std::vector<std::string> out;
+  for (const LiveCredentials& worker : report.credentials) {
+    if (!worker.error.empty() || worker.live <= 1) continue;
+    out.push_back(worker.worker + " has " + std::to_string(worker.live) + " live tokens of serviceaccount " +
+                  worker.account + ": a previous token still works; `mkq apply` revokes it");
+  }
+  return out;
+}
+
+namespace {
+
+std::string live_cell(const LiveCredentials& worker) {
+  if (!worker.error.empty()) return "unknown (" + one_line(worker.error) + ")";
+  if (worker.live > 1) return std::to_string(worker.live) + " (a previous token still works)";
+  return std::to_string(worker.live);
+}
+
+// The rows of a table, indented, columns padded to their widest cell, two
+// spaces apart. `paint` (optional) wraps a cell in colour codes after its
+// width is counted, so colour never shifts a column.
+std::string table(const std::vector<std::vector<std::string>>& rows,
+                  const std::function<std::string(std::size_t row, std::size_t column, const std::string& cell)>&
+                      paint = {}) {
+  std::vector<std::size_t> widths(rows.front().size(), 0);
+  for (const auto& row : rows) {
+    for (std::size_t column = 0; column < row.size(); ++column)
+      widths[column] = std::max(widths[column], row[column].size());
+  }
+  std::string out;
+  for (std::size_t index = 0; index < rows.size(); ++index) {
+    const auto& row = rows[index];
+    std::string line = "  ";
+    for (std::size_t column = 0; column < row.size(); ++column) {
+      line += paint ? paint(index, column, row[column]) : row[column];
+      if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
+    }
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
+}
+
+}  // namespace
+
 std::string render_status_text(const StatusReport& report, bool color) {
   std::string out;
   for (const ClusterStatus& cluster : report.clusters) {
@@ -259,27 +304,18 @@ std::string render_status_text(const StatusReport& report, bool color) {
       rows.push_back({object.kind, one_line(object_name(object)), to_string(object.state),
                       one_line(object.reason), one_line(object.message)});
     }
-    std::vector<std::size_t> widths(rows.front().size(), 0);
-    for (const auto& row : rows) {
-      for (std::size_t column = 0; column < row.size(); ++column)
-        widths[column] = std::max(widths[column], row[column].size());
-    }
-    for (std::size_t index = 0; index < rows.size(); ++index) {
-      const auto& row = rows[index];
-      std::string line = "  ";
-      for (std::size_t column = 0; column < row.size(); ++column) {
-        std::string cell = row[column];
-        if (color && index > 0 && column == 2) {
-          cell =
-              std::string(cluster.objects[index - 1].active() ? "\x1b[32m" : "\x1b[31m") + cell + "\x1b[0m";
-        }
-        line += cell;
-        if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
-      }
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out += line + "\n";
-    }
+    out += table(rows, [&](std::size_t index, std::size_t column, const std::string& cell) {
+      if (!color || index == 0 || column != 2) return cell;
+      return std::string(cluster.objects[index - 1].active() ? "\x1b[32m" : "\x1b[31m") + cell + "\x1b[0m";
+    });
     out += "\n";
+  }
+  if (!report.credentials.empty()) {
+    std::vector<std::vector<std::string>> rows{{"WORKER", "SERVICEACCOUNT", "LIVE"}};
+    for (const LiveCredentials& worker : report.credentials) {
+      rows.push_back({worker.worker, worker.account, live_cell(worker)});
+    }
+    out += "Credentials (tokens of mkq's live on each worker)\n" + table(rows) + "\n";
   }
   out += status_summary(report) + "\n";
   return out;
@@ -311,6 +347,16 @@ kube::Json render_status_json(const StatusReport& report) {
   kube::Json out = kube::Json::object();
   out["clusters"] = std::move(clusters);
   out["summary"] = kube::Json{{"active", report.active()}, {"total", report.total()}};
+  if (!report.credentials.empty()) {
+    kube::Json credentials = kube::Json::array();
+    for (const LiveCredentials& worker : report.credentials) {
+      credentials.push_back(kube::Json{{"worker", worker.worker},
+                                       {"account", worker.account},
+                                       {"live", worker.error.empty() ? kube::Json(worker.live) : kube::Json()},
+                                       {"error", worker.error}});
+    }
+    out["credentials"] = std::move(credentials);
+  }
   return out;
 }
 

@@ -1,7 +1,11 @@
 // `mkq status`: the Active condition of every Kueue object the policy manages,
 // per cluster -- what the MultiKueue tutorial checks with three kubectl
 // jsonpath commands. Reads with one LIST per kind per cluster (refresh), only
-// of the kinds that have an Active condition: status never reads Secrets.
+// of the kinds that have an Active condition: status never reads Secrets'
+// values. Besides, per worker whose tokens mkq issues, how many are live (its
+// anchor Secrets, which hold no data; credentials_port.h): more than one means
+// a previous token still works -- an interrupted rotation, which the next
+// apply finishes.
 #pragma once
 
 #include <chrono>
@@ -10,6 +14,7 @@
 #include <vector>
 
 #include "compiler/kueue/objects.h"
+#include "runtime/reconcile/credentials_port.h"
 #include "runtime/reconcile/target.h"
 
 namespace mkq::reconcile {
@@ -46,6 +51,9 @@ struct ClusterStatus {
 
 struct StatusReport {
   std::vector<ClusterStatus> clusters;  // manager first, then workers (the desired state's order)
+  // Per worker whose tokens mkq issues (CredentialProvider::live_credentials);
+  // empty: not read, and not rendered.
+  std::vector<LiveCredentials> credentials;
 
   std::size_t total() const;
   std::size_t active() const;
@@ -76,14 +84,25 @@ StatusReport wait_for_status(const kueue::DesiredState& desired, const std::vect
 //     KIND          NAME           ACTIVE  REASON  MESSAGE
 //     ClusterQueue  cluster-queue  True    Ready   Can admit new workloads
 //
+//   Credentials (tokens of mkq's live on each worker)
+//     WORKER   SERVICEACCOUNT               LIVE
+//     worker1  kueue-system/multikueue-sa   2 (a previous token still works)
+//
 //   12 of 12 objects Active.
-// ACTIVE in green (True) or red (anything else) when `color`.
+// ACTIVE in green (True) or red (anything else) when `color`; the
+// Credentials table only when the report has credentials.
 std::string render_status_text(const StatusReport& report, bool color);
 
 // {"clusters":[{"name","role","reachable","error","objects":[{"address","kind",
 // "namespace","name","active","reason","message"}]}],"summary":{"active","total"}}
-// where "active" is to_string(ActiveState).
+// where "active" is to_string(ActiveState); with credentials, also
+// "credentials":[{"worker","account","live","error"}] ("live" null when unknown).
 kube::Json render_status_json(const StatusReport& report);
+
+// One line per worker with more than one live credential (no newline, no
+// prefix): "worker1 has 2 live tokens of serviceaccount kueue-system/multikueue-sa:
+// a previous token still works; `mkq apply` revokes it".
+std::vector<std::string> credential_warnings(const StatusReport& report);
 
 // The summary line alone (no newline): "12 of 12 objects Active." or
 // "11 of 12 objects Active; not Active: ADDRESS (Reason: message), ...".

@@ -70,9 +70,27 @@ ALTER TABLE inventory ADD COLUMN adopted INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE inventory ADD COLUMN prior TEXT NOT NULL DEFAULT '';
 )sql";
 
-constexpr std::array<Migration, 2> kMigrations = {{
+// v3: credential transactions. One row per worker whose credential is being
+// issued: what the rotation revokes and issues (anchor Secret names on the
+// worker, never a token), written before anything changes and deleted once
+// the rotation finished -- a row left behind is a rotation interrupted, which
+// the next plan finishes (runtime/credentials/provider.cpp, "Transactions").
+// revokes holds anchor names separated by newlines.
+constexpr const char* kSchemaV3 = R"sql(
+CREATE TABLE credential_intents (
+  worker     TEXT PRIMARY KEY,
+  secret     TEXT NOT NULL DEFAULT '',
+  account    TEXT NOT NULL DEFAULT '',
+  revokes    TEXT NOT NULL DEFAULT '',
+  issues     TEXT NOT NULL DEFAULT '',
+  started_at TEXT NOT NULL DEFAULT ''
+) WITHOUT ROWID;
+)sql";
+
+constexpr std::array<Migration, 3> kMigrations = {{
     {1, kSchemaV1},
     {2, kSchemaV2},
+    {3, kSchemaV3},
 }};
 
 }  // namespace

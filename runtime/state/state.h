@@ -5,7 +5,8 @@
 // newer version than this build knows is refused): meta (lineage, serial, the
 // policy's identity),
 // inventory (one row per applied object), runs and run_objects (the history),
-// lock (at most one row). Every write is one transaction; a crash (kill -9)
+// lock (at most one row), credential_intents (the credential rotations under
+// way). Every write is one transaction; a crash (kill -9)
 // leaves the last committed state.
 //
 // Never stored: any Secret's data, tokens, kubeconfigs. The inventory keeps a
@@ -53,15 +54,33 @@ struct ObjectOutcome {
   std::string message;  // empty when ok
 };
 
+// A worker's credential being (re)issued: recorded before anything changes
+// and cleared once the new credential is stored and every other credential of
+// mkq's for the worker is revoked -- so a rotation interrupted anywhere (kill
+// -9 after the new token is stored, say) is found by the next plan, which
+// finishes it. Identifiers only: never a token, a key or a kubeconfig.
+struct CredentialIntent {
+  std::string worker;                // the worker (its cluster name); one intent per worker
+  std::string secret;                // NAMESPACE/NAME of the manager's Secret that receives the new credential
+  std::string account;               // NAMESPACE/NAME of the worker's ServiceAccount the tokens are for
+  std::vector<std::string> revokes;  // anchor Secrets (names, in the account's namespace) whose tokens go
+  std::string issues;                // the anchor Secret of the token being issued
+  std::string started_at;            // RFC 3339 UTC; set by the store when empty
+};
+
 // One record of StateStore::record_batch: an object applied (entry), an
-// object deleted (address) or an object's outcome in a run (run_id, outcome).
+// object deleted (address), an object's outcome in a run (run_id, outcome),
+// a credential intent begun (intent, replacing the worker's earlier one) or
+// finished (address: the worker). Intents are no inventory change: the serial
+// stays.
 struct StateWrite {
-  enum class Kind { Applied, Deleted, Outcome };
+  enum class Kind { Applied, Deleted, Outcome, IntentBegun, IntentFinished };
   Kind kind = Kind::Outcome;
   InventoryEntry entry;
   std::string address;
   std::int64_t run_id = 0;
   ObjectOutcome outcome;
+  CredentialIntent intent{};  // default-initialised: aggregate initialisers may leave it out
 };
 
 struct RunRecord {
@@ -155,6 +174,12 @@ class StateStore {
   // nothing.
   bool record_batch(const std::vector<StateWrite>& writes, std::string* error);
 
+  // Credential transactions (CredentialIntent): the intents not finished, by
+  // worker (empty for a file older than schema version 3; last_error() on a
+  // failure). Begin and finish are record_batch writes (IntentBegun,
+  // IntentFinished).
+  std::vector<CredentialIntent> credential_intents() const;
+
   // History.
   std::int64_t begin_run(const std::string& command, const std::string& policy_digest, std::string* error);
   bool record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error);
@@ -182,7 +207,8 @@ class StateStore {
   bool forget_clusters(const std::vector<std::string>& clusters, ForgetResult* result, std::string* error);
 
   // The failure of the last call that has no error out-parameter (acquire_lock,
-  // force_unlock, lock_holder, inventory, find, history, find_run, serial);
+  // force_unlock, lock_holder, inventory, find, history, find_run, serial,
+  // credential_intents);
   // empty when it succeeded. "state /x/state.db: database is locked".
   std::string last_error() const;
 

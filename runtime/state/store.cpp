@@ -513,6 +513,42 @@ bool insert_outcome(Database& db, std::int64_t run_id, const ObjectOutcome& outc
   return false;
 }
 
+// Anchor names are DNS subdomain names: a newline never occurs in one.
+std::string join_lines(const std::vector<std::string>& names) {
+  std::string out;
+  for (const std::string& name : names) out += (out.empty() ? "" : "\n") + name;
+  return out;
+}
+
+std::vector<std::string> split_lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    if (end > start) out.push_back(text.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+bool begin_intent(Database& db, const CredentialIntent& intent) {
+  Statement upsert(db,
+                   "INSERT OR REPLACE INTO credential_intents (worker, secret, account, revokes, issues, started_at) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
+  upsert.bind(1, intent.worker)
+      .bind(2, intent.secret)
+      .bind(3, intent.account)
+      .bind(4, join_lines(intent.revokes))
+      .bind(5, intent.issues)
+      .bind(6, intent.started_at.empty() ? detail::now_rfc3339() : intent.started_at);
+  return upsert.run();
+}
+
+bool finish_intent(Database& db, const std::string& worker) {
+  Statement remove(db, "DELETE FROM credential_intents WHERE worker = ?1");
+  return remove.bind(1, worker).run();
+}
+
 bool bump_serial(Database& db, std::int64_t by) {
   Statement bump(db, "UPDATE meta SET serial = serial + ?1 WHERE id = 1");
   return bump.bind(1, by).run();
@@ -558,6 +594,14 @@ bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string
       case StateWrite::Kind::Outcome:
         if (!insert_outcome(db, write.run_id, write.outcome, error)) return false;
         break;
+      case StateWrite::Kind::IntentBegun:
+      case StateWrite::Kind::IntentFinished:
+        if (!(write.kind == StateWrite::Kind::IntentBegun ? begin_intent(db, write.intent)
+                                                           : finish_intent(db, write.address))) {
+          set_error(error, db.error_message());
+          return false;
+        }
+        break;
     }
   }
   if ((inventory_changes > 0 && !bump_serial(db, inventory_changes)) || !tx.commit()) {
@@ -566,6 +610,26 @@ bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string
   }
   impl_->serial += inventory_changes;
   return true;
+}
+
+std::vector<CredentialIntent> StateStore::credential_intents() const {
+  impl_->last_error.clear();
+  std::vector<CredentialIntent> intents;
+  if (impl_->schema_version < 3) return intents;  // an older file, read as it is: no rotation recorded
+  Statement rows(impl_->db.handle(),
+                 "SELECT worker, secret, account, revokes, issues, started_at FROM credential_intents ORDER BY worker");
+  while (rows.step()) {
+    CredentialIntent intent;
+    intent.worker = rows.text(0);
+    intent.secret = rows.text(1);
+    intent.account = rows.text(2);
+    intent.revokes = split_lines(rows.text(3));
+    intent.issues = rows.text(4);
+    intent.started_at = rows.text(5);
+    intents.push_back(std::move(intent));
+  }
+  if (!rows.ok()) impl_->last_error = impl_->db.error_message();
+  return intents;
 }
 
 std::int64_t StateStore::begin_run(const std::string& command, const std::string& policy_digest,

@@ -18,7 +18,7 @@ using mkq::reconcile::CredentialDecision;
 
 // Issues east's credential and returns the Secret as the manager would hold it.
 Json issued(World& world, const std::string& worker, mkq::reconcile::CredentialProvider& provider) {
-  auto result = provider.issue("m", world.secret(worker));
+  auto result = provider.issue("m", world.secret(worker), nullptr);
   INFO((result ? std::string() : result.error().message));
   REQUIRE(result.ok());
   return result.value();
@@ -53,11 +53,13 @@ TEST_CASE("serviceaccount: the issued Secret's exact shape", "[credentials]") {
   REQUIRE(world.clients["east"]->calls.size() == 1);
   CHECK(world.clients["east"]->calls[0] ==
         "POST /api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa/token");
-  // First the anchor (with mkq's own credentials), then the token bound to it.
+  // First the anchors there are (what the transaction revokes), then the new
+  // anchor (with mkq's own credentials), then the token bound to it.
   const auto& objects = world.clients["east"]->object_calls;
-  REQUIRE(objects.size() == 2);
+  REQUIRE(objects.size() == 3);
   CHECK(objects[0] == "get ServiceAccount kueue-system/multikueue-sa");
-  CHECK_THAT(objects[1], Catch::Matches("apply Secret kueue-system/multikueue-sa-token-20261121100000-[0-9a-f]{8} by mkq"));
+  CHECK(objects[1] == "list Secret kueue-system mkq.dev/credential-anchor=multikueue-sa");
+  CHECK_THAT(objects[2], Catch::Matches("apply Secret kueue-system/multikueue-sa-token-20261121100000-[0-9a-f]{8} by mkq"));
   const std::string anchor = world.clients["east"]->anchors().at(0);
   CHECK(world.clients["east"]->bodies[0] ==
         Json::parse(R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest",
@@ -187,7 +189,7 @@ TEST_CASE("serviceaccount: a changed server or CA rotates", "[credentials]") {
     CHECK(
         decision.error ==
         "worker east: its kubeconfig names no certificate authority; Kueue needs certificate-authority-data");
-    const auto result = provider->issue("m", world.secret("east"));
+    const auto result = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().message == decision.error);
   }
@@ -269,7 +271,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
   SECTION("404") {
     world.clients["east"]->fail =
         mkq::kube::Error{404, "NotFound", "serviceaccounts \"multikueue-sa\" not found", nullptr};
-    const auto result = provider->issue("m", world.secret("east"));
+    const auto result = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().status == 404);
     CHECK(result.error().message ==
@@ -279,7 +281,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
   SECTION("403") {
     world.clients["east"]->fail =
         mkq::kube::Error{403, "Forbidden", "user \"bob\" cannot create resource", nullptr};
-    const auto result = provider->issue("m", world.secret("east"));
+    const auto result = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().status == 403);
     CHECK_THAT(result.error().message,
@@ -288,7 +290,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
   }
   SECTION("unreachable") {
     world.clients["east"]->fail = mkq::kube::Error{0, "ConnectionFailed", "connection refused", nullptr};
-    const auto result = provider->issue("m", world.secret("east"));
+    const auto result = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().transport());
     CHECK(result.error().message == "worker east is unreachable: connection refused");
@@ -302,7 +304,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
     const CredentialDecision decision = unreachable->decide("m", world.secret("east"), nullptr, nullptr);
     CHECK(decision.issue);
     CHECK(decision.error == "worker east is unreachable: cannot request a token");
-    const auto result = unreachable->issue("m", world.secret("east"));
+    const auto result = unreachable->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().transport());
     // A worker the provider was given no access to at all.
@@ -322,7 +324,7 @@ TEST_CASE("serviceaccount: token request failures name the worker", "[credential
     std::map<std::string, mkq::credentials::WorkerAccess> access;
     access["east"] = {world.endpoints["east"], &empty};
     auto odd = mkq::credentials::make_provider(world.policy(), access, {});
-    const auto result = odd->issue("m", world.secret("east"));
+    const auto result = odd->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().message ==
           "worker east: the token request for serviceaccount kueue-system/multikueue-sa answered no token");
@@ -404,7 +406,7 @@ TEST_CASE("kubeconfig mode: the file's content, current or changed", "[credentia
   CHECK_FALSE(unreadable.issue);
   CHECK(unreadable.error == "worker west: kubeconfig secret(file:" + world.west_file.string() +
                                 ") cannot be read: cannot open " + world.west_file.string());
-  const auto result = provider->issue("m", world.secret("west"));
+  const auto result = provider->issue("m", world.secret("west"), nullptr);
   REQUIRE_FALSE(result.ok());
   CHECK(result.error().message == unreadable.error);
 }
@@ -439,7 +441,7 @@ TEST_CASE("kubeconfig mode: contents Kueue refuses are errors naming the rule", 
     CHECK(decision.error == "worker west: kubeconfig secret(file:" + world.west_file.string() +
                                 ") is one Kueue refuses: " + c.rule);
     CHECK(decision.error.find(credtest::kTokenMarker) == std::string::npos);
-    const auto result = world.provider()->issue("m", world.secret("west"));
+    const auto result = world.provider()->issue("m", world.secret("west"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().message == decision.error);
   }
@@ -479,7 +481,7 @@ TEST_CASE("clusterprofile mode never issues", "[credentials]") {
   const CredentialDecision decision = provider->decide("m", secret, nullptr, nullptr);
   CHECK_FALSE(decision.issue);
   CHECK(decision.error.empty());
-  CHECK_FALSE(provider->issue("m", secret).ok());
+  CHECK_FALSE(provider->issue("m", secret, nullptr).ok());
 
   secret.name = "nobody-kubeconfig";
   CHECK(provider->decide("m", secret, nullptr, nullptr).error ==
@@ -509,7 +511,7 @@ TEST_CASE("no token in any message or description", "[credentials]") {
     client->fail = mkq::kube::Error{500, "InternalError", "boom", nullptr};
   }
   for (const std::string worker : {"east", "north"}) {
-    const auto result = provider->issue("m", world.secret(worker));
+    const auto result = provider->issue("m", world.secret(worker), nullptr);
     REQUIRE_FALSE(result.ok());
     texts.push_back(result.error().message);
   }
@@ -547,13 +549,13 @@ worker "gone" { credentials { token = secret("env:MKQ_CREDENTIALS_TEST_UNSET") }
   REQUIRE(manager != nullptr);
 
   const auto south =
-      provider->issue("m", *kueuetest::find_object(*manager, "Secret", "south-kubeconfig", "kueue-system"));
+      provider->issue("m", *kueuetest::find_object(*manager, "Secret", "south-kubeconfig", "kueue-system"), nullptr);
   REQUIRE(south.ok());
   CHECK(credtest::kubeconfig_of(south.value()).find(std::string("env-") + credtest::kTokenMarker) !=
         std::string::npos);
 
   const auto west =
-      provider->issue("m", *kueuetest::find_object(*manager, "Secret", "west-kubeconfig", "kueue-system"));
+      provider->issue("m", *kueuetest::find_object(*manager, "Secret", "west-kubeconfig", "kueue-system"), nullptr);
   REQUIRE(west.ok());
   CHECK(credtest::kubeconfig_of(west.value()) == given);
 
@@ -584,7 +586,7 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   auto provider = world.provider();
   auto& east = *world.clients["east"];
   const Json first = issued(world, "east", *provider);
-  CHECK(provider->settled("m", world.secret("east"), true).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
   REQUIRE(east.anchors().size() == 1);
   const std::string first_anchor = east.anchors()[0];
   CHECK(first["metadata"]["annotations"]["mkq.dev/credential-anchor"] == first_anchor);
@@ -596,7 +598,7 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   const Json second = issued(world, "east", *provider);
   CHECK(east.anchors().size() == 2);  // both tokens valid until the new one is stored
   east.object_calls.clear();
-  CHECK(provider->settled("m", world.secret("east"), true).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
   CHECK(east.object_calls.at(0) == "list Secret kueue-system mkq.dev/credential-anchor=multikueue-sa");
   CHECK(east.object_calls.at(1) == "remove Secret kueue-system/" + first_anchor);
   CHECK(east.object_calls.size() == 2);
@@ -605,29 +607,29 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   CHECK(east.stored.count("kueue-system/other") == 1);
   // settled again (nothing pending): nothing happens.
   east.object_calls.clear();
-  CHECK(provider->settled("m", world.secret("east"), true).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
   CHECK(east.object_calls.empty());
 
   SECTION("a Secret the manager could not store: its new anchor goes, the stored one stays") {
     const Json third = issued(world, "east", *provider);
     CHECK(east.anchors().size() == 2);
-    CHECK(provider->settled("m", world.secret("east"), false).empty());
+    CHECK(provider->settled("m", world.secret("east"), false, nullptr).empty());
     REQUIRE(east.anchors().size() == 1);
     CHECK(second["metadata"]["annotations"]["mkq.dev/credential-anchor"] == east.anchors()[0]);
   }
   SECTION("a failed LIST or DELETE is reported without a token") {
     const Json third = issued(world, "east", *provider);
     east.fail_list = mkq::kube::Error{0, "ConnectionFailed", "connection refused", nullptr};
-    const std::string listing = provider->settled("m", world.secret("east"), true);
+    const std::string listing = provider->settled("m", world.secret("east"), true, nullptr);
     CHECK(listing ==
           "cannot revoke the previous tokens of serviceaccount kueue-system/multikueue-sa on worker east: listing "
           "their anchor Secrets failed: connection refused");
     east.fail_list.reset();
     const Json fourth = issued(world, "east", *provider);
     east.fail_remove = mkq::kube::Error{403, "Forbidden", "forbidden", nullptr};
-    const std::string removing = provider->settled("m", world.secret("east"), true);
-    CHECK_THAT(removing, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa stays "
-                                           "valid until it expires: cannot delete the anchor Secret "));
+    const std::string removing = provider->settled("m", world.secret("east"), true, nullptr);
+    CHECK_THAT(removing, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa is still "
+                                           "valid until the next apply revokes it: cannot delete the anchor Secret "));
     for (const std::string& token : east.tokens) CHECK(removing.find(token) == std::string::npos);
   }
 }
@@ -649,15 +651,15 @@ TEST_CASE("serviceaccount: a failed token request leaves no anchor", "[credentia
     std::map<std::string, mkq::credentials::WorkerAccess> access;
     access["east"] = {world.endpoints["east"], &refusing};
     auto odd = mkq::credentials::make_provider(world.policy(), access, {});
-    const auto result = odd->issue("m", world.secret("east"));
+    const auto result = odd->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(refusing.stored.empty());
     CHECK(refusing.object_calls.back().rfind("remove Secret kueue-system/multikueue-sa-token-", 0) == 0);
-    CHECK(odd->settled("m", world.secret("east"), false).empty());  // nothing pending
+    CHECK(odd->settled("m", world.secret("east"), false, nullptr).empty());  // nothing pending
   }
   SECTION("the anchor cannot be made") {
     east.fail_apply = mkq::kube::Error{403, "Forbidden", "secrets is forbidden", nullptr};
-    const auto result = provider->issue("m", world.secret("east"));
+    const auto result = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(result.ok());
     CHECK(result.error().status == 403);
     CHECK_THAT(result.error().message,
@@ -672,7 +674,7 @@ TEST_CASE("serviceaccount: a credential without a live anchor is re-issued", "[c
   auto provider = world.provider();
   auto& east = *world.clients["east"];
   Json live = issued(world, "east", *provider);
-  REQUIRE(provider->settled("m", world.secret("east"), true).empty());
+  REQUIRE(provider->settled("m", world.secret("east"), true, nullptr).empty());
 
   SECTION("issued before anchors (no annotation)") {
     live["metadata"]["annotations"].erase("mkq.dev/credential-anchor");
@@ -713,7 +715,7 @@ TEST_CASE("serviceaccount: the expiry counts the granted lifetime from mkq's clo
   mkq::credentials::ProviderOptions options;
   options.clock = &world.clock;
   auto provider = mkq::credentials::make_provider(world.policy(), access, options);
-  const auto result = provider->issue("m", world.secret("north"));
+  const auto result = provider->issue("m", world.secret("north"), nullptr);
   REQUIRE(result.ok());
   CHECK(result.value()["metadata"]["annotations"]["mkq.dev/credential-expires"] == "2026-11-23T10:00:00Z");
   CHECK_FALSE(provider->decide("m", world.secret("north"), &result.value(), nullptr).issue);
@@ -726,8 +728,8 @@ TEST_CASE("kubeconfig mode and pre-issued tokens make no anchors", "[credentials
   auto provider = world.provider();
   for (const std::string worker : {"west", "south"}) {
     INFO(worker);
-    REQUIRE(provider->issue("m", world.secret(worker)).ok());
-    CHECK(provider->settled("m", world.secret(worker), true).empty());
+    REQUIRE(provider->issue("m", world.secret(worker), nullptr).ok());
+    CHECK(provider->settled("m", world.secret(worker), true, nullptr).empty());
     CHECK(world.clients[worker]->object_calls.empty());
     CHECK(world.clients[worker]->stored.empty());
   }

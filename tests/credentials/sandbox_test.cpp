@@ -151,7 +151,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
   access["east"] = {world.endpoints["east"], &client};
   auto provider = mkq::credentials::make_provider(world.policy(), access, {});  // the real clock
 
-  const auto result = provider->issue("m", world.secret("east"));
+  const auto result = provider->issue("m", world.secret("east"), nullptr);
   INFO((result.ok() ? std::string() : result.error().message));
   REQUIRE(result.ok());
   const Json secret = result.value();
@@ -222,20 +222,20 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
   }
 
   SECTION("rotation: storing the new credential revokes the old token; the ServiceAccount stays") {
-    CHECK(provider->settled("m", world.secret("east"), true).empty());
+    CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
     CHECK(worker->authenticate_token(token));  // the first credential: nothing older to revoke
     const std::string sa_before =
         worker->handle(api_request("GET", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa", "",
                                    "admin", {"system:masters"}))
             .body;
 
-    const auto again = provider->issue("m", world.secret("east"));
+    const auto again = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE(again.ok());
     const std::string second = token_in(again.value());
     CHECK(second != token);
     CHECK(worker->authenticate_token(token));  // both valid until the new one is stored: no gap
     CHECK(worker->authenticate_token(second));
-    CHECK(provider->settled("m", world.secret("east"), true).empty());
+    CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
     CHECK_FALSE(worker->authenticate_token(token));  // 401 from now on
     CHECK(worker->authenticate_token(second));
     CHECK(Json::parse(worker
@@ -245,11 +245,11 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
                           .body)["metadata"]["uid"] == Json::parse(sa_before)["metadata"]["uid"]);
 
     // A credential the manager could not store is revoked at once; the stored one keeps working.
-    const auto third = provider->issue("m", world.secret("east"));
+    const auto third = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE(third.ok());
     const std::string unstored = token_in(third.value());
     CHECK(worker->authenticate_token(unstored));
-    CHECK(provider->settled("m", world.secret("east"), false).empty());
+    CHECK(provider->settled("m", world.secret("east"), false, nullptr).empty());
     CHECK_FALSE(worker->authenticate_token(unstored));
     CHECK(worker->authenticate_token(second));
     // One anchor left: the stored credential's.
@@ -265,12 +265,12 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
   }
 
   SECTION("an anchor that cannot be deleted is reported, never a token") {
-    const auto again = provider->issue("m", world.secret("east"));
+    const auto again = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE(again.ok());
     client.fail_remove = mkq::kube::Error{500, "InternalError", "etcd is down", nullptr};
-    const std::string message = provider->settled("m", world.secret("east"), true);
-    CHECK_THAT(message, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa stays "
-                                          "valid until it expires: cannot delete the anchor Secret "
+    const std::string message = provider->settled("m", world.secret("east"), true, nullptr);
+    CHECK_THAT(message, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa is still "
+                                          "valid until the next apply revokes it: cannot delete the anchor Secret "
                                           "kueue-system/multikueue-sa-token-"));
     CHECK_THAT(message, Catch::EndsWith(" on worker east: etcd is down"));
     CHECK(message.find(token) == std::string::npos);
@@ -284,7 +284,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
             ->handle(api_request("DELETE", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa",
                                  "", "admin", {"system:masters"}))
             .status == 200);
-    const auto missing = provider->issue("m", world.secret("east"));
+    const auto missing = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE_FALSE(missing.ok());
     CHECK(missing.error().status == 404);
     CHECK_THAT(missing.error().message,

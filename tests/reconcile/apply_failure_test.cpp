@@ -176,7 +176,7 @@ class TestProvider : public CredentialProvider {
                             const state::InventoryEntry*) override {
     return CredentialDecision{true, "test token", "not on the cluster", ""};
   }
-  kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret) override {
+  kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret, CredentialJournal*) override {
     ++issued;
     last_cluster = cluster;
     last_name = secret.name;

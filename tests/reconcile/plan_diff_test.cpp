@@ -15,7 +15,7 @@ class TestCredentials : public reconcile::CredentialProvider {
     ++decided;
     return decision;
   }
-  kube::Result<Json> issue(const std::string&, const kueue::Object&) override {
+  kube::Result<Json> issue(const std::string&, const kueue::Object&, reconcile::CredentialJournal*) override {
     return kube::Error{500, "InternalError", "not in this test", Json()};
   }
 };

@@ -53,7 +53,7 @@ TEST_CASE("state store creates its directory and file, and reopens with the same
     REQUIRE(store != nullptr);
     CHECK(error.empty());
     CHECK(store->path() == path);
-    CHECK(store->schema_version() == 2);
+    CHECK(store->schema_version() == 3);
     CHECK(store->serial() == 0);
     lineage = store->lineage();
     CHECK(std::regex_match(
@@ -92,7 +92,7 @@ TEST_CASE("state store uses WAL and records its schema version and application i
     return value;
   };
   CHECK(integer("PRAGMA journal_mode") == "wal");
-  CHECK(integer("PRAGMA user_version") == "2");
+  CHECK(integer("PRAGMA user_version") == "3");
   CHECK(integer("PRAGMA application_id") == std::to_string(0x6d6b7121));
   sqlite3_close(db);
 }
@@ -105,7 +105,7 @@ TEST_CASE("state store refuses a schema version newer than it knows, naming both
   raw_sql(path, "PRAGMA user_version = 7");
   CHECK(StateStore::open(path, &error) == nullptr);
   CHECK(error == "state " + path.string() +
-                     ": schema version 7 is newer than this mkq understands (2); use a newer mkq");
+                     ": schema version 7 is newer than this mkq understands (3); use a newer mkq");
   error.clear();
   CHECK(StateStore::open_existing(path, &error) == nullptr);
   CHECK(error.find("schema version 7 is newer") != std::string::npos);
@@ -381,7 +381,7 @@ TEST_CASE("state reads a v1 file as it is and migrates it when opened to write",
   {
     auto store = StateStore::open(path, &error);
     REQUIRE(store != nullptr);
-    CHECK(store->schema_version() == 2);
+    CHECK(store->schema_version() == 3);
     CHECK(store->lineage() == "lineage-1");
     CHECK(store->serial() == 4);
     CHECK(store->policy().empty());
@@ -395,7 +395,7 @@ TEST_CASE("state reads a v1 file as it is and migrates it when opened to write",
   }
   auto store = StateStore::open_existing(path, &error);
   REQUIRE(store != nullptr);
-  CHECK(store->schema_version() == 2);
+  CHECK(store->schema_version() == 3);
   CHECK(store->policy() == "fleet");
 }
 

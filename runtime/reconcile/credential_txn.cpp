@@ -1,0 +1,65 @@
+#include "runtime/reconcile/credential_txn.h"
+
+#include <utility>
+
+namespace mkq::reconcile {
+
+bool StateJournal::begin(const state::CredentialIntent& intent, std::string* error) {
+  state::StateWrite write;
+  write.kind = state::StateWrite::Kind::IntentBegun;
+  write.intent = intent;
+  return writer_.write_now(std::move(write), error);
+}
+
+bool StateJournal::finish(const std::string& worker, std::string* error) {
+  state::StateWrite write;
+  write.kind = state::StateWrite::Kind::IntentFinished;
+  write.address = worker;
+  return writer_.write_now(std::move(write), error);
+}
+
+Change revocation_change(const StaleCredential& stale) {
+  Change change;
+  change.cluster = stale.worker;
+  change.api_version = "v1";
+  change.kind = "Secret";
+  change.namespace_name = stale.namespace_name;
+  change.name = stale.name;
+  change.address = stale.worker + "/Secret/" + stale.namespace_name + "/" + stale.name;
+  change.action = Action::Delete;
+  change.reason = stale.never_stored
+                      ? "revoke a token of " + stale.worker + " that an interrupted run issued and never stored"
+                      : "revoke the previous token of " + stale.worker;
+  change.live_uid = stale.uid;
+  change.live_resource_version = stale.resource_version;
+  change.revokes_token_of = stale.worker;
+  return change;
+}
+
+RevocationTracker::RevocationTracker(const Plan& plan) {
+  for (const ClusterPlan& cluster : plan.clusters) {
+    for (const Change& change : cluster.changes) {
+      if (!change.revokes_token_of.empty() && change.action == Action::Delete) {
+        ++workers_[change.revokes_token_of].left;
+      }
+    }
+  }
+}
+
+std::string RevocationTracker::ended(const Change& change, const std::string& error, CredentialJournal& journal) {
+  bool finish = false;
+  {
+    const std::lock_guard<std::mutex> hold(mutex_);
+    Count& count = workers_[change.revokes_token_of];
+    --count.left;
+    count.failed = count.failed || !error.empty();
+    finish = count.left == 0 && !count.failed;
+  }
+  if (!finish) return error;
+  std::string why;
+  if (journal.finish(change.revokes_token_of, &why)) return "";
+  return "revoked, but the state could not record the credential rotation of " + change.revokes_token_of +
+         " as finished: " + why;
+}
+
+}  // namespace mkq::reconcile

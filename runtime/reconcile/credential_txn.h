@@ -1,0 +1,56 @@
+// Credential transactions on the reconcile side (credentials_port.h): the
+// journal apply gives the provider, backed by the state, and the plan's
+// changes that finish what an interrupted transaction left -- the deletion of
+// an anchor Secret that revokes a token nobody holds (Change::revokes_token_of).
+//
+// Invariant: a worker's intent is cleared only once every revocation planned
+// for it succeeded; after a failure it stays, and the next plan looks again.
+#pragma once
+
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "runtime/reconcile/credentials_port.h"
+#include "runtime/reconcile/plan.h"
+#include "runtime/reconcile/state_writer.h"
+
+namespace mkq::reconcile {
+
+// The journal of an apply: each record is committed before it returns
+// (StateWriter::write_now), in order with the run's other records.
+class StateJournal final : public CredentialJournal {
+ public:
+  explicit StateJournal(StateWriter& writer) : writer_(writer) {}
+  bool begin(const state::CredentialIntent& intent, std::string* error) override;
+  bool finish(const std::string& worker, std::string* error) override;
+
+ private:
+  StateWriter& writer_;
+};
+
+// The plan's change that revokes `stale`: a Delete of the anchor on its
+// worker, with the live uid as the deletion's precondition. Its reason:
+// "revoke the previous token of worker1".
+Change revocation_change(const StaleCredential& stale);
+
+// Counts a run's revocations per worker; thread-safe.
+class RevocationTracker {
+ public:
+  explicit RevocationTracker(const Plan& plan);
+  // `change` (a revocation) ended, successfully when `error` is empty. When it
+  // was the worker's last and all succeeded, the worker's transaction is
+  // finished in `journal`. Returns the error to report for the change:
+  // `error`, or why the state could not record the end.
+  std::string ended(const Change& change, const std::string& error, CredentialJournal& journal);
+
+ private:
+  struct Count {
+    int left = 0;
+    bool failed = false;
+  };
+  std::mutex mutex_;
+  std::map<std::string, Count> workers_;
+};
+
+}  // namespace mkq::reconcile
