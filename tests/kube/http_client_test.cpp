@@ -15,6 +15,7 @@
 #include <mutex>
 #include <thread>
 
+#include "base/time.h"
 #include "runtime/kube/client.h"
 #include "runtime/kube/exec_credential.h"
 #include "runtime/kube/kubeconfig.h"
@@ -780,7 +781,7 @@ TEST_CASE("exec credentials: parsing, versions, expiry", "[kube][auth]") {
   CHECK(v1.value().client_certificate_data == "CERT");
   CHECK(v1.value().client_key_data == "KEY");
   REQUIRE(v1.value().expiration);
-  CHECK(*v1.value().expiration == *mkq::kube::parse_rfc3339("2030-01-02T02:04:05Z"));
+  CHECK(*v1.value().expiration == *mkq::base::parse_rfc3339("2030-01-02T02:04:05Z"));
 
   const auto mismatch = mkq::kube::parse_exec_credential(
       R"({"apiVersion":"client.authentication.k8s.io/v1beta1","kind":"ExecCredential","status":{"token":"SECRET"}})",
@@ -792,8 +793,8 @@ TEST_CASE("exec credentials: parsing, versions, expiry", "[kube][auth]") {
       "client.authentication.k8s.io/v1", "p");
   REQUIRE_FALSE(empty);
   CHECK(empty.error().message == "exec plugin p: its ExecCredential has neither a token nor a client certificate");
-  CHECK_FALSE(mkq::kube::parse_rfc3339("2030-01-02 03:04:05"));
-  CHECK_FALSE(mkq::kube::parse_rfc3339("2030-13-02T03:04:05Z"));
+  CHECK_FALSE(mkq::base::parse_rfc3339("2030-01-02 03:04:05"));
+  CHECK_FALSE(mkq::base::parse_rfc3339("2030-13-02T03:04:05Z"));
 }
 
 namespace {
