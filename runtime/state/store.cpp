@@ -531,7 +531,8 @@ std::vector<std::string> split_lines(const std::string& text) {
   return out;
 }
 
-bool begin_intent(Database& db, const CredentialIntent& intent) {
+// `now`: the start time when the intent carries none (the store's clock).
+bool begin_intent(Database& db, const CredentialIntent& intent, const std::string& now) {
   Statement upsert(db,
                    "INSERT OR REPLACE INTO credential_intents (worker, secret, account, revokes, issues, started_at) "
                    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)");
@@ -540,7 +541,7 @@ bool begin_intent(Database& db, const CredentialIntent& intent) {
       .bind(3, intent.account)
       .bind(4, join_lines(intent.revokes))
       .bind(5, intent.issues)
-      .bind(6, intent.started_at.empty() ? detail::now_rfc3339() : intent.started_at);
+      .bind(6, intent.started_at.empty() ? now : intent.started_at);
   return upsert.run();
 }
 
@@ -596,7 +597,7 @@ bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string
         break;
       case StateWrite::Kind::IntentBegun:
       case StateWrite::Kind::IntentFinished:
-        if (!(write.kind == StateWrite::Kind::IntentBegun ? begin_intent(db, write.intent)
+        if (!(write.kind == StateWrite::Kind::IntentBegun ? begin_intent(db, write.intent, detail::now_rfc3339(*impl_))
                                                            : finish_intent(db, write.address))) {
           set_error(error, db.error_message());
           return false;
