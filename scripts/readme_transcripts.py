@@ -211,8 +211,10 @@ def transcript_tour_log(mkq):
     with Workdir(mkq) as work:
         out = run_pipe(work, [os.path.join(ROOT, "scripts", "tour.sh")])
     lines = out.splitlines(keepends=True)
-    start = next(i for i, l in enumerate(lines) if l.startswith("Plan: "))
-    end = next(i for i, l in enumerate(lines) if l.startswith("Apply complete! "))
+    start = next((i for i, l in enumerate(lines) if l.startswith("Plan: ")), None)
+    end = next((i for i, l in enumerate(lines) if l.startswith("Apply complete! ")), None)
+    if start is None or end is None:
+        raise RunFailed(f"tour: no \"Plan: \" or \"Apply complete! \" line in\n{out}")
     first = "$ build/mkq apply examples/quickstart --sandbox --auto-approve --wait 2>&1 | tee apply.log\n"
     if lines[1] != first.replace(" 2>&1 | tee apply.log", ""):
         raise RunFailed(f"tour: unexpected first command {lines[1]!r}")
