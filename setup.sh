@@ -1,24 +1,47 @@
 #!/usr/bin/env bash
 # mkq's first command: install what is missing (Debian 12 packages; idempotent),
-# build mkq into ./build, and run it on the quickstart example.
+# build mkq into ./build, and do mkq's main job once: apply examples/quickstart to
+# the sandbox, wait until every Kueue object is Active, show that the next plan is
+# clean (scripts/tour.sh). The sandbox keeps running; the last line says how to stop it.
 #
-#   ./setup.sh            install, build, tour
-#   ./setup.sh --no-tour  install and build only (used by CI)
+#   ./setup.sh              install, build mkq, apply the quickstart to the sandbox
+#   ./setup.sh --no-tour    install and build mkq only
+#   ./setup.sh --test-deps  also install what only the tests need: the Java runtime
+#                           and the ANTLR tool (the grammar's staleness test), Node and
+#                           npm (the editor tests), the Python Kubernetes client
+#   ./setup.sh --deps-only  install only, build nothing (./test.sh: --deps-only --test-deps)
+#
+# Only mkq itself is built here; ./test.sh builds the tests.
 set -euo pipefail
 cd "$(dirname "$0")"
 
-tour=1
-[ "${1:-}" = "--no-tour" ] && tour=0
+tour=1 build=1 test_deps=0
+for arg in "$@"; do
+  case "$arg" in
+    --no-tour) tour=0 ;;
+    --test-deps) test_deps=1 ;;
+    --deps-only) build=0 tour=0 ;;
+    *)
+      echo "setup.sh: error: unknown option $arg (options: --no-tour, --test-deps, --deps-only)" >&2
+      exit 2
+      ;;
+  esac
+done
 
 # What each package is for is listed in README.md ("Dependencies").
 packages=(
   g++ cmake make pkg-config ccache
-  antlr4 default-jre-headless libantlr4-runtime-dev uuid-dev
+  libantlr4-runtime-dev uuid-dev
   nlohmann-json3-dev libcli11-dev catch2 libyaml-cpp-dev
   libssl-dev libsqlite3-dev libcpp-httplib-dev openssl libcurl4-openssl-dev libgoogle-perftools-dev
-  python3 python3-kubernetes python3-yaml
-  nodejs npm
 )
+if [ $test_deps = 1 ]; then
+  packages+=(
+    antlr4 default-jre-headless
+    python3 python3-kubernetes python3-yaml
+    nodejs npm
+  )
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -40,30 +63,15 @@ else
   echo "==> all packages present"
 fi
 
-echo "==> building mkq (build/)"
+[ $build = 1 ] || exit 0
+
+echo "==> building mkq (build/mkq)"
 export CCACHE_BASEDIR="$PWD" CCACHE_NOHASHDIR=true
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build build -j"$(nproc)"
+cmake --build build -j"$(nproc)" --target mkq
 
 [ $tour = 1 ] || exit 0
 
-run() { echo; echo "\$ $*"; "$@" || true; }
 echo
-echo "==> a short tour"
-run build/mkq check examples/quickstart
-echo
-echo "# the main command: the Kubernetes objects of the manager and of every worker"
-run build/mkq render examples/quickstart
-run build/mkq check examples/gpu-fleet
-echo
-echo "\$ build/mkq eval examples/quickstart | head -n 30     # the evaluated policy model, as JSON"
-build/mkq eval examples/quickstart | head -n 30
-echo "  ..."
-echo
-echo "\$ build/mkq fmt --check examples      # exit 0: every example is in the canonical layout"
-build/mkq fmt --check examples && echo "(all formatted)"
-echo
-echo "# a policy with mistakes: every error of a run, each pointing at its source"
-run build/mkq check tests/lang/error/tour-typos.mkq
-echo
-echo "Next: ./test.sh runs every test; docs/language.md is the language reference."
+echo "==> mkq's main job: apply examples/quickstart to the sandbox (local clusters mkq starts; no kubeconfig is used)"
+scripts/tour.sh
