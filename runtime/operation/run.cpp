@@ -92,7 +92,9 @@ Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_co
   }
   if (run.store && !lock_command.empty()) {
     state::LockHolder previous;
-    switch (run.lock.acquire(*run.store, state::LockHolder{.command = lock_command}, &previous)) {
+    state::LockHolder me;  // the store fills in who and when (base/host.h)
+    me.command = lock_command;
+    switch (run.lock.acquire(*run.store, me, &previous)) {
       case state::LockResult::Acquired:
         break;
       case state::LockResult::AcquiredStale:
