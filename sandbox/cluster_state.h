@@ -6,10 +6,11 @@
 //
 // The locking rule, the only one: every function taking a ClusterState& is
 // called with `mutex` held and returns with it held, unless its header says
-// otherwise. Only the entry points take it -- Cluster::handle() (through
-// route()), a watch stream between its chunks, the controllers' threads (their
-// `rerun`) and the group committer. The committer's own mutex is never held
-// while taking this one.
+// otherwise (route(), watch(), and the constructors and destructors of
+// GroupCommitter and SimulatedControllers). Only the entry points take it --
+// the Cluster's methods (handle() through route()), a watch stream between
+// its chunks, the controllers' threads (their `rerun`) and the group
+// committer. The committer's own mutex is never held while taking this one.
 //
 // The state is shared (shared_ptr) because a watch stream may outlive the
 // handle() call that started it, and the Cluster itself.
