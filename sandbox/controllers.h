@@ -1,5 +1,6 @@
 // Simulated Kueue controllers: after every write to a Kueue kind (or to a
-// Secret or ClusterProfile in kueue-system) the Cluster calls Controllers::reconcile(), which
+// Secret or ClusterProfile in kueue-system) a post-write hook (simulation.h)
+// calls Controllers::reconcile_after_write(), which
 // recomputes the status conditions Kueue would set on ClusterQueues,
 // LocalQueues, MultiKueue AdmissionChecks and MultiKueueClusters, and the
 // kueue.x-k8s.io/resource-in-use finalizer on ClusterQueues and
@@ -7,7 +8,7 @@
 // resourceVersion, a MODIFIED event); nothing is written when nothing changes.
 //
 // A MultiKueueCluster whose kubeconfig passes Kueue's rules is connected to
-// for real (HTTPS GET of /apis/kueue.x-k8s.io/v1beta2 on its server) by a
+// for real (connections.h: HTTPS to /apis/kueue.x-k8s.io/v1beta2 on its server) by a
 // background thread, outside the cluster's lock; when a result changes the
 // thread calls `rerun`, which must lock the cluster and call reconcile().
 #pragma once
@@ -18,6 +19,7 @@
 #include <optional>
 #include <string>
 
+#include "sandbox/connections.h"
 #include "sandbox/store.h"
 
 namespace mkq::sandbox {
@@ -29,20 +31,6 @@ inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multiku
 
 // True for writes the controllers react to: Kueue kinds, Secrets and ClusterProfiles in kueue-system.
 bool triggers_controllers(const std::string& group, const std::string& resource, const std::string& ns);
-
-// A kubeconfig (YAML or JSON text) as JSON; nullopt and *error when unparseable.
-std::optional<nlohmann::json> parse_kubeconfig(const std::string& text, std::string* error);
-// Kueue's kubeconfig rules (validateKubeconfig + validateRestConfig): the
-// first violation's message, empty when the kubeconfig is allowed.
-std::string kubeconfig_violation(const nlohmann::json& kubeconfig);
-
-struct ConnectionResult {
-  bool ok = false;
-  std::string message;  // "Connected", or the error
-  bool operator==(const ConnectionResult& o) const { return ok == o.ok && message == o.message; }
-};
-// Connects to the current context's server (bounded by timeout_seconds).
-ConnectionResult probe_connection(const nlohmann::json& kubeconfig, int timeout_seconds);
 
 class Controllers {
  public:

@@ -3,7 +3,7 @@
 // with RS256 as kube-apiserver issues them (TokenRequest tokens and the
 // non-expiring tokens of legacy kubernetes.io/service-account-token Secrets).
 // Checking that the account (and a bound object) still exists is the
-// Cluster's job (cluster.cpp); this file only signs and verifies.
+// Cluster's job (auth.h); this file only signs and verifies.
 #pragma once
 
 #include <filesystem>

@@ -243,6 +243,25 @@ std::string base64(const std::string& bytes) {
   return out;
 }
 
+std::string base64_decode(const std::string& in) {
+  static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+  std::string out;
+  int value = 0;
+  int bits = -8;
+  for (const char c : in) {
+    if (c == '=' || c == '\n' || c == '\r' || c == ' ') continue;
+    const auto pos = chars.find(c);
+    if (pos == std::string::npos) continue;
+    value = (value << 6) + static_cast<int>(pos);
+    bits += 6;
+    if (bits >= 0) {
+      out += static_cast<char>((value >> bits) & 0xFF);
+      bits -= 8;
+    }
+  }
+  return out;
+}
+
 KeyPtr read_key(const std::string& pem) {
   BioPtr bio(BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size())));
   if (!bio) return nullptr;

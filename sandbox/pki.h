@@ -52,5 +52,8 @@ KeyPtr read_key(const std::string& pem);
 
 // Base64 of bytes (for kubeconfig's *-data fields), no line breaks.
 std::string base64(const std::string& bytes);
+// The bytes of base64 text, leniently: padding, line breaks, spaces and any
+// other character outside the alphabet are skipped.
+std::string base64_decode(const std::string& in);
 
 }  // namespace mkq::sandbox

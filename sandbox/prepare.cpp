@@ -1,0 +1,132 @@
+// Object preparation and validation on every write (prepare.h).
+#include "sandbox/prepare.h"
+
+#include <ctime>
+#include <regex>
+
+#include "sandbox/crds.h"
+#include "sandbox/deployments.h"
+#include "sandbox/pki.h"
+#include "sandbox/request.h"
+#include "sandbox/responses.h"
+#include "sandbox/schema.h"
+#include "sandbox/table.h"
+
+namespace mkq::sandbox {
+namespace {
+
+using nlohmann::json;
+
+const std::regex& subdomain_regex() {
+  static const std::regex re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
+  return re;
+}
+const std::regex& label_regex() {
+  static const std::regex re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
+  return re;
+}
+
+// metadata.name: an RFC 1123 label for Namespaces, a subdomain for the rest.
+void validate_name(const ResourceInfo& info, const std::string& name, std::vector<FieldError>* errors) {
+  const bool label_name = is_kind(info, "", "namespaces");
+  const auto& re = label_name ? label_regex() : subdomain_regex();
+  if (name.size() <= (label_name ? 63U : 253U) && std::regex_match(name, re)) return;
+  const std::string what =
+      label_name ? "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
+                   "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
+                   "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
+                 : "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
+                   "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
+                   "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
+  errors->push_back({"FieldValueInvalid", "metadata.name", "Invalid value: " + go_value(name) + ": " + what});
+}
+
+// A custom resource against its version's schema: pruned and defaulted in
+// place; unknown fields reported as warnings, or a 400 under
+// ?fieldValidation=Strict.
+std::optional<ApiResponse> validate_custom(const ApiRequest& r, const ResourceInfo& info, json& object,
+                                           std::vector<std::string>* warnings, const json* existing,
+                                           std::vector<FieldError>* errors) {
+  auto outcome = apply_schema(info.schema, object);
+  if (!outcome.unknown_fields.empty()) {
+    const std::string mode = query_value(r, "fieldValidation");
+    if (mode == "Strict") {
+      std::string list;
+      for (const auto& f : outcome.unknown_fields) {
+        if (!list.empty()) list += ", ";
+        list += "unknown field \"" + f + "\"";
+      }
+      return bad_request(info.kind + " in version \"" + info.version + "\" cannot be handled as a " + info.kind +
+                         ": strict decoding error: " + list);
+    }
+    if (mode != "Ignore") {
+      for (const auto& f : outcome.unknown_fields) warnings->push_back("unknown field \"" + f + "\"");
+    }
+  }
+  errors->insert(errors->end(), outcome.errors.begin(), outcome.errors.end());
+  if (existing != nullptr) {
+    // An update: the transition rules (immutable fields) compare with the stored object.
+    const auto transition = check_transition_rules(info.schema, object, *existing);
+    errors->insert(errors->end(), transition.begin(), transition.end());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void prepare_new(ClusterState& state, const ResourceInfo& info, json& object) {
+  auto& meta = object["metadata"];
+  meta["uid"] = new_uid(state);
+  meta["creationTimestamp"] = format_timestamp(std::time(nullptr));
+  meta.erase("deletionTimestamp");
+  meta.erase("resourceVersion");
+  if (info.has_generation) meta["generation"] = 1;
+  else meta.erase("generation");
+  object["apiVersion"] = info.api_version();
+  object["kind"] = info.kind;
+  if (is_kind(info, "", "namespaces")) {
+    object["spec"] = {{"finalizers", {"kubernetes"}}};
+    object["status"] = {{"phase", "Active"}};
+    if (!meta.contains("labels") || !meta["labels"].is_object()) meta["labels"] = json::object();
+    meta["labels"]["kubernetes.io/metadata.name"] = meta["name"];
+  }
+}
+
+void normalise(const ResourceInfo& info, json& object) {
+  if (is_kind(info, kAppsGroup, "deployments")) default_deployment(object);
+  if (is_kind(info, "", "secrets")) {
+    if (object.contains("stringData") && object["stringData"].is_object()) {
+      for (const auto& [k, v] : object["stringData"].items()) {
+        if (v.is_string()) object["data"][k] = base64(v.get<std::string>());
+      }
+    }
+    object.erase("stringData");
+    if (!object.contains("type")) object["type"] = "Opaque";
+  }
+}
+
+std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& info, json& object,
+                                    std::vector<std::string>* warnings, const json* existing) {
+  const std::string name = object["metadata"].value("name", std::string());
+  std::vector<FieldError> errors;
+  validate_name(info, name, &errors);
+  if (info.custom && info.schema.is_object()) {
+    if (auto refused = validate_custom(r, info, object, warnings, existing, &errors)) return refused;
+  }
+  if (is_crd(info)) validate_crd(object, &errors);
+  if (is_kind(info, kAppsGroup, "deployments")) {
+    const auto found = validate_deployment(object, existing);
+    errors.insert(errors.end(), found.begin(), found.end());
+  }
+  if (!errors.empty()) return invalid(info, name, errors);
+  return std::nullopt;
+}
+
+json spec_part(const json& object, bool status_is_subresource) {
+  json copy = object;
+  copy.erase("metadata");
+  if (status_is_subresource) copy.erase("status");
+  return copy;
+}
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,36 @@
+// Object preparation, as kube-apiserver's registry strategies do it on every
+// write: the metadata a create gives (uid, creationTimestamp, generation),
+// the kind-specific defaults and normalisation (Namespaces, Secrets'
+// stringData, Deployments), and validation -- the object's name, a custom
+// resource against its CRD's schema (pruning and defaulting it, schema.h),
+// a CRD's own rules (crds.h), a Deployment's (deployments.h).
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sandbox/api.h"
+#include "sandbox/cluster_state.h"
+#include "sandbox/resources.h"
+
+namespace mkq::sandbox {
+
+// Fills the metadata a create gives, and kind-specific defaults.
+void prepare_new(ClusterState& state, const ResourceInfo& info, nlohmann::json& object);
+
+// Kind-specific normalisation on every write. No state.
+void normalise(const ResourceInfo& info, nlohmann::json& object);
+
+// Checks the name, validates the custom resource against its schema (pruning
+// and defaulting it) and the kind's own rules; `existing` is the stored object
+// of an update (transition rules compare with it). Unknown fields become
+// warnings, or a 400 with ?fieldValidation=Strict. nullopt when valid. No state.
+std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& info, nlohmann::json& object,
+                                    std::vector<std::string>* warnings, const nlohmann::json* existing = nullptr);
+
+// The object without metadata (and status, when it is a subresource): what bumps generation.
+nlohmann::json spec_part(const nlohmann::json& object, bool status_is_subresource);
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,85 @@
+// Reading requests and shaping object answers, shared by every verb.
+#include "sandbox/request.h"
+
+#include <algorithm>
+#include <ctime>
+
+#include "sandbox/responses.h"
+#include "sandbox/table.h"
+
+namespace mkq::sandbox {
+
+using nlohmann::json;
+
+std::vector<std::string> split_path(const std::string& path) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start < path.size()) {
+    const auto slash = path.find('/', start);
+    const auto end = slash == std::string::npos ? path.size() : slash;
+    if (end > start) out.push_back(path.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+std::string query_value(const ApiRequest& r, const std::string& key) {
+  const auto it = r.query.find(key);
+  return it == r.query.end() ? std::string() : it->second;
+}
+
+bool query_true(const ApiRequest& r, const std::string& key) {
+  // The Python client sends watch=True.
+  const auto v = query_value(r, key);
+  return v == "true" || v == "1" || v == "t" || v == "T" || v == "TRUE" || v == "True";
+}
+
+std::string header(const ApiRequest& r, const std::string& key) {
+  const auto it = r.headers.find(key);
+  return it == r.headers.end() ? std::string() : it->second;
+}
+
+std::string media_type(const std::string& content_type) {
+  std::string t = content_type.substr(0, content_type.find(';'));
+  while (!t.empty() && t.back() == ' ') t.pop_back();
+  return t;
+}
+
+bool is_dry_run(const ApiRequest& r) {
+  const auto range = r.query.equal_range("dryRun");
+  return std::any_of(range.first, range.second, [](const auto& kv) { return kv.second == "All"; });
+}
+
+ObjectKey key_of(const ResourceInfo& info, const std::string& ns, const std::string& name) {
+  return {info.group, info.resource, info.namespaced ? ns : std::string(), name};
+}
+
+bool is_kind(const ResourceInfo& info, const char* group, const char* resource) {
+  return info.group == group && info.resource == resource;
+}
+
+json present(const ResourceInfo& info, json object) {
+  object["apiVersion"] = info.api_version();
+  object["kind"] = info.kind;
+  return object;
+}
+
+ApiResponse object_response(const ApiRequest& r, const ResourceInfo& info, int status, const json& object) {
+  if (wants_table(header(r, "accept"))) {
+    return json_response(status, to_table(info, {object}, {{"resourceVersion", object["metadata"].value("resourceVersion", "")}},
+                                          query_value(r, "includeObject"), std::time(nullptr)));
+  }
+  return json_response(status, present(info, object));
+}
+
+ApiResponse with_warnings(ApiResponse response, const std::vector<std::string>& warnings) {
+  std::string text;
+  for (const auto& w : warnings) {
+    if (!text.empty()) text += ", ";
+    text += "299 - " + json(w).dump();
+  }
+  if (!text.empty()) response.headers["Warning"] = text;
+  return response;
+}
+
+}  // namespace mkq::sandbox

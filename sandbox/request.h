@@ -1,0 +1,50 @@
+// What the parts read from a request: where a resource request points (its
+// Target, as kube-apiserver's RequestInfo describes it) and the query and
+// header values every verb looks at. Pure functions, no state.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sandbox/api.h"
+#include "sandbox/resources.h"
+#include "sandbox/store.h"
+
+namespace mkq::sandbox {
+
+// Where a resource request points.
+struct Target {
+  std::string group;
+  std::string version;
+  std::string ns;  // from /namespaces/NS/...
+  std::string resource;
+  std::string name;
+  std::string sub;  // "status", ...
+  bool watch = false;
+};
+
+// The non-empty segments of a path: "/api/v1/pods" -> api, v1, pods.
+std::vector<std::string> split_path(const std::string& path);
+
+std::string query_value(const ApiRequest& r, const std::string& key);
+// Go's strconv.ParseBool, as kube-apiserver reads boolean parameters.
+bool query_true(const ApiRequest& r, const std::string& key);
+std::string header(const ApiRequest& r, const std::string& key);
+// "application/json; charset=utf-8" -> "application/json".
+std::string media_type(const std::string& content_type);
+// ?dryRun=All.
+bool is_dry_run(const ApiRequest& r);
+
+// The store key of an object of `info` (the namespace dropped at the cluster scope).
+ObjectKey key_of(const ResourceInfo& info, const std::string& ns, const std::string& name);
+bool is_kind(const ResourceInfo& info, const char* group, const char* resource);
+
+// The stored object as the client asked for it (its apiVersion).
+nlohmann::json present(const ResourceInfo& info, nlohmann::json object);
+// The object as JSON, or as a Table when the client asked for one (Accept).
+ApiResponse object_response(const ApiRequest& r, const ResourceInfo& info, int status, const nlohmann::json& object);
+// The Warning header kube-apiserver sends (299 - "text", ...).
+ApiResponse with_warnings(ApiResponse response, const std::vector<std::string>& warnings);
+
+}  // namespace mkq::sandbox

@@ -1,0 +1,21 @@
+// Routing: a request's path to what answers it, as kube-apiserver's handler
+// chain does it -- health and /version, discovery (discovery.h), and resource
+// requests: the path parsed into a Target, authorized (auth.h), resolved in
+// the Registry, then handed to TokenRequest (tokens.h), watch (watch.h) or
+// the verb (verbs.h); after a successful write that is not a dry run, the
+// post-write hooks run (cluster_state.h).
+//
+// route() is an entry point: called WITHOUT the cluster's lock, it takes it
+// for as long as each answer needs it.
+#pragma once
+
+#include <memory>
+
+#include "sandbox/api.h"
+#include "sandbox/cluster_state.h"
+
+namespace mkq::sandbox {
+
+ApiResponse route(const std::shared_ptr<ClusterState>& state, const ApiRequest& r);
+
+}  // namespace mkq::sandbox

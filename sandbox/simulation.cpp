@@ -1,0 +1,54 @@
+// The simulated controllers as hooks and threads (simulation.h).
+#include "sandbox/simulation.h"
+
+#include <string>
+
+#include "sandbox/kueue_install.h"
+
+namespace mkq::sandbox {
+
+SimulatedControllers::SimulatedControllers(ClusterState& state) : state_(state) {
+  kueue_ = std::make_unique<Controllers>([this] {
+    const std::lock_guard<std::mutex> lock(state_.mutex);
+    if (!state_.closing && kueue_->reconcile(*state_.store)) state_.changed.notify_all();
+  });
+  deployments_ = std::make_unique<DeploymentController>(
+      [this] {
+        const std::lock_guard<std::mutex> lock(state_.mutex);
+        if (!state_.closing && reconcile_deployments()) state_.changed.notify_all();
+      },
+      state_.options.rollout_delay);
+  // The cluster starts, and Kueue with it: it reads its configuration.
+  const std::lock_guard<std::mutex> lock(state_.mutex);
+  log_line(state_, kueue_->start_kueue(*state_.store));
+  reconcile_deployments();
+  kueue_->reconcile(*state_.store);
+}
+
+SimulatedControllers::~SimulatedControllers() {
+  deployments_.reset();
+  kueue_.reset();
+}
+
+void SimulatedControllers::register_hooks(std::vector<PostWriteHook>& hooks) {
+  hooks.emplace_back([this](ClusterState& state, const WriteEvent& write) {
+    return triggers_controllers(write.info.group, write.info.resource, write.ns) &&
+           kueue_->reconcile_after_write(*state.store);
+  });
+  hooks.emplace_back([this](ClusterState&, const WriteEvent& write) {
+    return write.info.group == kAppsGroup && write.info.resource == "deployments" && reconcile_deployments();
+  });
+}
+
+bool SimulatedControllers::reconcile_deployments() {
+  bool wrote = false;
+  const std::string kueue = std::string(kKueueNamespace) + "/" + kKueueDeploymentName;
+  for (const std::string& completed : deployments_->reconcile(*state_.store, &wrote)) {
+    if (completed != kueue) continue;
+    log_line(state_, kueue_->start_kueue(*state_.store));
+    wrote = kueue_->reconcile(*state_.store) || wrote;
+  }
+  return wrote;
+}
+
+}  // namespace mkq::sandbox
