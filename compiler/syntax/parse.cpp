@@ -193,13 +193,15 @@ class Utf32InputStream final : public antlr4::ANTLRInputStream {
   explicit Utf32InputStream(std::string_view utf8) {
     if (utf8.substr(0, 3) == "\xEF\xBB\xBF") utf8.remove_prefix(3);
     const auto byte = [&utf8](std::size_t i) { return static_cast<unsigned char>(utf8[i]); };
-    _data.reserve(static_cast<std::size_t>(
-        std::count_if(utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u; })));
+    _data.reserve(static_cast<std::size_t>(std::count_if(
+        utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u; })));
     for (std::size_t i = 0; i < utf8.size();) {
       const unsigned lead = byte(i);
       const std::size_t length = lead < 0x80u ? 1 : lead < 0xE0u ? 2 : lead < 0xF0u ? 3 : 4;
       char32_t code_point = length == 1 ? lead : lead & (0x7Fu >> length);
-      for (std::size_t k = 1; k < length && i + k < utf8.size(); ++k) code_point = (code_point << 6) | (byte(i + k) & 0x3Fu);
+      for (std::size_t k = 1; k < length && i + k < utf8.size(); ++k) {
+        code_point = (code_point << 6) | (byte(i + k) & 0x3Fu);
+      }
       _data.push_back(code_point);
       i += length;
     }
@@ -519,7 +521,8 @@ class PieceParser {
         return false;
       }
       const std::size_t type = token->getType();
-      if (const auto bytes = piece_.token_bytes(token); bytes && too_long(type, bytes->first, bytes->second)) {
+      if (const auto bytes = piece_.token_bytes(token);
+          bytes && too_long(type, bytes->first, bytes->second)) {
         report_too_long(type, *bytes);
         return false;
       }
@@ -843,8 +846,8 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
 
 }  // namespace
 
-void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at, const std::string& path,
-                           std::uint64_t size) {
+void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at,
+                           const std::string& path, std::uint64_t size) {
   auto& d = diagnostics.error(codes::kFileTooLarge, at,
                               path + " is " + std::to_string(size) + " bytes; the limit is " +
                                   std::to_string(diag::kMaxSourceBytes) + " bytes");

@@ -32,7 +32,7 @@ std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file
 
 // Reports E1018 at `at`: `path` has `size` bytes, over diag::kMaxSourceBytes.
 // For the readers of sources, which refuse such a file before reading it.
-void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at, const std::string& path,
-                           std::uint64_t size);
+void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at,
+                           const std::string& path, std::uint64_t size);
 
 }  // namespace mkq::syntax

@@ -5,9 +5,9 @@
 #     each with --request-timeout 6000ms, end within the deadline they print
 #     ("within 6000 ms") plus 10 %, name worker2 unreachable and exit 1; destroy
 #     deletes the rest and names worker2 unreachable;
-#   - a port where nothing listens (connection refused) and an address that
-#     never answers a connection (192.0.2.1, TEST-NET-1): plan knows worker2 is
-#     unreachable within the deadline, exit 1;
+#   - a port where nothing listens (connection refused) and a listener whose
+#     full queue makes the kernel drop every new connection: plan knows worker2
+#     is unreachable within the deadline, exit 1;
 # and destroy against a sandbox that hangs (every cluster silent) or is gone
 # (every connection refused) ends within the deadline plus 10 %. The deadline
 # is the time mkq waited: a plan also takes at least the deadline when a
@@ -63,25 +63,39 @@ mkq_run apply0 apply "$P" --auto-approve
 sed -i 's/quota "tas-flavor" { cpu = 16, memory = 32Gi }/quota "tas-flavor" { cpu = 20, memory = 32Gi }/' "$P/policy.mkq"
 grep -q "cpu = 20, memory = 32Gi" "$P/policy.mkq" || fail "the quota edit did not apply"
 
-# A listener that accepts every connection and never answers.
-/usr/bin/python3 -u - >"$TMP/listener.port" <<'EOF' &
-import socket
-server = socket.socket()
-server.bind(("127.0.0.1", 0))
-server.listen(64)
-print(server.getsockname()[1])
+# Two listeners: one accepts every connection and never answers; the other never
+# accepts, its queue full, so the kernel drops each new connection's SYN (an
+# address that drops packets, deterministically).
+/usr/bin/python3 -u - >"$TMP/listener.ports" <<'EOF' &
+import socket, time
+silent = socket.socket()
+silent.bind(("127.0.0.1", 0))
+silent.listen(64)
+dropping = socket.socket()
+dropping.bind(("127.0.0.1", 0))
+dropping.listen(0)
 held = []
+for _ in range(2):  # fill the accept queue of `dropping`; nothing ever accepts from it
+    c = socket.socket()
+    c.setblocking(False)
+    try:
+        c.connect(dropping.getsockname())
+    except BlockingIOError:
+        pass
+    held.append(c)
+time.sleep(0.2)
+print(silent.getsockname()[1], dropping.getsockname()[1])
 while True:
-    held.append(server.accept()[0])  # kept open, never read, never answered
+    held.append(silent.accept()[0])  # kept open, never read, never answered
 EOF
 listener=$!
-for _ in $(seq 50); do [ -s "$TMP/listener.port" ] && break; sleep 0.1; done
-silent_port=$(cat "$TMP/listener.port")
-[ -n "$silent_port" ] || fail "the silent listener did not start"
+for _ in $(seq 50); do [ -s "$TMP/listener.ports" ] && break; sleep 0.1; done
+read -r silent_port dropping_port <"$TMP/listener.ports"
+[ -n "${dropping_port:-}" ] || fail "the listeners did not start"
 closed_port=$(/usr/bin/python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 kubeconfig_with "$TMP/silent.kubeconfig" "https://127.0.0.1:$silent_port" worker2
 kubeconfig_with "$TMP/refused.kubeconfig" "https://127.0.0.1:$closed_port" worker2
-kubeconfig_with "$TMP/blackhole.kubeconfig" "https://192.0.2.1:6443" worker2
+kubeconfig_with "$TMP/dropping.kubeconfig" "https://127.0.0.1:$dropping_port" worker2
 kubeconfig_with "$TMP/hung.kubeconfig" "https://127.0.0.1:$silent_port"
 kubeconfig_with "$TMP/gone.kubeconfig" "https://127.0.0.1:$closed_port"
 silent="no answer from https://127\.0\.0\.1:$silent_port within $DEADLINE_MS ms"
@@ -102,7 +116,7 @@ has status "cannot be read: $silent$" || { show status; fail "status does not na
 within_deadline status
 pass "status: worker2 cannot be read ('within $DEADLINE_MS ms') after $ms ms, exit 1"
 
-# 3. Unreachable clusters known within the deadline: refused, and an address that never answers.
+# 3. Unreachable clusters known within the deadline: refused, and dropping connections.
 # unreachable_plan NAME WHAT REASON: plan with NAME.kubeconfig names worker2 unreachable for REASON.
 unreachable_plan() {
   timed "$1" "$TMP/$1.kubeconfig" plan "$P"
@@ -112,7 +126,8 @@ unreachable_plan() {
   pass "plan: worker2 $2 known unreachable after $ms ms, exit 1"
 }
 unreachable_plan refused "refused" "cannot connect to https://127\.0\.0\.1:$closed_port"
-unreachable_plan blackhole "at a black-hole address" ""
+unreachable_plan dropping "dropping connections" \
+  "no answer from https://127\.0\.0\.1:$dropping_port within $DEADLINE_MS ms$"
 
 # 4. destroy: the rest is deleted, worker2 reported. Its deletes on the reachable clusters
 # come after the read, so only the outcome is checked here; 5. and 6. check the time.

@@ -24,7 +24,9 @@ using mkq::sema::InMemoryFileSystem;
 
 const char* kPolicy = "manager \"m\" {}\n";
 
-std::string over_the_limit() { return "// " + std::string(static_cast<std::size_t>(kMaxSourceBytes) - 2, 'a'); }
+std::string over_the_limit() {
+  return "// " + std::string(static_cast<std::size_t>(kMaxSourceBytes) - 2, 'a');
+}
 
 struct Analyzed {
   mkq::diag::SourceManager sources;

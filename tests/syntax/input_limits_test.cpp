@@ -33,7 +33,8 @@ std::unique_ptr<Parsed> parse_with(const std::string& text, Engine engine, bool*
 
 }  // namespace
 
-TEST_CASE("parser refuses a file one byte over the size limit, at its start, with its size", "[syntax][limits]") {
+TEST_CASE("parser refuses a file one byte over the size limit, at its start, with its size",
+          "[syntax][limits]") {
   auto p = parse("// " + std::string(kSource - 2, 'a'));
   CHECK(p->file == nullptr);
   REQUIRE(p->messages() ==
@@ -47,20 +48,23 @@ TEST_CASE("parser reads a file of exactly the size limit", "[syntax][limits]") {
   CHECK(p->ok());
 }
 
-TEST_CASE("parser refuses an identifier, a string or a number one byte over the token limit", "[syntax][limits]") {
+TEST_CASE("parser refuses an identifier, a string or a number one byte over the token limit",
+          "[syntax][limits]") {
   const std::string long_name(kToken + 1, 'a');
   const std::string long_number = "1" + std::string(kToken, '0');
   for (const Engine engine : {Engine::FastPathFirst, Engine::AntlrOnly}) {
     INFO((engine == Engine::FastPathFirst ? "fast path first" : "antlr only"));
     auto ident = parse_with("x = " + long_name + "\n", engine);
     CHECK(ident->file == nullptr);
-    REQUIRE(ident->messages() == std::vector<std::string>{"E1019 1:5-1:1048582 identifier is 1048577 bytes long; "
-                                                          "the limit is 1048576 bytes"});
+    REQUIRE(ident->messages() ==
+            std::vector<std::string>{"E1019 1:5-1:1048582 identifier is 1048577 bytes long; "
+                                     "the limit is 1048576 bytes"});
 
     auto string = parse_with("x = \"" + long_name + "\"\n", engine);
     CHECK(string->file == nullptr);
-    REQUIRE(string->messages() == std::vector<std::string>{"E1019 1:5-1:1048584 string is 1048577 bytes long; "
-                                                           "the limit is 1048576 bytes"});
+    REQUIRE(string->messages() ==
+            std::vector<std::string>{"E1019 1:5-1:1048584 string is 1048577 bytes long; "
+                                     "the limit is 1048576 bytes"});
 
     auto unterminated = parse_with("x = \"" + long_name + "\n", engine);
     CHECK(unterminated->file == nullptr);
@@ -69,12 +73,14 @@ TEST_CASE("parser refuses an identifier, a string or a number one byte over the 
 
     auto number = parse_with("x = " + long_number + "\n", engine);
     CHECK(number->file == nullptr);
-    REQUIRE(number->messages() == std::vector<std::string>{"E1019 1:5-1:1048582 number is 1048577 bytes long; "
-                                                           "the limit is 1048576 bytes"});
+    REQUIRE(number->messages() ==
+            std::vector<std::string>{"E1019 1:5-1:1048582 number is 1048577 bytes long; "
+                                     "the limit is 1048576 bytes"});
   }
 }
 
-TEST_CASE("parser accepts an identifier and a string literal of exactly the token limit", "[syntax][limits]") {
+TEST_CASE("parser accepts an identifier and a string literal of exactly the token limit",
+          "[syntax][limits]") {
   const std::string name(kToken, 'a');
   auto ident = parse("x = " + name + "\n");
   CHECK(ident->ok());
@@ -88,4 +94,23 @@ TEST_CASE("parser does not limit comments, only the file", "[syntax][limits]") {
   auto unterminated = parse("x = 1\n/* " + std::string(2 * kToken, 'a'));
   REQUIRE(unterminated->errors() == 1);
   CHECK(unterminated->error().code == "E1004");
+}
+
+TEST_CASE("the ANTLR path decodes 2-, 3- and 4-byte characters as the fast path reads them",
+          "[syntax][limits]") {
+  // The ANTLR path's input is decoded by parse.cpp, not by ANTLR (its decoder
+  // costs 20 bytes per byte): the same AST, and errors at the same byte columns.
+  const std::string valid =
+      "\xEF\xBB\xBFx = \"\xC3\xA9 \xE2\x82\xAC \xF0\x9F\x98\x80 ${a}\" // \xF0\x9F\x98\x80\ny = 1\n";
+  bool used_antlr = true;
+  auto fast = parse_with(valid, Engine::FastPathFirst, &used_antlr);
+  auto antlr = parse_with(valid, Engine::AntlrOnly);
+  REQUIRE(fast->ok());
+  REQUIRE_FALSE(used_antlr);
+  REQUIRE(antlr->ok());
+  CHECK(mkq::syntax::testing::dump(*antlr->file) == mkq::syntax::testing::dump(*fast->file));
+  CHECK(mkq::syntax::testing::dump(*antlr->file).find("\xE2\x82\xAC \xF0\x9F\x98\x80 ") != std::string::npos);
+
+  auto error = parse_with("y = \"\xF0\x9F\x98\x80\" @\n", Engine::AntlrOnly);
+  CHECK(error->messages() == std::vector<std::string>{"E1002 1:12-1:13 unexpected character '@'"});
 }
