@@ -135,6 +135,7 @@ timed destroy "$TMP/silent.kubeconfig" destroy "$P" --auto-approve
 [ "$rc" = 1 ] || { show destroy; fail "destroy with worker2 silent: exit $rc, expected 1"; }
 has destroy "^  worker2 +unreachable: changes unknown \($silent\)$" || { show destroy; fail "destroy does not name worker2 unreachable"; }
 [ -z "$(k --context manager get clusterqueue -o name)" ] || fail "destroy left the manager's ClusterQueue"
+has destroy "^  mkq destroy .* --request-timeout ${DEADLINE_MS}ms" || { show destroy; fail "the command to paste drops --request-timeout"; }
 pass "destroy: the reachable clusters emptied, worker2 unreachable, exit 1 (after $ms ms)"
 
 # 5. destroy against a sandbox that hangs (every cluster silent), and 6. one that is gone
