@@ -1,5 +1,8 @@
 #include "cli/cluster_commands.h"
 
+#include <chrono>
+
+#include "cli/run_options.h"
 #include "runtime/operation/session.h"
 
 namespace mkq::cli {
@@ -22,6 +25,19 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 8)")
         ->check(CLI::Range(1, 256));
+    cmd->add_option_function<std::string>(
+           "--request-timeout",
+           [&runtime](const std::string& text) { parse_duration(text, &runtime.request_timeout); },
+           "How long one request to a cluster may take, its retries included: a cluster that has not "
+           "answered by then is unreachable (default: 30s)")
+        ->type_name("DURATION")
+        ->check(CLI::Validator(
+            [](const std::string& text) -> std::string {
+              std::chrono::milliseconds timeout{};
+              if (parse_duration(text, &timeout) && timeout.count() > 0) return "";
+              return "a duration above zero such as 10s, 500ms or 1m, not \"" + text + "\"";
+            },
+            ""));
   };
 
   // Going on without a worker (plan, apply, destroy).

@@ -80,13 +80,19 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
 
   for (const std::string& arg : options.paths) {
     for (const auto& path : files_to_format(arg, fs, diagnostics)) {
-      const auto text = fs.read(path);
-      if (!text) {
+      sema::FileText read = fs.read(path, diag::kMaxSourceBytes);
+      if (read.status == sema::FileText::Status::TooLarge) {
+        syntax::report_file_too_large(diagnostics, sources.range(sources.add_unread(path.string()), 0, 0),
+                                      path.string(), read.size);
+        continue;
+      }
+      if (read.status != sema::FileText::Status::Read) {
         std::fprintf(stderr, "mkq: error: cannot read %s\n", path.c_str());
         failed = true;
         continue;
       }
-      const auto id = sources.add(path.string(), *text);
+      const auto id = sources.add(path.string(), std::move(read.text));
+      const std::string* text = &sources.file(id).text;
       const std::size_t errors_before = diagnostics.error_count();
       const auto file = syntax::parse_file(sources, id, diagnostics);
       if (!file || diagnostics.error_count() != errors_before) continue;

@@ -127,6 +127,7 @@ std::string location(const SourceRange& range, const SourceManager& sources) {
 void render_snippet(std::string& out, const SourceRange& range, const SourceManager& sources, bool color) {
   if (!range.valid()) return;
   const SourceFile& file = sources.file(range.file);
+  if (file.unread) return;  // its text was never read: there is no line to show
   const std::string_view line = file.line_text(range.begin.line);
   // Very long lines (minified or generated input) are cut around the caret.
   constexpr std::size_t kMaxShown = 160;

@@ -43,6 +43,12 @@ FileId SourceManager::add(std::string path, std::string text, bool is_stdlib) {
   return static_cast<FileId>(files_.size() - 1);
 }
 
+FileId SourceManager::add_unread(std::string path) {
+  const FileId id = add(std::move(path), std::string());
+  files_.back()->unread = true;
+  return id;
+}
+
 SourceRange SourceManager::range(FileId id, std::uint32_t begin_offset, std::uint32_t end_offset) const {
   const SourceFile& f = file(id);
   return SourceRange{id, f.position(begin_offset), f.position(std::max(begin_offset, end_offset))};

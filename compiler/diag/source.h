@@ -17,6 +17,15 @@ namespace mkq::diag {
 using FileId = std::uint32_t;
 inline constexpr FileId kNoFile = 0xffffffffu;
 
+// The largest source file mkq reads: 8 MiB. A generated policy of 10,000
+// queues and 50 workers (bench/generate) is 2.4 MB and 460,000 tokens, so a
+// real policy stays far below it (and below the parser's token limit, which
+// a dense file reaches at about 5 MB). A larger file is refused from its size
+// before any of it is read, so that its text never costs memory; every reader
+// of sources (the policy loader, imports, fmt) checks it, and parse_file()
+// again for text from elsewhere.
+inline constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{8} << 20;
+
 // A point in a file. line and column are 1-based; column counts bytes of the
 // line (UTF-8 is shown as is). offset is the 0-based byte offset in the file.
 struct SourcePosition {
@@ -43,6 +52,7 @@ struct SourceFile {
   std::string path;     // as shown to the user: relative where the user gave it so, "std/gpu" for stdlib
   std::string text;
   bool is_stdlib = false;
+  bool unread = false;  // refused before it was read (add_unread()): a name for diagnostics, no text
   std::vector<std::uint32_t> line_starts;  // byte offset of each line's first byte
 
   // Position of a byte offset (clamped to the text's end).
@@ -54,6 +64,9 @@ struct SourceFile {
 class SourceManager {
  public:
   FileId add(std::string path, std::string text, bool is_stdlib = false);
+  // A file refused before it was read (too large): diagnostics can point at
+  // it by name; it has no text, and no source line is shown.
+  FileId add_unread(std::string path);
   const SourceFile& file(FileId id) const { return *files_.at(id); }
   std::size_t size() const { return files_.size(); }
   SourceRange range(FileId id, std::uint32_t begin_offset, std::uint32_t end_offset) const;

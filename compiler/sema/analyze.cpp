@@ -70,13 +70,18 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   std::vector<std::unique_ptr<syntax::File>> asts;
   std::vector<RootFile> roots;
   for (const auto& file : paths) {
-    auto text = files.read(file);
-    if (!text) {
-      diagnostics.error(eval_codes::kUnreadable, {}, "cannot read '" + shown(file) + "'");
+    FileText read = files.read(file, diag::kMaxSourceBytes);
+    const std::string display = shown(file);
+    if (read.status == FileText::Status::TooLarge) {
+      const diag::FileId id = sources.add_unread(display);
+      syntax::report_file_too_large(diagnostics, sources.range(id, 0, 0), display, read.size);
       continue;
     }
-    const std::string display = shown(file);
-    const diag::FileId id = sources.add(display, std::move(*text));
+    if (read.status != FileText::Status::Read) {
+      diagnostics.error(eval_codes::kUnreadable, {}, "cannot read '" + display + "'");
+      continue;
+    }
+    const diag::FileId id = sources.add(display, std::move(read.text));
     auto ast = syntax::parse_file(sources, id, diagnostics);
     if (!ast) continue;
     roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get()});

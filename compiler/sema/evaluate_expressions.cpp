@@ -6,8 +6,12 @@
 
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
+#include "compiler/syntax/parse.h"
 
 namespace mkq::sema::detail {
+
+// A string literal the lexer lets through (E1019) is never too long a string.
+static_assert(syntax::kMaxTokenBytes <= kMaxTextBytes);
 
 using diag::SourceRange;
 using syntax::BinaryOp;

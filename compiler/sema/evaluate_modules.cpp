@@ -153,13 +153,17 @@ ModuleSource StandardModuleLoader::load_file(const fs::path& path, const std::st
                                              diag::SourceRange at, diag::Diagnostics& diagnostics) {
   const std::string key = fs_.canonical(path).generic_string();
   if (auto found = loaded_.find(key); found != loaded_.end()) return found->second;
-  auto text = fs_.read(path);
-  if (!text) {
-    diagnostics.error(eval_codes::kModuleUnreadable, at, "cannot read module '" + spec + "'");
+  FileText read = fs_.read(path, diag::kMaxSourceBytes);
+  if (read.status != FileText::Status::Read) {
+    if (read.status == FileText::Status::TooLarge) {
+      syntax::report_file_too_large(diagnostics, at, display, read.size);
+    } else {
+      diagnostics.error(eval_codes::kModuleUnreadable, at, "cannot read module '" + spec + "'");
+    }
     loaded_[key] = ModuleSource{key, display, nullptr};
     return loaded_[key];
   }
-  const diag::FileId id = sources_.add(display, std::move(*text), false);
+  const diag::FileId id = sources_.add(display, std::move(read.text), false);
   const std::size_t errors = diagnostics.error_count();
   auto ast = syntax::parse_file(sources_, id, diagnostics);
   const bool usable = ast != nullptr && diagnostics.error_count() == errors;

@@ -2,9 +2,12 @@
 // tests/support/in_memory_file_system.h.
 #include "compiler/sema/filesystem.h"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <fstream>
-#include <sstream>
+#include <cerrno>
 #include <system_error>
 
 namespace mkq::sema {
@@ -22,14 +25,64 @@ FileSystem::Kind RealFileSystem::kind(const fs::path& path) const {
   return Kind::Other;
 }
 
-std::optional<std::string> RealFileSystem::read(const fs::path& path) const {
-  if (kind(path) != Kind::File) return std::nullopt;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) return std::nullopt;
-  return std::move(text).str();
+namespace {
+
+// Closes a file descriptor on every way out.
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+FileText RealFileSystem::read(const fs::path& path, std::uint64_t max_bytes) const {
+  FileText result;
+  if (kind(path) != Kind::File) return result;
+  // O_NONBLOCK: should the path have become a FIFO since kind(), open() must
+  // not wait for a writer (fstat() below refuses it).
+  const Descriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK));
+  if (fd.get() < 0) return result;
+  struct stat status {};
+  if (::fstat(fd.get(), &status) != 0 || !S_ISREG(status.st_mode)) return result;
+  const auto size = static_cast<std::uint64_t>(status.st_size);
+  if (size > max_bytes) {
+    result.status = FileText::Status::TooLarge;
+    result.size = size;
+    return result;
+  }
+  // Read at most one byte past the bound, to see a file that grew.
+  std::string text;
+  text.resize(static_cast<std::size_t>(size) + 1);
+  std::size_t filled = 0;
+  while (true) {
+    if (filled == text.size()) {
+      if (filled > max_bytes) break;
+      text.resize(std::min<std::uint64_t>(max_bytes + 1, std::max<std::uint64_t>(2 * filled, 4096)));
+    }
+    const ssize_t got = ::read(fd.get(), text.data() + filled, text.size() - filled);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return result;
+    if (got == 0) break;
+    filled += static_cast<std::size_t>(got);
+  }
+  if (filled > max_bytes) {
+    result.status = FileText::Status::TooLarge;
+    result.size = filled;
+    return result;
+  }
+  text.resize(filled);
+  result.status = FileText::Status::Read;
+  result.text = std::move(text);
+  return result;
 }
 
 std::vector<std::string> RealFileSystem::list(const fs::path& dir) const {

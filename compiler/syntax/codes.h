@@ -24,6 +24,8 @@ inline constexpr const char* kBadInterpolation = "E1014";     // a `${` without 
 inline constexpr const char* kInterpolatedKey = "E1015";      // a quoted attribute name or map key that contains `${...}`
 inline constexpr const char* kTooManyTokens = "E1016";       // a file with more than kMaxTokens tokens
 inline constexpr const char* kTooManyErrors = "E1017";       // more than kMaxSyntaxErrors errors in one file: parsing stops
+inline constexpr const char* kFileTooLarge = "E1018";        // a file of more than diag::kMaxSourceBytes bytes, refused before it is read
+inline constexpr const char* kTokenTooLong = "E1019";        // an identifier, string or number longer than kMaxTokenBytes
 inline constexpr const char* kInternalError = "E1099";        // a bug in the parser; the message says what happened
 
 }  // namespace mkq::syntax::codes

@@ -21,6 +21,7 @@
 // file never reaches ANTLR.
 #include <algorithm>
 #include <exception>
+#include <string_view>
 
 #include "MkqLexer.h"
 #include "compiler/syntax/codes.h"
@@ -151,6 +152,61 @@ using grammar::MkqLexer;
 // The channel of tokens the parser must not see (the lexer's own STRAY and
 // UNTERMINATED_COMMENT use it too).
 constexpr std::size_t kHiddenFromParser = 2;
+
+// What a token over kMaxTokenBytes is called in E1019; null for the tokens
+// that are not limited (comments: nothing is decoded from them).
+const char* limited_token_kind(std::size_t type) {
+  switch (type) {
+    case MkqLexer::IDENT: return "identifier";
+    case MkqLexer::STRING:
+    case MkqLexer::UNTERMINATED_STRING: return "string";
+    case MkqLexer::NUMBER:
+    case MkqLexer::DURATION:
+    case MkqLexer::BAD_NUMBER: return "number";
+    default: return nullptr;
+  }
+}
+
+// The bytes of a token that count against kMaxTokenBytes: all of it but a
+// string's quotes (a string literal as long as the evaluator's string limit
+// is allowed); 0 for a token that is not limited.
+std::uint32_t limited_length(std::size_t type, std::uint32_t begin, std::uint32_t end) {
+  if (limited_token_kind(type) == nullptr) return 0;
+  const std::uint32_t quotes = type == MkqLexer::STRING ? 2 : type == MkqLexer::UNTERMINATED_STRING ? 1 : 0;
+  return end - begin > quotes ? end - begin - quotes : 0;
+}
+
+bool too_long(std::size_t type, std::uint32_t begin, std::uint32_t end) {
+  return limited_length(type, begin, end) > kMaxTokenBytes;
+}
+
+// ------------------------------------------------------------------ input
+
+// ANTLR's input stream of a piece's text, decoded here: ANTLR 4.9 decodes
+// UTF-8 with std::wstring_convert, which sizes its output for the worst case,
+// 20 bytes per input byte, and keeps that capacity (160 MB for a file of
+// 8 MiB). This holds exactly one char32_t per code point. The text is valid
+// UTF-8 (parse() checks it first); a leading byte-order mark is skipped, as
+// ANTLR's own load() does.
+class Utf32InputStream final : public antlr4::ANTLRInputStream {
+ public:
+  explicit Utf32InputStream(std::string_view utf8) {
+    if (utf8.substr(0, 3) == "\xEF\xBB\xBF") utf8.remove_prefix(3);
+    const auto byte = [&utf8](std::size_t i) { return static_cast<unsigned char>(utf8[i]); };
+    _data.reserve(static_cast<std::size_t>(std::count_if(
+        utf8.begin(), utf8.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0u) != 0x80u; })));
+    for (std::size_t i = 0; i < utf8.size();) {
+      const unsigned lead = byte(i);
+      const std::size_t length = lead < 0x80u ? 1 : lead < 0xE0u ? 2 : lead < 0xF0u ? 3 : 4;
+      char32_t code_point = length == 1 ? lead : lead & (0x7Fu >> length);
+      for (std::size_t k = 1; k < length && i + k < utf8.size(); ++k) {
+        code_point = (code_point << 6) | (byte(i + k) & 0x3Fu);
+      }
+      _data.push_back(code_point);
+      i += length;
+    }
+  }
+};
 
 // ------------------------------------------------------------------ nesting
 
@@ -324,7 +380,7 @@ class PieceParser {
       token_count_ = fast_tokens_.size();
     } else {
       route_.used_antlr = true;
-      fast_tokens_.clear();
+      std::vector<LexToken>().swap(fast_tokens_);  // freed, not just emptied: the ANTLR tokens come next
       string_tokens_.clear();
       make_lexer();
       if (!lex() || !scan()) return false;
@@ -337,7 +393,7 @@ class PieceParser {
   // The generated lexer and its input, which the ANTLR tokens refer to.
   void make_lexer() {
     if (lexer_) return;
-    input_ = std::make_unique<antlr4::ANTLRInputStream>(piece_.text());
+    input_ = std::make_unique<Utf32InputStream>(piece_.text());
     lexer_ = std::make_unique<MkqLexer>(input_.get());
     lexer_->removeErrorListeners();
     lexer_->addErrorListener(&reporter_);
@@ -353,6 +409,7 @@ class PieceParser {
     const std::string_view text = piece_.file_text();
     for (std::size_t i = 0; i < fast_tokens_.size(); ++i) {
       const LexToken& token = fast_tokens_[i];
+      if (too_long(token.type, token.begin, token.end)) return false;  // E1019, reported by scan()
       switch (token.type) {
         case MkqLexer::LINE_COMMENT:
         case MkqLexer::BLOCK_COMMENT:
@@ -464,6 +521,11 @@ class PieceParser {
         return false;
       }
       const std::size_t type = token->getType();
+      if (const auto bytes = piece_.token_bytes(token);
+          bytes && too_long(type, bytes->first, bytes->second)) {
+        report_too_long(type, *bytes);
+        return false;
+      }
       switch (type) {
         case MkqLexer::LINE_COMMENT:
         case MkqLexer::BLOCK_COMMENT:
@@ -520,6 +582,15 @@ class PieceParser {
       }
     }
     return !over_limit_;
+  }
+
+  // E1019: no AST then, so that the token is never decoded or copied.
+  void report_too_long(std::size_t type, std::pair<std::uint32_t, std::uint32_t> bytes) {
+    over_limit_ = true;
+    diagnostics_.error(codes::kTokenTooLong, piece_.range(bytes.first, bytes.second),
+                       std::string(limited_token_kind(type)) + " is " +
+                           std::to_string(limited_length(type, bytes.first, bytes.second)) +
+                           " bytes long; the limit is " + std::to_string(kMaxTokenBytes) + " bytes");
   }
 
   // Hides the rest of the line from the parser (after a '#' comment).
@@ -736,8 +807,8 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
   try {
     const diag::SourceFile& source = sources.file(file);
     const std::string& text = source.text;
-    if (text.size() > std::numeric_limits<std::uint32_t>::max() - 16) {
-      diagnostics.error(codes::kBinaryFile, sources.range(file, 0, 0), "file is too large to be a policy");
+    if (text.size() > diag::kMaxSourceBytes) {  // read from elsewhere than a reader that checks it
+      report_file_too_large(diagnostics, sources.range(file, 0, 0), source.path, text.size());
       return nullptr;
     }
     if (const auto bad = detail::find_bad_byte(text)) {
@@ -774,6 +845,14 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
 }
 
 }  // namespace
+
+void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at,
+                           const std::string& path, std::uint64_t size) {
+  auto& d = diagnostics.error(codes::kFileTooLarge, at,
+                              path + " is " + std::to_string(size) + " bytes; the limit is " +
+                                  std::to_string(diag::kMaxSourceBytes) + " bytes");
+  d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
+}
 
 std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
   detail::ParseRoute route;

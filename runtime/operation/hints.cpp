@@ -27,6 +27,9 @@ std::string run_command(const std::string& command, const std::string& path, con
   if (runtime.sandbox_dir != RuntimeOptions{}.sandbox_dir) line += " --sandbox-dir " + shell_word(runtime.sandbox_dir);
   if (!runtime.state_path.empty()) line += " --state " + shell_word(runtime.state_path);
   if (runtime.insecure_skip_tls_verify) line += " --insecure-skip-tls-verify";
+  if (runtime.request_timeout.count() > 0) {
+    line += " --request-timeout " + std::to_string(runtime.request_timeout.count()) + "ms";
+  }
   for (const std::string& name : runtime.exclude_clusters) line += " --exclude-cluster " + shell_word(name);
   return line;
 }

@@ -3,6 +3,7 @@
 // set. Plain data, no behaviour.
 #pragma once
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct RuntimeOptions {
   double qps = 50.0;                  // per cluster
   int burst = 100;
   int parallelism = 8;                // requests in flight at once
+  std::chrono::milliseconds request_timeout{0};  // --request-timeout: one request with its retries; 0: 30 s
   std::vector<std::string> exclude_clusters;  // --exclude-cluster (plan, apply, destroy): neither read nor changed
 };
 

@@ -250,6 +250,7 @@ void connect(const model::Policy& policy, const std::vector<ClusterSpec>& specs,
   kube::ClientOptions client_options;
   client_options.qps = options.qps;
   client_options.burst = options.burst;
+  if (options.request_timeout.count() > 0) client_options.request_timeout = options.request_timeout;
   std::map<std::string, credentials::WorkerAccess> workers;
   for (std::size_t i = 0; i < specs.size(); ++i) {
     const ClusterSpec& spec = specs[i];

@@ -153,8 +153,9 @@ TEST_CASE("InMemoryFileSystem: files, directories, normal paths", "[sema][filesy
   CHECK(fs.kind("/") == Kind::Directory);
   CHECK(fs.kind("/p/sub/b") == Kind::Missing);
   CHECK(fs.kind("/pp") == Kind::Missing);
-  CHECK(fs.read("/p/a.mkq") == std::optional<std::string>("A"));
-  CHECK(!fs.read("/p/sub"));
+  CHECK(fs.read("/p/a.mkq", 1).text == "A");
+  CHECK(fs.read("/p/a.mkq", 1).status == mkq::sema::FileText::Status::Read);
+  CHECK(fs.read("/p/sub", 1).status == mkq::sema::FileText::Status::Unreadable);
   CHECK(fs.list("/p") == std::vector<std::string>{"a.mkq", "sub"});
   CHECK(fs.list("/") == std::vector<std::string>{"p"});
   CHECK(fs.list("/nothing").empty());
@@ -190,8 +191,8 @@ TEST_CASE("RealFileSystem: analyze a directory with imports", "[sema][filesystem
   CHECK(fs.kind(dir.path / "main.mkq") == Kind::File);
   CHECK(fs.kind(dir.path / "none") == Kind::Missing);
   CHECK(fs.list(dir.path) == std::vector<std::string>{"lib", "main.mkq", "readme.txt"});
-  CHECK(fs.read(dir.path / "lib/common.mkq") == std::optional<std::string>("let cpu = 4\n"));
-  CHECK(!fs.read(dir.path / "lib"));
+  CHECK(fs.read(dir.path / "lib/common.mkq", 100).text == "let cpu = 4\n");
+  CHECK(fs.read(dir.path / "lib", 100).status == mkq::sema::FileText::Status::Unreadable);
   CHECK(fs.canonical(dir.path / "lib/../main.mkq") == fs.canonical(dir.path / "main.mkq"));
 
   mkq::diag::SourceManager sources;

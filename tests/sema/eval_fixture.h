@@ -86,7 +86,8 @@ inline std::unique_ptr<EvalRun> evaluate_files(const std::map<std::string, std::
   }
   std::vector<sema::RootFile> root_files;
   for (const auto& path : roots) {
-    const auto id = run->sources.add(path.substr(3), *run->fs.read(path));  // shown as "main.mkq"
+    const auto id = run->sources.add(path.substr(3),
+                                     run->fs.read(path, diag::kMaxSourceBytes).text);  // shown as "main.mkq"
     auto ast = syntax::parse_file(run->sources, id, run->diagnostics);
     if (!ast || run->diagnostics.has_errors()) run->syntax_ok = false;
     if (ast) root_files.push_back({run->fs.canonical(path).generic_string(), path.substr(3), ast.get()});

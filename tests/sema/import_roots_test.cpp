@@ -27,9 +27,9 @@ class RecordingFileSystem final : public mkq::sema::FileSystem {
  public:
   explicit RecordingFileSystem(const InMemoryFileSystem& files) : files_(files) {}
   Kind kind(const fs::path& path) const override { return files_.kind(path); }
-  std::optional<std::string> read(const fs::path& path) const override {
+  mkq::sema::FileText read(const fs::path& path, std::uint64_t max_bytes) const override {
     touched.insert(files_.canonical(path).generic_string());
-    return files_.read(path);
+    return files_.read(path, max_bytes);
   }
   std::vector<std::string> list(const fs::path& dir) const override {
     touched.insert(files_.canonical(dir).generic_string());

@@ -33,10 +33,18 @@ FileSystem::Kind InMemoryFileSystem::kind(const fs::path& path) const {
   return key == "/" ? Kind::Directory : Kind::Missing;
 }
 
-std::optional<std::string> InMemoryFileSystem::read(const fs::path& path) const {
+FileText InMemoryFileSystem::read(const fs::path& path, std::uint64_t max_bytes) const {
+  FileText result;
   auto found = files_.find(normal(path));
-  if (found == files_.end()) return std::nullopt;
-  return found->second;
+  if (found == files_.end()) return result;
+  if (found->second.size() > max_bytes) {
+    result.status = FileText::Status::TooLarge;
+    result.size = found->second.size();
+    return result;
+  }
+  result.status = FileText::Status::Read;
+  result.text = found->second;
+  return result;
 }
 
 std::vector<std::string> InMemoryFileSystem::list(const fs::path& dir) const {

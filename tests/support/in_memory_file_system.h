@@ -17,7 +17,7 @@ class InMemoryFileSystem final : public FileSystem {
  public:
   void add(const std::filesystem::path& path, std::string text);
   Kind kind(const std::filesystem::path& path) const override;
-  std::optional<std::string> read(const std::filesystem::path& path) const override;
+  FileText read(const std::filesystem::path& path, std::uint64_t max_bytes) const override;
   std::vector<std::string> list(const std::filesystem::path& dir) const override;
   std::filesystem::path canonical(const std::filesystem::path& path) const override;
 
