@@ -178,6 +178,10 @@ class Provider final : public reconcile::CredentialProvider {
   std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored,
                       reconcile::CredentialJournal* journal) override;
   std::vector<reconcile::LiveCredentials> live_credentials() override;
+  void unreachable(const std::string& cluster) override {
+    const std::lock_guard<std::mutex> hold(lock_);
+    listed_[cluster] = std::nullopt;  // its anchors are unknown: never listed in this run
+  }
 
  private:
   // The anchor issue() created for a worker's token, until settled() decides

@@ -229,7 +229,12 @@ StatusResult status(const StatusRequest& request, TargetResolver& resolver, Ui& 
   } else {
     result.report = reconcile::read_status(*compiled.state, session.targets, read);
   }
-  if (session.credentials) result.report->credentials = session.credentials->live_credentials();
+  if (session.credentials) {
+    for (const reconcile::ClusterStatus& cluster : result.report->clusters) {
+      if (!cluster.reachable) session.credentials->unreachable(cluster.cluster);
+    }
+    result.report->credentials = session.credentials->live_credentials();
+  }
   if (request.verbose) {
     Timing timing;
     timing.step = Timing::Step::Status;

@@ -219,6 +219,9 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   refresh.destroy = run.destroy;
   const auto started = std::chrono::steady_clock::now();
   run.live = reconcile::refresh(*run.compiled.state, run.inventory, run.session.targets, refresh);
+  for (const reconcile::ClusterLive& cluster : run.live.clusters) {
+    if (!cluster.reachable && run.session.credentials) run.session.credentials->unreachable(cluster.cluster);
+  }
   if (!options.runtime.exclude_clusters.empty()) {
     run.excluded =
         reconcile::exclude_clusters(options.runtime.exclude_clusters, run.live, *run.compiled.state, run.inventory);

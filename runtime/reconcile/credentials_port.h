@@ -98,6 +98,11 @@ class CredentialProvider {
   }
   // `mkq status`: per worker whose credentials mkq issues and can revoke.
   virtual std::vector<LiveCredentials> live_credentials() { return {}; }
+  // After the clusters were read: `cluster` could not be. The provider does
+  // not read it again to plan or to report (its credentials' state is
+  // unknown), so that an unreachable cluster costs one deadline, not one per
+  // read.
+  virtual void unreachable(const std::string& cluster) { (void)cluster; }
 };
 
 }  // namespace mkq::reconcile
