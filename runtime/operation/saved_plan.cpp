@@ -60,7 +60,8 @@ Json change_to_json(const reconcile::Change& change) {
                {{"repairs_drift", change.repairs_drift},
                 {"take_ownership", change.take_ownership},
                 {"take_over", change.take_over},
-                {"adopted", change.adopted}}},
+                {"adopted", change.adopted},
+                {"revokes_token_of", change.revokes_token_of}}},
               {"desired", reconcile::masked_document(change)},
               {"inventory_digest", change.inventory_digest},
               {"depends_on", change.depends_on},
@@ -124,6 +125,7 @@ reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   change.take_ownership = directives.value("take_ownership", false);
   change.take_over = directives.value("take_over", false);
   change.adopted = directives.value("adopted", false);
+  change.revokes_token_of = directives.value("revokes_token_of", std::string());
   change.desired = j.contains("desired") ? j["desired"] : Json();
   change.inventory_digest = j.value("inventory_digest", std::string());
   if (j.contains("depends_on")) change.depends_on = j["depends_on"].get<std::vector<std::string>>();

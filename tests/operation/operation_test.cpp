@@ -255,6 +255,16 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   change.depends_on = {"m/ResourceFlavor/f"};
   change.restart = reconcile::Restart{"kueue-system", "kueue-controller-manager", false};
   cluster.changes.push_back(change);
+  reconcile::Change revoke;  // an interrupted rotation's leftover anchor
+  revoke.cluster = "m";
+  revoke.address = "m/Secret/kueue-system/sa-token-1";
+  revoke.api_version = "v1";
+  revoke.kind = "Secret";
+  revoke.namespace_name = "kueue-system";
+  revoke.name = "sa-token-1";
+  revoke.action = reconcile::Action::Delete;
+  revoke.revokes_token_of = "w1";
+  cluster.changes.push_back(revoke);
   plan.clusters.push_back(cluster);
   plan.excluded.push_back({"w2", 4});
   const std::string file = (fleet.dir / "saved.plan").string();
@@ -276,5 +286,7 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   CHECK(read.adopted);
   CHECK(read.live_resource_version == "7");
   CHECK(read.reason == change.reason);
+  CHECK(read.revokes_token_of.empty());
+  CHECK(back->clusters.at(0).changes.at(1).revokes_token_of == "w1");
   CHECK(reconcile::render_text(*back, false) == reconcile::render_text(plan, false));
 }
