@@ -69,3 +69,22 @@ for cluster in config["clusters"]:
 print(yaml.safe_dump(config))
 EOF
 }
+
+# e2e_save_worker_kubeconfig N: the quickstart worker's kubeconfig, from the
+# manager's Secret kueue-system/worker1-secret, into $TMP/kc.N (0600 under the
+# umask above) and its one token into $TMP/token.N; neither is printed. The
+# Secret as read stays in $TMP/secret.json (removed with $TMP).
+e2e_save_worker_kubeconfig() {
+  k --context manager-cluster -n kueue-system get secret worker1-secret -o json >"$TMP/secret.json" 2>"$TMP/secret.err" ||
+    { cat "$TMP/secret.err"; fail "read worker1-secret"; }
+  /usr/bin/python3 - "$TMP/secret.json" "$TMP/kc.$1" "$TMP/token.$1" <<'EOF' || fail "worker1-secret holds no kubeconfig with a token"
+import base64, json, re, sys
+secret = json.load(open(sys.argv[1]))
+kubeconfig = base64.b64decode(secret["data"]["kubeconfig"]).decode()
+tokens = re.findall(r'(?m)^\s*token:\s*(\S+)\s*$', kubeconfig)
+if len(tokens) != 1:
+    sys.exit("expected one token in the kubeconfig, found %d" % len(tokens))
+open(sys.argv[2], "w").write(kubeconfig)
+open(sys.argv[3], "w").write(tokens[0] + "\n")
+EOF
+}

@@ -39,22 +39,6 @@ mkdir -p "$TMP/policy"
 cp "$ROOT/examples/quickstart/policy.mkq" "$TMP/policy/policy.mkq"
 P="$TMP/policy"
 
-# save_kubeconfig N: the worker's kubeconfig from the manager's Secret into
-# $TMP/kc.N (0600) and its token into $TMP/token.N; neither is printed.
-save_kubeconfig() {
-  km -n kueue-system get secret worker1-secret -o json >"$TMP/secret.json" 2>"$TMP/secret.err" ||
-    { cat "$TMP/secret.err"; fail "read worker1-secret"; }
-  /usr/bin/python3 - "$TMP/secret.json" "$TMP/kc.$1" "$TMP/token.$1" <<'EOF' || fail "worker1-secret holds no kubeconfig with a token"
-import base64, json, re, sys
-secret = json.load(open(sys.argv[1]))
-kubeconfig = base64.b64decode(secret["data"]["kubeconfig"]).decode()
-tokens = re.findall(r'(?m)^\s*token:\s*(\S+)\s*$', kubeconfig)
-if len(tokens) != 1:
-    sys.exit("expected one token in the kubeconfig, found %d" % len(tokens))
-open(sys.argv[2], "w").write(kubeconfig)
-open(sys.argv[3], "w").write(tokens[0] + "\n")
-EOF
-}
 # as_worker TOKENFILE NAME: `kubectl get workloads -A` on the worker with that token only; output in
 # $TMP/NAME.{out,err}, code in $rc. The token goes through a kubeconfig file, never the command line.
 as_worker() {
@@ -105,7 +89,7 @@ anchor_count() { kw get secrets -l mkq.dev/credential-anchor=multikueue-sa -o na
 # 1. Apply; token 1 works on the worker.
 mkq_run apply1 apply "$P" --auto-approve --wait=60s
 [ "$rc" = 0 ] || { show apply1; fail "apply exited $rc"; }
-save_kubeconfig 1
+e2e_save_worker_kubeconfig 1
 A1=$(km -n kueue-system get secret worker1-secret -o 'jsonpath={.metadata.annotations.mkq\.dev/credential-anchor}')
 [ -n "$A1" ] || fail "worker1-secret names no anchor"
 works "$TMP/token.1" get1 "after the first apply"
@@ -136,7 +120,7 @@ EOF
 km apply --server-side --field-manager mkq --force-conflicts -f "$TMP/rotated.json" >/dev/null 2>"$TMP/rotated.err" ||
   { cat "$TMP/rotated.err"; fail "store the rotated Secret"; }
 rm -f "$TMP/rotated.json" "$TMP/secret.json"
-save_kubeconfig 2
+e2e_save_worker_kubeconfig 2
 works "$TMP/token.2" get2 "the rotated Secret's token"
 works "$TMP/token.1" get3 "the previous token, not yet revoked"
 [ "$(anchor_count)" = 2 ] || fail "expected two anchors after the interrupted rotation"
@@ -198,7 +182,7 @@ mkq_run rotate1 credentials rotate "$P" --auto-approve
 [ "$rc" = 0 ] || { show rotate1; fail "credentials rotate with an unstored token exited $rc"; }
 has rotate1 "^  - Secret kueue-system/$A4 \(revoke a token of $WORKER that an interrupted run issued and never stored\)\$" ||
   { show rotate1; fail "credentials rotate does not show the revocation of $A4"; }
-save_kubeconfig 5
+e2e_save_worker_kubeconfig 5
 refused "$TMP/token.4" get9 "the unstored token after credentials rotate"
 refused "$TMP/token.2" get10 "the rotated token after credentials rotate"
 works "$TMP/token.5" get11 "the new token after credentials rotate"

@@ -31,23 +31,6 @@ grep -q 'credentials { lifetime = 1d, rotate_before = 12h }' "$TMP/policy/policy
 P="$TMP/policy"
 NOW=$(date -u -d '+13 hours' +%Y-%m-%dT%H:%M:%SZ)
 
-# save_kubeconfig N: the worker's kubeconfig from the manager's Secret into
-# $TMP/kc.N (0600) and its token into $TMP/token.N; neither is printed.
-save_kubeconfig() {
-  km -n kueue-system get secret worker1-secret -o json >"$TMP/secret.json" 2>"$TMP/secret.err" ||
-    { cat "$TMP/secret.err"; fail "read worker1-secret"; }
-  /usr/bin/python3 - "$TMP/secret.json" "$TMP/kc.$1" "$TMP/token.$1" <<'EOF' || fail "worker1-secret holds no kubeconfig with a token"
-import base64, json, re, sys
-secret = json.load(open(sys.argv[1]))
-kubeconfig = base64.b64decode(secret["data"]["kubeconfig"]).decode()
-tokens = re.findall(r'(?m)^\s*token:\s*(\S+)\s*$', kubeconfig)
-if len(tokens) != 1:
-    sys.exit("expected one token in the kubeconfig, found %d" % len(tokens))
-open(sys.argv[2], "w").write(kubeconfig)
-open(sys.argv[3], "w").write(tokens[0] + "\n")
-EOF
-  rm -f "$TMP/secret.json"
-}
 # as_worker N NAME: `kubectl get workloads -A` on the worker with kubeconfig N; output in $TMP/NAME.{out,err}, code in $rc.
 as_worker() {
   timeout 60 "$KUBECTL" --kubeconfig "$TMP/kc.$1" --cache-dir "$TMP/cache.$1" get workloads -A \
@@ -68,7 +51,7 @@ refused() {
 # 1. Apply; the issued kubeconfig works on the worker.
 mkq_run apply1 apply "$P" --auto-approve --wait=60s
 [ "$rc" = 0 ] || { show apply1; fail "apply exited $rc"; }
-save_kubeconfig 1
+e2e_save_worker_kubeconfig 1
 works 1 get1 "after the first apply"
 pass "apply: the manager's Secret holds a kubeconfig that can list Workloads on the worker"
 
@@ -81,7 +64,7 @@ pass "plan at +13h: worker1-secret rotates (expires within 12h)"
 
 MKQ_NOW=$NOW mkq_run apply2 apply "$P" --auto-approve
 [ "$rc" = 0 ] || { show apply2; fail "apply at $NOW exited $rc"; }
-save_kubeconfig 2
+e2e_save_worker_kubeconfig 2
 cmp -s "$TMP/token.1" "$TMP/token.2" && fail "apply at +13h did not store a new token"
 refused 1 get2 "after the rotating apply"
 works 2 get3 "after the rotating apply"
@@ -98,7 +81,7 @@ MKQ_NOW=$NOW mkq_run rotate1 credentials rotate "$P" --auto-approve
 [ "$rc" = 0 ] || { show rotate1; fail "credentials rotate exited $rc"; }
 grep -q 'worker1-secret' "$TMP/rotate1.out" || { show rotate1; fail "credentials rotate does not name worker1-secret"; }
 [ "$(sa_uid)" = "$uid_before" ] || { show rotate1; fail "credentials rotate replaced the ServiceAccount"; }
-save_kubeconfig 3
+e2e_save_worker_kubeconfig 3
 cmp -s "$TMP/token.2" "$TMP/token.3" && fail "credentials rotate did not store a new token"
 refused 2 get4 "after credentials rotate"
 works 3 get5 "after credentials rotate"
