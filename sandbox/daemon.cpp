@@ -29,6 +29,7 @@
 #include <sstream>
 #include <thread>
 
+#include "base/time.h"
 #include "sandbox/api.h"
 #include "sandbox/controllers.h"
 #include "sandbox/identity.h"
@@ -245,14 +246,7 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
   return text;
 }
 
-std::string timestamp() {
-  const std::time_t now = std::time(nullptr);
-  std::tm utc{};
-  gmtime_r(&now, &utc);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &utc);
-  return buffer;
-}
+std::string timestamp() { return base::format_rfc3339(std::chrono::system_clock::now()); }
 
 bool prepare_dir(const fs::path& dir, std::ostream& err) {
   std::error_code ec;

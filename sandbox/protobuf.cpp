@@ -1,10 +1,13 @@
 #include "sandbox/protobuf.h"
 
+#include <chrono>
 #include <cstdint>
 #include <ctime>
 #include <set>
 #include <map>
 #include <vector>
+
+#include "base/time.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -192,12 +195,7 @@ class Reader {
 };
 
 std::string rfc3339(std::int64_t seconds) {
-  const std::time_t t = static_cast<std::time_t>(seconds);
-  std::tm tm{};
-  gmtime_r(&t, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
+  return base::format_rfc3339(std::chrono::system_clock::from_time_t(static_cast<std::time_t>(seconds)));
 }
 
 bool decode_message(const std::string& bytes, const std::string& type, json* out);

@@ -1,6 +1,10 @@
 #include "sandbox/table.h"
 
+#include <chrono>
 #include <cstdio>
+#include <optional>
+
+#include "base/time.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -129,24 +133,12 @@ std::string human_duration(long long seconds) {
 }
 
 long long parse_timestamp(const std::string& text) {
-  std::tm tm{};
-  int year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0;
-  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &year, &month, &day, &hour, &minute, &second) != 6) return -1;
-  tm.tm_year = year - 1900;
-  tm.tm_mon = month - 1;
-  tm.tm_mday = day;
-  tm.tm_hour = hour;
-  tm.tm_min = minute;
-  tm.tm_sec = second;
-  return static_cast<long long>(timegm(&tm));
+  const std::optional<base::TimePoint> at = base::parse_rfc3339(text);
+  return at ? static_cast<long long>(std::chrono::system_clock::to_time_t(*at)) : -1;
 }
 
 std::string format_timestamp(std::time_t when) {
-  std::tm tm{};
-  gmtime_r(&when, &tm);
-  char buffer[32];
-  std::strftime(buffer, sizeof buffer, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buffer;
+  return base::format_rfc3339(std::chrono::system_clock::from_time_t(when));
 }
 
 nlohmann::json json_path_first(const nlohmann::json& object, const std::string& path) {

@@ -144,15 +144,7 @@ reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   change.live_uid = j.value("live_uid", std::string());
   change.live_resource_version = j.value("live_resource_version", std::string());
   change.reason = j.value("reason", std::string());
-  for (const Json& f : j.value("fields", Json::array())) {
-    reconcile::FieldDiff field;
-    field.path = f.at("path").get<std::string>();
-    if (f.contains("before")) field.before = f["before"];
-    if (f.contains("after")) field.after = f["after"];
-    field.sensitive = f.value("sensitive", false);
-    field.restores_default = f.value("restores_default", false);
-    change.fields.push_back(std::move(field));
-  }
+  for (const Json& f : j.value("fields", Json::array())) change.fields.push_back(reconcile::field_diff_from_json(f));
   return change;
 }
 

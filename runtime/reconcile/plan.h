@@ -225,12 +225,18 @@ std::string canonical(const Json& document);
 std::string render_text(const Plan& plan, bool color);
 // A pull-request comment: a summary line, then a table and a details block per cluster.
 std::string render_markdown(const Plan& plan);
-// {"format_version":1, "summary":{...}, "clusters":[...]} -- also the saved plan file (--out).
+// {"format_version":1, "summary":{...}, "clusters":[...]}: `--format json`. A saved
+// plan (--out) has a format of its own (runtime/operation/saved_plan.h).
 Json render_json(const Plan& plan);
 std::optional<Plan> plan_from_json(const Json& json, std::string* error);
 // A change's document as every rendering and the saved plan hold it: a
 // Secret's values (not a credential's placeholder) replaced by a marker.
 Json masked_document(const Change& change);
+
+// One field of a change as the plan's JSON writes it ({"path", "before",
+// "after", "sensitive", "restores_default"}): the one reader, for the JSON
+// rendering and the saved-plan format alike. Throws nlohmann::json's errors.
+FieldDiff field_diff_from_json(const Json& f);
 
 // Why a saved plan can no longer be applied: the state serial moved, or a live
 // object's resourceVersion/uid differs from what the plan saw (or it appeared or

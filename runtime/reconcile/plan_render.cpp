@@ -287,6 +287,16 @@ Json change_json(const Change& change) {
 
 }  // namespace
 
+FieldDiff field_diff_from_json(const Json& f) {
+  FieldDiff field;
+  field.path = f.at("path").get<std::string>();
+  if (f.contains("before")) field.before = f["before"];
+  if (f.contains("after")) field.after = f["after"];
+  field.sensitive = f.value("sensitive", false);
+  field.restores_default = f.value("restores_default", false);
+  return field;
+}
+
 Json masked_document(const Change& change) {
   if (!change.sensitive || change.credential || !change.desired.is_object()) return change.desired;
   Json out = change.desired;
@@ -382,15 +392,7 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
         if (!action) return fail("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.address);
         change.action = *action;
         change.reason = j.value("reason", std::string());
-        for (const Json& f : j.at("fields")) {
-          FieldDiff field;
-          field.path = f.at("path").get<std::string>();
-          if (f.contains("before")) field.before = f["before"];
-          if (f.contains("after")) field.after = f["after"];
-          field.sensitive = f.value("sensitive", false);
-          field.restores_default = f.value("restores_default", false);
-          change.fields.push_back(std::move(field));
-        }
+        for (const Json& f : j.at("fields")) change.fields.push_back(field_diff_from_json(f));
         change.desired = j.contains("desired") ? j["desired"] : Json();
         change.inventory_digest = j.value("inventory_digest", std::string());
         change.repairs_drift = j.value("repairs_drift", false);
