@@ -171,9 +171,9 @@ std::string render_text(const Plan& plan, bool color) {
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
   if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
   if (s.unreachable_clusters > 0) {
-    out += std::to_string(s.unreachable_clusters) +
-           (s.unreachable_clusters == 1 ? " cluster is" : " clusters are") +
-           " unreachable: its changes are unknown and not part of this plan.\n";
+    const bool one = s.unreachable_clusters == 1;
+    out += std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") + " unreachable: " +
+           (one ? "its" : "their") + " changes are unknown and not part of this plan.\n";
   }
   return out;
 }
@@ -190,8 +190,9 @@ std::string render_markdown(const Plan& plan) {
   std::string out = "### mkq plan: " + summary_line(s) + "\n";
   if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
   if (s.unreachable_clusters > 0) {
-    out += "\n**" + std::to_string(s.unreachable_clusters) +
-           (s.unreachable_clusters == 1 ? " cluster is" : " clusters are") + " unreachable**: its changes are unknown.\n";
+    const bool one = s.unreachable_clusters == 1;
+    out += "\n**" + std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") +
+           " unreachable**: " + (one ? "its" : "their") + " changes are unknown.\n";
   }
   for (const ClusterPlan& cluster : plan.clusters) {
     out += "\n#### cluster `" + cluster.cluster + "` (" + role_name(cluster.role) + ")\n\n";

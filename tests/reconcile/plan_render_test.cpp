@@ -107,6 +107,18 @@ Plan: 3 to add, 2 to change, 2 to destroy.
   CHECK(reconcile::render_text(mixed_plan(), false) == expected);
 }
 
+TEST_CASE("render_text and render_markdown: several unreachable clusters", "[reconcile][render]") {
+  reconcile::Plan plan = mixed_plan();
+  plan.clusters[3].reachable = false;
+  plan.clusters[3].error = "no answer within 30000 ms";
+  const std::string text = reconcile::render_text(plan, false);
+  CHECK(text.substr(text.rfind("Plan: ")) ==
+        "Plan: 3 to add, 2 to change, 2 to destroy.\n"
+        "2 clusters are unreachable: their changes are unknown and not part of this plan.\n");
+  CHECK(reconcile::render_markdown(plan).find("\n**2 clusters are unreachable**: their changes are unknown.\n") !=
+        std::string::npos);
+}
+
 TEST_CASE("render_text: colours only when asked", "[reconcile][render]") {
   const std::string plain = reconcile::render_text(mixed_plan(), false);
   const std::string colored = reconcile::render_text(mixed_plan(), true);
