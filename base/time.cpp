@@ -51,6 +51,16 @@ std::optional<std::int64_t> offset_seconds(std::string_view text, std::size_t at
 
 std::string format_rfc3339(TimePoint time) { return formatted(utc_of(time), "%Y-%m-%dT%H:%M:%SZ"); }
 
+std::string format_micro_time(TimePoint time) {
+  const auto since_epoch = std::chrono::duration_cast<std::chrono::microseconds>(time.time_since_epoch()).count();
+  long long micros = since_epoch % 1000000;
+  if (micros < 0) micros += 1000000;
+  const TimePoint whole = time - std::chrono::microseconds(micros);
+  char fraction[16];
+  std::snprintf(fraction, sizeof fraction, ".%06lldZ", micros);
+  return formatted(utc_of(whole), "%Y-%m-%dT%H:%M:%S") + fraction;
+}
+
 std::string format_rfc3339_local(TimePoint time) {
   const std::time_t seconds = std::chrono::system_clock::to_time_t(time);
   std::tm local{};

@@ -14,6 +14,9 @@ using TimePoint = std::chrono::system_clock::time_point;
 
 // "2026-12-21T10:00:00Z" (UTC, whole seconds).
 std::string format_rfc3339(TimePoint time);
+// "2026-12-21T10:00:00.123456Z" (UTC, microseconds): Kubernetes' MicroTime,
+// the spelling of a Lease's acquireTime and renewTime and of an Event's eventTime.
+std::string format_micro_time(TimePoint time);
 // "2026-12-21T11:00:00+01:00": local time with its offset ("Z" when it is
 // UTC), as `kubectl rollout restart` writes kubectl.kubernetes.io/restartedAt.
 std::string format_rfc3339_local(TimePoint time);

@@ -82,16 +82,19 @@ Registry::Registry() {
   builtin_.push_back(builtin("", "v1", "configmaps", "configmap", "ConfigMap", true, {"cm"}, false));
   builtin_.push_back(builtin("", "v1", "secrets", "secret", "Secret", true, {}, false));
   builtin_.push_back(builtin("", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, false));
-  // Groups in kube-apiserver's order: apps before rbac, apiextensions last.
+  builtin_.push_back(builtin("", "v1", "events", "event", "Event", true, {"ev"}, false));
+  // Groups in kube-apiserver's order: apps, events.k8s.io, rbac, coordination; apiextensions last.
   auto deployments = builtin("apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, true);
   deployments.categories = {"all"};
   deployments.has_generation = true;
   builtin_.push_back(deployments);
+  builtin_.push_back(builtin("events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, false));
   const std::string rbac = "rbac.authorization.k8s.io";
   builtin_.push_back(builtin(rbac, "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "rolebindings", "rolebinding", "RoleBinding", true, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "roles", "role", "Role", true, {}, false));
+  builtin_.push_back(builtin("coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, false));
   auto crd = builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",
                      "CustomResourceDefinition", false, {"crd", "crds"}, true);
   crd.has_generation = true;

@@ -93,6 +93,13 @@ class Client {
   // Server-side apply (PATCH application/apply-patch+yaml, body JSON) of a complete object.
   // A 409 names the other managers and fields in Error::message.
   virtual Result<Json> apply(const ResourceType& type, const Json& object, const ApplyOptions& options) = 0;
+  // POST of a new object (the whole object, metadata.name set): the object as
+  // created. AlreadyExists (409) when an object of that name exists.
+  virtual Result<Json> create(const ResourceType& type, const Json& object) = 0;
+  // PUT of the whole object: its metadata.resourceVersion, when set, is a
+  // precondition -- Conflict (409) when the object changed since it was read.
+  // This is the optimistic concurrency that Leases and mkq's state rely on.
+  virtual Result<Json> update(const ResourceType& type, const Json& object) = 0;
   // DELETE; returns the object as the server answered (still present with a
   // deletionTimestamp while finalizers remain) or a Status. NotFound is an Error.
   virtual Result<Json> remove(const ResourceType& type, const std::string& namespace_name, const std::string& name,

@@ -482,6 +482,26 @@ class HttpClient final : public Client {
     return json_result(send(call));
   }
 
+  Result<Json> create(const ResourceType& type, const Json& object) override {
+    Call call;
+    call.method = "POST";
+    call.path = collection_path(type, metadata_string(object, "namespace"), true);
+    call.has_body = true;
+    call.body = object.dump();
+    return json_result(send(call));
+  }
+
+  Result<Json> update(const ResourceType& type, const Json& object) override {
+    const std::string name = metadata_string(object, "name");
+    if (name.empty()) return make_error(0, "ConfigError", "cannot update a " + type.kind + " without metadata.name");
+    Call call;
+    call.method = "PUT";
+    call.path = object_path(type, metadata_string(object, "namespace"), name);
+    call.has_body = true;
+    call.body = object.dump();
+    return json_result(send(call));
+  }
+
   Result<Json> remove(const ResourceType& type, const std::string& namespace_name, const std::string& name,
                       const DeleteOptions& options) override {
     Json body = {{"kind", "DeleteOptions"}, {"apiVersion", "v1"}};
@@ -590,6 +610,12 @@ class HttpClient final : public Client {
 
   std::string object_path(const ResourceType& type, const std::string& namespace_name, const std::string& name) const {
     return collection_path(type, namespace_name, true) + "/" + escape(name);
+  }
+
+  static std::string metadata_string(const Json& object, const char* key) {
+    if (!object.is_object() || !object.contains("metadata") || !object["metadata"].is_object()) return {};
+    const Json& value = object["metadata"].contains(key) ? object["metadata"][key] : Json();
+    return value.is_string() ? value.get<std::string>() : std::string();
   }
 
   // List items carry no apiVersion/kind for built-in kinds; mkq's callers want them.

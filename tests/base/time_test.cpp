@@ -24,6 +24,13 @@ TEST_CASE("RFC 3339 formats UTC with whole seconds, and dates", "[base][time]") 
   CHECK(mkq::base::format_date(kWhen) == "2026-09-21");
 }
 
+TEST_CASE("MicroTime formats UTC with six fraction digits", "[base][time]") {
+  CHECK(mkq::base::format_micro_time(kWhen) == "2026-09-21T14:13:20.000000Z");
+  CHECK(mkq::base::format_micro_time(kWhen + std::chrono::microseconds(1234)) == "2026-09-21T14:13:20.001234Z");
+  CHECK(mkq::base::format_micro_time(kWhen - std::chrono::microseconds(1)) == "2026-09-21T14:13:19.999999Z");
+  CHECK(parse_rfc3339(mkq::base::format_micro_time(kWhen)) == kWhen);
+}
+
 TEST_CASE("RFC 3339 parses Z, offsets and fractions and refuses the rest", "[base][time]") {
   CHECK(parse_rfc3339("2026-09-21T14:13:20Z") == kWhen);
   CHECK(parse_rfc3339("2026-09-21t14:13:20z") == kWhen);

@@ -70,6 +70,8 @@ class TokenClient : public mkq::kube::Client {
     if (type.kind != "Secret" || found == stored.end()) return not_found(name);
     return found->second;
   }
+  mkq::kube::Result<Json> create(const mkq::kube::ResourceType&, const Json&) override { return unsupported(); }
+  mkq::kube::Result<Json> update(const mkq::kube::ResourceType&, const Json&) override { return unsupported(); }
   mkq::kube::Result<mkq::kube::ObjectList> list(const mkq::kube::ResourceType& type,
                                                 const mkq::kube::ListOptions& options) override {
     object_calls.push_back("list " + type.kind + " " + options.namespace_name + " " + options.label_selector);

@@ -480,6 +480,57 @@ Result<Json> FakeClient::apply(const ResourceType& type, const Json& object, con
   return result;
 }
 
+Result<Json> FakeClient::create(const ResourceType& type, const Json& object) {
+  const std::string name = meta_string(object, "name");
+  const std::string namespace_name = meta_string(object, "namespace");
+  if (auto error = injected("POST " + collection_path(type, namespace_name))) return *error;
+  const std::lock_guard lock(mutex_);
+  if (name.empty()) return Error{422, "Invalid", type.kind + ": metadata.name: Required value", Json()};
+  const std::string key = object_key(type.api_version(), type.kind, namespace_name, name);
+  if (objects_.count(key) != 0) {
+    return Error{409, "AlreadyExists", type.plural + " \"" + name + "\" already exists", Json()};
+  }
+  Json stored = object;
+  stored["apiVersion"] = type.api_version();
+  stored["kind"] = type.kind;
+  Json& meta = stored["metadata"];
+  meta["uid"] = "fake-uid-" + std::to_string(++uid_counter_);
+  meta["creationTimestamp"] = now_rfc3339();
+  meta["generation"] = 1;
+  meta["resourceVersion"] = std::to_string(++resource_version_);
+  objects_[key] = stored;
+  return stored;
+}
+
+Result<Json> FakeClient::update(const ResourceType& type, const Json& object) {
+  const std::string name = meta_string(object, "name");
+  const std::string namespace_name = meta_string(object, "namespace");
+  if (auto error = injected("PUT " + object_path(type, namespace_name, name))) return *error;
+  const std::lock_guard lock(mutex_);
+  const auto it = objects_.find(object_key(type.api_version(), type.kind, namespace_name, name));
+  if (it == objects_.end()) return not_found(type, name);
+  const std::string wanted = meta_string(object, "resourceVersion");
+  if (!wanted.empty() && wanted != meta_string(it->second, "resourceVersion")) {
+    return Error{409, "Conflict",
+                 "Operation cannot be fulfilled on " + type.plural + " \"" + name +
+                     "\": the object has been modified; please apply your changes to the latest version and try again",
+                 Json()};
+  }
+  Json stored = object;
+  stored["apiVersion"] = type.api_version();
+  stored["kind"] = type.kind;
+  Json& meta = stored["metadata"];
+  for (const char* kept : {"uid", "creationTimestamp", "managedFields"}) {
+    if (it->second["metadata"].contains(kept)) meta[kept] = it->second["metadata"][kept];
+  }
+  long long generation = it->second["metadata"].value("generation", 1LL);
+  if (spec_part(it->second) != spec_part(stored)) ++generation;
+  meta["generation"] = generation;
+  meta["resourceVersion"] = std::to_string(++resource_version_);
+  it->second = stored;
+  return stored;
+}
+
 Result<Json> FakeClient::remove(const ResourceType& type, const std::string& namespace_name, const std::string& name,
                                 const DeleteOptions& options) {
   if (auto error = injected("DELETE " + object_path(type, namespace_name, name))) return *error;

@@ -47,6 +47,10 @@ class FakeClient : public Client {
   Result<Json> get(const ResourceType& type, const std::string& namespace_name, const std::string& name) override;
   Result<ObjectList> list(const ResourceType& type, const ListOptions& options) override;
   Result<Json> apply(const ResourceType& type, const Json& object, const ApplyOptions& options) override;
+  // create and update keep no managedFields entry of their own (Leases and
+  // mkq's state Secrets, which are what they serve, need none).
+  Result<Json> create(const ResourceType& type, const Json& object) override;
+  Result<Json> update(const ResourceType& type, const Json& object) override;
   Result<Json> remove(const ResourceType& type, const std::string& namespace_name, const std::string& name,
                       const DeleteOptions& options) override;
   Result<void> watch(const ResourceType& type, const WatchOptions& options,
