@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/cluster_commands.h"
+#include "cli/cmd_controller_manifests.h"
 
 namespace {
 
@@ -120,6 +121,8 @@ int run(int argc, char** argv) {
 
   std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd};
   for (CLI::App* cmd : cluster_commands.compiling()) compiling.push_back(cmd);
+  mkq::cli::ControllerManifestsCommand controller_manifests(app);  // after any other `controller` registration
+  compiling.push_back(controller_manifests.command());
   for (CLI::App* cmd : compiling) add_import_root_option(cmd);
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
@@ -161,6 +164,7 @@ int run(int argc, char** argv) {
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
   if (*version_cmd) return mkq::cli::run_version();
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
+  if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself
   return 1;
 }
 

@@ -4,6 +4,7 @@
 #include <ctime>
 #include <regex>
 
+#include "sandbox/builtin_types.h"
 #include "sandbox/crds.h"
 #include "sandbox/deployments.h"
 #include "sandbox/pki.h"
@@ -41,28 +42,40 @@ void validate_name(const ResourceInfo& info, const std::string& name, std::vecto
   errors->push_back({"FieldValueInvalid", "metadata.name", "Invalid value: " + go_value(name) + ": " + what});
 }
 
+// "Deployment in version \"v1\" cannot be handled as a Deployment: ": how
+// kube-apiserver's decoder starts every refusal of a body.
+std::string cannot_handle(const ResourceInfo& info) {
+  return info.kind + " in version \"" + info.version + "\" cannot be handled as a " + info.kind + ": ";
+}
+
+// Unknown fields by ?fieldValidation: a 400 under Strict, warnings under
+// Warn (the default), nothing under Ignore.
+std::optional<ApiResponse> field_validation(const ApiRequest& r, const ResourceInfo& info,
+                                            const std::vector<std::string>& unknown_fields,
+                                            std::vector<std::string>* warnings) {
+  if (unknown_fields.empty()) return std::nullopt;
+  const std::string mode = query_value(r, "fieldValidation");
+  if (mode == "Strict") {
+    std::string list;
+    for (const auto& f : unknown_fields) {
+      if (!list.empty()) list += ", ";
+      list += "unknown field \"" + f + "\"";
+    }
+    return bad_request(cannot_handle(info) + "strict decoding error: " + list);
+  }
+  if (mode != "Ignore") {
+    for (const auto& f : unknown_fields) warnings->push_back("unknown field \"" + f + "\"");
+  }
+  return std::nullopt;
+}
+
 // A custom resource against its version's schema: pruned and defaulted in
-// place; unknown fields reported as warnings, or a 400 under
-// ?fieldValidation=Strict.
+// place; unknown fields handled by ?fieldValidation.
 std::optional<ApiResponse> validate_custom(const ApiRequest& r, const ResourceInfo& info, json& object,
                                            std::vector<std::string>* warnings, const json* existing,
                                            std::vector<FieldError>* errors) {
   auto outcome = apply_schema(info.schema, object);
-  if (!outcome.unknown_fields.empty()) {
-    const std::string mode = query_value(r, "fieldValidation");
-    if (mode == "Strict") {
-      std::string list;
-      for (const auto& f : outcome.unknown_fields) {
-        if (!list.empty()) list += ", ";
-        list += "unknown field \"" + f + "\"";
-      }
-      return bad_request(info.kind + " in version \"" + info.version + "\" cannot be handled as a " + info.kind +
-                         ": strict decoding error: " + list);
-    }
-    if (mode != "Ignore") {
-      for (const auto& f : outcome.unknown_fields) warnings->push_back("unknown field \"" + f + "\"");
-    }
-  }
+  if (auto refused = field_validation(r, info, outcome.unknown_fields, warnings)) return refused;
   errors->insert(errors->end(), outcome.errors.begin(), outcome.errors.end());
   if (existing != nullptr) {
     // An update: the transition rules (immutable fields) compare with the stored object.
@@ -73,6 +86,13 @@ std::optional<ApiResponse> validate_custom(const ApiRequest& r, const ResourceIn
 }
 
 }  // namespace
+
+std::optional<ApiResponse> decode_fields(const ApiRequest& r, const ResourceInfo& info, json& object,
+                                         std::vector<std::string>* warnings) {
+  const DecodeOutcome outcome = decode_builtin(info, object);
+  if (!outcome.type_error.empty()) return bad_request(cannot_handle(info) + outcome.type_error);
+  return field_validation(r, info, outcome.unknown_fields, warnings);
+}
 
 void prepare_new(ClusterState& state, const ResourceInfo& info, json& object) {
   auto& meta = object["metadata"];

@@ -17,6 +17,14 @@
 
 namespace mkq::sandbox {
 
+// Decodes a built-in kind's object as kube-apiserver's JSON decoder does
+// (builtin_types.h), before anything else reads it: a value of the wrong type
+// is a 400 whatever the mode; unknown fields are removed and become warnings,
+// nothing with ?fieldValidation=Ignore, or a 400 with Strict. nullopt when it
+// decodes (and for kinds without a declared type). No state.
+std::optional<ApiResponse> decode_fields(const ApiRequest& r, const ResourceInfo& info, nlohmann::json& object,
+                                         std::vector<std::string>* warnings);
+
 // Fills the metadata a create gives, and kind-specific defaults.
 void prepare_new(ClusterState& state, const ResourceInfo& info, nlohmann::json& object);
 

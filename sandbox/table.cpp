@@ -1,5 +1,6 @@
 #include "sandbox/table.h"
 
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <optional>
@@ -72,6 +73,64 @@ nlohmann::json cell(const Column& column, const nlohmann::json& object, std::tim
   }
   if (column.type == "string" && !value.is_string()) return value.dump();
   return value;
+}
+
+// Events, as kube-apiserver prints them (its event printer, for core/v1 and
+// events.k8s.io/v1 alike): no Name first and no Age last, but when it was last
+// seen, its type and reason, the object it is about, its message.
+bool is_event(const ResourceInfo& info) {
+  return info.resource == "events" && (info.group.empty() || info.group == "events.k8s.io");
+}
+
+nlohmann::json event_columns() {
+  nlohmann::json out = nlohmann::json::array();
+  const auto column = [&](const char* name, const char* description, int priority) {
+    out.push_back({{"name", name}, {"type", "string"}, {"format", ""}, {"description", description}, {"priority", priority}});
+  };
+  column("Last Seen", "The time at which the most recent occurrence of this event was recorded.", 0);
+  column("Type", "Type of this event (Normal, Warning), new types could be added in the future", 0);
+  column("Reason", "This should be a short, machine understandable string that gives the reason for the transition into the object's current status.", 0);
+  column("Object", "The object that this event is about.", 0);
+  column("Subobject", "The part of the object this event is about.", 1);
+  column("Source", "The component reporting this event.", 1);
+  column("Message", "A human-readable description of the status of this operation.", 0);
+  column("First Seen", "The time at which the event was first recorded.", 1);
+  column("Count", "The number of times this event has occurred.", 1);
+  column("Name", "Name must be unique within a namespace.", 1);
+  return out;
+}
+
+// One Event's cells, from either API's field names.
+nlohmann::json event_cells(const nlohmann::json& event, std::time_t now) {
+  const bool v1 = event.contains("regarding") || event.contains("note");  // events.k8s.io/v1's names
+  const auto text = [&](std::initializer_list<const char*> paths) {
+    for (const char* path : paths) {
+      const nlohmann::json value = json_path_first(event, path);
+      if (value.is_string() && !value.get<std::string>().empty()) return value.get<std::string>();
+    }
+    return std::string();
+  };
+  const auto since = [&](const std::string& when) {
+    const long long at = when.empty() ? -1 : parse_timestamp(when);
+    return at < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - at);
+  };
+  const char* about = v1 ? ".regarding" : ".involvedObject";
+  std::string kind = text({(std::string(about) + ".kind").c_str()});
+  for (char& c : kind) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string last = v1 ? text({".series.lastObservedTime", ".deprecatedLastTimestamp", ".eventTime"})
+                              : text({".series.lastObservedTime", ".lastTimestamp", ".eventTime"});
+  const std::string first = v1 ? text({".deprecatedFirstTimestamp", ".eventTime"}) : text({".firstTimestamp", ".eventTime"});
+  const nlohmann::json count = json_path_first(event, v1 ? ".deprecatedCount" : ".count");
+  return {since(last),
+          text({".type"}),
+          text({".reason"}),
+          kind + "/" + text({(std::string(about) + ".name").c_str()}),
+          text({(std::string(about) + ".fieldPath").c_str()}),
+          v1 ? text({".reportingController"}) : text({".source.component", ".reportingComponent"}),
+          text({v1 ? ".note" : ".message"}),
+          since(first),
+          std::to_string(count.is_number_integer() ? count.get<long long>() : 1LL),
+          text({".metadata.name"})};
 }
 
 }  // namespace
@@ -210,9 +269,10 @@ nlohmann::json json_path_first(const nlohmann::json& object, const std::string& 
 
 nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::json>& objects,
                         const nlohmann::json& list_metadata, const std::string& include_object, std::time_t now) {
+  const bool events = is_event(info);
   const auto columns = builtin_columns(info);
-  nlohmann::json definitions = nlohmann::json::array();
-  definitions.push_back({{"name", "Name"},
+  nlohmann::json definitions = events ? event_columns() : nlohmann::json::array();
+  if (!events) definitions.push_back({{"name", "Name"},
                          {"type", "string"},
                          {"format", "name"},
                          {"description", "Name must be unique within a namespace."},
@@ -221,7 +281,7 @@ nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::js
     definitions.push_back(
         {{"name", c.name}, {"type", c.type}, {"format", c.format}, {"description", c.description}, {"priority", c.priority}});
   }
-  definitions.push_back({{"name", "Age"},
+  if (!events) definitions.push_back({{"name", "Age"},
                          {"type", "string"},
                          {"format", ""},
                          {"description", "CreationTimestamp is a timestamp representing the server time when this "
@@ -231,10 +291,14 @@ nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::js
   for (const auto& object : objects) {
     const auto meta = object.value("metadata", nlohmann::json::object());
     nlohmann::json cells = nlohmann::json::array();
-    cells.push_back(meta.value("name", std::string()));
-    for (const auto& c : columns) cells.push_back(cell(c, object, now));
-    const long long created = parse_timestamp(meta.value("creationTimestamp", std::string()));
-    cells.push_back(created < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - created));
+    if (events) {
+      cells = event_cells(object, now);
+    } else {
+      cells.push_back(meta.value("name", std::string()));
+      for (const auto& c : columns) cells.push_back(cell(c, object, now));
+      const long long created = parse_timestamp(meta.value("creationTimestamp", std::string()));
+      cells.push_back(created < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - created));
+    }
     nlohmann::json row = {{"cells", cells}};
     if (include_object == "Object") {
       row["object"] = object;

@@ -190,8 +190,9 @@ ApiResponse write_over(ClusterState& state, const ApiRequest& r, const ResourceI
   }
   result["apiVersion"] = info.api_version();
   result["kind"] = info.kind;
-  normalise(info, result);
   std::vector<std::string> warnings;
+  if (auto error = decode_fields(r, info, result, &warnings)) return *error;
+  normalise(info, result);
   if (auto error = validate(r, info, result, &warnings, &existing)) return *error;
   if (is_crd(info) && t.sub != "status") {
     // Spec changes keep the established status.
@@ -296,6 +297,8 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
     return *error;
   }
   if (auto error = check_kind(info, object)) return *error;
+  std::vector<std::string> warnings;
+  if (auto error = decode_fields(r, info, object, &warnings)) return *error;
   auto& meta = object["metadata"];
   if (auto error = name_new_object(state, info, meta)) return *error;
   const std::string name = meta["name"].get<std::string>();
@@ -304,7 +307,6 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   if (applied == nullptr) meta.erase("managedFields");
   prepare_new(state, info, object);
   normalise(info, object);
-  std::vector<std::string> warnings;
   if (auto error = validate(r, info, object, &warnings)) return *error;
   const ObjectKey key = key_of(info, t.ns, name);
   if (state.store->get(key)) return already_exists(info, name);

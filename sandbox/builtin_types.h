@@ -1,0 +1,37 @@
+// The built-in kinds' fields as kube-apiserver's JSON decoder sees them: Go
+// structs with named fields, so that a write is decoded as the real server
+// decodes it. A field the kind does not declare is an unknown field (dropped
+// and warned about, or refused under ?fieldValidation=Strict:
+// `Deployment in version "v1" cannot be handled as a Deployment: strict
+// decoding error: unknown field "spec.foo"`); a value of the wrong JSON type is
+// refused whatever the mode, with Go's message: `json: cannot unmarshal string
+// into Go struct field DeploymentSpec.spec.replicas of type int32`.
+//
+// Written from the Kubernetes API reference (core/v1, apps/v1, rbac/v1), for
+// the kinds mkq's manifests and the MultiKueue setup write: Namespace,
+// ServiceAccount, ConfigMap, Secret, Role, ClusterRole, RoleBinding,
+// ClusterRoleBinding, Deployment. Every field of those kinds, of ObjectMeta,
+// of PodSpec and Container is declared; parts of a pod no client of the
+// sandbox writes (affinity, most volume sources, lifecycle hooks, ...) are
+// declared by name and accept any value inside. Other kinds are not decoded.
+#pragma once
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "sandbox/resources.h"
+
+namespace mkq::sandbox {
+
+struct DecodeOutcome {
+  bool known = false;       // the kind has a declared type (else nothing was checked)
+  std::string type_error;   // the decoder's first type error, "" none
+  std::vector<std::string> unknown_fields;  // "spec.foo", "spec.template.spec.containers[0].bar", in document order
+};
+
+// Decodes `object` (a whole object of `info`'s kind, before defaulting) as
+// kube-apiserver does; the unknown fields are removed from it.
+DecodeOutcome decode_builtin(const ResourceInfo& info, nlohmann::json& object);
+
+}  // namespace mkq::sandbox
