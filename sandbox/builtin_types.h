@@ -27,7 +27,9 @@ namespace mkq::sandbox {
 struct DecodeOutcome {
   bool known = false;       // the kind has a declared type (else nothing was checked)
   std::string type_error;   // the decoder's first type error, "" none
-  std::vector<std::string> unknown_fields;  // "spec.foo", "spec.template.spec.containers[0].bar", in document order
+  // "spec.foo", "spec.template.spec.containers[0].bar"; sorted by key within an object (the sandbox's JSON keeps
+  // no document order, kube-apiserver lists them as written)
+  std::vector<std::string> unknown_fields;
 };
 
 // Decodes `object` (a whole object of `info`'s kind, before defaulting) as
