@@ -54,7 +54,7 @@ measure() {
     peaks+=("$kib") cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')")
   done
   peak_kib=$(printf '%s\n' "${peaks[@]}" | median)
-  ratio=$(awk -v p="$peak_kib" -v b="$baseline_kib" -v n="$bytes" 'BEGIN {r = (p - b) * 1024 / n; printf "%.1f", r > 0 ? r : 0}')
+  ratio=$(awk -v p="$peak_kib" -v b="$baseline_kib" -v n="$bytes" 'BEGIN {r = (p - b) * 1024 / n; if (r < 0) r = 0; printf "%.1f", r}')
   [ "$baseline_kib" = 0 ] && ratio=-  # measuring the baseline itself
   printf '%-30s %10d bytes  %-5s peak RSS median %6d KiB (max %6d)  %5s x input  cpu median %s s\n' \
     "$label" "$bytes" "${code/#-/ok}" "$peak_kib" "$(printf '%s\n' "${peaks[@]}" | sort -n | tail -1)" "$ratio" \
