@@ -10,8 +10,12 @@
 // (parse.cpp, transform_*.cpp) would give for the same text; for anything
 // unusual — a lexical error, a syntax error, a tree too deep — they give up
 // without any side effect, and the ANTLR path runs instead. Diagnostics
-// therefore always come from the ANTLR path, and the AST is the same whichever
-// path built it.
+// therefore come from the ANTLR path, and the AST is the same whichever path
+// built it. Two limits excepted, whose diagnostic the ANTLR path would give
+// alone and at once, which parse.cpp reports from the fast path's tokens with
+// the same words at the same token: more than kMaxTokens tokens (E1016) and a
+// token over kMaxTokenBytes (E1019), so that such a file never costs ANTLR's
+// input and tokens.
 //
 // No ANTLR type here; token types are the generated MkqLexer's.
 #pragma once

@@ -18,7 +18,8 @@
 // directly. Each gives up on anything unusual (every lexical or syntax error
 // among it) before it has reported anything; the generated lexer, or ANTLR's
 // parser on the same tokens, then does the step as described above. A valid
-// file never reaches ANTLR.
+// file never reaches ANTLR, nor a file over the token limit (E1016) or with a
+// token over 1 MiB (E1019): the fast path reports these as step 2-3 would.
 #include <algorithm>
 #include <exception>
 #include <string_view>
