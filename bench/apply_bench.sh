@@ -6,7 +6,10 @@
 #  (b) `mkq apply` of about 2,000 objects to a fresh sandbox, and in the same
 #      run `kubectl apply --server-side -f` of the same rendered objects to
 #      another fresh sandbox: both wall times and their ratio.
-# Each measurement is repeated RUNS times (default 3) and the median printed.
+# Each measurement is repeated RUNS times (default 3) and the median printed,
+# with the CPU time (user + system) of the mkq process alone: on a machine
+# busy with other work, wall time grows and CPU time much less. Needs GNU time
+# (/usr/bin/time, Debian package `time`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mkq=$(realpath "${1:-$here/../build/mkq}")
@@ -20,7 +23,10 @@ cleanup() {
 trap cleanup EXIT
 export HOME=$tmp NO_COLOR=1
 unset KUBECONFIG
+[ -x /usr/bin/time ] || { echo "bench/apply_bench.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 ms() { echo $(($(date +%s%N) / 1000000)); }
+# cpu_ms FILE: the user + system time GNU time wrote to FILE (-f "%U %S"), in ms.
+cpu_ms() { tail -1 "$1" | awk '{printf "%d", ($1 + $2) * 1000}'; }
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 clusters_of() { "$mkq" render "$1" | sed -n 's/^# cluster: \([^ ]*\) .*/\1/p' | awk '!seen[$0]++' | paste -sd, -; }
 fast=(--qps 100000 --burst 100000 --parallelism 16)
@@ -33,19 +39,20 @@ objects=$("$mkq" render "$tmp/a" | grep -c '^kind: ')
 "$mkq" apply "$tmp/a" --auto-approve --sandbox --sandbox-dir "$tmp/sba" --state "$tmp/a.db" "${fast[@]}" \
   >"$tmp/a-apply.log" 2>&1 || { tail -20 "$tmp/a-apply.log"; exit 1; }
 echo "(a) plan with no changes: 20 clusters, $objects objects"
-times=()
+times=() cpus=()
 for ((i = 1; i <= runs; i++)); do
   start=$(ms)
   code=0
-  "$mkq" plan "$tmp/a" --detailed-exitcode -v --sandbox --sandbox-dir "$tmp/sba" --state "$tmp/a.db" \
+  /usr/bin/time -o "$tmp/a-plan.time" -f "%U %S" \
+    "$mkq" plan "$tmp/a" --detailed-exitcode -v --sandbox --sandbox-dir "$tmp/sba" --state "$tmp/a.db" \
     >"$tmp/a-plan.out" 2>"$tmp/a-plan.err" || code=$?
   took=$(($(ms) - start))
   [ "$code" = 0 ] || { cat "$tmp/a-plan.out" "$tmp/a-plan.err" | tail -20; echo "plan found changes (exit $code)"; exit 1; }
   lists=$(sed -n 's/.*refresh.*(\([0-9]*\) LISTs).*/\1/p' "$tmp/a-plan.err")
-  echo "  run $i: ${took} ms, ${lists} LISTs"
-  times+=("$took")
+  echo "  run $i: ${took} ms, ${lists} LISTs, mkq CPU $(cpu_ms "$tmp/a-plan.time") ms"
+  times+=("$took") cpus+=("$(cpu_ms "$tmp/a-plan.time")")
 done
-echo "  median: $(printf '%s\n' "${times[@]}" | median) ms"
+echo "  median: $(printf '%s\n' "${times[@]}" | median) ms, mkq CPU $(printf '%s\n' "${cpus[@]}" | median) ms"
 
 # (b) apply ~2,000 objects to a fresh sandbox: mkq, then kubectl with the same objects.
 mkdir -p "$tmp/b"
@@ -54,11 +61,11 @@ mkdir -p "$tmp/b"
 clusters=$(clusters_of "$tmp/b")
 objects=$(cat "$tmp/b-out"/*.yaml | grep -c '^kind: ')
 echo "(b) apply of $objects objects ($clusters), fresh sandbox each run"
-mkq_times=() kubectl_times=()
+mkq_times=() kubectl_times=() mkq_cpus=()
 for ((i = 1; i <= runs; i++)); do
   "$mkq" sandbox up --dir "$tmp/sbm$i" --clusters "$clusters" >/dev/null
   start=$(ms)
-  "$mkq" apply "$tmp/b" --auto-approve --sandbox --sandbox-dir "$tmp/sbm$i" --state "$tmp/b$i.db" "${fast[@]}" \
+  /usr/bin/time -o "$tmp/b-apply.time" -f "%U %S" "$mkq" apply "$tmp/b" --auto-approve --sandbox --sandbox-dir "$tmp/sbm$i" --state "$tmp/b$i.db" "${fast[@]}" \
     >"$tmp/b-apply.log" 2>&1 || { tail -20 "$tmp/b-apply.log"; exit 1; }
   mkq_ms=$(($(ms) - start))
   "$mkq" sandbox down --dir "$tmp/sbm$i" >/dev/null
@@ -70,10 +77,11 @@ for ((i = 1; i <= runs; i++)); do
   done
   kubectl_ms=$(($(ms) - start))
   "$mkq" sandbox down --dir "$tmp/sbk$i" >/dev/null
-  echo "  run $i: mkq apply ${mkq_ms} ms, kubectl apply --server-side ${kubectl_ms} ms"
-  mkq_times+=("$mkq_ms")
+  echo "  run $i: mkq apply ${mkq_ms} ms (mkq CPU $(cpu_ms "$tmp/b-apply.time") ms), kubectl apply --server-side ${kubectl_ms} ms"
+  mkq_times+=("$mkq_ms") mkq_cpus+=("$(cpu_ms "$tmp/b-apply.time")")
   kubectl_times+=("$kubectl_ms")
 done
 m=$(printf '%s\n' "${mkq_times[@]}" | median)
 k=$(printf '%s\n' "${kubectl_times[@]}" | median)
-echo "  median: mkq ${m} ms, kubectl ${k} ms, kubectl/mkq = $(awk -v k="$k" -v m="$m" 'BEGIN {printf "%.1f", k / m}')x"
+echo "  median: mkq ${m} ms (mkq CPU $(printf '%s\n' "${mkq_cpus[@]}" | median) ms), kubectl ${k} ms," \
+  "kubectl/mkq = $(awk -v k="$k" -v m="$m" 'BEGIN {printf "%.1f", k / m}')x"

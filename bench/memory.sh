@@ -1,48 +1,87 @@
 #!/usr/bin/env bash
 # bench/memory.sh [MKQ] [RUNS]
-# Peak memory of `mkq check` on hostile input (bench/hostile): a 100 MB input of
-# each kind, refused from its size before it is read (E1018), and inputs of
-# exactly the size limit (8 MiB), refused by the lexer's limits or, for the
-# comment, reported unterminated. Prints each input's peak resident memory and
-# wall time (the median of RUNS runs, default 5, and the largest peak); exits 1
-# when a run does not refuse the input with the expected code, or peaks at
-# 300 MB (300,000,000 bytes) or more. Needs GNU time (/usr/bin/time, Debian
-# package `time`).
+# Peak memory of `mkq check`, as a multiple of its input. The input's cost is
+# the peak resident memory less the baseline (`mkq check` of a policy of one
+# line: the binary, its libraries and the allocator's first pages), divided by
+# the input's size.
+#
+#   hostile input (bench/hostile): a 100 MB input of each kind, refused from
+#     its size before it is read (E1018); inputs of exactly the size limit
+#     (8 MiB), refused by the lexer's limits (E1016, E1019) or reported
+#     unterminated (E1004). Target: at most 8 times the input, and under
+#     300 MB whatever the input.
+#   valid policies: the 10,000-queue policy of bench/generate (2.46 MB, the
+#     size of check's speed target). Target: at most 40 times the input.
+#     Reported without a target: a list of 499,000 numbers (1 MB, just under
+#     the token limit), the densest valid text.
+#
+# Prints each input's peak resident memory (the median of RUNS runs, default
+# 5, and the largest), the ratio of the median, and the median user+system CPU
+# time (wall time suffers from other work on the machine; CPU time much less).
+# Exits 1 when a run does not end as expected (exit code, error code), peaks at
+# 300 MB or more, or its ratio is over its target. Needs GNU time
+# (/usr/bin/time, Debian package `time`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mkq=${1:-$here/../build/mkq}
 runs=${2:-5}
 limit_kib=292968  # 300 MB
+hostile_ratio=8
+valid_ratio=40
 [ -x /usr/bin/time ] || { echo "bench/memory.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 failed=0
-# measure KIND BYTES CODE: RUNS runs of `mkq check` on the input; each must exit 1 with CODE.
+baseline_kib=0
+# measure LABEL FILE EXIT CODE MAX_RATIO: RUNS runs of `mkq check FILE`; each
+# must exit EXIT (and, when CODE is not "-", report error CODE); the median
+# peak's ratio must be at most MAX_RATIO ("-": no target). Sets $peak_kib.
 measure() {
-  local kind=$1 bytes=$2 code=$3 file="$work/$1-$2.mkq" peaks=() times=() line i
-  "$here/hostile" "$kind" "$bytes" >"$file"
+  local label=$1 file=$2 expected=$3 code=$4 max_ratio=$5 peaks=() cpus=() line i bytes ratio
+  bytes=$(wc -c <"$file")
   for ((i = 1; i <= runs; i++)); do
-    /usr/bin/time -o "$work/time" -f "%e %M %x" "$mkq" --no-color check "$file" >/dev/null 2>"$work/err" || true
+    /usr/bin/time -o "$work/time" -f "%U %S %M %x" "$mkq" --no-color check "$file" >/dev/null 2>"$work/err" || true
     line=$(tail -1 "$work/time")
-    read -r seconds kib status <<<"$line"
-    if [ "$status" != 1 ] || ! grep -q "error\[$code\]" "$work/err"; then
-      echo "FAIL $kind $bytes bytes: exit $status, expected 1 with $code:"; head -3 "$work/err"; failed=1
+    read -r user sys kib status <<<"$line"
+    if [ "$status" != "$expected" ] || { [ "$code" != - ] && ! grep -q "error\[$code\]" "$work/err"; }; then
+      echo "FAIL $label: exit $status, expected $expected (error code: ${code/#-/none})"
+      head -3 "$work/err"
+      failed=1
     fi
-    if [ "$kib" -ge "$limit_kib" ]; then echo "FAIL $kind $bytes bytes: peak $kib KiB, over 300 MB"; failed=1; fi
-    peaks+=("$kib") times+=("$seconds")
+    if [ "$kib" -ge "$limit_kib" ]; then echo "FAIL $label: peak $kib KiB, over 300 MB"; failed=1; fi
+    peaks+=("$kib") cpus+=("$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')")
   done
-  printf '%-10s %10d bytes  %s  peak RSS median %6d KiB (max %6d)  time median %s s\n' "$kind" "$bytes" "$code" \
-    "$(printf '%s\n' "${peaks[@]}" | median)" "$(printf '%s\n' "${peaks[@]}" | sort -n | tail -1)" \
-    "$(printf '%s\n' "${times[@]}" | median)"
-  rm -f "$file"
+  peak_kib=$(printf '%s\n' "${peaks[@]}" | median)
+  ratio=$(awk -v p="$peak_kib" -v b="$baseline_kib" -v n="$bytes" 'BEGIN {r = (p - b) * 1024 / n; if (r < 0) r = 0; printf "%.1f", r}')
+  [ "$baseline_kib" = 0 ] && ratio=-  # measuring the baseline itself
+  printf '%-30s %10d bytes  %-5s peak RSS median %6d KiB (max %6d)  %5s x input  cpu median %s s\n' \
+    "$label" "$bytes" "${code/#-/ok}" "$peak_kib" "$(printf '%s\n' "${peaks[@]}" | sort -n | tail -1)" "$ratio" \
+    "$(printf '%s\n' "${cpus[@]}" | median)"
+  if [ "$max_ratio" != - ] && awk -v r="$ratio" -v m="$max_ratio" 'BEGIN {exit !(r > m)}'; then
+    echo "FAIL $label: $ratio times the input, over the target of $max_ratio"
+    failed=1
+  fi
 }
 
-echo "mkq: $mkq, $runs runs each"
-for kind in comment identifier string tokens; do measure "$kind" 104857600 E1018; done
-measure comment 8388608 E1004
-measure identifier 8388608 E1019
-measure string 8388608 E1019
-measure tokens 8388608 E1016
+echo "mkq: $mkq, $runs runs each; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+printf 'manager "m" {}\n' >"$work/baseline.mkq"
+measure "baseline (one line)" "$work/baseline.mkq" 0 - -
+baseline_kib=$peak_kib
+
+for kind in comment identifier string tokens; do
+  "$here/hostile" "$kind" 104857600 >"$work/input.mkq"
+  measure "$kind, 100 MB" "$work/input.mkq" 1 E1018 "$hostile_ratio"
+done
+for shape in comment:E1004 identifier:E1019 string:E1019 tokens:E1016; do
+  "$here/hostile" "${shape%%:*}" 8388608 >"$work/input.mkq"
+  measure "${shape%%:*}, 8 MiB" "$work/input.mkq" 1 "${shape#*:}" "$hostile_ratio"
+done
+rm -f "$work/input.mkq"
+
+"$here/generate" --queues 10000 --workers 50 >"$work/policy.mkq"
+measure "policy of 10,000 queues" "$work/policy.mkq" 0 - "$valid_ratio"
+awk 'BEGIN {printf "manager \"m\" {}\nlet numbers = [1"; for (i = 1; i < 499000; i++) printf ",1"; print "]"}' >"$work/dense.mkq"
+measure "list of 499,000 numbers" "$work/dense.mkq" 0 - -
 exit $failed

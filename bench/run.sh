@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh [MKQ] [QUEUES] [WORKERS] [RUNS] [COMMAND] [DISPATCH_TO]
 # Times `mkq COMMAND` (check or render) on a generated policy: prints each
-# run's wall time and peak resident memory, then the median. Defaults:
+# run's wall time, CPU time (user + system: on a machine busy with other work,
+# wall time grows and CPU time much less) and peak resident memory, then the
+# medians. Defaults:
 # build/mkq, 10000 queues, 50 workers, 5 runs, check, gpu (see bench/generate).
 # Needs GNU time (/usr/bin/time, Debian package `time`).
 set -euo pipefail
@@ -17,10 +19,12 @@ echo "policy: $queues queues, $workers workers (dispatch to $dispatch_to), $(wc 
 if [ "$command" = render ]; then
   echo "objects rendered: $("$mkq" render "$policy" | grep -c '^kind: ')"
 fi
-times=()
+times=() cpus=()
 for ((i = 1; i <= runs; i++)); do
-  line=$( { /usr/bin/time -f "%e %M" "$mkq" "$command" "$policy" >/dev/null; } 2>&1 | tail -1)
-  echo "run $i: ${line% *} s, peak RSS ${line#* } KiB"
-  times+=("${line% *}")
+  read -r wall user sys kib < <( { /usr/bin/time -f "%e %U %S %M" "$mkq" "$command" "$policy" >/dev/null; } 2>&1 | tail -1)
+  cpu=$(awk -v u="$user" -v s="$sys" 'BEGIN {printf "%.2f", u + s}')
+  echo "run $i: $wall s, CPU $cpu s, peak RSS $kib KiB"
+  times+=("$wall") cpus+=("$cpu")
 done
-printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print "median: " a[int((NR+1)/2)] " s"}'
+median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+echo "median: $(printf '%s\n' "${times[@]}" | median) s, CPU $(printf '%s\n' "${cpus[@]}" | median) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -104,6 +104,12 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   const EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude);
   lap("evaluate");
   if (diagnostics.error_count() != errors) return std::nullopt;
+  // The root files' syntax trees end with evaluation: bind reads the evaluated
+  // tree only. Dropped here, so that the tree and the model it binds never
+  // hold memory at once (for a large policy each is about 15 times its text).
+  // `roots` and the loader's preloaded entries still point at them; neither is
+  // read again.
+  asts.clear();
 
   auto model = bind(policy, diagnostics);
   lap("bind");

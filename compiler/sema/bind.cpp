@@ -531,6 +531,22 @@ model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRan
   return policy;
 }
 
+// Sizes the queue tables from the blocks to bind, so that the largest tables
+// of a large policy are allocated once rather than grown by doubling (which
+// holds the old and the new array at once, and leaves up to half unused).
+void reserve_queues(const EvalPolicy& policy, Draft& draft) {
+  std::size_t cluster_queues = 0;
+  std::size_t local_queues = 0;
+  for (const EvalBlock& block : policy.blocks) {
+    if (block.kind == "localqueue") ++local_queues;
+    if (block.kind != "clusterqueue") continue;
+    ++cluster_queues;
+    for (const EvalBlock& nested : block.blocks) local_queues += nested.kind == "localqueue" ? 1 : 0;
+  }
+  draft.cluster_queues.reserve(cluster_queues);
+  draft.local_queues.reserve(local_queues);
+}
+
 }  // namespace
 
 std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& diagnostics) {
@@ -538,6 +554,7 @@ std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& d
   Binder binder(diagnostics);
   Draft draft;
   draft.kueue.integrations = {{std::string(facts::kDefaultIntegration), {}}};
+  reserve_queues(policy, draft);
   // The standard library's declarations first (the catalogue of
   // std/integrations), so that a policy redeclaring one is the one reported.
   for (const EvalBlock& block : policy.blocks) {

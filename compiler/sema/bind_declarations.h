@@ -45,6 +45,7 @@ class Table {
   }
   std::vector<T>& items() { return items_; }
   const std::vector<T>& items() const { return items_; }
+  void reserve(std::size_t count) { items_.reserve(count); }
   std::vector<std::string> keys() const {
     std::vector<std::string> result;
     for (const auto& entry : index_) result.push_back(entry.first);

@@ -299,6 +299,7 @@ std::optional<Value> Evaluator::eval_string(const syntax::StringExpr& expr, cons
 
 std::optional<Value> Evaluator::eval_list(const syntax::ListExpr& expr, const Env& env) {
   List items;
+  items.reserve(expr.items.size());  // one allocation: growing by doubling holds both arrays at once
   bool ok = true;
   for (const auto& item : expr.items) {
     auto value = eval(*item, env);

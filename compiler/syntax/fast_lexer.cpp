@@ -14,6 +14,7 @@
 //   - anything else (a STRAY, '&', '|', non-ASCII outside strings) is given up on.
 // antlr_tokens() adds ANTLR's positions: start/stop count code points of the
 // piece; line and column advance per code point, a new line at each '\n'.
+#include <algorithm>
 #include <array>
 #include <string_view>
 
@@ -184,11 +185,17 @@ std::size_t string_end(std::string_view s, std::size_t i) {
 
 }  // namespace
 
-bool fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
+FastLex fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
   const std::string_view s = piece.text();
   const std::uint32_t base = piece.begin();
   tokens.clear();
-  tokens.reserve(s.size() / 4 + 1);
+  // Real text has at least two bytes per token (a separator or a space among
+  // them); a denser piece grows the vector. Never more than the limit allows.
+  tokens.reserve(std::min<std::size_t>(s.size() / 2, kMaxTokens) + 2);
+  // An invalid duration is a token like any other to the generated lexer (the
+  // token scan reports it): the lexer goes on, so that the token limit is
+  // still found here, and gives up at the end.
+  bool bad_duration = false;
 
   std::size_t i = 0;
   while (i < s.size()) {
@@ -213,16 +220,16 @@ bool fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
       if (duration >= number && duration >= bad) {
         type = MkqLexer::DURATION;
         end = i + duration;
-        if (check_duration(s.substr(i, duration))) return false;  // reported by the token scan
+        if (check_duration(s.substr(i, duration))) bad_duration = true;
       } else if (number >= bad) {
         type = MkqLexer::NUMBER;
         end = i + number;
       } else {
-        return false;  // BAD_NUMBER
+        return FastLex::GaveUp;  // BAD_NUMBER
       }
     } else if (c == '"') {
       end = string_end(s, i);
-      if (end == 0) return false;
+      if (end == 0) return FastLex::GaveUp;
       type = MkqLexer::STRING;
     } else if (c == '/' && next == '/') {
       while (end < s.size() && s[end] != '\r' && s[end] != '\n') ++end;
@@ -230,7 +237,7 @@ bool fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
       hidden = true;
     } else if (c == '/' && next == '*') {
       const std::size_t close = s.find("*/", i + 2);
-      if (close == std::string_view::npos) return false;  // UNTERMINATED_COMMENT
+      if (close == std::string_view::npos) return FastLex::GaveUp;  // UNTERMINATED_COMMENT
       end = close + 2;
       type = MkqLexer::BLOCK_COMMENT;
       hidden = true;
@@ -297,29 +304,29 @@ bool fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
           type = next == '=' ? MkqLexer::GE : MkqLexer::GT;
           break;
         case '&':
-          if (next != '&') return false;  // STRAY
+          if (next != '&') return FastLex::GaveUp;  // STRAY
           type = MkqLexer::AND;
           break;
         case '|':
-          if (next != '|') return false;  // STRAY
+          if (next != '|') return FastLex::GaveUp;  // STRAY
           type = MkqLexer::OR;
           break;
         default:
-          return false;  // STRAY
+          return FastLex::GaveUp;  // STRAY
       }
       if (type == MkqLexer::EQ || type == MkqLexer::NE || type == MkqLexer::LE || type == MkqLexer::GE ||
           type == MkqLexer::AND || type == MkqLexer::OR) {
         end = i + 2;
       }
     }
-    if (tokens.size() >= static_cast<std::size_t>(kMaxTokens)) return false;  // reported by the ANTLR path
     tokens.push_back(
         {base + static_cast<std::uint32_t>(i), base + static_cast<std::uint32_t>(end), type, hidden});
+    if (tokens.size() > static_cast<std::size_t>(kMaxTokens)) return FastLex::TooManyTokens;
     i = end;
   }
   const auto eof = base + static_cast<std::uint32_t>(s.size());
   tokens.push_back({eof, eof, kEof, false});
-  return true;
+  return bad_duration ? FastLex::GaveUp : FastLex::Lexed;
 }
 
 std::vector<std::unique_ptr<antlr4::Token>> antlr_tokens(

@@ -10,8 +10,12 @@
 // (parse.cpp, transform_*.cpp) would give for the same text; for anything
 // unusual — a lexical error, a syntax error, a tree too deep — they give up
 // without any side effect, and the ANTLR path runs instead. Diagnostics
-// therefore always come from the ANTLR path, and the AST is the same whichever
-// path built it.
+// therefore come from the ANTLR path, and the AST is the same whichever path
+// built it. Two limits excepted, whose diagnostic the ANTLR path would give
+// alone and at once, which parse.cpp reports from the fast path's tokens with
+// the same words at the same token: more than kMaxTokens tokens (E1016) and a
+// token over kMaxTokenBytes (E1019), so that such a file never costs ANTLR's
+// input and tokens.
 //
 // No ANTLR type here; token types are the generated MkqLexer's.
 #pragma once
@@ -40,13 +44,22 @@ struct LexToken {
 };
 inline constexpr std::uint32_t kEof = 0xffffffffu;  // LexToken::type of the end of input
 
-// Lexes the whole piece into `tokens` (EOF last). False — `tokens` is then
-// unspecified — when the text has anything the generated lexer's tokens would
-// get reported for or repaired: a stray character (also '&', '|', non-ASCII
-// outside strings and comments), an unterminated string or comment, an invalid
-// number or duration; and when it is unsure: a backslash inside `${...}`, more
-// than kMaxTokens tokens.
-bool fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens);
+// What fast_lex() found.
+enum class FastLex {
+  Lexed,          // `tokens` holds every token, EOF last
+  GaveUp,         // `tokens` is unspecified; the generated lexer must run
+  TooManyTokens,  // more than kMaxTokens tokens: `tokens` ends with the first token over the limit
+};
+
+// Lexes the whole piece into `tokens`. GaveUp when the text has anything the
+// generated lexer's tokens would get reported for or repaired: a stray
+// character (also '&', '|', non-ASCII outside strings and comments), an
+// unterminated string or comment, an invalid number or duration; and when it
+// is unsure: a backslash inside `${...}`. TooManyTokens when it reached the
+// token limit before any of those: the generated lexer would then stop at the
+// same token with E1016 and nothing else, so the caller reports it without
+// building ANTLR's input and tokens (4 bytes per byte and about 100 per token).
+FastLex fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens);
 
 // The decoded strings of a piece, by token index (see parser_internal.h).
 using StringTable = std::vector<std::unique_ptr<StringExpr>>;

@@ -18,7 +18,8 @@
 // directly. Each gives up on anything unusual (every lexical or syntax error
 // among it) before it has reported anything; the generated lexer, or ANTLR's
 // parser on the same tokens, then does the step as described above. A valid
-// file never reaches ANTLR.
+// file never reaches ANTLR, nor a file over the token limit (E1016) or with a
+// token over 1 MiB (E1019): the fast path reports these as step 2-3 would.
 #include <algorithm>
 #include <exception>
 #include <string_view>
@@ -46,16 +47,8 @@ bool is_real(antlr4::tree::TerminalNode* node) { return node != nullptr && is_re
 TextPiece::TextPiece(const diag::SourceManager& sources, FileId file, std::uint32_t begin, std::uint32_t end,
                      std::optional<SourceRange> eof)
     : source_(sources.file(file)), file_(file), begin_(begin) {
-  const std::string& all = source_.text;
-  text_ = all.substr(begin, end - begin);
-  const bool ascii = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-  if (!ascii) {
-    code_point_bytes_.reserve(text_.size() + 1);
-    for (std::uint32_t i = 0; i < text_.size(); ++i) {
-      if ((static_cast<unsigned char>(text_[i]) & 0xC0u) != 0x80u) code_point_bytes_.push_back(i);
-    }
-    code_point_bytes_.push_back(static_cast<std::uint32_t>(text_.size()));
-  }
+  text_ = std::string_view(source_.text).substr(begin, end - begin);
+  ascii_ = std::all_of(text_.begin(), text_.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   if (eof) {
     eof_ = *eof;
   } else {
@@ -67,18 +60,29 @@ TextPiece::TextPiece(const diag::SourceManager& sources, FileId file, std::uint3
 
 std::string_view TextPiece::file_text() const { return source_.text; }
 
-std::uint32_t TextPiece::byte_of(std::size_t code_point) const {
-  if (code_point_bytes_.empty()) {
-    return begin_ + static_cast<std::uint32_t>(std::min(code_point, text_.size()));
+const std::vector<std::uint32_t>& TextPiece::code_point_bytes() const {
+  if (!ascii_ && code_point_bytes_.empty()) {
+    code_point_bytes_.reserve(text_.size() + 1);
+    for (std::uint32_t i = 0; i < text_.size(); ++i) {
+      if ((static_cast<unsigned char>(text_[i]) & 0xC0u) != 0x80u) code_point_bytes_.push_back(i);
+    }
+    code_point_bytes_.push_back(static_cast<std::uint32_t>(text_.size()));
   }
-  return begin_ + code_point_bytes_[std::min(code_point, code_point_bytes_.size() - 1)];
+  return code_point_bytes_;
+}
+
+std::uint32_t TextPiece::byte_of(std::size_t code_point) const {
+  if (ascii_) return begin_ + static_cast<std::uint32_t>(std::min(code_point, text_.size()));
+  const std::vector<std::uint32_t>& bytes = code_point_bytes();
+  return begin_ + bytes[std::min(code_point, bytes.size() - 1)];
 }
 
 std::size_t TextPiece::code_point_of(std::uint32_t byte) const {
   const std::uint32_t relative = byte < begin_ ? 0 : std::min<std::uint32_t>(byte - begin_, text_.size());
-  if (code_point_bytes_.empty()) return relative;
-  const auto it = std::lower_bound(code_point_bytes_.begin(), code_point_bytes_.end(), relative);
-  return static_cast<std::size_t>(it - code_point_bytes_.begin());
+  if (ascii_) return relative;
+  const std::vector<std::uint32_t>& bytes = code_point_bytes();
+  const auto it = std::lower_bound(bytes.begin(), bytes.end(), relative);
+  return static_cast<std::size_t>(it - bytes.begin());
 }
 
 diag::SourcePosition TextPiece::position(std::uint32_t offset, std::size_t& hint) const {
@@ -375,9 +379,19 @@ class PieceParser {
 
   // Steps 2-4; false when the file is over a limit (no parse then).
   bool prepare() {
-    if (route_.engine != Engine::AntlrOnly && fast_lex(piece_, fast_tokens_) && fast_scan()) {
+    const FastLex lexed = route_.engine == Engine::AntlrOnly ? FastLex::GaveUp : fast_lex(piece_, fast_tokens_);
+    if (lexed == FastLex::TooManyTokens) {
+      const LexToken& over = fast_tokens_.back();
+      report_too_many_tokens(piece_.range(over.begin, over.end));
+      std::vector<LexToken>().swap(fast_tokens_);
+      return false;
+    }
+    if (lexed == FastLex::Lexed && fast_scan()) {
       fast_lexed_ = true;
       token_count_ = fast_tokens_.size();
+    } else if (over_limit_) {  // fast_scan() reported a token over kMaxTokenBytes
+      std::vector<LexToken>().swap(fast_tokens_);
+      return false;
     } else {
       route_.used_antlr = true;
       std::vector<LexToken>().swap(fast_tokens_);  // freed, not just emptied: the ANTLR tokens come next
@@ -401,7 +415,9 @@ class PieceParser {
 
   // Step 3 for the tokens of fast_lex(), which have no lexical errors. False,
   // with nothing reported or kept, when the scan would report something: the
-  // ANTLR path then starts over.
+  // ANTLR path then starts over. Except a token over kMaxTokenBytes before any
+  // nesting too deep: scan() would report it alone (E1019) and stop, and so
+  // does this, without the ANTLR path's input and tokens (false, over_limit_).
   bool fast_scan() {
     if (budget_.used_up()) return false;
     NestingCounter nesting(base_depth_);
@@ -409,7 +425,10 @@ class PieceParser {
     const std::string_view text = piece_.file_text();
     for (std::size_t i = 0; i < fast_tokens_.size(); ++i) {
       const LexToken& token = fast_tokens_[i];
-      if (too_long(token.type, token.begin, token.end)) return false;  // E1019, reported by scan()
+      if (too_long(token.type, token.begin, token.end)) {
+        report_too_long(token.type, {token.begin, token.end});
+        return false;
+      }
       switch (token.type) {
         case MkqLexer::LINE_COMMENT:
         case MkqLexer::BLOCK_COMMENT:
@@ -445,10 +464,7 @@ class PieceParser {
       std::unique_ptr<antlr4::Token> token = lexer_->nextToken();
       const std::size_t type = token->getType();
       if (owned_.size() >= static_cast<std::size_t>(kMaxTokens) && type != antlr4::Token::EOF) {
-        auto& d = diagnostics_.error(codes::kTooManyTokens, piece_.token_range(token.get()),
-                                     "file is too large: more than " + std::to_string(kMaxTokens) + " tokens");
-        d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
-        over_limit_ = true;
+        report_too_many_tokens(piece_.token_range(token.get()));
         return false;
       }
       if (type == MkqLexer::UNTERMINATED_STRING) repair_interpolation(token.get(), owned_.size());
@@ -456,6 +472,14 @@ class PieceParser {
       owned_.push_back(std::move(token));
       if (type == antlr4::Token::EOF) return true;
     }
+  }
+
+  // E1016 at the first token over kMaxTokens: no AST then.
+  void report_too_many_tokens(const SourceRange& at) {
+    auto& d = diagnostics_.error(codes::kTooManyTokens, at,
+                                 "file is too large: more than " + std::to_string(kMaxTokens) + " tokens");
+    d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
+    over_limit_ = true;
   }
 
   std::vector<std::unique_ptr<antlr4::Token>> take_tokens() { return std::move(owned_); }

@@ -39,7 +39,8 @@ class TextPiece {
   TextPiece(const diag::SourceManager& sources, FileId file, std::uint32_t begin, std::uint32_t end,
             std::optional<SourceRange> eof = std::nullopt);
 
-  const std::string& text() const { return text_; }
+  // The piece's bytes: a view of the file's text in the SourceManager, never a copy.
+  std::string_view text() const { return text_; }
   FileId file() const { return file_; }
   std::uint32_t begin() const { return begin_; }
   std::uint32_t end() const { return begin_ + static_cast<std::uint32_t>(text_.size()); }
@@ -68,14 +69,19 @@ class TextPiece {
  private:
   // SourceFile::position(), starting the search at line `hint` (updated).
   diag::SourcePosition position(std::uint32_t offset, std::size_t& hint) const;
+  // The piece-relative byte offset of each code point, and the piece's size
+  // last. Built on first use, which only ANTLR's positions need: the fast
+  // path works in bytes and never pays 4 bytes per byte for it.
+  const std::vector<std::uint32_t>& code_point_bytes() const;
 
   const diag::SourceFile& source_;
   FileId file_;
   mutable std::size_t begin_hint_ = 0;  // indices into source_.line_starts for position()
   mutable std::size_t end_hint_ = 0;
   std::uint32_t begin_;
-  std::string text_;
-  std::vector<std::uint32_t> code_point_bytes_;  // empty when the piece is ASCII
+  std::string_view text_;  // into source_.text
+  bool ascii_ = true;                                    // every byte < 0x80: code points are bytes
+  mutable std::vector<std::uint32_t> code_point_bytes_;  // see code_point_bytes(); unused when ascii_
   SourceRange eof_;
 };
 

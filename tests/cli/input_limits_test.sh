@@ -5,7 +5,8 @@
 # peak resident memory under 300 MB; so is such a file given to `mkq fmt`, read
 # through /dev/stdin or imported (the error then at the import). Inputs of
 # exactly the size limit (8 MiB) are refused by the lexer's limits under
-# 300 MB too. Peak memory is a resource limit, not a timing: measured with
+# 300 MB too, and within 8 times their size over the baseline of a policy of
+# one line. Peak memory is a resource limit, not a timing: measured with
 # getrusage() of the finished child. Exit 0 pass, 1 fail, 77 skipped.
 set -u
 mkq=${1:?usage: input_limits_test.sh MKQ}
@@ -42,6 +43,10 @@ expect() {
   if ! grep -qE -- "$pattern" "$name.err"; then fail "$name: stderr does not match '$pattern'" "$name"; return; fi
   if grep -qiE "terminate called|exception|internal error" "$name.err"; then fail "$name: looks like a crash" "$name"; return; fi
   if [ "$peak" -ge "$limit_kib" ]; then fail "$name: peak memory $peak KiB, not under 300 MB" "$name"; return; fi
+  if [ -n "${within_kib:-}" ] && [ "$peak" -gt "$within_kib" ]; then
+    fail "$name: peak memory $peak KiB, over $within_kib KiB (8 times the input over the baseline)" "$name"
+    return
+  fi
   echo "ok   $name (peak $peak KiB)"
 }
 
@@ -65,7 +70,13 @@ run import --no-color check p/main.mkq
 expect import "^p/main.mkq:1:8: $refused"
 rm -f p/big.mkq
 
-# Exactly the size limit: read, then refused by the lexer's limits.
+# Exactly the size limit: read, then refused by the lexer's limits, at a cost
+# of at most 8 times the input over the baseline (`mkq check` of a policy of
+# one line), as bench/memory.sh measures it.
+printf 'manager "m" {}\n' >baseline.mkq
+run baseline --no-color check baseline.mkq
+[ "$rc" = 0 ] || fail "baseline: exit $rc, expected 0" baseline
+within_kib=$((peak + 8 * 8192))  # the baseline and 8 times 8 MiB
 at_limit() {
   "$hostile" "$1" 8388608 >policy.mkq
   run "limit-$1" --no-color check policy.mkq
@@ -77,4 +88,4 @@ at_limit tokens "error\[E1016\]: file is too large: more than 1000000 tokens$"
 at_limit comment "error\[E1004\]: unterminated block comment$"
 
 [ "$failures" = 0 ] || { echo "$failures failure(s)"; exit 1; }
-echo "PASS: 100 MB inputs refused from their size, inputs at the limit refused by the lexer, all under 300 MB"
+echo "PASS: 100 MB inputs refused from their size, inputs at the limit refused by the lexer within 8 times their size, all under 300 MB"

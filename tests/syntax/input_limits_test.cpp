@@ -114,3 +114,62 @@ TEST_CASE("the ANTLR path decodes 2-, 3- and 4-byte characters as the fast path 
   auto error = parse_with("y = \"\xF0\x9F\x98\x80\" @\n", Engine::AntlrOnly);
   CHECK(error->messages() == std::vector<std::string>{"E1002 1:12-1:13 unexpected character '@'"});
 }
+
+namespace {
+
+// "CODE line:col-line:col message" and the notes of every diagnostic.
+std::vector<std::string> reported(const Parsed& p) {
+  std::vector<std::string> out = p.messages();
+  for (const auto& d : p.diagnostics.items()) {
+    for (const auto& note : d.notes) out.push_back("note: " + note.message);
+  }
+  return out;
+}
+
+std::string repeated(const std::string& piece, std::size_t times) {
+  std::string out;
+  out.reserve(piece.size() * times);
+  for (std::size_t i = 0; i < times; ++i) out += piece;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the fast path refuses too many tokens and a token too long itself, as ANTLR would",
+          "[syntax][limits]") {
+  // Without the generated lexer's input (4 bytes per byte) and tokens (about
+  // 100 bytes each): the memory bench's dense 8 MiB of tokens peaks at a
+  // fifth of what it did. The diagnostics are the ANTLR path's, exactly.
+  const std::string tokens = "x = [" + repeated("1,", 500000) + "]\n";  // 1,000,004 tokens
+  const std::string long_name(kToken + 1, 'a');
+  const std::vector<std::pair<std::string, std::string>> inputs = {
+      {"too many tokens", tokens},
+      {"too many tokens after an invalid duration", "d = 1s1h\n" + tokens},
+      {"too many tokens after a non-ASCII comment", "// \xC3\xA9\xE2\x82\xAC\n" + tokens},
+      {"an identifier too long", "x = " + long_name + "\n"},
+      {"a string too long after a non-ASCII comment", "/* \xF0\x9F\x98\x80 */ x = \"" + long_name + "\"\n"},
+  };
+  for (const auto& [what, text] : inputs) {
+    INFO(what);
+    bool used_antlr = true;
+    auto fast = parse_with(text, Engine::FastPathFirst, &used_antlr);
+    auto antlr = parse_with(text, Engine::AntlrOnly);
+    CHECK_FALSE(used_antlr);
+    CHECK(fast->file == nullptr);
+    REQUIRE(fast->errors() == 1);
+    CHECK(reported(*fast) == reported(*antlr));
+  }
+}
+
+TEST_CASE("a token too long after nesting too deep is left to the ANTLR path, which reports both",
+          "[syntax][limits]") {
+  const std::string text = "x = " + repeated("[", 201) + std::string(kToken + 1, 'a') + repeated("]", 201) + "\n";
+  bool used_antlr = false;
+  auto fast = parse_with(text, Engine::FastPathFirst, &used_antlr);
+  auto antlr = parse_with(text, Engine::AntlrOnly);
+  CHECK(used_antlr);
+  REQUIRE(fast->errors() == 2);
+  CHECK(fast->error(0).code == "E1010");
+  CHECK(fast->error(1).code == "E1019");
+  CHECK(reported(*fast) == reported(*antlr));
+}
