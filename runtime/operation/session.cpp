@@ -6,6 +6,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "base/result.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/crds.h"
 #include "compiler/kueue/policy_name.h"
@@ -139,7 +140,7 @@ bool load_common(const RuntimeOptions& options, std::optional<kube::Kubeconfig>*
   kube::Result<kube::Kubeconfig> loaded = kube::load_kubeconfig(load);
   if (loaded) *common = std::move(loaded).value();
   if (loaded || loaded.error().reason == kube::kNoKubeconfig) return true;
-  ui.error(loaded.error().message);
+  ui.error(base::render(loaded.error()));
   return false;
 }
 
@@ -175,7 +176,7 @@ bool open_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bo
   load.explicit_named_by = "the sandbox";
   kube::Result<kube::Kubeconfig> loaded = kube::load_kubeconfig(load);
   if (!loaded) {
-    ui.error("the sandbox's kubeconfig: " + loaded.error().message);
+    ui.error("the sandbox's kubeconfig: " + base::render(loaded.error()));
     return false;
   }
   kubeconfigs.common = std::move(loaded).value();
@@ -203,7 +204,7 @@ bool load_own_kubeconfigs(const std::vector<ClusterSpec>& specs, const fs::path&
       load.explicit_named_by = "kubeconfig = \"" + spec.kubeconfig + "\" of " + spec_name(spec);
       kube::Result<kube::Kubeconfig> loaded = kube::load_kubeconfig(load);
       if (!loaded) {
-        ui.error(loaded.error().message);
+        ui.error(base::render(loaded.error()));
         ok = false;
         continue;
       }
