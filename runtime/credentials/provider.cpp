@@ -147,10 +147,6 @@ std::string trim_token(std::string token) {
   return token.substr(start);
 }
 
-kube::Error config_error(std::string message) {
-  return kube::Error{0, "ConfigError", std::move(message), nullptr};
-}
-
 // What mkq writes for a worker whose kubeconfig it can compute without the
 // worker's API (kubeconfig mode, a pre-issued token): the value and the
 // annotations that describe it.
@@ -213,34 +209,28 @@ class Provider final : public reconcile::CredentialProvider {
                                                      worker.name) != options_.rotate_only.end();
   }
 
-  // The secret's value, or nullopt with *error "worker W: kubeconfig secret(file:...) cannot be read: ...".
-  std::optional<std::string> read(const model::Worker& worker, const char* field, const sema::SecretRef& ref,
-                                  std::string* error) const {
-    std::string why;
-    std::optional<std::string> value = options_.read_secret(ref.source, &why);
-    if (!value) {
-      *error = "worker " + worker.name + ": " + field + " secret(" + ref.source +
-               ") cannot be read: " + (why.empty() ? "no value" : why);
-    }
-    return value;
+  // The secret's value, or an Error "worker W: kubeconfig secret(file:...) cannot be read: ...".
+  kube::Result<std::string> read(const model::Worker& worker, const char* field, const sema::SecretRef& ref) const {
+    kube::Result<std::string> value = options_.read_secret(ref.source);
+    if (value) return value;
+    const std::string& why = value.error().message;
+    return kube::Error::config("worker " + worker.name + ": " + field + " secret(" + ref.source +
+                               ") cannot be read: " + (why.empty() ? "no value" : why));
   }
 
-  // The worker's endpoint with a CA, or nullptr with *error.
-  const WorkerAccess* access_for(const model::Worker& worker, std::string* error) const {
+  // The worker's endpoint with a CA (never null), or an Error saying why there is none.
+  kube::Result<const WorkerAccess*> access_for(const model::Worker& worker) const {
     const auto found = access_.find(worker.name);
-    if (found == access_.end()) {
-      *error = "worker " + worker.name + ": mkq has no connection to it";
-      return nullptr;
-    }
+    if (found == access_.end()) return kube::Error::config("worker " + worker.name + ": mkq has no connection to it");
     if (found->second.endpoint.cluster.certificate_authority_data.empty()) {
-      *error = "worker " + worker.name +
-               ": its kubeconfig names no certificate authority; Kueue needs certificate-authority-data";
-      return nullptr;
+      return kube::Error::config("worker " + worker.name +
+                                 ": its kubeconfig names no certificate authority; Kueue needs "
+                                 "certificate-authority-data");
     }
     return &found->second;
   }
 
-  std::optional<Computed> compute(const model::Worker& worker, std::string* error) const;
+  kube::Result<Computed> compute(const model::Worker& worker) const;
   reconcile::CredentialDecision decide_computed(const model::Worker& worker, const Json* live) const;
   reconcile::CredentialDecision decide_token_request(const model::Worker& worker, const Json* live) const;
   kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret,
@@ -287,38 +277,33 @@ class Provider final : public reconcile::CredentialProvider {
   mutable std::map<std::string, std::optional<Anchors>> listed_;              // worker -> its anchors
 };
 
-std::optional<Computed> Provider::compute(const model::Worker& worker, std::string* error) const {
+kube::Result<Computed> Provider::compute(const model::Worker& worker) const {
   const model::Credentials& credentials = worker.credentials;
   if (credentials.mode.value == model::CredentialsMode::Kubeconfig) {
     if (!credentials.kubeconfig) {
-      *error = "worker " + worker.name + ": kubeconfig mode without a kubeconfig secret";
-      return std::nullopt;
+      return kube::Error::config("worker " + worker.name + ": kubeconfig mode without a kubeconfig secret");
     }
     const sema::SecretRef& ref = credentials.kubeconfig->value;
-    std::optional<std::string> text = read(worker, "kubeconfig", ref, error);
-    if (!text) return std::nullopt;
+    kube::Result<std::string> text = read(worker, "kubeconfig", ref);
+    if (!text) return text.error();
     if (const std::string problem = kueue_kubeconfig_problem(*text); !problem.empty()) {
-      *error = "worker " + worker.name + ": kubeconfig secret(" + ref.source +
-               ") is one Kueue refuses: " + problem;
-      return std::nullopt;
+      return kube::Error::config("worker " + worker.name + ": kubeconfig secret(" + ref.source +
+                                 ") is one Kueue refuses: " + problem);
     }
     Computed out;
     out.annotations.emplace_back(kDigest, sha256_digest(*text));
-    out.kubeconfig = std::move(*text);
+    out.kubeconfig = std::move(text).value();
     return out;
   }
   // A pre-issued token.
   const sema::SecretRef& ref = credentials.token->value;
-  std::optional<std::string> token = read(worker, "token", ref, error);
-  if (!token) return std::nullopt;
-  const std::string clean = trim_token(std::move(*token));
-  if (clean.empty()) {
-    *error = "worker " + worker.name + ": token secret(" + ref.source + ") is empty";
-    return std::nullopt;
-  }
-  const WorkerAccess* access = access_for(worker, error);
-  if (access == nullptr) return std::nullopt;
-  const kube::ClusterEntry& endpoint = access->endpoint.cluster;
+  kube::Result<std::string> token = read(worker, "token", ref);
+  if (!token) return token.error();
+  const std::string clean = trim_token(std::move(token).value());
+  if (clean.empty()) return kube::Error::config("worker " + worker.name + ": token secret(" + ref.source + ") is empty");
+  const kube::Result<const WorkerAccess*> access = access_for(worker);
+  if (!access) return access.error();
+  const kube::ClusterEntry& endpoint = access.value()->endpoint.cluster;
   Computed out;
   out.kubeconfig =
       worker_kubeconfig(worker.name, endpoint.server, endpoint.certificate_authority_data, clean);
@@ -336,10 +321,9 @@ reconcile::CredentialDecision Provider::decide_computed(const model::Worker& wor
   decision.description = kubeconfig_mode ? "kubeconfig from " + worker.credentials.kubeconfig->value.source
                                          : "token for " + worker.credentials.service_account.value +
                                                " from " + worker.credentials.token->value.source;
-  std::string error;
-  const std::optional<Computed> want = compute(worker, &error);
+  const kube::Result<Computed> want = compute(worker);
   if (!want) {
-    decision.error = error;
+    decision.error = want.error().message;
     return decision;
   }
   decision.issue = true;
@@ -385,14 +369,13 @@ reconcile::CredentialDecision Provider::decide_token_request(const model::Worker
   const auto lifetime = std::chrono::milliseconds(worker.credentials.lifetime.value.millis());
   decision.description = token_description(
       worker, std::chrono::time_point_cast<std::chrono::system_clock::duration>(now + lifetime));
-  std::string error;
-  const WorkerAccess* access = access_for(worker, &error);
-  if (access == nullptr) {
-    decision.error = error;
+  const kube::Result<const WorkerAccess*> access = access_for(worker);
+  if (!access) {
+    decision.error = access.error().message;
     return decision;
   }
   decision.issue = true;
-  const kube::ClusterEntry& endpoint = access->endpoint.cluster;
+  const kube::ClusterEntry& endpoint = access.value()->endpoint.cluster;
   const auto reason = [&]() -> std::string {
     if (live == nullptr) return "not on the cluster";
     if (annotation(*live, kCredential) == "placeholder") return "placeholder on the cluster";
@@ -423,7 +406,7 @@ reconcile::CredentialDecision Provider::decide_token_request(const model::Worker
     return decision;
   }
   decision.reason = reason;
-  if (access->client == nullptr)
+  if (access.value()->client == nullptr)
     decision.error = "worker " + worker.name + " is unreachable: cannot request a token";
   return decision;
 }
@@ -560,9 +543,9 @@ std::optional<Provider::AnchorSeen> Provider::named_anchor(const WorkerAccess& a
 
 kube::Result<Json> Provider::request_token(const model::Worker& worker, const kueue::Object& secret,
                                            reconcile::CredentialJournal* journal) {
-  std::string error;
-  const WorkerAccess* access = access_for(worker, &error);
-  if (access == nullptr) return config_error(error);
+  const kube::Result<const WorkerAccess*> reached = access_for(worker);
+  if (!reached) return reached.error();
+  const WorkerAccess* access = reached.value();
   const std::string& service_account = worker.credentials.service_account.value;
   const std::string account = "serviceaccount " + kueue_namespace_ + "/" + service_account;
   if (access->client == nullptr) {
@@ -603,12 +586,10 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
     }
   }
   if (journal != nullptr) {
-    std::string why;
-    if (!journal->begin(intent, &why)) {
-      return kube::Error{0, "StateError",
-                         "worker " + worker.name + ": cannot record the rotation in the state, so nothing was issued: " +
-                             why,
-                         nullptr};
+    if (const base::Result<void> begun = journal->begin(intent); !begun) {
+      return kube::Error(0, "StateError",
+                         "worker " + worker.name +
+                             ": cannot record the rotation in the state, so nothing was issued: " + begun.error().message);
     }
   }
   kube::Result<Anchor> anchor = create_anchor(worker, *access, secret, name, account_uid);
@@ -634,9 +615,8 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
   const auto abandon = [&](kube::Error failed) -> kube::Result<Json> {
     // Nothing will use the anchor: best effort; when it stays, so does the
     // intent, and the next plan revokes it.
-    std::string ignored;
     if (delete_anchor(worker, *access, anchor.value().name).empty() && journal != nullptr) {
-      (void)journal->finish(worker.name, &ignored);
+      (void)journal->finish(worker.name);
     }
     return failed;
   };
@@ -705,9 +685,11 @@ std::string Provider::settled(const std::string& cluster, const kueue::Object& s
     // The transaction is finished once nothing is left to revoke; else the
     // intent stays for the next plan.
     const auto finished = [&](std::string problem) {
-      std::string why;
-      if (problem.empty() && journal != nullptr && !journal->finish(worker->name, &why)) {
-        problem = "the state could not record the rotation of worker " + worker->name + " as finished: " + why;
+      if (problem.empty() && journal != nullptr) {
+        if (const base::Result<void> done = journal->finish(worker->name); !done) {
+          problem = "the state could not record the rotation of worker " + worker->name +
+                    " as finished: " + done.error().message;
+        }
       }
       return problem;
     };
@@ -819,25 +801,24 @@ kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Obje
   try {
     const model::Worker* worker = worker_for(secret);
     if (worker == nullptr) {
-      return config_error("secret " + secret.namespace_name + "/" + secret.name + " on " + cluster +
+      return kube::Error::config("secret " + secret.namespace_name + "/" + secret.name + " on " + cluster +
                           " belongs to no worker of the policy");
     }
     switch (worker->credentials.mode.value) {
       case model::CredentialsMode::ClusterProfile:
-        return config_error("worker " + worker->name + ": clusterprofile mode has no kubeconfig Secret");
+        return kube::Error::config("worker " + worker->name + ": clusterprofile mode has no kubeconfig Secret");
       case model::CredentialsMode::ServiceAccount:
         if (!worker->credentials.token) return request_token(*worker, secret, journal);
         [[fallthrough]];
       case model::CredentialsMode::Kubeconfig: {
-        std::string error;
-        const std::optional<Computed> computed = compute(*worker, &error);
-        if (!computed) return config_error(error);
+        const kube::Result<Computed> computed = compute(*worker);
+        if (!computed) return computed.error();
         return secret_document(secret, computed->kubeconfig, computed->annotations);
       }
     }
-    return config_error("worker " + worker->name + ": unknown credentials mode");
+    return kube::Error::config("worker " + worker->name + ": unknown credentials mode");
   } catch (const std::exception& e) {
-    return config_error("secret " + secret.namespace_name + "/" + secret.name + ": " + e.what());
+    return kube::Error::config("secret " + secret.namespace_name + "/" + secret.name + ": " + e.what());
   }
 }
 

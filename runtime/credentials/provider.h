@@ -48,7 +48,7 @@ struct ProviderOptions {
   bool force_rotate = false;             // `mkq credentials rotate`: issue anew whatever the expiry
   std::vector<std::string> rotate_only;  // with force_rotate: only these workers (empty: all)
   // Reads a secret("env:..."/"file:...") source's value; default: the process environment / the file.
-  std::function<std::optional<std::string>(const std::string& source, std::string* error)> read_secret;
+  std::function<base::Result<std::string>(const std::string& source)> read_secret;
   // The state's credential intents not finished (StateStore::credential_intents):
   // the anchors an interrupted transaction meant to revoke or issue are looked
   // for by name as well, and revoked when still there.

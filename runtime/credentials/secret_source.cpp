@@ -8,10 +8,9 @@
 
 namespace mkq::credentials {
 
-std::optional<std::string> read_secret_source(const std::string& source, std::string* error) {
-  const auto fail = [&](std::string message) -> std::optional<std::string> {
-    if (error != nullptr) *error = std::move(message);
-    return std::nullopt;
+base::Result<std::string> read_secret_source(const std::string& source) {
+  const auto fail = [](std::string message) -> base::Result<std::string> {
+    return base::Error::config(std::move(message));
   };
   if (source.rfind("env:", 0) == 0) {
     const std::string name = source.substr(4);

@@ -2,13 +2,15 @@
 // the default of ProviderOptions::read_secret. Internal to runtime/credentials.
 #pragma once
 
-#include <optional>
 #include <string>
+
+#include "base/result.h"
 
 namespace mkq::credentials {
 
-// The value, or nullopt with *error saying why ("environment variable X is not
-// set", "cannot open /p: No such file or directory"); never the value.
-std::optional<std::string> read_secret_source(const std::string& source, std::string* error);
+// The value, or an Error (reason "ConfigError") whose message says why
+// ("environment variable X is not set", "cannot open /p: No such file or
+// directory"); never the value.
+base::Result<std::string> read_secret_source(const std::string& source);
 
 }  // namespace mkq::credentials

@@ -132,8 +132,8 @@ struct ClientOptions {
 // file (re-read on every request) or an exec plugin (its credential cached until
 // its expirationTimestamp) authenticate. The CA and client certificate PEM is
 // parsed once (an exec plugin's again when it changes), not per connection.
-// nullptr with *error when the endpoint cannot be used (a bad certificate or
-// key, a key that is not the certificate's, an unreadable file).
-std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientOptions& options, std::string* error);
+// An Error (reason "ConfigError") when the endpoint cannot be used (a bad
+// certificate or key, a key that is not the certificate's, an unreadable file).
+Result<std::unique_ptr<Client>> make_http_client(const Endpoint& endpoint, const ClientOptions& options);
 
 }  // namespace mkq::kube

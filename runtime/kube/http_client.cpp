@@ -74,14 +74,13 @@ std::string escape(const std::string& text) {
   return out;
 }
 
-bool read_token_file(const std::string& path, std::string* token) {
+Result<std::string> read_token_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
+  if (!in) return Error::config("cannot read the token file " + path);
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) return false;
-  *token = trim(buffer.str());
-  return true;
+  if (in.bad()) return Error::config("cannot read the token file " + path);
+  return trim(buffer.str());
 }
 
 Error make_error(int status, std::string reason, std::string message) {
@@ -657,11 +656,9 @@ class HttpClient final : public Client {
       return auth;
     }
     if (!endpoint_.user.token_file.empty()) {
-      std::string token;
-      if (!read_token_file(endpoint_.user.token_file, &token)) {
-        return make_error(0, "ConfigError", "cannot read the token file " + endpoint_.user.token_file);
-      }
-      auth.bearer = token;
+      Result<std::string> token = read_token_file(endpoint_.user.token_file);
+      if (!token) return token.error();
+      auth.bearer = std::move(token).value();
     } else {
       auth.bearer = endpoint_.user.token;
     }
@@ -675,17 +672,16 @@ class HttpClient final : public Client {
     if (auth.cert.empty()) return std::shared_ptr<const ClientIdentity>();
     std::lock_guard<std::mutex> lock(identity_mutex_);
     if (identity_ && identity_->cert_pem == auth.cert && identity_->key_pem == auth.key) return identity_;
-    IdentityProblem problem = IdentityProblem::kNone;
-    std::unique_ptr<ClientIdentity> parsed = read_client_identity(auth.cert, auth.key, &problem);
+    Result<std::unique_ptr<ClientIdentity>> parsed = read_client_identity(auth.cert, auth.key);
     ++identity_parses_;
     if (!parsed) {
       // Only an exec plugin's credential gets here: make_http_client checked the kubeconfig's.
       const std::string source = endpoint_.user.exec ? "exec plugin " + endpoint_.user.exec->command + ": "
                                                      : "context \"" + endpoint_.context + "\": ";
-      return make_error(0, "ConfigError", source + describe(problem));
+      return make_error(0, "ConfigError", source + parsed.error().message);
     }
-    parsed->generation = ++identity_generations_;
-    identity_ = std::move(parsed);
+    parsed.value()->generation = ++identity_generations_;
+    identity_ = std::move(parsed).value();
     return identity_;
   }
 
@@ -943,12 +939,9 @@ std::string url_part(CURLU* url, CURLUPart part, unsigned flags = 0) {
 
 }  // namespace
 
-std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientOptions& options, std::string* error) {
+Result<std::unique_ptr<Client>> make_http_client(const Endpoint& endpoint, const ClientOptions& options) {
   global_init();
-  auto fail = [&](const std::string& text) -> std::unique_ptr<Client> {
-    if (error != nullptr) *error = text;
-    return nullptr;
-  };
+  const auto fail = [](std::string text) -> Result<std::unique_ptr<Client>> { return Error::config(std::move(text)); };
   const std::string where = "context \"" + endpoint.context + "\"";
   std::unique_ptr<CURLU, UrlFree> url(curl_url());
   if (!url || curl_url_set(url.get(), CURLUPART_URL, endpoint.cluster.server.c_str(), 0) != CURLUE_OK) {
@@ -993,16 +986,20 @@ std::unique_ptr<Client> make_http_client(const Endpoint& endpoint, const ClientO
   }
   std::unique_ptr<ClientIdentity> identity;
   if (!user.client_certificate_data.empty()) {
-    IdentityProblem problem = IdentityProblem::kNone;
-    identity = read_client_identity(user.client_certificate_data, user.client_key_data, &problem);
-    if (!identity) return fail(where + ": " + describe(problem));
+    Result<std::unique_ptr<ClientIdentity>> parsed =
+        read_client_identity(user.client_certificate_data, user.client_key_data);
+    if (!parsed) return fail(where + ": " + parsed.error().message);
+    identity = std::move(parsed).value();
   }
   if (!user.token_file.empty()) {
-    std::string token;
-    if (!read_token_file(user.token_file, &token)) return fail(where + ": cannot read the token file " + user.token_file);
+    if (Result<std::string> token = read_token_file(user.token_file); !token) {
+      return fail(where + ": " + token.error().message);
+    }
   }
-  return std::make_unique<HttpClient>(endpoint, options, std::move(base_url), std::move(connect_to),
-                                      std::move(host_header), std::move(cas), std::move(identity));
+  std::unique_ptr<Client> client = std::make_unique<HttpClient>(endpoint, options, std::move(base_url),
+                                                                std::move(connect_to), std::move(host_header),
+                                                                std::move(cas), std::move(identity));
+  return client;
 }
 
 }  // namespace mkq::kube

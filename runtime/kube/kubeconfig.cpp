@@ -25,32 +25,21 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// Reads a whole file; false with *why ("does not exist", "is a directory",
-// "cannot be read: Permission denied") when it cannot.
-bool read_file(const fs::path& path, std::string* content, std::string* why) {
+// Reads a whole file; an Error whose message says why ("does not exist", "is a
+// directory", "cannot be read: Permission denied") when it cannot.
+Result<std::string> read_file(const fs::path& path) {
   std::error_code ec;
-  if (!fs::exists(path, ec)) {
-    *why = ec ? "cannot be read: " + ec.message() : "does not exist";
-    return false;
-  }
-  if (fs::is_directory(path, ec)) {
-    *why = "is a directory";
-    return false;
-  }
+  if (!fs::exists(path, ec)) return Error::config(ec ? "cannot be read: " + ec.message() : "does not exist");
+  if (fs::is_directory(path, ec)) return Error::config("is a directory");
   errno = 0;
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    *why = std::string("cannot be read") + (errno != 0 ? std::string(": ") + std::strerror(errno) : "");
-    return false;
+    return Error::config(std::string("cannot be read") + (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
   }
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  if (in.bad()) {
-    *why = "cannot be read";
-    return false;
-  }
-  *content = buffer.str();
-  return true;
+  if (in.bad()) return Error::config("cannot be read");
+  return buffer.str();
 }
 
 std::string quoted(const std::string& text) { return "\"" + text + "\""; }
@@ -58,29 +47,29 @@ std::string quoted(const std::string& text) { return "\"" + text + "\""; }
 // Parses one file's document; `fail` records the first error.
 class Parser {
  public:
-  Parser(const fs::path& origin, std::string* error) : origin_(origin), error_(error) {
+  explicit Parser(const fs::path& origin) : origin_(origin) {
     std::error_code ec;
     const fs::path absolute = origin.empty() ? fs::path() : fs::absolute(origin, ec);
     dir_ = (ec || absolute.empty()) ? fs::path() : absolute.parent_path();
   }
 
-  std::optional<Kubeconfig> parse(const std::string& text) {
+  Result<Kubeconfig> parse(const std::string& text) {
     YAML::Node root;
     try {
       root = YAML::Load(text);
     } catch (const YAML::ParserException& e) {
       fail_at(e.mark.line, "not valid YAML or JSON: " + e.msg);
-      return std::nullopt;
+      return Error::config(error_);
     } catch (const YAML::Exception& e) {
       fail_at(-1, std::string("not valid YAML or JSON: ") + e.what());
-      return std::nullopt;
+      return Error::config(error_);
     }
     Kubeconfig config;
     config.files.push_back(origin_);
     if (!root.IsDefined() || root.IsNull()) return config;  // an empty file is an empty config
     if (!root.IsMap()) {
       fail(root, "", "the document is not a mapping");
-      return std::nullopt;
+      return Error::config(error_);
     }
     try {
       config.current_context = string_field(root, "current-context", "");
@@ -101,7 +90,7 @@ class Parser {
     } catch (const YAML::Exception& e) {
       fail_at(e.mark.line, std::string("cannot read: ") + e.what());
     }
-    if (failed_) return std::nullopt;
+    if (failed_) return Error::config(error_);
     return config;
   }
 
@@ -255,13 +244,12 @@ class Parser {
   }
 
   std::string file_field(const YAML::Node& map, const char* key, const std::string& path, const std::string& where) {
-    std::string content;
-    std::string why;
-    if (!read_file(path, &content, &why)) {
-      fail(map[key], where, std::string(key) + " " + path + " " + why);
+    Result<std::string> content = read_file(path);
+    if (!content) {
+      fail(map[key], where, std::string(key) + " " + path + " " + content.error().message);
       return {};
     }
-    return content;
+    return std::move(content).value();
   }
 
   fs::path resolve(const std::string& path) const {
@@ -278,15 +266,14 @@ class Parser {
   void fail_at(int line, const std::string& what) {
     if (failed_) return;
     failed_ = true;
-    if (error_ == nullptr) return;
-    *error_ = "kubeconfig " + origin_.string() + ": ";
-    if (line >= 0) *error_ += "line " + std::to_string(line + 1) + ": ";
-    *error_ += what;
+    error_ = "kubeconfig " + origin_.string() + ": ";
+    if (line >= 0) error_ += "line " + std::to_string(line + 1) + ": ";
+    error_ += what;
   }
 
   fs::path origin_;
   fs::path dir_;
-  std::string* error_;
+  std::string error_;  // the first failure's message
   bool failed_ = false;
 };
 
@@ -319,8 +306,8 @@ bool starts_with_https(const std::string& server) {
 
 }  // namespace
 
-std::optional<Kubeconfig> parse_kubeconfig(const std::string& text, const fs::path& origin, std::string* error) {
-  Parser parser(origin, error);
+Result<Kubeconfig> parse_kubeconfig(const std::string& text, const fs::path& origin) {
+  Parser parser(origin);
   return parser.parse(text);
 }
 
@@ -362,12 +349,8 @@ std::string joined(const std::vector<fs::path>& files) {
 
 std::string files_list(const Kubeconfig& config) { return joined(config.files); }
 
-std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::string* error, bool* found_none) {
-  if (found_none != nullptr) *found_none = false;
-  const auto fail = [&](const std::string& text) -> std::optional<Kubeconfig> {
-    if (error != nullptr) *error = text;
-    return std::nullopt;
-  };
+Result<Kubeconfig> load_kubeconfig(const LoadOptions& options) {
+  const auto fail = [](std::string text) -> Result<Kubeconfig> { return Error::config(std::move(text)); };
   // Which files, who named them, and whether a missing one is skipped.
   Kubeconfig merged;
   std::vector<fs::path> candidates;
@@ -388,8 +371,7 @@ std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::strin
       const fs::path file = home.empty() ? fs::path() : home / ".kube" / "config";
       std::error_code ec;
       if (file.empty() || (!fs::exists(file, ec) && !ec)) {
-        if (found_none != nullptr) *found_none = true;
-        return fail("no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
+        return Error(0, kNoKubeconfig, "no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
       }
       candidates.push_back(file);
       merged.named_by = "~/.kube/config";
@@ -398,9 +380,9 @@ std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::strin
   }
 
   for (const fs::path& file : candidates) {
-    std::string text;
-    std::string why;
-    if (!read_file(file, &text, &why)) {
+    Result<std::string> text = read_file(file);
+    if (!text) {
+      const std::string& why = text.error().message;
       std::error_code ec;
       if (skip_missing && !fs::exists(file, ec) && !ec) {
         merged.skipped.push_back(file);  // kubectl skips a missing KUBECONFIG entry
@@ -409,9 +391,9 @@ std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::strin
       if (from_home) return fail("the kubeconfig " + file.string() + " (~/.kube/config) " + why);
       return fail(merged.named_by + " names " + file.string() + ", which " + why);
     }
-    auto one = parse_kubeconfig(text, file, error);
-    if (!one) return std::nullopt;
-    merge_into(merged, std::move(*one));
+    Result<Kubeconfig> one = parse_kubeconfig(text.value(), file);
+    if (!one) return one.error();
+    merge_into(merged, std::move(one).value());
   }
   if (merged.files.empty()) {
     return fail(merged.skipped.size() == 1
@@ -421,12 +403,8 @@ std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::strin
   return merged;
 }
 
-std::optional<Endpoint> resolve_context(const Kubeconfig& config, const std::string& context, bool allow_insecure,
-                                        std::string* error) {
-  auto fail = [&](const std::string& text) -> std::optional<Endpoint> {
-    if (error != nullptr) *error = text;
-    return std::nullopt;
-  };
+Result<Endpoint> resolve_context(const Kubeconfig& config, const std::string& context, bool allow_insecure) {
+  const auto fail = [](std::string text) -> Result<Endpoint> { return Error::config(std::move(text)); };
   const std::string files = files_text(config);
   const std::string name = context.empty() ? config.current_context : context;
   if (name.empty()) return fail(files + ": no current-context; name a context (contexts: " + names_of(config.contexts) + ")");

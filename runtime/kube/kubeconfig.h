@@ -23,6 +23,8 @@
 #include <utility>
 #include <vector>
 
+#include "runtime/kube/result.h"
+
 namespace mkq::kube {
 
 struct ExecConfig {
@@ -79,15 +81,18 @@ struct LoadOptions {
   std::optional<std::filesystem::path> home;
 };
 
-// The merged kubeconfig, or std::nullopt with *error naming the file and how it
-// was named: "--kubeconfig names /x, which does not exist", "KUBECONFIG names
-// /a, /b, none of which exists", "kubeconfig /x: line 3: ...". `found_none` is
-// set (and the error is "no kubeconfig: ...") only when nothing was named:
-// no explicit file, KUBECONFIG unset or empty, and no ~/.kube/config.
-std::optional<Kubeconfig> load_kubeconfig(const LoadOptions& options, std::string* error, bool* found_none = nullptr);
+// The reason of load_kubeconfig's Error when nothing was named at all.
+inline constexpr const char* kNoKubeconfig = "NoKubeconfig";
+
+// The merged kubeconfig, or an Error (reason "ConfigError") whose message names
+// the file and how it was named: "--kubeconfig names /x, which does not exist",
+// "KUBECONFIG names /a, /b, none of which exists", "kubeconfig /x: line 3: ...".
+// The reason is kNoKubeconfig (and the message "no kubeconfig: ...") only when
+// nothing was named: no explicit file, KUBECONFIG unset or empty, and no
+// ~/.kube/config.
+Result<Kubeconfig> load_kubeconfig(const LoadOptions& options);
 // Parses one kubeconfig document (YAML or JSON) as if read from `origin`.
-std::optional<Kubeconfig> parse_kubeconfig(const std::string& text, const std::filesystem::path& origin,
-                                           std::string* error);
+Result<Kubeconfig> parse_kubeconfig(const std::string& text, const std::filesystem::path& origin);
 
 // Everything one connection needs.
 struct Endpoint {
@@ -99,9 +104,8 @@ struct Endpoint {
 
 // The named context (empty: current-context). Refuses insecure-skip-tls-verify
 // unless allow_insecure, basic auth, an exec apiVersion other than v1/v1beta1,
-// and a server that is not https. Error texts name the context and the file.
-std::optional<Endpoint> resolve_context(const Kubeconfig& config, const std::string& context, bool allow_insecure,
-                                        std::string* error);
+// and a server that is not https. Error messages name the context and the file.
+Result<Endpoint> resolve_context(const Kubeconfig& config, const std::string& context, bool allow_insecure);
 
 // The files of `config` for messages: "/a" or "/a, /b".
 std::string files_list(const Kubeconfig& config);

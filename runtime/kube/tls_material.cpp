@@ -52,39 +52,18 @@ PkeyPtr read_private_key(const std::string& pem) {
   return key;
 }
 
-std::unique_ptr<ClientIdentity> read_client_identity(const std::string& cert_pem, const std::string& key_pem,
-                                                     IdentityProblem* problem) {
+Result<std::unique_ptr<ClientIdentity>> read_client_identity(const std::string& cert_pem, const std::string& key_pem) {
   auto identity = std::make_unique<ClientIdentity>();
   identity->certs = read_certificates(cert_pem);
-  if (identity->certs.empty()) {
-    *problem = IdentityProblem::kCertificate;
-    return nullptr;
-  }
+  if (identity->certs.empty()) return Error::config("the client certificate is not a PEM certificate");
   identity->key = read_private_key(key_pem);
-  if (!identity->key) {
-    *problem = IdentityProblem::kKey;
-    return nullptr;
-  }
+  if (!identity->key) return Error::config("the client key is not a PEM private key");
   const bool matches = X509_check_private_key(identity->certs.front().get(), identity->key.get()) == 1;
   ERR_clear_error();
-  if (!matches) {
-    *problem = IdentityProblem::kMismatch;
-    return nullptr;
-  }
+  if (!matches) return Error::config("the client key does not match the client certificate");
   identity->cert_pem = cert_pem;
   identity->key_pem = key_pem;
-  *problem = IdentityProblem::kNone;
   return identity;
-}
-
-std::string describe(IdentityProblem problem) {
-  switch (problem) {
-    case IdentityProblem::kNone: return "the client certificate and key are usable";
-    case IdentityProblem::kCertificate: return "the client certificate is not a PEM certificate";
-    case IdentityProblem::kKey: return "the client key is not a PEM private key";
-    case IdentityProblem::kMismatch: return "the client key does not match the client certificate";
-  }
-  return "the client certificate is unusable";
 }
 
 bool install_tls_setup(SSL_CTX* ctx, const TlsSetup& setup) {

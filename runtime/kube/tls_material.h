@@ -16,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kube/result.h"
+
 namespace mkq::kube {
 
 struct X509Free {
@@ -47,20 +49,11 @@ struct ClientIdentity {
   std::uint64_t generation = 0;
 };
 
-enum class IdentityProblem {
-  kNone,
-  kCertificate,  // the certificate PEM holds no certificate
-  kKey,          // the key PEM holds no (unencrypted) private key
-  kMismatch,     // the key is not the certificate's
-};
-
-// The identity, or null with *problem set.
-std::unique_ptr<ClientIdentity> read_client_identity(const std::string& cert_pem, const std::string& key_pem,
-                                                     IdentityProblem* problem);
-
-// What to say about a problem, without quoting the PEM: "the client key is not
-// a PEM private key".
-std::string describe(IdentityProblem problem);
+// The identity, or an Error (reason "ConfigError") that says what is wrong
+// without quoting the PEM: the certificate PEM holds no certificate, the key
+// PEM no (unencrypted) private key, or the key is not the certificate's
+// ("the client key is not a PEM private key").
+Result<std::unique_ptr<ClientIdentity>> read_client_identity(const std::string& cert_pem, const std::string& key_pem);
 
 // What one new connection gets. Either part may be absent: no CAs leaves
 // curl's own trust (the system store, or none when verification is off).

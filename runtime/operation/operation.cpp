@@ -109,10 +109,10 @@ ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui)
 }
 
 ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& resolver, Ui& ui) {
-  std::string error;
-  std::optional<reconcile::Plan> saved = read_saved_plan(request.path, &error);
+  base::Result<reconcile::Plan> saved = read_saved_plan(request.path);
   if (!saved) {
-    ui.error(request.path + " is not a saved plan" + (error.empty() ? "" : ": " + error));
+    const std::string& why = saved.error().message;
+    ui.error(request.path + " is not a saved plan" + (why.empty() ? "" : ": " + why));
     return stopped(Stop::Failed);
   }
   const bool destroy = saved->kind == reconcile::PlanKind::Destroy;
@@ -140,7 +140,7 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
     std::string message = "the saved plan " + request.path + " is stale; nothing was changed:";
     for (const std::string& reason : reasons) message += "\n  " + reason;
     ui.error(message + again);
-    return stopped(Stop::StalePlan, std::move(saved));
+    return stopped(Stop::StalePlan, std::move(saved).value());
   }
   // Only what was checked is applied: the plan made again now must be the saved one.
   OwnershipOptions ownership;
@@ -151,13 +151,13 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
   if (!difference.empty()) {
     ui.error("the saved plan " + request.path + " is not what the policy plans; nothing was changed:\n  " + difference +
              again);
-    return stopped(Stop::PlanDiffers, std::move(saved));
+    return stopped(Stop::PlanDiffers, std::move(saved).value());
   }
   ui.show_plan(*saved);
-  if (detail::refused(*saved, run)) return stopped(Stop::Refused, std::move(saved));
+  if (detail::refused(*saved, run)) return stopped(Stop::Refused, std::move(saved).value());
   ApplyResult result =
       detail::carry_out(run, *saved, {command, request.wait, request.force_conflicts, request.auto_approve});
-  result.plan = std::move(saved);
+  result.plan = std::move(saved).value();
   result.policy_path = options.path;  // the next step names the policy: a saved plan is stale once applied
   return result;
 }

@@ -220,33 +220,27 @@ std::string write_saved_plan(const reconcile::Plan& plan, const std::string& fil
   return "";
 }
 
-std::optional<reconcile::Plan> read_saved_plan(const std::string& file, std::string* error) {
+base::Result<reconcile::Plan> read_saved_plan(const std::string& file) {
+  using base::Error;
   std::ifstream in(file, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   const Json document = Json::parse(text.str(), nullptr, false);
-  error->clear();
-  if (document.is_discarded()) return std::nullopt;
-  if (!document.is_object()) {
-    *error = "a saved plan is a JSON object";
-    return std::nullopt;
-  }
+  if (document.is_discarded()) return Error::config("");
+  if (!document.is_object()) return Error::config("a saved plan is a JSON object");
   if (!document.contains(kVersionKey)) {
-    *error = document.contains("format_version")
-                 ? "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`"
-                 : "it has no " + std::string(kVersionKey) + " version";
-    return std::nullopt;
+    return Error::config(document.contains("format_version")
+                             ? "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`"
+                             : "it has no " + std::string(kVersionKey) + " version");
   }
   if (document[kVersionKey] != kSavedPlanVersion) {
-    *error = "saved plan version " + document[kVersionKey].dump() + " (this mkq reads version " +
-             std::to_string(kSavedPlanVersion) + "); make the plan again with this mkq";
-    return std::nullopt;
+    return Error::config("saved plan version " + document[kVersionKey].dump() + " (this mkq reads version " +
+                         std::to_string(kSavedPlanVersion) + "); make the plan again with this mkq");
   }
   try {
     return plan_from_json(document);
   } catch (const std::exception& e) {
-    *error = std::string("the saved plan is malformed: ") + e.what();
-    return std::nullopt;
+    return Error::config(std::string("the saved plan is malformed: ") + e.what());
   }
 }
 

@@ -20,7 +20,8 @@ bool looks_like_saved_plan(const std::string& path);
 // interrupted write never leaves half a plan. "" or why it could not.
 std::string write_saved_plan(const reconcile::Plan& plan, const std::string& file);
 
-// Reads a saved plan; nullopt with *error ("" when the file is not JSON at all).
-std::optional<reconcile::Plan> read_saved_plan(const std::string& file, std::string* error);
+// Reads a saved plan; an Error (reason "ConfigError") whose message says why,
+// "" when the file is not JSON at all.
+base::Result<reconcile::Plan> read_saved_plan(const std::string& file);
 
 }  // namespace mkq::operation

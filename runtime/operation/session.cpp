@@ -6,6 +6,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "base/result.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/crds.h"
 #include "compiler/kueue/policy_name.h"
@@ -124,11 +125,9 @@ std::string context_problem(const ClusterSpec& spec, const kube::Kubeconfig& con
     }
     return text;
   }
-  std::string error;
-  std::optional<kube::Endpoint> resolved =
-      kube::resolve_context(config, spec.context, options.insecure_skip_tls_verify, &error);
-  if (!resolved) return spec_name(spec) + ": " + error;
-  *endpoint = std::move(*resolved);
+  kube::Result<kube::Endpoint> resolved = kube::resolve_context(config, spec.context, options.insecure_skip_tls_verify);
+  if (!resolved) return spec_name(spec) + ": " + resolved.error().message;
+  *endpoint = std::move(resolved).value();
   return "";
 }
 
@@ -138,11 +137,10 @@ std::string context_problem(const ClusterSpec& spec, const kube::Kubeconfig& con
 bool load_common(const RuntimeOptions& options, std::optional<kube::Kubeconfig>* common, Ui& ui) {
   kube::LoadOptions load;
   load.explicit_file = options.kubeconfig;
-  std::string error;
-  bool found_none = false;
-  *common = kube::load_kubeconfig(load, &error, &found_none);
-  if (*common || found_none) return true;
-  ui.error(error);
+  kube::Result<kube::Kubeconfig> loaded = kube::load_kubeconfig(load);
+  if (loaded) *common = std::move(loaded).value();
+  if (loaded || loaded.error().reason == kube::kNoKubeconfig) return true;
+  ui.error(base::render(loaded.error()));
   return false;
 }
 
@@ -176,12 +174,12 @@ bool open_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bo
   kube::LoadOptions load;
   load.explicit_file = dir / "kubeconfig";
   load.explicit_named_by = "the sandbox";
-  std::string error;
-  kubeconfigs.common = kube::load_kubeconfig(load, &error);
-  if (!kubeconfigs.common) {
-    ui.error("the sandbox's kubeconfig: " + error);
+  kube::Result<kube::Kubeconfig> loaded = kube::load_kubeconfig(load);
+  if (!loaded) {
+    ui.error("the sandbox's kubeconfig: " + base::render(loaded.error()));
     return false;
   }
+  kubeconfigs.common = std::move(loaded).value();
   kubeconfigs.of.assign(specs.size(), &*kubeconfigs.common);
   kubeconfigs.own_file.assign(specs.size(), "");
   return true;
@@ -204,15 +202,14 @@ bool load_own_kubeconfigs(const std::vector<ClusterSpec>& specs, const fs::path&
       kube::LoadOptions load;
       load.explicit_file = path;
       load.explicit_named_by = "kubeconfig = \"" + spec.kubeconfig + "\" of " + spec_name(spec);
-      std::string error;
-      std::optional<kube::Kubeconfig> loaded = kube::load_kubeconfig(load, &error);
+      kube::Result<kube::Kubeconfig> loaded = kube::load_kubeconfig(load);
       if (!loaded) {
-        ui.error(error);
+        ui.error(base::render(loaded.error()));
         ok = false;
         continue;
       }
       loaded->named_by.clear();  // messages and the target line name the file only
-      it = kubeconfigs.own.emplace(path.string(), std::move(*loaded)).first;
+      it = kubeconfigs.own.emplace(path.string(), std::move(loaded).value()).first;
     }
     kubeconfigs.of[i] = &it->second;
     kubeconfigs.own_file[i] = shown(path);
@@ -257,14 +254,13 @@ void connect(const model::Policy& policy, const std::vector<ClusterSpec>& specs,
     reconcile::Target target;
     target.cluster = spec.name;
     target.role = spec.role;
-    std::string error;
-    std::unique_ptr<kube::Client> client = kube::make_http_client(endpoints[i], client_options, &error);
+    kube::Result<std::unique_ptr<kube::Client>> client = kube::make_http_client(endpoints[i], client_options);
     if (client) {
-      target.client = client.get();
-      session->clients.push_back(std::move(client));
+      target.client = client.value().get();
+      session->clients.push_back(std::move(client).value());
       session->endpoints[spec.name] = endpoints[i];
     } else {
-      target.connect_error = error;
+      target.connect_error = client.error().message;
     }
     if (spec.role == kueue::ClusterRole::Worker) {
       workers[spec.name] = credentials::WorkerAccess{endpoints[i], target.client};

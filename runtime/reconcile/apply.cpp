@@ -146,17 +146,18 @@ const char* outcome_name(Outcome outcome) {
 
 constexpr const char* kNotStarted = "not started: interrupted";
 
-// The connection of a cluster of the plan; null with *error when the cluster
-// could not be read for the plan or no connection could be made.
-kube::Client* client_for(const ClusterPlan& cluster, const std::vector<Target>& targets, std::string* error) {
+// The connection of a cluster of the plan (never null), or an Error (reason
+// "ConnectionFailed") when the cluster could not be read for the plan or no
+// connection could be made.
+kube::Result<kube::Client*> client_for(const ClusterPlan& cluster, const std::vector<Target>& targets) {
   const auto target = std::find_if(targets.begin(), targets.end(),
                                    [&](const Target& candidate) { return candidate.cluster == cluster.cluster; });
   kube::Client* client = target == targets.end() ? nullptr : target->client;
   if (cluster.reachable && client != nullptr) return client;
-  *error = !cluster.reachable ? cluster.error : "";
-  if (error->empty() && target != targets.end()) *error = target->connect_error;
-  if (error->empty()) *error = "no connection to cluster " + cluster.cluster;
-  return nullptr;
+  std::string why = !cluster.reachable ? cluster.error : "";
+  if (why.empty() && target != targets.end()) why = target->connect_error;
+  if (why.empty()) why = "no connection to cluster " + cluster.cluster;
+  return kube::Error(0, "ConnectionFailed", std::move(why));
 }
 
 // Every cluster of the plan with its results counted; run-level errors
@@ -169,7 +170,9 @@ std::vector<ClusterOutcome> cluster_outcomes(const Plan& plan, const std::vector
     ClusterOutcome outcome;
     outcome.cluster = cluster.cluster;
     outcome.role = cluster.role;
-    outcome.reachable = client_for(cluster, targets, &outcome.error) != nullptr;
+    const kube::Result<kube::Client*> client = client_for(cluster, targets);
+    outcome.reachable = client.ok();
+    if (!client) outcome.error = client.error().message;
     index[cluster.cluster] = outcomes.size();
     outcomes.push_back(std::move(outcome));
   }
@@ -356,8 +359,8 @@ kube::Result<kube::ResourceType> Executor::resolve(ClusterRun& cluster, const Ch
   }
   if (type) return type;
   note_transport(cluster, type.error());
-  if (!type.error().not_found()) return type;
-  kube::Error error = type.error();
+  kube::Error error = std::move(type.error()).about(change.address);
+  if (!error.not_found()) return error;
   error.message = change.api_version + " " + change.kind + " is not served by the cluster";
   if (change.api_version.rfind(std::string(schema::kKueueGroup) + "/", 0) == 0) {
     error.message += " (is Kueue installed?)";
@@ -785,16 +788,15 @@ ApplyReport Executor::run() {
 
   std::vector<std::unique_ptr<ClusterRun>> runs;
   for (const ClusterPlan& cluster : plan_.clusters) {
-    std::string error;
-    kube::Client* client = client_for(cluster, targets_, &error);
-    if (client == nullptr) {
-      fail_unreachable(cluster, error);
+    const kube::Result<kube::Client*> client = client_for(cluster, targets_);
+    if (!client) {
+      fail_unreachable(cluster, client.error().message);
       continue;
     }
     drop_vanished(cluster);
     auto run = std::make_unique<ClusterRun>();
     run->plan = &cluster;
-    run->client = client;
+    run->client = client.value();
     runs.push_back(std::move(run));
   }
 
@@ -853,18 +855,6 @@ ApplyReport Executor::run() {
 
 }  // namespace
 
-namespace detail {
-
-std::string describe(const kube::Error& error) {
-  if (!error.message.empty()) return error.message;
-  if (error.status == 0) return error.reason.empty() ? "no answer from the server" : error.reason;
-  std::string text = std::to_string(error.status);
-  if (!error.reason.empty()) text += " " + error.reason;
-  return text;
-}
-
-}  // namespace detail
-
 ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, state::StateStore& state,
                        std::int64_t run_id, CredentialProvider* credentials, const ApplyOptions& options) {
   try {
@@ -893,8 +883,7 @@ ApplyReport verify_plan(const Plan& plan, const std::vector<Target>& targets, co
   if (!options.wait) return report;
   std::map<std::string, kube::Client*> clients;
   for (const ClusterPlan& cluster : plan.clusters) {
-    std::string error;
-    if (kube::Client* client = client_for(cluster, targets, &error)) clients[cluster.cluster] = client;
+    if (const kube::Result<kube::Client*> client = client_for(cluster, targets)) clients[cluster.cluster] = *client;
   }
   detail::RequestSlots slots(std::max(1, options.parallelism));
   const std::function<void(const ProgressEvent&)> progress = [&options](const ProgressEvent& event) {

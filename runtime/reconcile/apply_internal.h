@@ -93,8 +93,8 @@ inline bool cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load();
 }
 
-// A kube::Error in words for a result message: the server's message when it
-// gave one, else its reason and status.
-std::string describe(const kube::Error& error);
+// A kube::Error in words for a result message, which names the object already
+// (base/result.h).
+using base::describe;
 
 }  // namespace mkq::reconcile::detail

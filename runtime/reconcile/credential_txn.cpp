@@ -4,18 +4,18 @@
 
 namespace mkq::reconcile {
 
-bool StateJournal::begin(const state::CredentialIntent& intent, std::string* error) {
+base::Result<void> StateJournal::begin(const state::CredentialIntent& intent) {
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::IntentBegun;
   write.intent = intent;
-  return writer_.write_now(std::move(write), error);
+  return writer_.write_now(std::move(write));
 }
 
-bool StateJournal::finish(const std::string& worker, std::string* error) {
+base::Result<void> StateJournal::finish(const std::string& worker) {
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::IntentFinished;
   write.address = worker;
-  return writer_.write_now(std::move(write), error);
+  return writer_.write_now(std::move(write));
 }
 
 Change revocation_change(const StaleCredential& stale) {
@@ -56,10 +56,10 @@ std::string RevocationTracker::ended(const Change& change, const std::string& er
     finish = count.left == 0 && !count.failed;
   }
   if (!finish) return error;
-  std::string why;
-  if (journal.finish(change.revokes_token_of, &why)) return "";
+  const base::Result<void> done = journal.finish(change.revokes_token_of);
+  if (done) return "";
   return "revoked, but the state could not record the credential rotation of " + change.revokes_token_of +
-         " as finished: " + why;
+         " as finished: " + done.error().message;
 }
 
 }  // namespace mkq::reconcile

@@ -22,8 +22,8 @@ namespace mkq::reconcile {
 class StateJournal final : public CredentialJournal {
  public:
   explicit StateJournal(StateWriter& writer) : writer_(writer) {}
-  bool begin(const state::CredentialIntent& intent, std::string* error) override;
-  bool finish(const std::string& worker, std::string* error) override;
+  base::Result<void> begin(const state::CredentialIntent& intent) override;
+  base::Result<void> finish(const std::string& worker) override;
 
  private:
   StateWriter& writer_;

@@ -36,12 +36,12 @@ struct CredentialDecision {
 class CredentialJournal {
  public:
   virtual ~CredentialJournal() = default;
-  // Records what is about to be issued and revoked. false with *error: the
-  // credential must not be issued (nothing may change unrecorded).
-  virtual bool begin(const state::CredentialIntent& intent, std::string* error) = 0;
-  // The worker's transaction is finished. false with *error: the intent
-  // stays, and the next plan looks at the worker again.
-  virtual bool finish(const std::string& worker, std::string* error) = 0;
+  // Records what is about to be issued and revoked. An Error: the credential
+  // must not be issued (nothing may change unrecorded).
+  virtual base::Result<void> begin(const state::CredentialIntent& intent) = 0;
+  // The worker's transaction is finished. An Error: the intent stays, and the
+  // next plan looks at the worker again.
+  virtual base::Result<void> finish(const std::string& worker) = 0;
 };
 
 // A credential of mkq's on a worker that nothing uses: the anchor Secret

@@ -228,7 +228,8 @@ std::string render_markdown(const Plan& plan);
 // {"format_version":1, "summary":{...}, "clusters":[...]}: `--format json`. A saved
 // plan (--out) has a format of its own (runtime/operation/saved_plan.h).
 Json render_json(const Plan& plan);
-std::optional<Plan> plan_from_json(const Json& json, std::string* error);
+// The plan `--format json` rendered, or an Error (reason "ConfigError") saying why not.
+base::Result<Plan> plan_from_json(const Json& json);
 // A change's document as every rendering and the saved plan hold it: a
 // Secret's values (not a credential's placeholder) replaced by a marker.
 Json masked_document(const Change& change);

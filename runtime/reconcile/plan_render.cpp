@@ -349,11 +349,8 @@ Json render_json(const Plan& plan) {
   return out;
 }
 
-std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
-  const auto fail = [&](const std::string& message) -> std::optional<Plan> {
-    if (error != nullptr) *error = message;
-    return std::nullopt;
-  };
+base::Result<Plan> plan_from_json(const Json& json) {
+  const auto fail = [](std::string message) -> base::Result<Plan> { return base::Error::config(std::move(message)); };
   try {
     if (!json.is_object()) return fail("a saved plan is a JSON object");
     if (!json.contains("format_version") || json["format_version"] != kFormatVersion) {

@@ -77,10 +77,12 @@ std::string StateWriter::flush() {
   return message;
 }
 
-bool StateWriter::write_now(state::StateWrite write, std::string* error) {
+base::Result<void> StateWriter::write_now(state::StateWrite write) {
   const std::lock_guard<std::mutex> lock(store_mutex_);
   write_queue();
-  return store_.record_batch({std::move(write)}, error);
+  std::string error;
+  if (store_.record_batch({std::move(write)}, &error)) return {};
+  return base::Error(0, "StateError", std::move(error));
 }
 
 std::optional<state::InventoryEntry> StateWriter::find(const std::string& address) {

@@ -22,6 +22,7 @@
 #include <thread>
 #include <vector>
 
+#include "base/result.h"
 #include "runtime/state/state.h"
 
 namespace mkq::reconcile {
@@ -42,9 +43,9 @@ class StateWriter {
   std::string flush();
   // Writes the queue and then `write` now, in the caller's thread, and
   // returns only once they are committed: for a record that must be durable
-  // before the caller goes on (a credential intent, state.h). false with
-  // *error when `write` could not be recorded.
-  bool write_now(state::StateWrite write, std::string* error);
+  // before the caller goes on (a credential intent, state.h). An Error
+  // (reason "StateError") when `write` could not be recorded.
+  base::Result<void> write_now(state::StateWrite write);
   // The store's entry, after writing the queue (so it is current).
   std::optional<state::InventoryEntry> find(const std::string& address);
   std::string lineage();

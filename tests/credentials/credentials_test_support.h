@@ -239,21 +239,14 @@ kueue { multikueue { access_provider "google" { command = "/plugins/gke-gcloud-a
     for (auto& [worker, endpoint] : endpoints) access[worker] = {endpoint, clients[worker].get()};
     options.clock = &clock;
     if (!options.read_secret) {
-      options.read_secret = [this](const std::string& source,
-                                   std::string* error) -> std::optional<std::string> {
+      options.read_secret = [this](const std::string& source) -> mkq::base::Result<std::string> {
         if (source.rfind("file:", 0) == 0) {  // the real file, as written by the test
           std::ifstream in(source.substr(5), std::ios::binary);
-          if (!in) {
-            *error = "cannot open " + source.substr(5);
-            return std::nullopt;
-          }
+          if (!in) return mkq::base::Error::config("cannot open " + source.substr(5));
           return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
         }
         const auto found = secrets.find(source);
-        if (found == secrets.end()) {
-          *error = "not set";
-          return std::nullopt;
-        }
+        if (found == secrets.end()) return mkq::base::Error::config("not set");
         return found->second;
       };
     }

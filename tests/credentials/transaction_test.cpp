@@ -17,11 +17,8 @@ namespace {
 class Journal : public mkq::reconcile::CredentialJournal {
  public:
   explicit Journal(const credtest::TokenClient* worker = nullptr) : worker_(worker) {}
-  bool begin(const mkq::state::CredentialIntent& intent, std::string* error) override {
-    if (!fail.empty()) {
-      *error = fail;
-      return false;
-    }
+  mkq::base::Result<void> begin(const mkq::state::CredentialIntent& intent) override {
+    if (!fail.empty()) return mkq::base::Error(0, "StateError", fail);
     begun.push_back(intent);
     if (worker_ != nullptr) {
       writes_before_begin = static_cast<int>(std::count_if(
@@ -29,12 +26,11 @@ class Journal : public mkq::reconcile::CredentialJournal {
           [](const std::string& call) { return call.rfind("apply ", 0) == 0 || call.rfind("remove ", 0) == 0; }));
       tokens_before_begin = static_cast<int>(worker_->calls.size());
     }
-    return true;
+    return {};
   }
-  bool finish(const std::string& worker, std::string* error) override {
-    (void)error;
+  mkq::base::Result<void> finish(const std::string& worker) override {
     finished.push_back(worker);
-    return true;
+    return {};
   }
   std::vector<mkq::state::CredentialIntent> begun;
   std::vector<std::string> finished;

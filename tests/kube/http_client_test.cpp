@@ -67,11 +67,10 @@ ClientOptions fast_options() {
 }
 
 std::unique_ptr<mkq::kube::Client> make_client(const Endpoint& endpoint, const ClientOptions& options = fast_options()) {
-  std::string error;
-  auto client = mkq::kube::make_http_client(endpoint, options, &error);
-  INFO(error);
+  auto client = mkq::kube::make_http_client(endpoint, options);
+  INFO((client ? std::string() : client.error().message));
   REQUIRE(client);
-  return client;
+  return std::move(client).value();
 }
 
 // A sandbox cluster in memory behind its HTTPS server.
@@ -501,39 +500,38 @@ TEST_CASE("http client: one deadline covers a request and its retries", "[kube][
 }
 
 TEST_CASE("http client: make_http_client refuses unusable endpoints without quoting secrets", "[kube][http]") {
+  const auto refusal = [](const Endpoint& endpoint) {
+    auto client = mkq::kube::make_http_client(endpoint, {});
+    REQUIRE_FALSE(client);
+    return client.error().message;
+  };
   std::string error;
   Endpoint endpoint = admin_endpoint(1);
   endpoint.user.client_key_data = "-----BEGIN PRIVATE KEY-----\nNOT-A-KEY-SECRET\n-----END PRIVATE KEY-----\n";
-  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
-  CHECK(error == "context \"test\": the client key is not a PEM private key");
+  CHECK(refusal(endpoint) == "context \"test\": the client key is not a PEM private key");
 
   mkq::sandbox::Pki other;
   REQUIRE(mkq::sandbox::generate_pki(&other, &error));
   endpoint = admin_endpoint(1);
   endpoint.user.client_key_data = other.admin_key;  // a valid key, but not the certificate's
-  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
-  CHECK(error == "context \"test\": the client key does not match the client certificate");
+  CHECK(refusal(endpoint) == "context \"test\": the client key does not match the client certificate");
 
   endpoint = admin_endpoint(1);
   endpoint.user.client_certificate_data = "-----BEGIN CERTIFICATE-----\nSECRET\n-----END CERTIFICATE-----\n";
-  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
-  CHECK(error == "context \"test\": the client certificate is not a PEM certificate");
+  CHECK(refusal(endpoint) == "context \"test\": the client certificate is not a PEM certificate");
 
   endpoint = admin_endpoint(1);
   endpoint.cluster.certificate_authority_data = "garbage";
   endpoint.cluster.certificate_authority_file = "/etc/ca.crt";
-  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
-  CHECK(error == "context \"test\": the cluster's certificate authority /etc/ca.crt is not a PEM certificate");
+  CHECK(refusal(endpoint) == "context \"test\": the cluster's certificate authority /etc/ca.crt is not a PEM certificate");
 
   endpoint = admin_endpoint(1);
   endpoint.user.token_file = "/nonexistent/token";
-  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
-  CHECK(error == "context \"test\": cannot read the token file /nonexistent/token");
+  CHECK(refusal(endpoint) == "context \"test\": cannot read the token file /nonexistent/token");
 
   endpoint = admin_endpoint(1);
   endpoint.cluster.server = "http://127.0.0.1:1";
-  CHECK_FALSE(mkq::kube::make_http_client(endpoint, {}, &error));
-  CHECK(error == "context \"test\": server http://127.0.0.1:1 is not https");
+  CHECK(refusal(endpoint) == "context \"test\": server http://127.0.0.1:1 is not https");
 }
 
 TEST_CASE("http client: the sandbox's own kubeconfig loads and connects", "[kube][http]") {
@@ -543,10 +541,10 @@ TEST_CASE("http client: the sandbox's own kubeconfig loads and connects", "[kube
   mkq::kube::LoadOptions load;
   load.explicit_file = dir / "kubeconfig";
   std::string error;
-  auto config = mkq::kube::load_kubeconfig(load, &error);
+  auto config = mkq::kube::load_kubeconfig(load);
   REQUIRE(config);
-  auto endpoint = mkq::kube::resolve_context(*config, "", false, &error);
-  INFO(error);
+  auto endpoint = mkq::kube::resolve_context(*config, "", false);
+  INFO((endpoint ? std::string() : endpoint.error().message));
   REQUIRE(endpoint);
   auto client = make_client(*endpoint);
   auto ns = client->request("GET", "/api/v1/namespaces/default", nullptr);

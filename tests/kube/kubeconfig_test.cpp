@@ -20,26 +20,41 @@ const std::string kSecretKey = "-----BEGIN PRIVATE KEY-----\nSUPER-SECRET-KEY\n-
 
 std::string b64(const std::string& text) { return mkq::base::base64_encode(text); }
 
+// The error's message of a failed result, "" for a value (for INFO).
+template <class T>
+std::string why(const mkq::kube::Result<T>& result) {
+  return result ? std::string() : result.error().message;
+}
+
 Kubeconfig parse_ok(const std::string& text, const fs::path& origin = "/etc/kube/config") {
-  std::string error;
-  auto config = mkq::kube::parse_kubeconfig(text, origin, &error);
-  INFO(error);
+  auto config = mkq::kube::parse_kubeconfig(text, origin);
+  INFO(why(config));
   REQUIRE(config);
   return *config;
 }
 
 std::string parse_error(const std::string& text, const fs::path& origin = "/etc/kube/config") {
-  std::string error;
-  auto config = mkq::kube::parse_kubeconfig(text, origin, &error);
+  auto config = mkq::kube::parse_kubeconfig(text, origin);
   REQUIRE_FALSE(config);
-  return error;
+  return config.error().message;
 }
 
 std::string resolve_error(const Kubeconfig& config, const std::string& context, bool insecure = false) {
-  std::string error;
-  auto endpoint = mkq::kube::resolve_context(config, context, insecure, &error);
+  auto endpoint = mkq::kube::resolve_context(config, context, insecure);
   REQUIRE_FALSE(endpoint);
-  return error;
+  return endpoint.error().message;
+}
+
+// load_kubeconfig's refusal: its message, and whether it says that nothing was named.
+struct Refusal {
+  std::string message;
+  bool none = false;
+};
+
+Refusal load_refusal(const LoadOptions& options) {
+  auto config = mkq::kube::load_kubeconfig(options);
+  REQUIRE_FALSE(config);
+  return {config.error().message, config.error().reason == mkq::kube::kNoKubeconfig};
 }
 
 }  // namespace
@@ -78,8 +93,7 @@ TEST_CASE("a YAML kubeconfig: clusters, users, contexts, decoded data", "[kube][
   CHECK(exec->install_hint == "install gke-auth");
   CHECK(config.contexts.at("prod").namespace_name == "team-a");
 
-  std::string error;
-  const auto endpoint = mkq::kube::resolve_context(config, "", false, &error);
+  const auto endpoint = mkq::kube::resolve_context(config, "", false);
   REQUIRE(endpoint);
   CHECK(endpoint->context == "prod");
   CHECK(endpoint->cluster.server == "https://10.0.0.1:6443");
@@ -115,11 +129,10 @@ TEST_CASE("file paths are relative to the kubeconfig's directory", "[kube][kubec
              "    tokenFile: tokens/t\n"
              "- name: e\n  user:\n    exec:\n      apiVersion: client.authentication.k8s.io/v1beta1\n"
              "      command: ./bin/plugin\n");
-  std::string error;
   LoadOptions options;
   options.explicit_file = dir / "conf/config";
-  const auto config = mkq::kube::load_kubeconfig(options, &error);
-  INFO(error);
+  const auto config = mkq::kube::load_kubeconfig(options);
+  INFO(why(config));
   REQUIRE(config);
   CHECK(config->clusters.at("k").certificate_authority_data == kCaPem);
   CHECK(config->clusters.at("k").certificate_authority_file == (dir / "conf/ca.crt").string());
@@ -153,17 +166,14 @@ TEST_CASE("KUBECONFIG merges files: the first definition of a name wins", "[kube
   options.kubeconfig_env = (dir / "a").string() + ":" + (dir / "missing").string() + "::" + (dir / "b").string() +
                            ":" + (dir / "c").string();
   options.home = dir / "home";
-  std::string error;
-  bool none = true;
-  const auto config = mkq::kube::load_kubeconfig(options, &error, &none);
-  INFO(error);
+  const auto config = mkq::kube::load_kubeconfig(options);
+  INFO(why(config));
   REQUIRE(config);
-  CHECK_FALSE(none);
   CHECK(config->clusters.at("shared").server == "https://from-a");
   CHECK(config->clusters.at("only-b").server == "https://only-b");
   CHECK(config->current_context == "ctx-b");  // the first file that sets it
   CHECK(config->files == std::vector<fs::path>{dir / "a", dir / "b", dir / "c"});
-  const auto endpoint = mkq::kube::resolve_context(*config, "", false, &error);
+  const auto endpoint = mkq::kube::resolve_context(*config, "", false);
   REQUIRE(endpoint);
   CHECK(endpoint->cluster.server == "https://only-b");
   CHECK(endpoint->user.token.empty());
@@ -174,28 +184,25 @@ TEST_CASE("kubeconfig: an explicit file beats KUBECONFIG, which beats ~/.kube/co
   write_file(dir / "explicit", "current-context: explicit\n");
   write_file(dir / "env", "current-context: env\n");
   write_file(dir / "home/.kube/config", "current-context: home\n");
-  std::string error;
   LoadOptions options;
   options.home = dir / "home";
   options.kubeconfig_env = (dir / "env").string();
   options.explicit_file = dir / "explicit";
-  CHECK(mkq::kube::load_kubeconfig(options, &error)->current_context == "explicit");
+  CHECK(mkq::kube::load_kubeconfig(options)->current_context == "explicit");
   options.explicit_file.clear();
-  CHECK(mkq::kube::load_kubeconfig(options, &error)->current_context == "env");
+  CHECK(mkq::kube::load_kubeconfig(options)->current_context == "env");
   options.kubeconfig_env = "";
-  CHECK(mkq::kube::load_kubeconfig(options, &error)->current_context == "home");
+  CHECK(mkq::kube::load_kubeconfig(options)->current_context == "home");
 }
 
-TEST_CASE("no kubeconfig anywhere is reported as found_none", "[kube][kubeconfig]") {
+TEST_CASE("no kubeconfig anywhere is reported as kNoKubeconfig", "[kube][kubeconfig]") {
   TempDir dir;
-  std::string error;
-  bool none = false;
   LoadOptions options;
   options.home = dir / "home";
   options.kubeconfig_env = "";
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK(none);
-  CHECK(error == "no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
+  const Refusal refusal = load_refusal(options);
+  CHECK(refusal.none);
+  CHECK(refusal.message == "no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
 }
 
 // A file that was named and cannot be read never falls back to "none" (and so
@@ -203,54 +210,52 @@ TEST_CASE("no kubeconfig anywhere is reported as found_none", "[kube][kubeconfig
 TEST_CASE("kubeconfig: a named file that cannot be read is an error naming it", "[kube][kubeconfig][errors]") {
   TempDir dir;
   write_file(dir / "home/.kube/config", "current-context: home\n");
-  std::string error;
-  bool none = true;
+  Refusal refusal;
   LoadOptions options;
   options.home = dir / "home";
   options.kubeconfig_env = "";
 
   options.explicit_file = dir / "nope";
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK_FALSE(none);
-  CHECK(error == "--kubeconfig names " + (dir / "nope").string() + ", which does not exist");
+  refusal = load_refusal(options);
+  CHECK_FALSE(refusal.none);
+  CHECK(refusal.message == "--kubeconfig names " + (dir / "nope").string() + ", which does not exist");
 
   options.explicit_file = dir.path();
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK(error == "--kubeconfig names " + dir.path().string() + ", which is a directory");
+  refusal = load_refusal(options);
+  CHECK(refusal.message == "--kubeconfig names " + dir.path().string() + ", which is a directory");
 
   options.explicit_file = dir / "nope";
   options.explicit_named_by = "the policy's worker \"w1\"'s kubeconfig = \"nope\"";
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK(error == "the policy's worker \"w1\"'s kubeconfig = \"nope\" names " + (dir / "nope").string() +
+  refusal = load_refusal(options);
+  CHECK(refusal.message == "the policy's worker \"w1\"'s kubeconfig = \"nope\" names " + (dir / "nope").string() +
                      ", which does not exist");
 
   options.explicit_file.clear();
   options.kubeconfig_env = (dir / "x").string();
-  none = true;
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK_FALSE(none);  // not ~/.kube/config, although it exists: KUBECONFIG named another file
-  CHECK(error == "KUBECONFIG names " + (dir / "x").string() + ", which does not exist");
+  refusal = load_refusal(options);
+  CHECK_FALSE(refusal.none);  // not ~/.kube/config, although it exists: KUBECONFIG named another file
+  CHECK(refusal.message == "KUBECONFIG names " + (dir / "x").string() + ", which does not exist");
 
   options.kubeconfig_env = (dir / "x").string() + ":" + (dir / "y").string();
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK_FALSE(none);
-  CHECK(error == "KUBECONFIG names " + (dir / "x").string() + ", " + (dir / "y").string() + ", none of which exists");
+  refusal = load_refusal(options);
+  CHECK_FALSE(refusal.none);
+  CHECK(refusal.message == "KUBECONFIG names " + (dir / "x").string() + ", " + (dir / "y").string() + ", none of which exists");
 
   options.kubeconfig_env = ":";
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK_FALSE(none);
-  CHECK(error == "KUBECONFIG is set (\":\") but names no file");
+  refusal = load_refusal(options);
+  CHECK_FALSE(refusal.none);
+  CHECK(refusal.message == "KUBECONFIG is set (\":\") but names no file");
 
   options.kubeconfig_env = (dir / "home").string();
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK(error == "KUBECONFIG names " + (dir / "home").string() + ", which is a directory");
+  refusal = load_refusal(options);
+  CHECK(refusal.message == "KUBECONFIG names " + (dir / "home").string() + ", which is a directory");
 
   options.kubeconfig_env = "";
   fs::remove(dir / "home/.kube/config");
   fs::create_directories(dir / "home/.kube/config");
-  CHECK_FALSE(mkq::kube::load_kubeconfig(options, &error, &none));
-  CHECK_FALSE(none);
-  CHECK(error == "the kubeconfig " + (dir / "home/.kube/config").string() + " (~/.kube/config) is a directory");
+  refusal = load_refusal(options);
+  CHECK_FALSE(refusal.none);
+  CHECK(refusal.message == "the kubeconfig " + (dir / "home/.kube/config").string() + " (~/.kube/config) is a directory");
 }
 
 TEST_CASE("kubeconfig: KUBECONFIG skips a missing file when another exists, as kubectl does", "[kube][kubeconfig]") {
@@ -259,9 +264,8 @@ TEST_CASE("kubeconfig: KUBECONFIG skips a missing file when another exists, as k
   LoadOptions options;
   options.home = dir / "home";
   options.kubeconfig_env = (dir / "a").string() + ":" + (dir / "b").string();
-  std::string error;
-  const auto config = mkq::kube::load_kubeconfig(options, &error);
-  INFO(error);
+  const auto config = mkq::kube::load_kubeconfig(options);
+  INFO(why(config));
   REQUIRE(config);
   CHECK(config->current_context == "b");
   CHECK(config->files == std::vector<fs::path>{dir / "b"});
@@ -277,12 +281,11 @@ TEST_CASE("kubeconfig: says how its files were named", "[kube][kubeconfig]") {
   LoadOptions options;
   options.home = dir / "home";
   options.kubeconfig_env = "";
-  std::string error;
-  CHECK(mkq::kube::load_kubeconfig(options, &error)->named_by == "~/.kube/config");
+  CHECK(mkq::kube::load_kubeconfig(options)->named_by == "~/.kube/config");
   options.kubeconfig_env = (dir / "f").string();
-  CHECK(mkq::kube::load_kubeconfig(options, &error)->named_by == "KUBECONFIG");
+  CHECK(mkq::kube::load_kubeconfig(options)->named_by == "KUBECONFIG");
   options.explicit_file = dir / "f";
-  const auto config = mkq::kube::load_kubeconfig(options, &error);
+  const auto config = mkq::kube::load_kubeconfig(options);
   REQUIRE(config);
   CHECK(config->named_by == "--kubeconfig");
   CHECK(config->skipped.empty());
@@ -358,11 +361,10 @@ TEST_CASE("resolve_context refusals name the context and the file", "[kube][kube
   CHECK(resolve_error(config, "ghost-cluster") == file + "context \"ghost-cluster\": cluster \"ghost\" not found");
   CHECK(resolve_error(config, "ghost-user") == file + "context \"ghost-user\": user \"ghost\" not found");
 
-  std::string error;
-  const auto insecure = mkq::kube::resolve_context(config, "insecure", true, &error);
+  const auto insecure = mkq::kube::resolve_context(config, "insecure", true);
   REQUIRE(insecure);
   CHECK(insecure->cluster.insecure_skip_tls_verify);
-  const auto ok = mkq::kube::resolve_context(config, "ok", false, &error);
+  const auto ok = mkq::kube::resolve_context(config, "ok", false);
   REQUIRE(ok);
   CHECK(ok->user.token == "s3cr3t-t0ken");
   CHECK(ok->cluster.certificate_authority_data == kCaPem);

@@ -13,7 +13,6 @@
 
 namespace {
 
-using mkq::kube::IdentityProblem;
 
 const mkq::sandbox::Pki& pki() {
   static const mkq::sandbox::Pki generated = [] {
@@ -62,27 +61,26 @@ TEST_CASE("tls material: certificates and keys from PEM", "[kube][tls]") {
 }
 
 TEST_CASE("tls material: a client identity is a certificate, its chain and the matching key", "[kube][tls]") {
-  IdentityProblem problem = IdentityProblem::kNone;
-  auto identity = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key, &problem);
+  auto identity = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key);
   REQUIRE(identity);
-  CHECK(problem == IdentityProblem::kNone);
-  CHECK(identity->certs.size() == 2);
-  CHECK(identity->cert_pem == pki().admin_cert + pki().ca_cert);
+  CHECK(identity.value()->certs.size() == 2);
+  CHECK(identity.value()->cert_pem == pki().admin_cert + pki().ca_cert);
 
-  CHECK_FALSE(mkq::kube::read_client_identity("nope", pki().admin_key, &problem));
-  CHECK(problem == IdentityProblem::kCertificate);
-  CHECK_FALSE(mkq::kube::read_client_identity(pki().admin_cert, "nope", &problem));
-  CHECK(problem == IdentityProblem::kKey);
-  CHECK(mkq::kube::describe(problem) == "the client key is not a PEM private key");
-  CHECK_FALSE(mkq::kube::read_client_identity(pki().admin_cert, pki().server_key, &problem));
-  CHECK(problem == IdentityProblem::kMismatch);
-  CHECK(mkq::kube::describe(problem) == "the client key does not match the client certificate");
+  const auto refused = [](const std::string& cert, const std::string& key) {
+    auto result = mkq::kube::read_client_identity(cert, key);
+    REQUIRE_FALSE(result);
+    CHECK(result.error().reason == "ConfigError");
+    return result.error().message;
+  };
+  CHECK(refused("nope", pki().admin_key) == "the client certificate is not a PEM certificate");
+  CHECK(refused(pki().admin_cert, "nope") == "the client key is not a PEM private key");
+  CHECK(refused(pki().admin_cert, pki().server_key) == "the client key does not match the client certificate");
 }
 
 TEST_CASE("tls material: installing on an SSL_CTX takes references only", "[kube][tls]") {
-  IdentityProblem problem = IdentityProblem::kNone;
-  auto identity = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key, &problem);
-  REQUIRE(identity);
+  auto read = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key);
+  REQUIRE(read);
+  const std::unique_ptr<mkq::kube::ClientIdentity> identity = std::move(read).value();
   const auto cas = mkq::kube::read_certificates(pki().ca_cert);
   for (int i = 0; i < 2; ++i) {  // two connections, the same objects
     std::unique_ptr<SSL_CTX, SslCtxFree> ctx(SSL_CTX_new(TLS_client_method()));

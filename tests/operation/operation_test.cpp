@@ -164,9 +164,8 @@ TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered 
     CHECK(contains(fleet.ui.errors, "changed since the plan"));
   }
   SECTION("a change edited in the file: not what the policy plans") {
-    std::string error;
-    std::optional<reconcile::Plan> read = operation::read_saved_plan(file, &error);
-    REQUIRE(read.has_value());
+    mkq::base::Result<reconcile::Plan> read = operation::read_saved_plan(file);
+    REQUIRE(read.ok());
     bool edited = false;
     for (reconcile::ClusterPlan& cluster : read->clusters) {
       for (reconcile::Change& change : cluster.changes) {
@@ -214,9 +213,9 @@ TEST_CASE("a plan saved as --format json (an older mkq's saved plan) is refused"
   const operation::PlanResult made = operation::plan(plan, fleet.resolver, fleet.ui);
   REQUIRE(made.plan.has_value());
   fleet.write("old.plan", reconcile::render_json(*made.plan).dump(2));
-  std::string error;
-  CHECK_FALSE(operation::read_saved_plan(file, &error).has_value());
-  CHECK(error == "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`");
+  const mkq::base::Result<reconcile::Plan> old = operation::read_saved_plan(file);
+  REQUIRE_FALSE(old.ok());
+  CHECK(old.error().message == "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`");
   operation::SavedPlanRequest saved = fleet.request<operation::SavedPlanRequest>();
   saved.path = file;
   CHECK(operation::apply_saved_plan(saved, fleet.resolver, fleet.ui).stop == Stop::Failed);
@@ -269,10 +268,9 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   plan.excluded.push_back({"w2", 4});
   const std::string file = (fleet.dir / "saved.plan").string();
   REQUIRE(operation::write_saved_plan(plan, file).empty());
-  std::string error;
-  const std::optional<reconcile::Plan> back = operation::read_saved_plan(file, &error);
-  INFO(error);
-  REQUIRE(back.has_value());
+  const mkq::base::Result<reconcile::Plan> back = operation::read_saved_plan(file);
+  INFO((back ? std::string() : back.error().message));
+  REQUIRE(back.ok());
   CHECK(reconcile::first_difference(plan, *back).empty());
   CHECK(back->kind == reconcile::PlanKind::Destroy);
   CHECK(back->state_serial == 3);

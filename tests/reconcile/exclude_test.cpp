@@ -123,9 +123,8 @@ TEST_CASE("exclude: the plan names each excluded cluster in every rendering", "[
 
   const Json json = reconcile::render_json(plan);
   CHECK(json["excluded"] == Json::parse(R"([{"name": "worker2", "objects": 7}, {"name": "worker3", "objects": 1}])"));
-  std::string error;
-  const auto back = reconcile::plan_from_json(json, &error);
-  INFO(error);
+  const auto back = reconcile::plan_from_json(json);
+  INFO((back ? std::string() : back.error().message));
   REQUIRE(back);
   REQUIRE(back->excluded.size() == 2);
   CHECK(back->excluded[1].cluster == "worker3");

@@ -374,8 +374,7 @@ TEST_CASE("render: the plan says Kueue will be restarted, and a saved plan keeps
             "`ConfigMap kueue-system/kueue-manager-config`: Kueue's controller manager will be restarted to read it "
             "(Deployment kueue-system/kueue-controller-manager)\n") != std::string::npos);
 
-  std::string error;
-  const auto saved = reconcile::plan_from_json(reconcile::render_json(plan), &error);
+  const auto saved = reconcile::plan_from_json(reconcile::render_json(plan));
   REQUIRE(saved);
   const reconcile::Change* change = change_of(*saved, kAddress);
   REQUIRE(change->restart);

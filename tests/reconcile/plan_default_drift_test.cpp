@@ -295,8 +295,8 @@ TEST_CASE("plan: the saved plan keeps the repair, the restored defaults and the 
   edit_worker_queue(world, [](Json& spec) { spec["stopPolicy"] = "Hold"; });
   const auto plan = world.plan(desired);
   const Json json = reconcile::render_json(plan);
-  const auto back = reconcile::plan_from_json(json, nullptr);
-  REQUIRE(back.has_value());
+  const auto back = reconcile::plan_from_json(json);
+  REQUIRE(back.ok());
   const auto& change = worker_queue(*back);
   CHECK(change.repairs_drift);
   CHECK(change.inventory_digest == worker_queue(plan).inventory_digest);

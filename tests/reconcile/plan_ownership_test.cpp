@@ -382,9 +382,8 @@ TEST_CASE("plan: a saved plan keeps ownership and releases", "[reconcile][plan][
   reconcile::PlanOptions destroy;
   destroy.kind = reconcile::PlanKind::Destroy;
   const auto plan = world.plan(desired, nullptr, destroy);
-  std::string error;
-  const auto back = reconcile::plan_from_json(reconcile::render_json(plan), &error);
-  REQUIRE(back.has_value());
+  const auto back = reconcile::plan_from_json(reconcile::render_json(plan));
+  REQUIRE(back.ok());
   CHECK(back->policy == "test");
   const auto* release = change_of(*back, world.inventory.back().address);
   REQUIRE(release != nullptr);

@@ -204,10 +204,8 @@ TEST_CASE("render_json: summary and shape; plan_from_json round-trips it", "[rec
   CHECK(json["clusters"][0]["changes"][3]["fields"][1] == Json::parse(R"({"path":"spec.cohortName","before":"all","sensitive":false})"));
   CHECK(json["clusters"][1]["reachable"] == false);
 
-  std::string error;
-  const auto back = reconcile::plan_from_json(json, &error);
-  REQUIRE(back.has_value());
-  CHECK(error.empty());
+  const auto back = reconcile::plan_from_json(json);
+  REQUIRE(back.ok());
   CHECK(reconcile::render_json(*back) == json);
   CHECK(back->policy_path == plan.policy_path);
   CHECK(back->clusters[0].role == kueue::ClusterRole::Manager);
@@ -220,25 +218,25 @@ TEST_CASE("render_json: summary and shape; plan_from_json round-trips it", "[rec
   CHECK(back->clusters[0].changes[0].credential);
   CHECK(reconcile::render_text(*back, false) == reconcile::render_text(plan, false));
   // Through text as a saved plan file is.
-  CHECK(reconcile::render_json(*reconcile::plan_from_json(Json::parse(json.dump(2)), nullptr)) == json);
+  CHECK(reconcile::render_json(*reconcile::plan_from_json(Json::parse(json.dump(2)))) == json);
 }
 
 TEST_CASE("plan_from_json refuses what it cannot read", "[reconcile][render][json]") {
-  std::string error;
-  CHECK_FALSE(reconcile::plan_from_json(Json::parse("[]"), &error));
-  CHECK(error == "a saved plan is a JSON object");
+  const auto refusal = [](const Json& json) {
+    const auto plan = reconcile::plan_from_json(json);
+    REQUIRE_FALSE(plan);
+    return plan.error().message;
+  };
+  CHECK(refusal(Json::parse("[]")) == "a saved plan is a JSON object");
   Json json = reconcile::render_json(mixed_plan());
   json["format_version"] = 2;
-  CHECK_FALSE(reconcile::plan_from_json(json, &error));
-  CHECK(error == "unsupported plan format_version (this mkq reads version 1)");
+  CHECK(refusal(json) == "unsupported plan format_version (this mkq reads version 1)");
   json = reconcile::render_json(mixed_plan());
   json["clusters"][0]["changes"][0]["action"] = "explode";
-  CHECK_FALSE(reconcile::plan_from_json(json, &error));
-  CHECK(error == "unknown action \"explode\" for manager-cluster/Secret/kueue-system/worker1-secret");
+  CHECK(refusal(json) == "unknown action \"explode\" for manager-cluster/Secret/kueue-system/worker1-secret");
   json = reconcile::render_json(mixed_plan());
   json["clusters"][0].erase("name");
-  CHECK_FALSE(reconcile::plan_from_json(json, &error));
-  CHECK(error.rfind("the saved plan is malformed: ", 0) == 0);
+  CHECK(refusal(json).rfind("the saved plan is malformed: ", 0) == 0);
 }
 
 TEST_CASE("stale_reasons: a saved plan is stale when the state or a live object moved", "[reconcile][plan][stale]") {
@@ -301,8 +299,8 @@ TEST_CASE("a saved plan differs from the plan made again when a change was edite
   };
   const reconcile::Plan fresh = one_cluster({queue("9")});
   // Round-tripped through the saved file, it is the same plan.
-  const auto saved = reconcile::plan_from_json(reconcile::render_json(fresh), nullptr);
-  REQUIRE(saved.has_value());
+  const auto saved = reconcile::plan_from_json(reconcile::render_json(fresh));
+  REQUIRE(saved.ok());
   CHECK(reconcile::first_difference(*saved, fresh).empty());
   // Display text is not compared.
   reconcile::Change reworded = queue("9");
