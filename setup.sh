@@ -33,7 +33,7 @@ packages=(
   g++ cmake make pkg-config ccache
   libantlr4-runtime-dev uuid-dev
   nlohmann-json3-dev libcli11-dev catch2 libyaml-cpp-dev
-  libssl-dev libsqlite3-dev libcpp-httplib-dev openssl libcurl4-openssl-dev libgoogle-perftools-dev
+  libssl-dev libsqlite3-dev libcpp-httplib-dev openssl libcurl4-openssl-dev libgoogle-perftools-dev zlib1g-dev
 )
 if [ $test_deps = 1 ]; then
   packages+=(

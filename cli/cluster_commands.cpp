@@ -1,6 +1,7 @@
 #include "cli/cluster_commands.h"
 
 #include <chrono>
+#include <cstdlib>
 
 #include "cli/run_options.h"
 #include "runtime/operation/session.h"
@@ -16,7 +17,9 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
                   "Target the sandbox (started with the policy's cluster names when it is not running)");
     cmd->add_option("--sandbox-dir", runtime.sandbox_dir,
                     "The sandbox's directory (default: .mkq/sandbox in the policy's directory)");
-    cmd->add_option("--state", runtime.state_path, "The state database (default: .mkq/state.db beside the policy)");
+    cmd->add_option("--state", runtime.state_path,
+                    "The state database (default: $MKQ_STATE, else .mkq/state.db beside the policy), or "
+                    "kubernetes://CONTEXT/NAMESPACE/NAME for a state kept in a cluster");
     cmd->add_flag("--insecure-skip-tls-verify", runtime.insecure_skip_tls_verify,
                   "Allow kubeconfig clusters with insecure-skip-tls-verify (refused otherwise)");
     cmd->add_option("--qps", runtime.qps, "Requests per second to each cluster (default: 50)")
@@ -116,7 +119,12 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
       "state", "Read the state mkq keeps of what it applied; release a stale lock; forget objects");
   state_cmd->require_subcommand(1);
   state_cmd->fallthrough();
-  state_cmd->add_option("--state", state_file, "The state database (default: .mkq/state.db beside --policy)");
+  state_cmd->add_option("--state", state_file,
+                        "The state database (default: $MKQ_STATE, else .mkq/state.db beside --policy), or "
+                        "kubernetes://CONTEXT/NAMESPACE/NAME");
+  state_cmd->add_option("--kubeconfig", state.runtime.kubeconfig,
+                        "The kubeconfig of a kubernetes:// state's context (default: $KUBECONFIG, then "
+                        "~/.kube/config; none at all: the sandbox's)");
   state_cmd->add_option("--policy", state_policy, "The policy whose state to read (default: .)");
   state_cmd->add_flag("--json", state.json, "Print JSON");
   state_cmd->add_subcommand("list", "List every object in the inventory")->callback([this] { state.action = "list"; });
@@ -133,10 +141,25 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
       ->type_name("NAME")
       ->allow_extra_args(false);
   state_rm->callback([this] { state.action = "rm"; });
+  CLI::App* state_push = state_cmd->add_subcommand(
+      "push", "Copy the local state file into the cluster named by --state kubernetes://CONTEXT/NAMESPACE/NAME");
+  state_push->add_option("--file", state.file, "The local state (default: .mkq/state.db beside --policy)");
+  state_push->add_flag("--force", state.force, "Replace a state of another lineage, a newer one, or a damaged one");
+  state_push->callback([this] { state.action = "push"; });
+  CLI::App* state_pull = state_cmd->add_subcommand(
+      "pull", "Copy the state kept in the cluster named by --state kubernetes://... into a local file");
+  state_pull->add_option("--file", state.file, "The local state (default: .mkq/state.db beside --policy)");
+  state_pull->add_flag("--force", state.force, "Replace a local state of another lineage, a newer one, or a damaged one");
+  state_pull->callback([this] { state.action = "pull"; });
 
   history_cmd = app.add_subcommand("history", "List past applies and destroys, or one run's objects");
   history_cmd->add_option("RUN", history.run, "A run's id: show each object's outcome");
-  history_cmd->add_option("--state", history.state_path, "The state database (default: .mkq/state.db beside --policy)");
+  history_cmd->add_option("--state", history.state_path,
+                          "The state database (default: $MKQ_STATE, else .mkq/state.db beside --policy), or "
+                          "kubernetes://CONTEXT/NAMESPACE/NAME");
+  history_cmd->add_option("--kubeconfig", history.runtime.kubeconfig,
+                          "The kubeconfig of a kubernetes:// state's context (default: $KUBECONFIG, then "
+                          "~/.kube/config; none at all: the sandbox's)");
   history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
   history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
   history_cmd->add_flag("--json", history.json, "Print JSON");
@@ -146,7 +169,21 @@ std::vector<CLI::App*> ClusterCommands::compiling() const {
   return {plan_cmd, apply_cmd, destroy_cmd, status_cmd, rotate_cmd};
 }
 
+namespace {
+
+// --state, else $MKQ_STATE (a team's kubernetes:// state, set once), else "".
+void state_from_environment(std::string& state) {
+  if (!state.empty()) return;
+  if (const char* value = std::getenv("MKQ_STATE"); value != nullptr) state = value;
+}
+
+}  // namespace
+
 std::optional<int> ClusterCommands::run(const GlobalOptions& global) {
+  for (std::string* option : {&plan.runtime.state_path, &apply.runtime.state_path, &destroy.runtime.state_path,
+                              &rotate.runtime.state_path, &state_file, &history.state_path}) {
+    state_from_environment(*option);
+  }
   if (*plan_cmd) {
     plan.format = plan_format == "json"       ? PlanFormat::Json
                   : plan_format == "markdown" ? PlanFormat::Markdown
@@ -172,12 +209,14 @@ std::optional<int> ClusterCommands::run(const GlobalOptions& global) {
     state.state_path = operation::state_path_for(state_policy, runtime).string();
     state.policy_path = state_policy;
     state.state_option = state_file;
+    if (state.file.empty()) state.file = operation::state_path_for(state_policy, RuntimeOptions{}).string();
     return run_state(state, global);
   }
   if (*history_cmd) {
     RuntimeOptions runtime;
     runtime.state_path = history.state_path;
     history.state_path = operation::state_path_for(history_policy, runtime).string();
+    history.policy_path = history_policy;
     return run_history(history, global);
   }
   return std::nullopt;

@@ -87,7 +87,7 @@ int history_run(const state::StateStore& store, const std::string& run_text, boo
 
 int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) {
   bool missing = false;
-  auto store = open_state(options.state_path, &missing);
+  auto store = open_state(options.state_path, options.runtime, options.policy_path, &missing);
   if (store == nullptr && !missing) return 1;
   if (missing) {
     if (!options.run.empty()) {

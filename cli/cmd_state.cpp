@@ -1,7 +1,7 @@
-// `mkq state list|show|unlock|rm`: read the state database (runtime/state)
-// and print it; `state unlock` and `state rm` are the writes, and neither
-// touches a cluster (`mkq history` is cmd_history.cpp). Results go to stdout, errors to stderr as
-// "mkq: error: ...".
+// `mkq state list|show|unlock|rm|push|pull`: read the state database
+// (runtime/state) and print it; `state unlock`, `state rm` and `state push|pull`
+// are the writes, and none touches a cluster's policy objects (`mkq history`
+// is cmd_history.cpp). Results go to stdout, errors to stderr as "mkq: error: ...".
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -12,6 +12,8 @@
 #include "compiler/diag/diagnostic.h"
 #include "runtime/operation/hints.h"
 #include "runtime/operation/lock.h"
+#include "runtime/operation/state_open.h"
+#include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 
 namespace mkq::cli {
@@ -149,7 +151,8 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   switch (lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder)) {
     case state::LockResult::Acquired: break;
     case state::LockResult::AcquiredStale:
-      std::fprintf(stderr, "mkq: took over a stale lock: %s (the process no longer runs)\n", holder.describe().c_str());
+      std::fprintf(stderr, "mkq: took over a stale lock: %s (%s)\n", holder.describe().c_str(),
+                   holder.why_stale().c_str());
       break;
     case state::LockResult::Held:
       error_line(store.last_error().empty()
@@ -197,11 +200,55 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   return 0;
 }
 
+// `mkq state push` / `mkq state pull`: the local file to the cluster of
+// --state kubernetes://..., or back; what would be lost is refused without --force.
+int state_transfer(const StateCommandOptions& options) {
+  const bool push = options.action == "push";
+  if (!state::is_cluster_address(options.state_path)) {
+    error_line(std::string("state ") + options.action + " copies a state " + (push ? "into" : "out of") +
+               " a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)");
+    return 1;
+  }
+  std::string error;
+  auto cluster = operation::connect_cluster_state(options.state_path, options.runtime, options.policy_path, &error);
+  if (cluster == nullptr) {
+    error_line(error);
+    return 1;
+  }
+  const kube::Result<state::Transfer> done =
+      push ? state::push_state(options.file, *cluster, state::LockHolder{"state push", "", "", 0, ""}, options.force)
+           : state::pull_state(*cluster, options.file, options.force);
+  if (!done.ok()) {
+    error_line(done.error().message);
+    return 1;
+  }
+  if (done.value().outcome == state::Transfer::Outcome::LockHeld) {
+    error_line(lock_held_message(options.state_path, done.value().holder, options.policy_path, options.state_option) +
+               "; nothing was pushed");
+    return 1;
+  }
+  const std::string what = "(lineage " + done.value().lineage + ", serial " + std::to_string(done.value().serial) + ")";
+  if (options.json) {
+    print_json(Json{{push ? "pushed" : "pulled",
+                     {{"from", push ? options.file : options.state_path},
+                      {"to", push ? options.state_path : options.file},
+                      {"lineage", done.value().lineage},
+                      {"serial", done.value().serial},
+                      {"replaced", done.value().replaced}}}});
+  } else if (push) {
+    std::printf("pushed %s to %s %s\n", options.file.c_str(), options.state_path.c_str(), what.c_str());
+  } else {
+    std::printf("pulled %s into %s %s\n", options.state_path.c_str(), options.file.c_str(), what.c_str());
+  }
+  return 0;
+}
+
 }  // namespace
 
 int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*/) {
+  if (options.action == "push" || options.action == "pull") return state_transfer(options);
   bool missing = false;
-  auto store = open_state(options.state_path, &missing);
+  auto store = open_state(options.state_path, options.runtime, options.policy_path, &missing);
   if (store == nullptr && !missing) return 1;
   if (missing) {
     if (options.action == "list") {
@@ -219,7 +266,7 @@ int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*
   if (options.action == "show") return state_show(*store, options.address, options.json);
   if (options.action == "unlock") return state_unlock(*store, options);
   if (options.action == "rm") return state_rm(*store, options);
-  error_line("say what to do: mkq state list|show ADDRESS|unlock|rm");
+  error_line("say what to do: mkq state list|show ADDRESS|unlock|rm|push|pull");
   return 1;
 }
 

@@ -107,11 +107,13 @@ struct RotateOptions {
   bool auto_approve = false;
 };
 
-// `mkq state list|show ADDRESS|unlock|rm` and `mkq history [RUN]`.
+// `mkq state list|show ADDRESS|unlock|rm|push|pull` and `mkq history [RUN]`.
 struct StateCommandOptions {
-  std::string action;      // list, show, unlock, rm
+  std::string action;      // list, show, unlock, rm, push, pull
   std::string address;     // show
-  std::string state_path;  // resolved path of the state db
+  std::string state_path;  // resolved path of the state db, or kubernetes://CONTEXT/NAMESPACE/NAME
+  RuntimeOptions runtime;  // how a state in a cluster is reached (--kubeconfig, the sandbox)
+  std::string file;        // push, pull: the local file (default: the policy's, .mkq/state.db)
   bool json = false;
   bool force = false;                  // unlock: even while the holder still runs
   std::vector<std::string> addresses;  // rm ADDRESS...
@@ -123,6 +125,8 @@ struct StateCommandOptions {
 
 struct HistoryOptions {
   std::string state_path;
+  RuntimeOptions runtime;  // how a state in a cluster is reached (--kubeconfig, the sandbox)
+  std::string policy_path = ".";
   int limit = 20;
   bool json = false;
   std::string run;  // a run id: show its objects

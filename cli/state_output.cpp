@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "cli/terminal_ui.h"
+#include "runtime/operation/state_open.h"
 
 namespace mkq::cli {
 
@@ -28,10 +29,11 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 
-std::unique_ptr<state::StateStore> open_state(const std::string& path, bool* missing) {
+std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,
+                                              const std::string& policy_path, bool* missing) {
   *missing = false;
   std::string error;
-  auto store = state::StateStore::open_existing(path, &error);
+  auto store = operation::open_state_at(path, runtime, policy_path, false, &error);
   if (store != nullptr) return store;
   if (error.empty()) {
     *missing = true;

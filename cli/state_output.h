@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/operation/options.h"
 #include "runtime/state/state.h"
 
 namespace mkq::cli {
@@ -20,8 +21,10 @@ void print_table(const std::vector<std::vector<std::string>>& rows);
 
 std::string or_dash(const std::string& text);
 
-// Opens the state without creating it. nullptr and *missing when there is no
-// file; nullptr with the error printed when it cannot be read.
-std::unique_ptr<state::StateStore> open_state(const std::string& path, bool* missing);
+// Opens the state without creating it: a file, or kubernetes://... reached as
+// `runtime` says (operation/state_open.h). nullptr and *missing when there is
+// none; nullptr with the error printed when it cannot be read.
+std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,
+                                              const std::string& policy_path, bool* missing);
 
 }  // namespace mkq::cli

@@ -10,6 +10,7 @@
 #include "compiler/kueue/render.h"
 #include "runtime/credentials/cluster_profile.h"
 #include "runtime/operation/hints.h"
+#include "runtime/operation/state_open.h"
 #include "runtime/reconcile/refresh.h"
 
 namespace mkq::operation::detail {
@@ -78,8 +79,7 @@ double milliseconds_since(std::chrono::steady_clock::time_point started) {
 // Opens the state (and the lock) of a run; Stop::None when it may go on.
 Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_command, std::string* took_over) {
   std::string error;
-  run.store = lock_command.empty() ? state::StateStore::open_existing(state_path, &error)
-                                   : state::StateStore::open(state_path, &error);
+  run.store = open_state_at(state_path.string(), run.runtime, run.policy_path, !lock_command.empty(), &error);
   if (!run.store && !error.empty()) {
     run.ui.error(error);
     return Stop::Failed;
@@ -98,7 +98,7 @@ Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_co
       case state::LockResult::Acquired:
         break;
       case state::LockResult::AcquiredStale:
-        *took_over = previous.describe();
+        *took_over = previous.describe() + " (" + previous.why_stale() + ")";
         break;
       case state::LockResult::Held:
         run.ui.error(run.store->last_error().empty()
@@ -213,7 +213,7 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   target.provider = std::move(provider);
   target.verbose = options.verbose;
   if (!resolver.open(target, run.ui, &run.session)) return Stop::Failed;
-  if (!took_over.empty()) run.ui.notice("took over a stale lock: " + took_over + " (the process no longer runs)");
+  if (!took_over.empty()) run.ui.notice("took over a stale lock: " + took_over);
   reconcile::RefreshOptions refresh;
   refresh.parallelism = std::max(1, options.runtime.parallelism);
   refresh.destroy = run.destroy;

@@ -40,9 +40,13 @@ std::string LockHolder::describe() const {
   out += " by ";
   if (!user.empty()) out += user + "@";
   out += host.empty() ? std::string("an unknown host") : host;
-  out += " (pid " + std::to_string(pid) + ")";
+  if (pid != 0) out += " (pid " + std::to_string(pid) + ")";
   if (!since.empty()) out += " since " + since;
   return out;
+}
+
+std::string LockHolder::why_stale() const {
+  return expired_at.empty() ? "the process no longer runs" : "its lease expired at " + expired_at;
 }
 
 namespace detail {

@@ -20,6 +20,23 @@ std::optional<LockHolder> read_lock(Database& db, bool* ok) {
   return LockHolder{row.text(0), row.text(1), row.text(2), row.integer(3), row.text(4)};
 }
 
+LockHolder complete_holder(LockHolder holder, const std::string& now) {
+  if (holder.user.empty()) holder.user = base::user_name();
+  if (holder.host.empty()) holder.host = base::host_name();
+  if (holder.pid == 0) holder.pid = base::process_id();
+  if (holder.since.empty()) holder.since = now;
+  return holder;
+}
+
+std::optional<LockHolder> current_lock(StoreData& impl, bool* ok) {
+  if (!impl.cluster) return read_lock(impl.db, ok);
+  // A Lease that cannot be read is taken for no lock: a run under way then
+  // reads as interrupted in the history, never the other way round.
+  *ok = true;
+  kube::Result<std::optional<LockHolder>> holder = impl.cluster->lock_holder();
+  return holder.ok() ? holder.value() : std::nullopt;
+}
+
 }  // namespace detail
 
 bool LockHolder::runs_here() const { return base::liveness(host, pid) == base::Liveness::Runs; }
@@ -27,11 +44,8 @@ bool LockHolder::runs_here() const { return base::liveness(host, pid) == base::L
 LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
   impl_->last_error.clear();
   Database& db = impl_->db;
-  LockHolder holder = me;
-  if (holder.user.empty()) holder.user = base::user_name();
-  if (holder.host.empty()) holder.host = base::host_name();
-  if (holder.pid == 0) holder.pid = base::process_id();
-  if (holder.since.empty()) holder.since = detail::now_rfc3339(*impl_);
+  const LockHolder holder = detail::complete_holder(me, detail::now_rfc3339(*impl_));
+  if (impl_->cluster) return detail::acquire_cluster_lock(*impl_, holder, previous);
 
   // A failure is reported as Held (nothing changed) with last_error() saying why.
   const auto failed = [&]() {
@@ -86,6 +100,11 @@ LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) 
 void StateStore::release_lock() {
   if (!impl_->held_lock) return;
   impl_->last_error.clear();
+  if (impl_->cluster) {
+    impl_->cluster->unlock();
+    impl_->held_lock.reset();
+    return;
+  }
   Statement remove(impl_->db.handle(), "DELETE FROM lock WHERE id = 1 AND host = ?1 AND pid = ?2");
   remove.bind(1, impl_->held_lock->host).bind(2, impl_->held_lock->pid);
   if (!remove.run()) {
@@ -97,6 +116,14 @@ void StateStore::release_lock() {
 
 std::optional<LockHolder> StateStore::force_unlock() {
   impl_->last_error.clear();
+  if (impl_->cluster) {
+    kube::Result<std::optional<LockHolder>> broken = impl_->cluster->break_lock();
+    impl_->cluster->unlock();
+    impl_->held_lock.reset();
+    if (broken.ok()) return broken.value();
+    impl_->last_error = broken.error().message;
+    return std::nullopt;
+  }
   Database& db = impl_->db;
   Transaction tx(db);
   if (!tx.begun()) {
@@ -121,13 +148,25 @@ std::optional<LockHolder> StateStore::force_unlock() {
 std::optional<LockHolder> StateStore::lock_holder() const {
   impl_->last_error.clear();
   bool ok = true;
-  std::optional<LockHolder> holder = detail::read_lock(impl_->db, &ok);
-  if (!ok) impl_->last_error = impl_->db.error_message();
+  std::optional<LockHolder> holder = detail::current_lock(*impl_, &ok);
+  if (!ok && impl_->last_error.empty()) impl_->last_error = impl_->db.error_message();
   return holder;
 }
 
 UnlockResult StateStore::unlock(bool force, LockHolder* holder) {
   impl_->last_error.clear();
+  if (impl_->cluster) {
+    kube::Result<std::optional<LockHolder>> current = impl_->cluster->lock_holder();
+    if (!current.ok()) {
+      impl_->last_error = current.error().message;
+      return UnlockResult::NotLocked;
+    }
+    if (!current.value()) return UnlockResult::NotLocked;
+    if (holder != nullptr) *holder = *current.value();
+    if (!force && current.value()->runs_here()) return UnlockResult::HolderRuns;
+    if (!force_unlock() && !impl_->last_error.empty()) return UnlockResult::NotLocked;
+    return UnlockResult::Released;
+  }
   Database& db = impl_->db;
   Transaction tx(db);
   bool ok = tx.begun();

@@ -72,9 +72,13 @@ std::int64_t Statement::integer(int column) const { return sqlite3_column_int64(
 
 bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
 
-Database::~Database() {
+Database::~Database() { close(); }
+
+void Database::close() {
   for (auto& [sql, statement] : cache_) sqlite3_finalize(statement);
+  cache_.clear();
   sqlite3_close_v2(db_);
+  db_ = nullptr;
 }
 
 sqlite3_stmt* Database::cached(const char* sql) {
@@ -92,6 +96,8 @@ sqlite3_stmt* Database::cached(const char* sql) {
 bool Database::run_cached(const char* sql) { return Statement(*this, sql).run(); }
 
 bool Database::open(const std::string& path, bool create, bool read_only) {
+  close();
+  if (name_.empty() || name_ == path_) name_ = path;
   path_ = path;
   int flags = read_only ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE;
   if (create && !read_only) flags |= SQLITE_OPEN_CREATE;
@@ -114,8 +120,9 @@ std::optional<std::int64_t> Database::query_integer(const char* sql) {
 }
 
 std::string Database::error_message() const {
-  if (db_ == nullptr) return "state " + path_ + ": out of memory";
-  std::string message = "state " + path_ + ": " + sqlite3_errmsg(db_);
+  if (!hook_error_.empty()) return hook_error_;
+  if (db_ == nullptr) return "state " + name_ + ": out of memory";
+  std::string message = "state " + name_ + ": " + sqlite3_errmsg(db_);
   // SQLite's "unable to open database file" or "attempt to write a readonly
   // database" say neither which file nor why: the system's reason, and the
   // directory when it is what refuses (a WAL state needs its -wal and -shm).
@@ -135,11 +142,14 @@ std::string Database::error_message() const {
   return message;
 }
 
-std::string Database::error_message(const std::string& what) const { return "state " + path_ + ": " + what; }
+std::string Database::error_message(const std::string& what) const { return "state " + name_ + ": " + what; }
 
 int Database::error_code() const { return db_ == nullptr ? SQLITE_NOMEM : sqlite3_errcode(db_); }
 
-Transaction::Transaction(Database& db) : db_(db) { begun_ = db_.run_cached("BEGIN IMMEDIATE"); }
+Transaction::Transaction(Database& db) : db_(db) {
+  db_.hook_error_.clear();
+  begun_ = db_.run_cached("BEGIN IMMEDIATE");
+}
 
 Transaction::~Transaction() {
   if (begun_ && !done_) db_.run_cached("ROLLBACK");
@@ -147,7 +157,24 @@ Transaction::~Transaction() {
 
 bool Transaction::commit() {
   if (!begun_ || done_) return false;
-  if (!db_.run_cached("COMMIT")) return false;  // still open (e.g. SQLITE_BUSY): the destructor rolls back
+  if (db_.before_commit_) {
+    if (!db_.broken_.empty()) {
+      db_.hook_error_ = db_.broken_;
+      return false;
+    }
+    std::string error;
+    if (!db_.before_commit_(&error)) {
+      db_.hook_error_ = error.empty() ? db_.error_message("the write could not be kept") : error;
+      return false;  // the destructor rolls back
+    }
+  }
+  if (!db_.run_cached("COMMIT")) {  // still open (e.g. SQLITE_BUSY): the destructor rolls back
+    if (db_.before_commit_) {
+      db_.broken_ = db_.error_message() + "; what was kept elsewhere could not be committed here, so nothing more is "
+                                          "recorded by this run";
+    }
+    return false;
+  }
   done_ = true;
   return true;
 }

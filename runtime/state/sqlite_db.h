@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -47,7 +48,7 @@ class Statement {
   bool cached_ = false;  // owned by the Database's cache: reset, not finalized
 };
 
-// One connection. `describe_error()` reads "state PATH: <sqlite's message>".
+// One connection. `error_message()` reads "state PATH: <sqlite's message>".
 class Database {
  public:
   Database() = default;
@@ -57,6 +58,17 @@ class Database {
 
   // create: make the file when absent; read_only: open for reading only.
   bool open(const std::string& path, bool create, bool read_only);
+  // Closes the connection (a no-op when closed); open() may follow.
+  void close();
+  // What messages call the state ("state NAME: ..."); the file's path until set.
+  void set_name(const std::string& name) { name_ = name; }
+
+  // Runs inside every Transaction just before its COMMIT: false, with the
+  // reason, keeps the transaction from committing (it is rolled back) and
+  // error_message() gives the reason. A state kept in a cluster pushes each
+  // transaction here, so that what the cluster holds is what was committed.
+  using BeforeCommit = std::function<bool(std::string* error)>;
+  void set_before_commit(BeforeCommit hook) { before_commit_ = std::move(hook); }
   sqlite3* handle() const { return db_; }
 
   // Runs one or more statements without results.
@@ -75,9 +87,18 @@ class Database {
   int error_code() const;
 
  private:
+  friend class Transaction;
+
   sqlite3* db_ = nullptr;
   std::string path_;
+  std::string name_;  // in messages
   std::map<std::string, sqlite3_stmt*> cache_;
+  BeforeCommit before_commit_;
+  // Why the last commit failed in before_commit_ (error_message() says it).
+  std::string hook_error_;
+  // Set when a commit failed after before_commit_ succeeded: what the hook
+  // pushed was not committed here, so no later transaction commits.
+  std::string broken_;
 };
 
 // BEGIN IMMEDIATE .. COMMIT; rolls back when destroyed uncommitted.

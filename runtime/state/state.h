@@ -99,14 +99,24 @@ struct LockHolder {
   std::string host;
   std::int64_t pid = 0;
   std::string since;     // RFC 3339 UTC
-  // "apply by alice@host1 (pid 4242) since 2026-11-21T10:00:00Z"
+  // A holder of a state's Lease in a cluster (cluster_state.h) that stopped
+  // renewing it: when its lease ran out (RFC 3339 UTC); "" otherwise.
+  std::string expired_at{};  // default-initialised: aggregate initialisers may leave it out
+  // "apply by alice@host1 (pid 4242) since 2026-11-21T10:00:00Z" (without the
+  // pid when none is known)
   std::string describe() const;
+  // Why a lock taken over was stale: "the process no longer runs", or "its
+  // lease expired at ..." for a Lease.
+  std::string why_stale() const;
   // True when the holder is a process on this host that still runs. A holder
   // on another host is never known to be gone: false.
   bool runs_here() const;
 };
 
 enum class LockResult { Acquired, AcquiredStale, Held };
+
+class ClusterState;    // cluster_state.h: a state kept in a Kubernetes cluster
+struct StateSnapshot;  // cluster_state.h
 
 // StateStore::unlock's answer.
 enum class UnlockResult { Released, NotLocked, HolderRuns };
@@ -129,11 +139,25 @@ class StateStore {
   // Never creates or migrates; verifies as open() does. nullptr when absent
   // (error empty), unreadable or damaged.
   static std::unique_ptr<StateStore> open_existing(const std::filesystem::path& path, std::string* error);
+  // The state kept in a cluster (cluster_state.h), read into a private working
+  // copy (an owner-only temporary directory, removed with the store) and
+  // verified as a file is. `create`: made when there is none, and migrated;
+  // else nullptr with *error empty when there is none. Every transaction is
+  // pushed to the cluster before it commits -- one that cannot be (another
+  // writer got there first) is not committed and its call fails -- and the
+  // lock is the cluster's Lease. Messages name the state's kubernetes:// address.
+  static std::unique_ptr<StateStore> open_in_cluster(std::unique_ptr<ClusterState> cluster, bool create,
+                                                     std::string* error);
   ~StateStore();
   StateStore(const StateStore&) = delete;
   StateStore& operator=(const StateStore&) = delete;
 
-  const std::filesystem::path& path() const;
+  const std::filesystem::path& path() const;  // a state in a cluster: its working copy
+  // Where the state is kept, as the user names it: the file's path, or kubernetes://CONTEXT/NAMESPACE/NAME.
+  std::string location() const;
+  // The committed database as a file's bytes, without the lock (what `mkq
+  // state push` sends); false with *error on a failure.
+  bool snapshot(StateSnapshot* out, std::string* error) const;
   std::string lineage() const;   // a random UUID chosen when the file was created
   // The identity of the policy this state belongs to (the mkq.dev/policy label
   // of its objects); empty until its first apply records it.

@@ -219,13 +219,16 @@ bool refuse_empty(const std::filesystem::path& path, std::string* error) {
   return true;
 }
 
-// Opens an existing state (migrating it when `migrate_it`) and verifies it.
-bool open_verified(detail::StoreData& store, const std::filesystem::path& path, bool migrate_it, std::string* error) {
+}  // namespace
+
+bool detail::open_verified(StoreData& store, const std::filesystem::path& path, bool migrate_it, std::string* error) {
   if (refuse_empty(path, error)) return false;
   if (open_impl(store, path, migrate_it, error) && verify(store.db, error)) return true;
   if (error != nullptr) *error = with_backup_hint(path, store.db.error_code(), *error);
   return false;
 }
+
+namespace {
 
 RunRecord read_run(const Statement& row) {
   RunRecord run;
@@ -388,7 +391,7 @@ std::unique_ptr<StateStore> StateStore::open(const std::filesystem::path& path, 
     }
     if (!std::filesystem::exists(path, ec) && !create_state(path, error)) return nullptr;
     auto impl = std::make_unique<Impl>();
-    if (!open_verified(*impl, path, true, error)) return nullptr;
+    if (!detail::open_verified(*impl, path, true, error)) return nullptr;
     return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
   } catch (const std::exception& e) {
     set_error(error, "state " + path.string() + ": " + e.what());
@@ -405,7 +408,7 @@ std::unique_ptr<StateStore> StateStore::open_existing(const std::filesystem::pat
       return nullptr;
     }
     auto impl = std::make_unique<Impl>();
-    if (!open_verified(*impl, path, false, error)) return nullptr;
+    if (!detail::open_verified(*impl, path, false, error)) return nullptr;
     return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
   } catch (const std::exception& e) {
     set_error(error, "state " + path.string() + ": " + e.what());
@@ -420,8 +423,9 @@ std::string StateStore::lineage() const { return impl_->lineage; }
 std::string StateStore::policy() const { return impl_->policy; }
 
 bool StateStore::set_policy(const std::string& policy, std::string* error) {
+  Transaction tx(impl_->db);  // a transaction of its own: a state in a cluster pushes each
   Statement update(impl_->db.handle(), "UPDATE meta SET policy = ?1 WHERE id = 1");
-  if (!update.bind(1, policy).run()) {
+  if (!tx.begun() || !update.bind(1, policy).run() || !tx.commit()) {
     set_error(error, impl_->db.error_message());
     return false;
   }
@@ -663,21 +667,26 @@ std::int64_t StateStore::begin_run(const std::string& command, const std::string
 }
 
 bool StateStore::record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
-  return insert_outcome(impl_->db, run_id, outcome, error);
+  return record_batch({StateWrite{StateWrite::Kind::Outcome, {}, "", run_id, outcome}}, error);
 }
 
 bool StateStore::finish_run(std::int64_t run_id, const std::string& result, std::string* error) {
   Database& db = impl_->db;
+  Transaction tx(db);  // a transaction of its own: a state in a cluster pushes each
   Statement update(db.handle(),
                    "UPDATE runs SET finished_at = ?1, result = ?2, "
                    "serial_after = (SELECT serial FROM meta WHERE id = 1) WHERE id = ?3");
   update.bind(1, detail::now_rfc3339(*impl_)).bind(2, result).bind(3, run_id);
-  if (!update.run()) {
+  if (!tx.begun() || !update.run()) {
     set_error(error, db.error_message());
     return false;
   }
   if (sqlite3_changes(db.handle()) == 0) {
     set_error(error, db.error_message("no run " + std::to_string(run_id)));
+    return false;
+  }
+  if (!tx.commit()) {
+    set_error(error, db.error_message());
     return false;
   }
   return true;
@@ -687,7 +696,7 @@ std::vector<RunRecord> StateStore::history(int limit, bool with_objects) const {
   impl_->last_error.clear();
   Database& db = impl_->db;
   bool lock_ok = true;
-  const std::optional<LockHolder> lock = detail::read_lock(db, &lock_ok);
+  const std::optional<LockHolder> lock = detail::current_lock(*impl_, &lock_ok);
   std::vector<RunRecord> runs;
   Statement rows(db.handle(), (std::string(kRunColumns) + "ORDER BY id DESC LIMIT ?1").c_str());
   rows.bind(1, static_cast<std::int64_t>(limit > 0 ? limit : -1));  // -1: no limit
@@ -708,7 +717,7 @@ std::optional<RunRecord> StateStore::find_run(std::int64_t run_id) const {
   impl_->last_error.clear();
   Database& db = impl_->db;
   bool lock_ok = true;
-  const std::optional<LockHolder> lock = detail::read_lock(db, &lock_ok);
+  const std::optional<LockHolder> lock = detail::current_lock(*impl_, &lock_ok);
   Statement row(db.handle(), (std::string(kRunColumns) + "WHERE id = ?1").c_str());
   row.bind(1, run_id);
   if (!row.step()) {

@@ -1,0 +1,157 @@
+// `mkq state push` and `mkq state pull` (cluster_state.h): a state moved
+// between a file and a cluster whole, never merged; what would be lost is
+// refused unless forced.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <system_error>
+
+#include "runtime/state/cluster_state.h"
+#include "runtime/state/state.h"
+
+namespace mkq::state {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+kube::Error refused(const std::string& message) { return kube::Error{409, "Conflict", message, kube::Json()}; }
+
+// What a state is, for messages: "lineage L, serial S".
+std::string which(const std::string& lineage, std::int64_t serial) {
+  return "lineage " + lineage + ", serial " + std::to_string(serial);
+}
+
+// Why `theirs` must not be replaced by `ours` without force; "" when it may.
+std::string would_lose(const std::string& theirs_name, const std::string& theirs_lineage, std::int64_t theirs_serial,
+                       const std::string& ours_name, const std::string& ours_lineage, std::int64_t ours_serial) {
+  if (theirs_lineage != ours_lineage) {
+    return theirs_name + " is another state (" + which(theirs_lineage, theirs_serial) + ") than " + ours_name + " (" +
+           which(ours_lineage, ours_serial) + ")";
+  }
+  if (theirs_serial > ours_serial) {
+    return theirs_name + " is newer (serial " + std::to_string(theirs_serial) + ") than " + ours_name + " (serial " +
+           std::to_string(ours_serial) + ")";
+  }
+  return "";
+}
+
+// Writes `bytes` as `file`, replacing it at once: a temporary file beside it,
+// owner-only, renamed into place. The old file's -wal and -shm go with it.
+bool replace_file(const fs::path& file, const std::string& bytes, std::string* error) {
+  std::error_code ec;
+  const fs::path directory = file.has_parent_path() ? file.parent_path() : fs::path(".");
+  if (!fs::is_directory(directory, ec)) {
+    fs::create_directories(directory, ec);
+    if (ec) {
+      *error = "cannot create the directory " + directory.string() + ": " + ec.message();
+      return false;
+    }
+    fs::permissions(directory, fs::perms::owner_all, ec);
+  }
+  const fs::path temporary = file.string() + ".pull-" + std::to_string(::getpid());
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+  bool ok = fd >= 0;
+  std::size_t done = 0;
+  while (ok && done < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+    ok = n > 0;
+    if (ok) done += static_cast<std::size_t>(n);
+  }
+  ok = ok && ::fsync(fd) == 0;
+  if (fd >= 0 && ::close(fd) != 0) ok = false;
+  if (ok) {
+    fs::remove(file.string() + "-wal", ec);
+    fs::remove(file.string() + "-shm", ec);
+    ok = ::rename(temporary.c_str(), file.c_str()) == 0;
+  }
+  if (!ok) {
+    *error = "cannot write " + file.string() + ": " + std::system_category().message(errno);
+    fs::remove(temporary, ec);
+  }
+  return ok;
+}
+
+}  // namespace
+
+kube::Result<Transfer> push_state(const fs::path& file, ClusterState& cluster, const LockHolder& me, bool force) {
+  const std::string uri = cluster.address().uri();
+  std::string error;
+  StateSnapshot snapshot;
+  {
+    const std::unique_ptr<StateStore> local = StateStore::open_existing(file, &error);
+    if (local == nullptr) {
+      if (error.empty()) return kube::Error{404, "NotFound", "no state at " + file.string() + ": nothing to push", kube::Json()};
+      return kube::Error{422, "Invalid", error + "; nothing was pushed", kube::Json()};
+    }
+    if (const std::optional<LockHolder> holder = local->lock_holder()) {
+      return refused("the state " + file.string() + " is locked: " + holder->describe() + "; nothing was pushed");
+    }
+    if (!local->snapshot(&snapshot, &error)) return kube::Error{0, "ConfigError", error, kube::Json()};
+  }
+  Transfer transfer;
+  LockHolder previous;
+  const kube::Result<LockResult> locked = cluster.lock(me, &previous);
+  if (!locked.ok()) return locked.error();
+  if (locked.value() == LockResult::Held) {
+    transfer.outcome = Transfer::Outcome::LockHeld;
+    transfer.holder = previous;
+    return transfer;
+  }
+  const auto unlocked = [&cluster](kube::Result<Transfer> result) {
+    cluster.unlock();
+    return result;
+  };
+  const kube::Result<std::optional<StateSnapshot>> remote = cluster.read();
+  if (!remote.ok()) {
+    if (!force) return unlocked(remote.error());
+    if (const kube::Result<void> base = cluster.overwrite_next(); !base.ok()) return unlocked(base.error());
+    transfer.replaced = true;
+  } else if (remote.value()) {
+    const std::string lose = would_lose("the state in " + uri, remote.value()->lineage, remote.value()->serial,
+                                        file.string(), snapshot.lineage, snapshot.serial);
+    if (!lose.empty() && !force) {
+      return unlocked(refused(lose + "; nothing was pushed; to replace it anyway: mkq state push --force"));
+    }
+    transfer.replaced = true;
+  }
+  if (const kube::Result<void> written = cluster.write(snapshot); !written.ok()) return unlocked(written.error());
+  transfer.lineage = snapshot.lineage;
+  transfer.serial = snapshot.serial;
+  return unlocked(transfer);
+}
+
+kube::Result<Transfer> pull_state(ClusterState& cluster, const fs::path& file, bool force) {
+  const std::string uri = cluster.address().uri();
+  const kube::Result<std::optional<StateSnapshot>> remote = cluster.read();
+  if (!remote.ok()) return remote.error();
+  if (!remote.value()) return kube::Error{404, "NotFound", "no state in " + uri + ": nothing to pull", kube::Json()};
+  const StateSnapshot& snapshot = *remote.value();
+  Transfer transfer;
+  std::error_code ec;
+  if (fs::exists(file, ec)) {
+    std::string error;
+    const std::unique_ptr<StateStore> local = StateStore::open_existing(file, &error);
+    if (local == nullptr && !force) {
+      return refused(error + "; nothing was pulled; to replace it anyway: mkq state pull --force");
+    }
+    if (local != nullptr) {
+      if (const std::optional<LockHolder> holder = local->lock_holder()) {
+        return refused("the state " + file.string() + " is locked: " + holder->describe() + "; nothing was pulled");
+      }
+      const std::string lose = would_lose(file.string(), local->lineage(), local->serial(), "the state in " + uri,
+                                          snapshot.lineage, snapshot.serial);
+      if (!lose.empty() && !force) {
+        return refused(lose + "; nothing was pulled; to replace it anyway: mkq state pull --force");
+      }
+    }
+    transfer.replaced = true;
+  }
+  std::string error;
+  if (!replace_file(file, snapshot.database, &error)) return kube::Error{0, "ConfigError", error, kube::Json()};
+  transfer.lineage = snapshot.lineage;
+  transfer.serial = snapshot.serial;
+  return transfer;
+}
+
+}  // namespace mkq::state
