@@ -75,7 +75,7 @@ Json change_to_json(const reconcile::Change& change) {
               {"prior", change.prior},
               {"live_uid", change.live_uid},
               {"live_resource_version", change.live_resource_version},
-              {"reason", change.reason},
+              {"reason", reconcile::reason_text(change)},
               {"fields", std::move(fields)}};
 }
 
@@ -143,7 +143,8 @@ reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   change.prior = j.value("prior", std::string());
   change.live_uid = j.value("live_uid", std::string());
   change.live_resource_version = j.value("live_resource_version", std::string());
-  change.reason = j.value("reason", std::string());
+  change.reason = reconcile::Reason::Recorded;  // the words as shown when the plan was made
+  change.reason_args.text = j.value("reason", std::string());
   for (const Json& f : j.value("fields", Json::array())) change.fields.push_back(reconcile::field_diff_from_json(f));
   return change;
 }

@@ -150,7 +150,7 @@ std::string render_text(const Plan& plan, bool color) {
     out += "\n";
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
-      out += "  " + p.action(change.action) + " " + object_name(change) + " (" + change.reason + ")\n";
+      out += "  " + p.action(change.action) + " " + object_name(change) + " (" + reason_text(change) + ")\n";
       for (const FieldDiff& field : change.fields) {
         const bool sensitive = field.sensitive || change.sensitive;
         if (field.before && field.after) {
@@ -209,7 +209,7 @@ std::string render_markdown(const Plan& plan) {
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
       any_fields = any_fields || !change.fields.empty();
-      std::string reason = change.reason;
+      std::string reason = reason_text(change);
       for (const std::string& blocker : blockers_of(change)) reason += "; **" + blocker + "**";
       out += std::string("| ") + symbol(change.action) + " " + action_name(change.action) + " | `" +
              object_name(change) + "` | " + escape_cell(reason) + " |\n";
@@ -249,7 +249,7 @@ Json change_json(const Change& change) {
   j["namespace"] = change.namespace_name;
   j["name"] = change.name;
   j["action"] = action_name(change.action);
-  j["reason"] = change.reason;
+  j["reason"] = reason_text(change);
   Json fields = Json::array();
   for (const FieldDiff& field : change.fields) {
     const bool sensitive = field.sensitive || change.sensitive;
@@ -392,7 +392,8 @@ std::optional<Plan> plan_from_json(const Json& json, std::string* error) {
         const auto action = action_from(j.at("action").get<std::string>());
         if (!action) return fail("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.address);
         change.action = *action;
-        change.reason = j.value("reason", std::string());
+        change.reason = Reason::Recorded;  // the words as shown: never derived again
+        change.reason_args.text = j.value("reason", std::string());
         for (const Json& f : j.at("fields")) change.fields.push_back(field_diff_from_json(f));
         change.desired = j.contains("desired") ? j["desired"] : Json();
         change.inventory_digest = j.value("inventory_digest", std::string());

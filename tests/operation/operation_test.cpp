@@ -243,7 +243,7 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   change.kind = "ClusterQueue";
   change.name = "cq";
   change.action = reconcile::Action::Update;
-  change.reason = "drift: changed outside mkq";
+  change.reason = reconcile::Reason::Drift;
   change.repairs_drift = true;
   change.take_ownership = true;
   change.take_over = true;
@@ -285,7 +285,7 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   CHECK(read.take_over);
   CHECK(read.adopted);
   CHECK(read.live_resource_version == "7");
-  CHECK(read.reason == change.reason);
+  CHECK(reconcile::reason_text(read) == "drift: changed outside mkq");
   CHECK(read.revokes_token_of.empty());
   CHECK(back->clusters.at(0).changes.at(1).revokes_token_of == "w1");
   CHECK(reconcile::render_text(*back, false) == reconcile::render_text(plan, false));

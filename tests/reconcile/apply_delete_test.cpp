@@ -151,7 +151,7 @@ TEST_CASE("apply forgets an inventory object that is already gone without a requ
   kube::FakeClient fake;
   remember(*state.store, "w1", "ClusterQueue", "", "gone", "uid-1");
   Change gone = change_of("w1", Action::NoOp, "ClusterQueue", "", "gone");
-  gone.reason = "already gone";
+  gone.reason = reconcile::Reason::AlreadyGone;
   Plan plan;
   plan.clusters.push_back(cluster_plan("w1", kWorker, {gone}));
   const std::vector<Target> targets{target_of("w1", kWorker, &fake)};

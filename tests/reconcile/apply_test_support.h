@@ -85,7 +85,7 @@ inline Change change_of(const std::string& cluster, Action action, const std::st
   change.namespace_name = namespace_name;
   change.name = name;
   change.action = action;
-  change.reason = "test";
+  change.reason = reconcile::Reason::PolicyChanged;
   if (action != Action::Delete && action != Action::NoOp) change.desired = document_of(kind, namespace_name, name, spec);
   change.depends_on = std::move(depends_on);
   return change;

@@ -16,7 +16,8 @@ reconcile::Change change(const std::string& cluster, const std::string& kind, co
   c.name = name;
   c.address = cluster + "/" + kind + "/" + (ns.empty() ? "" : ns + "/") + name;
   c.action = action;
-  c.reason = reason;
+  c.reason = reconcile::Reason::Recorded;  // the words under test, as a saved plan holds them
+  c.reason_args.text = reason;
   if (action != Action::Delete && action != Action::NoOp) {
     c.desired = Json{{"apiVersion", c.api_version}, {"kind", kind}, {"metadata", {{"name", name}}}};
   }
@@ -295,7 +296,7 @@ TEST_CASE("a saved plan differs from the plan made again when a change was edite
     change.kind = "ClusterQueue";
     change.name = "cq";
     change.action = Action::Update;
-    change.reason = "the policy changed";
+    change.reason = reconcile::Reason::PolicyChanged;
     change.desired = Json{{"spec", {{"quota", quota}}}};
     return change;
   };
@@ -306,7 +307,8 @@ TEST_CASE("a saved plan differs from the plan made again when a change was edite
   CHECK(reconcile::first_difference(*saved, fresh).empty());
   // Display text is not compared.
   reconcile::Change reworded = queue("9");
-  reworded.reason = "worded otherwise";
+  reworded.reason = reconcile::Reason::Recorded;
+  reworded.reason_args.text = "worded otherwise";
   CHECK(reconcile::first_difference(one_cluster({reworded}), fresh).empty());
   // An edited document, another action, an added and a dropped change are all differences.
   CHECK(reconcile::first_difference(one_cluster({queue("1000")}), fresh) ==

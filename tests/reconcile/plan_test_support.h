@@ -175,7 +175,7 @@ inline std::vector<std::string> actions(const reconcile::Plan& plan) {
   for (const auto& c : plan.clusters) {
     for (const auto& change : c.changes) {
       if (change.action == reconcile::Action::NoOp) continue;
-      out.push_back(std::string(reconcile::action_name(change.action)) + " " + change.address + " (" + change.reason + ")");
+      out.push_back(std::string(reconcile::action_name(change.action)) + " " + change.address + " (" + reconcile::reason_text(change) + ")");
     }
   }
   return out;

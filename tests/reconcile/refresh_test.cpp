@@ -90,7 +90,7 @@ TEST_CASE("refresh records kinds the server does not serve; their objects are pl
   CHECK(worker->unserved_kinds == std::vector<std::string>{"kueue.x-k8s.io/v1beta2/ClusterQueue"});
   CHECK(lists(world.worker).size() == 2);
   const auto plan = reconcile::make_plan(desired, {}, kLineage, live, nullptr, {});
-  CHECK(change_of(plan, "worker1/ClusterQueue/cluster-queue")->reason ==
+  CHECK(reconcile::reason_text(*change_of(plan, "worker1/ClusterQueue/cluster-queue")) ==
         "not on the cluster, which does not serve kueue.x-k8s.io/v1beta2/ClusterQueue");
 }
 
