@@ -20,12 +20,7 @@ bool StateJournal::finish(const std::string& worker, std::string* error) {
 
 Change revocation_change(const StaleCredential& stale) {
   Change change;
-  change.cluster = stale.worker;
-  change.api_version = "v1";
-  change.kind = "Secret";
-  change.namespace_name = stale.namespace_name;
-  change.name = stale.name;
-  change.address = stale.worker + "/Secret/" + stale.namespace_name + "/" + stale.name;
+  change.ref = base::ObjectRef{stale.worker, "v1", "Secret", stale.namespace_name, stale.name};
   change.action = Action::Delete;
   change.reason = stale.never_stored ? Reason::RevokeUnstoredToken : Reason::RevokePreviousToken;
   change.live_uid = stale.uid;

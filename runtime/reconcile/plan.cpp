@@ -403,12 +403,7 @@ bool restore_defaults(Json& document, const std::vector<LeafDiff>& diffs) {
 
 Change change_for(const std::string& cluster, const kueue::Object& object) {
   Change c;
-  c.cluster = cluster;
-  c.address = kueue::address(cluster, object);
-  c.api_version = object.api_version;
-  c.kind = object.kind;
-  c.namespace_name = object.namespace_name;
-  c.name = object.name;
+  c.ref = kueue::ref(cluster, object);
   c.sensitive = object.kind == "Secret";
   c.depends_on = object.depends_on;
   return c;
@@ -728,14 +723,9 @@ struct RemovalContext {
 // protects it, else released (plan.h).
 Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live, const RemovalContext& context) {
   Change c;
-  c.cluster = entry.cluster;
-  c.address = entry.address;
-  c.api_version = entry.api_version;
-  c.kind = entry.kind;
-  c.namespace_name = entry.namespace_name;
-  c.name = entry.name;
-  c.sensitive = entry.kind == "Secret";
-  const auto found = live.objects.find(entry.address);
+  c.ref = entry.ref;
+  c.sensitive = entry.ref.kind == "Secret";
+  const auto found = live.objects.find(entry.ref.address());
   if (found == live.objects.end()) {
     c.action = Action::NoOp;
     c.reason = Reason::AlreadyGone;
@@ -750,8 +740,8 @@ Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live,
     keep = Reason::ReleasedPreventDestroy;
   } else if (entry.adopted && !context.options.delete_adopted) {
     keep = Reason::ReleasedAdopted;
-  } else if (entry.kind == "Namespace" && entry.api_version == "v1") {
-    keep = foreign_contents(live, entry.name, context.managed, c.reason_args);
+  } else if (entry.ref.kind == "Namespace" && entry.ref.api_version == "v1") {
+    keep = foreign_contents(live, entry.ref.name, context.managed, c.reason_args);
   }
   const std::string owner = policy_label(current);
   if (!owner.empty() && !context.policy.empty() && owner != context.policy) {
@@ -777,10 +767,10 @@ void sort_changes(std::vector<Change>& changes) {
   std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
     const bool da = a.action == Action::Delete, db = b.action == Action::Delete;
     if (da != db) return db;
-    const int ra = schema::apply_rank(a.kind), rb = schema::apply_rank(b.kind);
+    const int ra = schema::apply_rank(a.ref.kind), rb = schema::apply_rank(b.ref.kind);
     if (ra != rb) return da ? ra > rb : ra < rb;
-    if (a.namespace_name != b.namespace_name) return a.namespace_name < b.namespace_name;
-    return a.name < b.name;
+    if (a.ref.namespace_name != b.ref.namespace_name) return a.ref.namespace_name < b.ref.namespace_name;
+    return a.ref.name < b.ref.name;
   });
 }
 
@@ -887,7 +877,7 @@ std::vector<std::string> Plan::refusals() const {
   for (const ClusterPlan& cluster : clusters) {
     for (const Change& change : cluster.changes) {
       const std::string refusal = change.action == Action::NoOp ? "" : refusal_of(change);
-      if (!refusal.empty()) out.push_back(change.address + ": " + refusal);
+      if (!refusal.empty()) out.push_back(change.ref.address() + ": " + refusal);
     }
   }
   return out;
@@ -896,9 +886,9 @@ std::vector<std::string> Plan::refusals() const {
 std::string identity_in_use(const std::vector<state::InventoryEntry>& inventory, const LiveState& live) {
   std::map<std::string, int> counts;
   for (const state::InventoryEntry& entry : inventory) {
-    const ClusterLive* cluster = live.find(entry.cluster);
+    const ClusterLive* cluster = live.find(entry.ref.cluster);
     if (cluster == nullptr) continue;
-    const auto found = cluster->objects.find(entry.address);
+    const auto found = cluster->objects.find(entry.ref.address());
     if (found == cluster->objects.end()) continue;
     const std::string label = policy_label(found->second);
     if (!label.empty()) ++counts[label];
@@ -962,8 +952,8 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
   std::vector<std::pair<std::string, kueue::ClusterRole>> clusters;
   for (const kueue::ClusterObjects& cluster : desired.clusters) clusters.emplace_back(cluster.cluster, cluster.role);
   for (const state::InventoryEntry& entry : inventory) {
-    const bool known = std::any_of(clusters.begin(), clusters.end(), [&](const auto& c) { return c.first == entry.cluster; });
-    if (!known) clusters.emplace_back(entry.cluster, kueue::ClusterRole::Worker);
+    const bool known = std::any_of(clusters.begin(), clusters.end(), [&](const auto& c) { return c.first == entry.ref.cluster; });
+    if (!known) clusters.emplace_back(entry.ref.cluster, kueue::ClusterRole::Worker);
   }
   std::stable_sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
     const bool ma = a.second == kueue::ClusterRole::Manager, mb = b.second == kueue::ClusterRole::Manager;
@@ -974,8 +964,8 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
   std::map<std::string, const state::InventoryEntry*> recorded;
   std::set<std::string> managed;
   for (const state::InventoryEntry& entry : inventory) {
-    recorded[entry.address] = &entry;
-    managed.insert(entry.address);
+    recorded[entry.ref.address()] = &entry;
+    managed.insert(entry.ref.address());
   }
   // Per worker, the credentials of mkq's nobody holds: found with the
   // manager's Secrets (the manager is planned first), revoked on the worker.
@@ -1016,7 +1006,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
       }
     }
     for (const state::InventoryEntry& entry : inventory) {
-      if (entry.cluster != name || desired_addresses.count(entry.address) != 0) continue;
+      if (entry.ref.cluster != name || desired_addresses.count(entry.ref.address()) != 0) continue;
       if (options.kind == PlanKind::Destroy) {
         cluster_plan.changes.push_back(
             plan_removal(entry, *cluster_live, RemovalContext{Reason::Destroy, desired.policy, options, managed}));

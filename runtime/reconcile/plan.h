@@ -61,13 +61,11 @@ struct Restart {
   // plan says the Deployment reads the change only when it next starts, and
   // apply leaves it alone.
   bool enabled = true;
-  std::string address(const std::string& cluster) const;  // CLUSTER/Deployment/NAMESPACE/NAME
+  base::ObjectRef deployment(const std::string& cluster) const;  // apps/v1 Deployment NAMESPACE/NAME on `cluster`
 };
 
 struct Change {
-  std::string cluster;
-  std::string address;  // kueue::address()
-  std::string api_version, kind, namespace_name, name;
+  base::ObjectRef ref;  // the object (ref.address() keys it in the plan, the state and what refresh read)
   Action action = Action::NoOp;
   // Why, for display only (reason.h): reason_text() gives the words a user
   // reads in the plan ("not on the cluster", "spec.clusterQueue is immutable").

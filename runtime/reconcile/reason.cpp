@@ -68,7 +68,7 @@ std::string own_text(const Change& change) {
   const char* own = words(change.reason);
   const std::string base = own == nullptr ? "" : own;
   switch (change.reason) {
-    case Reason::NotServed: return base + change.api_version + "/" + change.kind;
+    case Reason::NotServed: return base + change.ref.api_version + "/" + change.ref.kind;
     case Reason::DriftFromDefaults:
       if (args.fields.size() == 1) {
         return base + args.fields[0] + " is " + args.held + ", the policy leaves Kueue's default " + args.kueue_default;

@@ -45,7 +45,7 @@ StaleCredential previous_token(const std::string& name = "multikueue-sa-token-20
 const reconcile::Change* change_at(const reconcile::Plan& plan, const std::string& address) {
   for (const auto& cluster : plan.clusters) {
     for (const auto& change : cluster.changes) {
-      if (change.address == address) return &change;
+      if (change.ref.address() == address) return &change;
     }
   }
   return nullptr;
@@ -67,11 +67,11 @@ TEST_CASE("plan: a token of mkq's nobody holds is revoked by a change of its own
   const reconcile::Plan plan = world.plan(desired, &provider);
   const reconcile::Change* revoke = change_at(plan, kAnchorAddress);
   REQUIRE(revoke != nullptr);
-  CHECK(revoke->cluster == "worker1");
+  CHECK(revoke->ref.cluster == "worker1");
   CHECK(revoke->action == reconcile::Action::Delete);
   CHECK(revoke->revokes_token_of == "worker1");
-  CHECK(revoke->api_version == "v1");
-  CHECK(revoke->kind == "Secret");
+  CHECK(revoke->ref.api_version == "v1");
+  CHECK(revoke->ref.kind == "Secret");
   CHECK(revoke->live_uid == "uid-anchor");
   CHECK(reconcile::reason_text(*revoke) == "revoke the previous token of worker1");
   CHECK(plan.has_changes());

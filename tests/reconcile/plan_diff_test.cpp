@@ -198,8 +198,8 @@ TEST_CASE("plan: objects no longer in the policy are deleted last, in reverse or
   const auto plan = world.plan(desired);
   const auto& manager = cluster_of(plan, "manager");
   REQUIRE(manager.changes.size() == 5);
-  CHECK(manager.changes[3].address == "manager/LocalQueue/team-a/old-queue");
-  CHECK(manager.changes[4].address == "manager/ResourceFlavor/old-flavor");
+  CHECK(manager.changes[3].ref.address() == "manager/LocalQueue/team-a/old-queue");
+  CHECK(manager.changes[4].ref.address() == "manager/ResourceFlavor/old-flavor");
   CHECK(actions(plan) == std::vector<std::string>{"delete manager/LocalQueue/team-a/old-queue (no longer in the policy)",
                                                   "delete manager/ResourceFlavor/old-flavor (no longer in the policy)"});
   CHECK(manager.changes[4].desired.is_null());

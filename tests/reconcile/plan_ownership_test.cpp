@@ -30,13 +30,13 @@ void record(World& world, const kueue::DesiredState& desired, const reconcile::C
   const kueue::Object* object = nullptr;
   for (const auto& cluster : desired.clusters) {
     for (const auto& o : cluster.objects) {
-      if (kueue::address(cluster.cluster, o) == change.address) object = &o;
+      if (kueue::address(cluster.cluster, o) == change.ref.address()) object = &o;
     }
   }
   REQUIRE(object != nullptr);
-  world.apply_one(change.cluster, *object);
+  world.apply_one(change.ref.cluster, *object);
   for (auto& entry : world.inventory) {
-    if (entry.address != change.address) continue;
+    if (entry.ref.address() != change.ref.address()) continue;
     entry.adopted = change.adopted;
     entry.prior = change.prior;
   }
@@ -168,7 +168,7 @@ TEST_CASE("plan: an object mkq created, or lost from the state, is not adopted",
   const auto plan = world.plan(desired);
   for (const auto& cluster : plan.clusters) {
     for (const auto& change : cluster.changes) {
-      INFO(change.address);
+      INFO(change.ref.address());
       CHECK(reconcile::reason_text(change) == "applied by mkq but missing from the state");
       CHECK_FALSE(change.adopted);
       CHECK(change.prior.empty());
@@ -386,12 +386,12 @@ TEST_CASE("plan: a saved plan keeps ownership and releases", "[reconcile][plan][
   const auto back = reconcile::plan_from_json(reconcile::render_json(plan), &error);
   REQUIRE(back.has_value());
   CHECK(back->policy == "test");
-  const auto* release = change_of(*back, world.inventory.back().address);
+  const auto* release = change_of(*back, world.inventory.back().ref.address());
   REQUIRE(release != nullptr);
   CHECK(release->action == Action::Release);
   CHECK(release->adopted);
   CHECK(release->prior == world.inventory.back().prior);
-  CHECK(release->desired == change_of(plan, world.inventory.back().address)->desired);
+  CHECK(release->desired == change_of(plan, world.inventory.back().ref.address())->desired);
 }
 
 TEST_CASE("identity_in_use: the policy label most objects of the inventory carry", "[reconcile][plan][ownership]") {

@@ -27,8 +27,8 @@ class RotatingCredentials : public reconcile::CredentialProvider {
 
 TEST_CASE("reason: every Reason has a stable name and words of its own", "[reconcile][reason]") {
   reconcile::Change change;
-  change.api_version = "v1";
-  change.kind = "Secret";
+  change.ref.api_version = "v1";
+  change.ref.kind = "Secret";
   change.revokes_token_of = "worker1";
   reconcile::ReasonArgs& args = change.reason_args;
   args.field = "spec.x";
@@ -61,8 +61,8 @@ TEST_CASE("reason: every Reason has a stable name and words of its own", "[recon
 
 TEST_CASE("reason: the words of the reasons that take parameters", "[reconcile][reason]") {
   reconcile::Change change;
-  change.api_version = "kueue.x-k8s.io/v1beta2";
-  change.kind = "Topology";
+  change.ref.api_version = "kueue.x-k8s.io/v1beta2";
+  change.ref.kind = "Topology";
   change.reason = Reason::NotServed;
   CHECK(reconcile::reason_text(change) == "not on the cluster, which does not serve kueue.x-k8s.io/v1beta2/Topology");
   change.reason = Reason::DriftFromDefaults;

@@ -50,8 +50,8 @@ TEST_CASE("refresh lists across namespaces when the objects of a kind live in se
   desired.clusters[0].objects.push_back(local_queue("team-a", "q", "cluster-queue"));
   world.apply(desired);
   // Inventory-only objects are of interest too.
-  world.inventory.push_back(state::InventoryEntry{"manager/Secret/kueue-system/old", "manager", "v1", "Secret",
-                                                  "kueue-system", "old", "", "", "", "", 0, false, ""});
+  world.inventory.push_back(state::InventoryEntry{{"manager", "v1", "Secret", "kueue-system", "old"},
+                                                  "", "", "", "", 0, false, ""});
   world.refresh(desired);
   const auto manager_lists = lists(world.manager);
   CHECK(std::count(manager_lists.begin(), manager_lists.end(), "LIST /apis/kueue.x-k8s.io/v1beta2/localqueues") == 1);
