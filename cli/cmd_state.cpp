@@ -26,12 +26,12 @@ using operation::state_command;
 using Json = OrderedJson;
 
 Json entry_json(const state::InventoryEntry& e) {
-  return Json{{"address", e.address},
-              {"cluster", e.cluster},
-              {"apiVersion", e.api_version},
-              {"kind", e.kind},
-              {"namespace", e.namespace_name},
-              {"name", e.name},
+  return Json{{"address", e.ref.address()},
+              {"cluster", e.ref.cluster},
+              {"apiVersion", e.ref.api_version},
+              {"kind", e.ref.kind},
+              {"namespace", e.ref.namespace_name},
+              {"name", e.ref.name},
               {"uid", e.uid},
               {"resourceVersion", e.resource_version},
               {"digest", e.digest},
@@ -61,7 +61,7 @@ int state_list(const state::StateStore& store, bool json) {
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ADDRESS", "UID", "APPLIED"}};
-  for (const auto& e : entries) rows.push_back({e.address, or_dash(e.uid), or_dash(e.applied_at)});
+  for (const auto& e : entries) rows.push_back({e.ref.address(), or_dash(e.uid), or_dash(e.applied_at)});
   print_table(rows);
   return 0;
 }
@@ -74,7 +74,7 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
   }
   if (!found) {
     std::vector<std::string> addresses;
-    for (const auto& e : store.inventory()) addresses.push_back(e.address);
+    for (const auto& e : store.inventory()) addresses.push_back(e.ref.address());
     std::string message = "no object '" + address + "' in the state";
     if (const auto match = diag::closest_match(address, addresses))
       message += "; did you mean '" + *match + "'?";
@@ -85,12 +85,12 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
     print_json(entry_json(*found));
     return 0;
   }
-  print_table({{"address:", found->address},
-               {"cluster:", found->cluster},
-               {"apiVersion:", found->api_version},
-               {"kind:", found->kind},
-               {"namespace:", or_dash(found->namespace_name)},
-               {"name:", found->name},
+  print_table({{"address:", found->ref.address()},
+               {"cluster:", found->ref.cluster},
+               {"apiVersion:", found->ref.api_version},
+               {"kind:", found->ref.kind},
+               {"namespace:", or_dash(found->ref.namespace_name)},
+               {"name:", found->ref.name},
                {"uid:", or_dash(found->uid)},
                {"resourceVersion:", or_dash(found->resource_version)},
                {"digest:", or_dash(found->digest)},
@@ -172,7 +172,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   if (!result.unknown.empty()) {
     std::vector<std::string> known;
     for (const state::InventoryEntry& entry : store.inventory()) {
-      const std::string& key = by_cluster ? entry.cluster : entry.address;
+      const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
       if (known.empty() || known.back() != key) known.push_back(key);
     }
     print_unknown(result.unknown, known, by_cluster ? "object of cluster" : "object");
@@ -182,7 +182,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   const std::int64_t run_id = store.begin_run("state rm", "", &error);
   std::vector<state::StateWrite> outcomes;
   for (const state::InventoryEntry& entry : result.forgotten) {
-    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", run_id, {entry.address, "forget", "ok", ""}});
+    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", run_id, {entry.ref.address(), "forget", "ok", ""}});
   }
   if (run_id == 0 || !store.record_batch(outcomes, &error) || !store.finish_run(run_id, "success", &error)) {
     std::fprintf(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: %s\n",
@@ -194,7 +194,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
     print_json(Json{{"forgotten", std::move(out)}});
     return 0;
   }
-  for (const state::InventoryEntry& entry : result.forgotten) std::printf("forgot %s\n", entry.address.c_str());
+  for (const state::InventoryEntry& entry : result.forgotten) std::printf("forgot %s\n", entry.ref.address().c_str());
   std::printf("forgot %zu object%s; no cluster was touched\n", result.forgotten.size(),
               result.forgotten.size() == 1 ? "" : "s");
   return 0;

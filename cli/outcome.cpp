@@ -124,10 +124,10 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     if (result.outcome != reconcile::Outcome::Failed && result.outcome != reconcile::Outcome::Skipped) continue;
     if (!any_failure) std::printf("Failures:\n");
     any_failure = true;
-    if (result.address.empty()) {
+    if (result.ref == base::ObjectRef{}) {  // the whole run's
       std::printf("  %s\n", result.message.c_str());
     } else {
-      std::printf("  %s: %s\n", result.address.c_str(), result.message.c_str());
+      std::printf("  %s: %s\n", result.ref.address().c_str(), result.message.c_str());
     }
   }
   if (!report.wait_failures.empty()) std::printf("Not Active:\n");

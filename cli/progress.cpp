@@ -58,8 +58,8 @@ ProgressPrinter::ProgressPrinter(const reconcile::Plan& plan, bool terminal, con
 void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
   std::lock_guard<std::mutex> lock(mutex_);
   using Phase = reconcile::ProgressEvent::Phase;
-  Line& line = lines_[event.cluster];
-  const std::string object = describe(event.address);
+  Line& line = lines_[event.ref.cluster];
+  const std::string object = describe(event.ref.address());
   switch (event.phase) {
     case Phase::Started:  // a restart says what it does ("restarting"), a change by its action
       line.current = (event.message.empty() ? std::string(verb_ing(event.action)) : event.message) + " " + object;
@@ -68,7 +68,7 @@ void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
       ++line.done;
       const std::string done = event.message.empty() ? past(event.action) : event.message;
       line.current = object + " " + done;
-      if (!terminal_) std::fprintf(stderr, "%s: %s %s\n", event.cluster.c_str(), object.c_str(), done.c_str());
+      if (!terminal_) std::fprintf(stderr, "%s: %s %s\n", event.ref.cluster.c_str(), object.c_str(), done.c_str());
       break;
     }
     case Phase::Failed:
@@ -76,17 +76,17 @@ void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
       ++line.failed;
       line.current = object + " failed";
       if (!terminal_) {
-        std::fprintf(stderr, "%s: %s failed: %s\n", event.cluster.c_str(), object.c_str(), event.message.c_str());
+        std::fprintf(stderr, "%s: %s failed: %s\n", event.ref.cluster.c_str(), object.c_str(), event.message.c_str());
       }
       break;
     case Phase::Waiting:
       line.current = "waiting for " + object + ": " + event.message;
-      if (!terminal_) std::fprintf(stderr, "%s: waiting for %s: %s\n", event.cluster.c_str(), object.c_str(),
+      if (!terminal_) std::fprintf(stderr, "%s: waiting for %s: %s\n", event.ref.cluster.c_str(), object.c_str(),
                                    event.message.c_str());
       break;
     case Phase::Ready:
       line.current = object + " Active";
-      if (!terminal_) std::fprintf(stderr, "%s: %s is Active\n", event.cluster.c_str(), object.c_str());
+      if (!terminal_) std::fprintf(stderr, "%s: %s is Active\n", event.ref.cluster.c_str(), object.c_str());
       break;
   }
   if (terminal_) redraw();

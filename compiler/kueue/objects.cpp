@@ -4,16 +4,11 @@
 namespace mkq::kueue {
 
 std::string address(const std::string& cluster, const Object& object) {
-  std::string out = cluster;
-  out += '/';
-  out += object.kind;
-  out += '/';
-  if (!object.namespace_name.empty()) {
-    out += object.namespace_name;
-    out += '/';
-  }
-  out += object.name;
-  return out;
+  return base::object_address(cluster, object.kind, object.namespace_name, object.name);
+}
+
+base::ObjectRef ref(const std::string& cluster, const Object& object) {
+  return base::ObjectRef{cluster, object.api_version, object.kind, object.namespace_name, object.name};
 }
 
 }  // namespace mkq::kueue

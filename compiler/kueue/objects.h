@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "base/object_ref.h"
 #include "compiler/diag/source.h"
 
 namespace mkq::kueue {
@@ -49,8 +50,10 @@ struct Object {
   bool restart_kueue = true;
 };
 
-// CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME (ARCHITECTURE.md).
+// CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME (base::object_address).
 std::string address(const std::string& cluster, const Object& object);
+// The object on `cluster`, as the plan, the state and apply name it.
+base::ObjectRef ref(const std::string& cluster, const Object& object);
 
 struct ClusterObjects {
   std::string cluster;  // the policy's manager or worker name

@@ -56,7 +56,8 @@ reconcile::Plan rotation_plan(const reconcile::Plan& full, const std::vector<std
     for (reconcile::Change& change : cluster.changes) {
       if (change.credential || !change.revokes_token_of.empty()) continue;  // a rotation finishes an interrupted one
       change.action = reconcile::Action::NoOp;
-      change.reason = "not part of the rotation";
+      change.reason = reconcile::Reason::NotPartOfRotation;
+      change.reason_args = {};
     }
   }
   return plan;

@@ -27,7 +27,7 @@ std::vector<std::string> clusters_only_in(const std::vector<state::InventoryEntr
   for (const kueue::ClusterObjects& cluster : desired.clusters) known.insert(cluster.cluster);
   std::set<std::string> extra;
   for (const state::InventoryEntry& entry : inventory) {
-    if (!known.count(entry.cluster)) extra.insert(entry.cluster);
+    if (!known.count(entry.ref.cluster)) extra.insert(entry.ref.cluster);
   }
   return {extra.begin(), extra.end()};
 }
@@ -39,8 +39,8 @@ bool exclusions_ok(const std::vector<std::string>& names, const sema::model::Pol
   std::vector<std::string> known;
   for (const sema::model::Worker& worker : policy.workers) known.push_back(worker.name);
   for (const state::InventoryEntry& entry : inventory) {
-    if (entry.cluster != policy.manager.name && std::find(known.begin(), known.end(), entry.cluster) == known.end()) {
-      known.push_back(entry.cluster);
+    if (entry.ref.cluster != policy.manager.name && std::find(known.begin(), known.end(), entry.ref.cluster) == known.end()) {
+      known.push_back(entry.ref.cluster);
     }
   }
   bool ok = true;

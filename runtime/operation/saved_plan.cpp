@@ -50,11 +50,11 @@ Json change_to_json(const reconcile::Change& change) {
                {"name", change.restart->name},
                {"enabled", change.restart->enabled}};
   }
-  return Json{{"address", change.address},
-              {"api_version", change.api_version},
-              {"kind", change.kind},
-              {"namespace", change.namespace_name},
-              {"name", change.name},
+  return Json{{"address", change.ref.address()},
+              {"api_version", change.ref.api_version},
+              {"kind", change.ref.kind},
+              {"namespace", change.ref.namespace_name},
+              {"name", change.ref.name},
               {"action", reconcile::action_name(change.action)},
               {"directives",
                {{"repairs_drift", change.repairs_drift},
@@ -75,7 +75,7 @@ Json change_to_json(const reconcile::Change& change) {
               {"prior", change.prior},
               {"live_uid", change.live_uid},
               {"live_resource_version", change.live_resource_version},
-              {"reason", change.reason},
+              {"reason", reconcile::reason_text(change)},
               {"fields", std::move(fields)}};
 }
 
@@ -111,14 +111,16 @@ Json plan_to_json(const reconcile::Plan& plan) {
 // caller turns that into "malformed".
 reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   reconcile::Change change;
-  change.cluster = cluster;
-  change.address = j.at("address").get<std::string>();
-  change.api_version = j.at("api_version").get<std::string>();
-  change.kind = j.at("kind").get<std::string>();
-  change.namespace_name = j.value("namespace", std::string());
-  change.name = j.at("name").get<std::string>();
+  change.ref.cluster = cluster;
+  change.ref.api_version = j.at("api_version").get<std::string>();
+  change.ref.kind = j.at("kind").get<std::string>();
+  change.ref.namespace_name = j.value("namespace", std::string());
+  change.ref.name = j.at("name").get<std::string>();
   const std::optional<reconcile::Action> action = action_of(j.at("action").get<std::string>());
-  if (!action) throw std::invalid_argument("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.address);
+  if (j.at("address").get<std::string>() != change.ref.address()) {
+    throw std::invalid_argument("address " + j.at("address").dump() + " does not name its object (" + change.ref.address() + ")");
+  }
+  if (!action) throw std::invalid_argument("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.ref.address());
   change.action = *action;
   const Json directives = j.value("directives", Json::object());
   change.repairs_drift = directives.value("repairs_drift", false);
@@ -143,7 +145,8 @@ reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   change.prior = j.value("prior", std::string());
   change.live_uid = j.value("live_uid", std::string());
   change.live_resource_version = j.value("live_resource_version", std::string());
-  change.reason = j.value("reason", std::string());
+  change.reason = reconcile::Reason::Recorded;  // the words as shown when the plan was made
+  change.reason_args.text = j.value("reason", std::string());
   for (const Json& f : j.value("fields", Json::array())) change.fields.push_back(reconcile::field_diff_from_json(f));
   return change;
 }

@@ -177,7 +177,7 @@ std::vector<ClusterOutcome> cluster_outcomes(const Plan& plan, const std::vector
     outcomes.push_back(std::move(outcome));
   }
   for (const ObjectResult& result : results) {
-    const auto found = index.find(result.cluster);
+    const auto found = index.find(result.ref.cluster);
     if (found == index.end()) continue;
     ClusterOutcome& outcome = outcomes[found->second];
     switch (result.outcome) {
@@ -272,8 +272,7 @@ void Executor::emit(ProgressEvent::Phase phase, const Change& change, const std:
   if (!options_.progress) return;
   ProgressEvent event;
   event.phase = phase;
-  event.cluster = change.cluster;
-  event.address = change.address;
+  event.ref = change.ref;
   event.action = change.action;
   event.message = message;
   std::lock_guard<std::mutex> lock(progress_mutex_);
@@ -289,8 +288,7 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
   {
     std::lock_guard<std::mutex> lock(record_mutex_);
     ObjectResult result;
-    result.cluster = change.cluster;
-    result.address = change.address;
+    result.ref = change.ref;
     result.action = change.action;
     result.outcome = outcome;
     result.message = message;
@@ -304,14 +302,14 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
     // change not started holds back nothing: what depends on it is not
     // started either.
     if ((outcome == Outcome::Failed || outcome == Outcome::Skipped) && !change.credential) {
-      failed_[change.address] = root.empty() ? change.address : root;
+      failed_[change.ref.address()] = root.empty() ? change.ref.address() : root;
     }
   }
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Outcome;
   write.run_id = run_id_;
   const char* action = recorded_action != nullptr ? recorded_action : action_name(change.action);
-  write.outcome = state::ObjectOutcome{change.address, action, outcome_name(outcome), message};
+  write.outcome = state::ObjectOutcome{change.ref.address(), action, outcome_name(outcome), message};
   writer_.add(std::move(write));
   if (outcome == Outcome::NotStarted) return;  // the summary counts them; no line per object
   emit(outcome == Outcome::Done ? ProgressEvent::Phase::Done : ProgressEvent::Phase::Failed, change, message);
@@ -319,12 +317,7 @@ void Executor::finish(const Change& change, Outcome outcome, const std::string& 
 
 void Executor::record_applied(const Change& change, const Json& answer, const std::string& digest) {
   state::InventoryEntry entry;
-  entry.address = change.address;
-  entry.cluster = change.cluster;
-  entry.api_version = change.api_version;
-  entry.kind = change.kind;
-  entry.namespace_name = change.namespace_name;
-  entry.name = change.name;
+  entry.ref = change.ref;
   entry.uid = metadata_string(answer, "uid");
   entry.resource_version = metadata_string(answer, "resourceVersion");
   entry.digest = digest;
@@ -341,7 +334,7 @@ void Executor::record_applied(const Change& change, const Json& answer, const st
 void Executor::record_deleted(const Change& change) {
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Deleted;
-  write.address = change.address;
+  write.address = change.ref.address();
   writer_.add(std::move(write));
 }
 
@@ -355,14 +348,14 @@ kube::Result<kube::ResourceType> Executor::resolve(ClusterRun& cluster, const Ch
   kube::Result<kube::ResourceType> type = kube::Error{};
   {
     detail::Slot slot(slots_);
-    type = cluster.client->resource_for(change.api_version, change.kind);
+    type = cluster.client->resource_for(change.ref.api_version, change.ref.kind);
   }
   if (type) return type;
   note_transport(cluster, type.error());
-  kube::Error error = std::move(type.error()).about(change.address);
+  kube::Error error = std::move(type.error()).about(change.ref.address());
   if (!error.not_found()) return error;
-  error.message = change.api_version + " " + change.kind + " is not served by the cluster";
-  if (change.api_version.rfind(std::string(schema::kKueueGroup) + "/", 0) == 0) {
+  error.message = change.ref.api_version + " " + change.ref.kind + " is not served by the cluster";
+  if (change.ref.api_version.rfind(std::string(schema::kKueueGroup) + "/", 0) == 0) {
     error.message += " (is Kueue installed?)";
   }
   return error;
@@ -371,10 +364,10 @@ kube::Result<kube::ResourceType> Executor::resolve(ClusterRun& cluster, const Ch
 // The placeholder Secret of a credential change, as the provider knows it.
 kueue::Object credential_object(const Change& change) {
   kueue::Object secret;
-  secret.api_version = change.api_version;
-  secret.kind = change.kind;
-  secret.name = change.name;
-  secret.namespace_name = change.namespace_name;
+  secret.api_version = change.ref.api_version;
+  secret.kind = change.ref.kind;
+  secret.name = change.ref.name;
+  secret.namespace_name = change.ref.namespace_name;
   secret.document = change.desired;
   secret.depends_on = change.depends_on;
   secret.holds_credential_placeholder = true;
@@ -390,7 +383,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     kube::Result<Json> issued = kube::Error{};
     {
       detail::Slot slot(slots_);
-      issued = credentials_->issue(change.cluster, credential_object(change), &journal_);
+      issued = credentials_->issue(change.ref.cluster, credential_object(change), &journal_);
     }
     if (!issued) return "cannot issue the credential: " + detail::describe(issued.error());
     document = std::move(issued).value();
@@ -422,7 +415,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     std::string revoke_error;
     {
       detail::Slot slot(slots_);
-      revoke_error = credentials_->settled(change.cluster, credential_object(change), answer.ok(), &journal_);
+      revoke_error = credentials_->settled(change.ref.cluster, credential_object(change), answer.ok(), &journal_);
     }
     if (answer && !revoke_error.empty()) {
       record_applied(change, answer.value(), digest);
@@ -456,7 +449,7 @@ std::string Executor::wait_gone(ClusterRun& cluster, const kube::ResourceType& t
     kube::Result<Json> live = kube::Error{};
     {
       detail::Slot slot(slots_);
-      live = cluster.client->get(type, change.namespace_name, change.name);
+      live = cluster.client->get(type, change.ref.namespace_name, change.ref.name);
     }
     if (live) {
       last = live.value();
@@ -491,7 +484,7 @@ std::string Executor::delete_change(ClusterRun& cluster, const Change& change, b
   kube::Result<Json> answer = kube::Error{};
   {
     detail::Slot slot(slots_);
-    answer = cluster.client->remove(type.value(), change.namespace_name, change.name, delete_options);
+    answer = cluster.client->remove(type.value(), change.ref.namespace_name, change.ref.name, delete_options);
   }
   if (!answer) {
     note_transport(cluster, answer.error());
@@ -513,8 +506,8 @@ std::string Executor::release_change(ClusterRun& cluster, const Change& change) 
   if (!type) return detail::describe(type.error());
   std::string path = "/" + std::string(type.value().group.empty() ? "api/" : "apis/" + type.value().group + "/") +
                      type.value().version + "/";
-  if (type.value().namespaced) path += "namespaces/" + change.namespace_name + "/";
-  path += type.value().plural + "/" + change.name + "?fieldManager=" + kReleaseFieldManager;
+  if (type.value().namespaced) path += "namespaces/" + change.ref.namespace_name + "/";
+  path += type.value().plural + "/" + change.ref.name + "?fieldManager=" + kReleaseFieldManager;
   kube::Result<Json> answer = kube::Error{};
   {
     detail::Slot slot(slots_);
@@ -534,7 +527,7 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
   std::string blocked_by, root;
   {
     std::lock_guard<std::mutex> lock(record_mutex_);
-    const auto blockers = blockers_.find(change.address);
+    const auto blockers = blockers_.find(change.ref.address());
     if (blockers != blockers_.end()) {
       for (const std::string& blocker : blockers->second) {
         const auto failed = failed_.find(blocker);
@@ -608,19 +601,14 @@ void Executor::restart_after(ClusterRun& cluster, const Change& change) {
   const Restart& restart = *change.restart;
   // The restart as the executor reports and records it: the Deployment, no object change.
   Change step;
-  step.cluster = change.cluster;
-  step.address = restart.address(change.cluster);
-  step.api_version = std::string(schema::kAppsApiVersion);
-  step.kind = std::string(schema::kDeploymentKind);
-  step.namespace_name = restart.namespace_name;
-  step.name = restart.name;
+  step.ref = restart.deployment(change.ref.cluster);
   bool applied = true;
   {
     std::lock_guard<std::mutex> lock(record_mutex_);
-    applied = failed_.count(change.address) == 0;
+    applied = failed_.count(change.ref.address()) == 0;
   }
   if (!applied) {
-    finish(step, Outcome::Skipped, "skipped: " + change.address + " was not applied", "", "restart");
+    finish(step, Outcome::Skipped, "skipped: " + change.ref.address() + " was not applied", "", "restart");
     return;
   }
   if (detail::cancelled(options_.cancel)) {
@@ -685,7 +673,7 @@ void Executor::run_cluster(ClusterRun& cluster, const Selector& select, bool del
     if (change.action == Action::NoOp) continue;
     if ((change.action == Action::Delete) != deletions) continue;
     if (!select(cluster, change)) continue;
-    tiers[tier_of(change.kind)].push_back(&change);
+    tiers[tier_of(change.ref.kind)].push_back(&change);
   }
   std::vector<int> order;
   for (const auto& [tier, changes] : tiers) order.push_back(tier);
@@ -696,14 +684,14 @@ void Executor::run_cluster(ClusterRun& cluster, const Selector& select, bool del
     std::vector<const Change*> remaining = tiers[tier];
     while (!remaining.empty()) {
       std::set<std::string> pending;
-      for (const Change* change : remaining) pending.insert(change->address);
+      for (const Change* change : remaining) pending.insert(change->ref.address());
       std::vector<const Change*> wave, later;
       for (const Change* change : remaining) {
-        const auto blockers = blockers_.find(change->address);
+        const auto blockers = blockers_.find(change->ref.address());
         bool waits = false;
         if (blockers != blockers_.end()) {
           for (const std::string& blocker : blockers->second) {
-            if (blocker != change->address && pending.count(blocker) != 0) waits = true;
+            if (blocker != change->ref.address() && pending.count(blocker) != 0) waits = true;
           }
         }
         (waits ? later : wave).push_back(change);
@@ -736,12 +724,12 @@ void Executor::prepare_blockers() {
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
       if (change.action != Action::Delete) {
-        for (const std::string& dependency : change.depends_on) blockers_[change.address].push_back(dependency);
+        for (const std::string& dependency : change.depends_on) blockers_[change.ref.address()].push_back(dependency);
         continue;
       }
       // A deletion is blocked by the deletions of the objects that depend on it.
       for (const std::string& dependency : change.depends_on) {
-        blockers_[dependency].push_back(change.address);
+        blockers_[dependency].push_back(change.ref.address());
       }
     }
   }
@@ -749,7 +737,7 @@ void Executor::prepare_blockers() {
   // deletions: drop entries that point at a change of the other sort.
   std::map<std::string, Action> actions;
   for (const ClusterPlan& cluster : plan_.clusters) {
-    for (const Change& change : cluster.changes) actions[change.address] = change.action;
+    for (const Change& change : cluster.changes) actions[change.ref.address()] = change.action;
   }
   for (auto& [address, blockers] : blockers_) {
     const auto action = actions.find(address);
@@ -777,7 +765,7 @@ void Executor::drop_vanished(const ClusterPlan& cluster) {
   // whose object is already gone: forget it, no request.
   for (const Change& change : cluster.changes) {
     if (change.action != Action::NoOp || !change.live_uid.empty()) continue;
-    if (!writer_.find(change.address)) continue;
+    if (!writer_.find(change.ref.address())) continue;
     record_deleted(change);
   }
 }
@@ -807,7 +795,7 @@ ApplyReport Executor::run() {
   }
   const int late_tier = multikueue_cluster_tier();
   auto is_late = [late_tier](const ClusterRun& cluster, const Change& change) {
-    return cluster.plan->role == kueue::ClusterRole::Manager && (change.credential || tier_of(change.kind) >= late_tier);
+    return cluster.plan->role == kueue::ClusterRole::Manager && (change.credential || tier_of(change.ref.kind) >= late_tier);
   };
   run_phase(all, [&](const ClusterRun& cluster, const Change& change) { return !is_late(cluster, change); }, false);
   run_phase(managers, is_late, false);
@@ -823,7 +811,7 @@ ApplyReport Executor::run() {
   if (!state_error.empty()) {
     std::lock_guard<std::mutex> lock(record_mutex_);
     ++report_.failed;
-    report_.results.push_back(ObjectResult{"", "", Action::NoOp, Outcome::Failed, state_error});
+    report_.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, state_error});
   }
   report_.clusters = cluster_outcomes(plan_, targets_, report_.results);
 
@@ -833,7 +821,7 @@ ApplyReport Executor::run() {
     for (const auto& run : runs) clients[run->plan->cluster] = run->client;
     std::set<std::string> not_done;
     for (const ObjectResult& result : report_.results) {
-      if (!result.ok()) not_done.insert(result.address);
+      if (!result.ok()) not_done.insert(result.ref.address());
     }
     auto progress = [this](const ProgressEvent& event) {
       if (!options_.progress) return;
@@ -863,7 +851,7 @@ ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, sta
     if (state.policy().empty() && !plan.policy.empty() && !state.set_policy(plan.policy, &identity_error)) {
       ApplyReport report;
       report.failed = 1;
-      report.results.push_back(ObjectResult{"", "", Action::NoOp, Outcome::Failed, identity_error});
+      report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, identity_error});
       return report;
     }
     Executor executor(plan, targets, state, run_id, credentials, options);
@@ -872,7 +860,7 @@ ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, sta
     ApplyReport report;
     report.failed = 1;
     report.results.push_back(
-        ObjectResult{"", "", Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
+        ObjectResult{{}, Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
     return report;
   }
 }
@@ -904,7 +892,7 @@ ApplyReport verify_plan(const Plan& plan, const std::vector<Target>& targets, co
   } catch (const std::exception& error) {
     ++report.failed;
     report.results.push_back(
-        ObjectResult{"", "", Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
+        ObjectResult{{}, Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
   }
   return report;
 }

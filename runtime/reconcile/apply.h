@@ -17,8 +17,7 @@ namespace mkq::reconcile {
 struct ProgressEvent {
   enum class Phase { Started, Done, Failed, Waiting, Ready };
   Phase phase = Phase::Started;
-  std::string cluster;
-  std::string address;
+  base::ObjectRef ref;  // the object whose change (or wait) this is
   Action action = Action::NoOp;
   std::string message;  // for Failed: the error; for Waiting: "Active=False (Reason): message"
 };
@@ -55,7 +54,7 @@ enum class Outcome {
 };
 
 struct ObjectResult {
-  std::string cluster, address;  // both empty for an error of the whole run (the state could not be written)
+  base::ObjectRef ref;  // empty for an error of the whole run (the state could not be written)
   Action action = Action::NoOp;
   Outcome outcome = Outcome::Failed;
   std::string message;  // the error (conflicts name the other manager and fields), or empty

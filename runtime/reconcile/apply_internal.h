@@ -54,7 +54,7 @@ class Slot {
 
 // A Kueue object --wait watches for its Active condition.
 struct WaitItem {
-  std::string cluster, address, api_version, kind, namespace_name, name;
+  base::ObjectRef ref;
 };
 
 // True for the kinds whose status has an Active condition (ClusterQueue,

@@ -55,7 +55,7 @@ void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, cons
                   std::vector<ItemState>& states, RequestSlots& slots) {
   std::map<std::string, std::vector<std::size_t>> by_kind;  // "apiVersion/kind" -> item indexes
   for (const std::size_t index : pending) {
-    by_kind[items[index].api_version + "/" + items[index].kind].push_back(index);
+    by_kind[items[index].ref.api_version + "/" + items[index].ref.kind].push_back(index);
   }
   for (const auto& [key, indexes] : by_kind) {
     const WaitItem& first = items[indexes.front()];
@@ -71,7 +71,7 @@ void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, cons
     kube::Result<kube::ResourceType> type = kube::Error{};
     {
       Slot slot(slots);
-      type = client.resource_for(first.api_version, first.kind);
+      type = client.resource_for(first.ref.api_version, first.ref.kind);
     }
     if (!type) {
       failed(describe(type.error()));
@@ -94,7 +94,7 @@ void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, cons
     }
     for (const std::size_t index : indexes) {
       const WaitItem& item = items[index];
-      const auto found = live.find(object_key(type.value().namespaced ? item.namespace_name : "", item.name));
+      const auto found = live.find(object_key(type.value().namespaced ? item.ref.namespace_name : "", item.ref.name));
       if (found == live.end()) {
         states[index] = ItemState{false, true, "not found on the cluster", ""};
         continue;
@@ -127,14 +127,13 @@ std::vector<WaitItem> wait_items(const Plan& plan, const std::map<std::string, k
   for (const ClusterPlan& cluster : plan.clusters) {
     if (clients.count(cluster.cluster) == 0) continue;
     for (const Change& change : cluster.changes) {
-      if (!has_active_condition(change.api_version, change.kind)) continue;
-      if (excluded.count(change.address) != 0) continue;
+      if (!has_active_condition(change.ref.api_version, change.ref.kind)) continue;
+      if (excluded.count(change.ref.address()) != 0) continue;
       const bool applied =
           change.action == Action::Create || change.action == Action::Update || change.action == Action::Replace;
       const bool unchanged = change.action == Action::NoOp && !change.live_uid.empty();
       if (!applied && !unchanged) continue;
-      items.push_back(WaitItem{change.cluster, change.address, change.api_version, change.kind, change.namespace_name,
-                               change.name});
+      items.push_back(WaitItem{change.ref});
     }
   }
   return items;
@@ -158,7 +157,7 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
     }
     std::map<std::string, std::vector<std::size_t>> pending;  // cluster -> item indexes
     for (std::size_t index = 0; index < items.size(); ++index) {
-      if (!done[index]) pending[items[index].cluster].push_back(index);
+      if (!done[index]) pending[items[index].ref.cluster].push_back(index);
     }
     if (pending.empty()) break;
 
@@ -194,8 +193,7 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
     for (std::size_t index = 0; index < items.size(); ++index) {
       if (done[index]) continue;
       ProgressEvent event;
-      event.cluster = items[index].cluster;
-      event.address = items[index].address;
+      event.ref = items[index].ref;
       if (states[index].ready) {
         done[index] = true;
         event.phase = ProgressEvent::Phase::Ready;
@@ -219,7 +217,7 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
 
   for (std::size_t index = 0; index < items.size(); ++index) {
     if (done[index]) continue;
-    std::string line = items[index].address + ": ";
+    std::string line = items[index].ref.address() + ": ";
     if (result.interrupted && !states[index].seen) {
       line += "not read: interrupted";
     } else {

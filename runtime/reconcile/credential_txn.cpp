@@ -20,16 +20,9 @@ base::Result<void> StateJournal::finish(const std::string& worker) {
 
 Change revocation_change(const StaleCredential& stale) {
   Change change;
-  change.cluster = stale.worker;
-  change.api_version = "v1";
-  change.kind = "Secret";
-  change.namespace_name = stale.namespace_name;
-  change.name = stale.name;
-  change.address = stale.worker + "/Secret/" + stale.namespace_name + "/" + stale.name;
+  change.ref = base::ObjectRef{stale.worker, "v1", "Secret", stale.namespace_name, stale.name};
   change.action = Action::Delete;
-  change.reason = stale.never_stored
-                      ? "revoke a token of " + stale.worker + " that an interrupted run issued and never stored"
-                      : "revoke the previous token of " + stale.worker;
+  change.reason = stale.never_stored ? Reason::RevokeUnstoredToken : Reason::RevokePreviousToken;
   change.live_uid = stale.uid;
   change.live_resource_version = stale.resource_version;
   change.revokes_token_of = stale.worker;

@@ -33,7 +33,7 @@ std::set<std::string> manager_objects_for(const std::string& worker, const kueue
                                           const std::vector<state::InventoryEntry>& inventory) {
   std::set<std::string> out;
   if (manager == nullptr) return out;
-  const std::string multikueue_cluster = manager->cluster + "/" + kind_name(Kind::MultiKueueCluster) + "/" + worker;
+  const std::string multikueue_cluster = base::object_address(manager->cluster, kind_name(Kind::MultiKueueCluster), "", worker);
   out.insert(multikueue_cluster);
   std::set<std::string> secret_names;
   std::map<std::string, const kueue::Object*> declared;  // by address
@@ -58,7 +58,7 @@ std::set<std::string> manager_objects_for(const std::string& worker, const kueue
     if (is_its_secret(object->kind, object->name)) out.insert(address);
   }
   for (const state::InventoryEntry& entry : inventory) {
-    if (entry.cluster == manager->cluster && is_its_secret(entry.kind, entry.name)) out.insert(entry.address);
+    if (entry.ref.cluster == manager->cluster && is_its_secret(entry.ref.kind, entry.ref.name)) out.insert(entry.ref.address());
   }
   return out;
 }
@@ -80,7 +80,7 @@ std::vector<ExcludedCluster> exclude_clusters(const std::vector<std::string>& cl
     const std::set<std::string> its = manager_objects_for(name, manager, live, inventory);
     ExcludedCluster excluded{name, 0};
     for (const state::InventoryEntry& entry : inventory) {
-      if (entry.cluster == name || its.count(entry.address) != 0) ++excluded.objects;
+      if (entry.ref.cluster == name || its.count(entry.ref.address()) != 0) ++excluded.objects;
     }
     left.insert(its.begin(), its.end());
     out.push_back(std::move(excluded));
@@ -92,7 +92,7 @@ std::vector<ExcludedCluster> exclude_clusters(const std::vector<std::string>& cl
                   [&](const kueue::Object& o) { return left.count(kueue::address(cluster.cluster, o)) != 0; });
   }
   std::erase_if(inventory, [&](const state::InventoryEntry& e) {
-    return names.count(e.cluster) != 0 || left.count(e.address) != 0;
+    return names.count(e.ref.cluster) != 0 || left.count(e.ref.address()) != 0;
   });
   return out;
 }

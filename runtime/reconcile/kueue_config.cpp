@@ -293,17 +293,17 @@ Change plan_kueue_configuration(const kueue::Object& object, const Json* live,
 
 void note_restart_after_removal(Change& change, const kueue::DesiredState& desired) {
   if ((change.action != Action::Delete && change.action != Action::Release) || change.restart ||
-      !schema::is_kueue_configuration(change.kind, change.name)) {
+      !schema::is_kueue_configuration(change.ref.kind, change.ref.name)) {
     return;
   }
   bool enabled = true;
   for (const kueue::ClusterObjects& cluster : desired.clusters) {
-    if (cluster.cluster != change.cluster) continue;
+    if (cluster.cluster != change.ref.cluster) continue;
     for (const kueue::Object& object : cluster.objects) {
       if (object.kueue_configuration) enabled = object.restart_kueue;
     }
   }
-  change.restart = Restart{change.namespace_name, std::string(schema::kKueueDeploymentName), enabled};
+  change.restart = Restart{change.ref.namespace_name, std::string(schema::kKueueDeploymentName), enabled};
 }
 
 }  // namespace mkq::reconcile

@@ -203,7 +203,7 @@ bool starts_with_path(const std::string& path, const std::string& prefix) {
 }
 
 // Whether a leaf diff breaks an immutability rule of the kind; the reason if so.
-std::optional<std::string> immutable_reason(const std::string& kind, const LeafDiff& diff) {
+std::optional<Reason> immutable_reason(const std::string& kind, const LeafDiff& diff) {
   const schema::KindInfo* info = schema::find_kind(kind);
   if (info == nullptr) return std::nullopt;
   const schema::ImmutableField* rule = schema::find_immutable(info->kind, diff.path);
@@ -211,10 +211,10 @@ std::optional<std::string> immutable_reason(const std::string& kind, const LeafD
   switch (rule->mutability) {
     case schema::Mutability::Immutable:
       if (!diff.before) return std::nullopt;  // set for the first time
-      return diff.path + " is immutable";
+      return Reason::Immutable;
     case schema::Mutability::SetOnce:
       if (!diff.before) return std::nullopt;
-      return diff.path + " is immutable";
+      return Reason::Immutable;
     case schema::Mutability::Conditional: {
       // Topology levels: mutable only while kubernetes.io/hostname stays the lowest level.
       const auto lowest_is_hostname = [](const std::optional<Json>& levels) {
@@ -223,7 +223,7 @@ std::optional<std::string> immutable_reason(const std::string& kind, const LeafD
         return last.is_object() && last.value("nodeLabel", std::string()) == schema::kHostnameLabel;
       };
       if (!diff.before || (lowest_is_hostname(diff.before) && lowest_is_hostname(diff.after))) return std::nullopt;
-      return diff.path + " is immutable unless kubernetes.io/hostname stays the lowest level";
+      return Reason::ImmutableTopology;
     }
   }
   return std::nullopt;
@@ -372,21 +372,21 @@ std::string field_name(const std::string& path) { return path.rfind("spec.", 0) 
 std::string value_words(const Json& value) { return value.is_string() ? value.get<std::string>() : value.dump(); }
 
 // The reason of a drift repair: when every difference is a default the policy
-// leaves, which ones ("drift: queueingStrategy is StrictFIFO, the policy leaves
-// Kueue's default BestEffortFIFO"); otherwise kDriftReason.
-std::string drift_reason(const std::vector<LeafDiff>& diffs) {
+// leaves, DriftFromDefaults with which ones (and, for one, its value and the
+// default); otherwise Drift.
+void note_drift(Change& c, const std::vector<LeafDiff>& diffs) {
   const bool only_defaults =
       std::all_of(diffs.begin(), diffs.end(), [](const LeafDiff& diff) { return diff.restore_at.has_value(); });
-  if (!only_defaults || diffs.empty()) return kDriftReason;
+  if (!only_defaults || diffs.empty()) {
+    c.reason = Reason::Drift;
+    return;
+  }
+  c.reason = Reason::DriftFromDefaults;
+  for (const LeafDiff& diff : diffs) c.reason_args.fields.push_back(field_name(diff.path));
   if (diffs.size() == 1) {
-    return "drift: " + field_name(diffs[0].path) + " is " + value_words(*diffs[0].before) +
-           ", the policy leaves Kueue's default " + value_words(*diffs[0].after);
+    c.reason_args.held = value_words(*diffs[0].before);
+    c.reason_args.kueue_default = value_words(*diffs[0].after);
   }
-  std::string names;
-  for (std::size_t i = 0; i < diffs.size(); ++i) {
-    names += (i == 0 ? "" : i + 1 == diffs.size() ? " and " : ", ") + field_name(diffs[i].path);
-  }
-  return "drift: " + names + " differ from Kueue's defaults, which the policy leaves";
 }
 
 // The document to apply: the policy's, with every restored default set.
@@ -403,12 +403,7 @@ bool restore_defaults(Json& document, const std::vector<LeafDiff>& diffs) {
 
 Change change_for(const std::string& cluster, const kueue::Object& object) {
   Change c;
-  c.cluster = cluster;
-  c.address = kueue::address(cluster, object);
-  c.api_version = object.api_version;
-  c.kind = object.kind;
-  c.namespace_name = object.namespace_name;
-  c.name = object.name;
+  c.ref = kueue::ref(cluster, object);
   c.sensitive = object.kind == "Secret";
   c.depends_on = object.depends_on;
   return c;
@@ -420,12 +415,6 @@ void set_live(Change& change, const Json* live) {
   change.live_resource_version = meta_string(*live, "resourceVersion");
 }
 
-std::string join_reason(const std::string& description, const std::string& reason) {
-  if (description.empty()) return reason;
-  if (reason.empty()) return description;
-  return description + ": " + reason;
-}
-
 Change plan_credential(const std::string& cluster, const kueue::Object& object, const Json* live,
                        const state::InventoryEntry* recorded, CredentialProvider* credentials) {
   Change c = change_for(cluster, object);
@@ -435,27 +424,28 @@ Change plan_credential(const std::string& cluster, const kueue::Object& object, 
   const Action write = live == nullptr ? Action::Create : Action::Update;
   if (credentials == nullptr) {
     c.action = write;
-    c.reason = live == nullptr ? "not on the cluster" : "credential not checked";
+    c.reason = live == nullptr ? Reason::NotOnCluster : Reason::CredentialNotChecked;
     c.credential_error = "no credential provider";
     c.desired = object.document;
     return c;
   }
   const CredentialDecision decision = credentials->decide(cluster, object, live, recorded);
+  c.reason_args.credential = decision.description;
+  c.reason_args.cause = decision.reason;
   if (!decision.error.empty()) {
     c.action = write;
-    c.reason = join_reason(decision.description, decision.reason.empty() ? "cannot be issued" : decision.reason);
+    c.reason = Reason::CredentialCannotBeIssued;
     c.credential_error = decision.error;
     c.desired = object.document;
     return c;
   }
   if (!decision.issue) {
     c.action = Action::NoOp;
-    c.reason = join_reason(decision.description, decision.reason.empty() ? "credential current" : decision.reason);
+    c.reason = Reason::CredentialCurrent;
     return c;
   }
   c.action = write;
-  c.reason = join_reason(decision.description,
-                         decision.reason.empty() ? (live == nullptr ? "not on the cluster" : "renewed") : decision.reason);
+  c.reason = live == nullptr ? Reason::NotOnCluster : Reason::CredentialRenewed;
   c.desired = object.document;
   return c;
 }
@@ -541,8 +531,7 @@ void note_ownership(Change& c, const kueue::Object& object, const Json* live, co
   const std::string owner = policy_label(*live);
   if (!owner.empty() && !policy.empty() && owner != policy) {
     c.owner_conflict = owner;
-    c.take_over = options.take_over;
-    c.reason = "owned by policy " + owner + (options.take_over ? ": taken over" : "");
+    c.take_over = options.take_over;  // reason_text names the owner
   }
   if (recorded != nullptr && recorded->adopted) {
     c.adopted = true;
@@ -554,7 +543,7 @@ void note_ownership(Change& c, const kueue::Object& object, const Json* live, co
     c.prior = prior_of(object.document, *live, c.sensitive).dump();
   }
   if (c.action == Action::Replace && prevents_destroy(*live)) {
-    c.refusal = std::string("it is marked ") + kPreventDestroyAnnotation + "=true and " + c.reason +
+    c.refusal = std::string("it is marked ") + kPreventDestroyAnnotation + "=true and " + reason_text(c) +
                 ": it can only change by being deleted and created again; remove the annotation to allow that";
   }
 }
@@ -571,9 +560,9 @@ Change plan_document(const std::string& cluster, const kueue::Object& object, co
     const bool unserved =
         std::find(live.unserved_kinds.begin(), live.unserved_kinds.end(), type) != live.unserved_kinds.end();
     if (unserved) {
-      c.reason = "not on the cluster, which does not serve " + type;
+      c.reason = Reason::NotServed;
     } else {
-      c.reason = recorded != nullptr ? "deleted outside mkq" : "not on the cluster";
+      c.reason = recorded != nullptr ? Reason::DeletedOutsideMkq : Reason::NotOnCluster;
     }
     return c;
   }
@@ -589,19 +578,21 @@ Change plan_document(const std::string& cluster, const kueue::Object& object, co
       c.fields.push_back(std::move(field));
     }
   }
-  std::optional<std::string> immutable;
+  std::optional<Reason> immutable;
   for (const LeafDiff& diff : diffs) {
-    if (!immutable) immutable = immutable_reason(object.kind, diff);
+    if (immutable) break;
+    immutable = immutable_reason(object.kind, diff);
+    if (immutable) c.reason_args.field = diff.path;
   }
   if (diffs.empty()) {
     if (recorded != nullptr) {
       c.action = Action::NoOp;
-      c.reason = "up to date";
+      c.reason = Reason::UpToDate;
       return c;
     }
     // Live and as desired, but not in the inventory: apply records it (and takes ownership).
     c.action = Action::Update;
-    c.reason = mkq_owns_fields ? "applied by mkq but missing from the state" : "exists, not yet managed by mkq";
+    c.reason = mkq_owns_fields ? Reason::MissingFromState : Reason::NotYetManaged;
     c.desired = object.document;
     return c;
   }
@@ -615,9 +606,13 @@ Change plan_document(const std::string& cluster, const kueue::Object& object, co
   c.action = Action::Update;
   if (recorded != nullptr) {
     c.repairs_drift = recorded->digest == document_digest(object.document, lineage);
-    c.reason = c.repairs_drift ? drift_reason(diffs) : "the policy changed";
+    if (c.repairs_drift) {
+      note_drift(c, diffs);
+    } else {
+      c.reason = Reason::PolicyChanged;
+    }
   } else {
-    c.reason = mkq_owns_fields ? "the policy changed" : "exists, not yet managed by mkq";
+    c.reason = mkq_owns_fields ? Reason::PolicyChanged : Reason::NotYetManaged;
   }
   return c;
 }
@@ -687,16 +682,20 @@ Json release_patch(const std::string& prior_text, const Json& live, std::vector<
   return patch;
 }
 
-// What in namespace `name` mkq does not manage, as a release's reason ("holds
-// ConfigMap team-a/notes, not managed by mkq"); empty when nothing. What
-// Kubernetes puts in every namespace is not counted. Contents that could not
-// be read count as foreign: a namespace is deleted only when known empty of
-// anything else.
-std::string foreign_contents(const ClusterLive& live, const std::string& name, const std::set<std::string>& managed) {
+// What in namespace `name` mkq does not manage, as a release's reason
+// (ReleasedForeignContents, with "ConfigMap team-a/notes"); None when
+// nothing. What Kubernetes puts in every namespace is not counted. Contents
+// that could not be read count as foreign: a namespace is deleted only when
+// known empty of anything else.
+Reason foreign_contents(const ClusterLive& live, const std::string& name, const std::set<std::string>& managed,
+                        ReasonArgs& args) {
   const auto found = live.namespace_contents.find(name);
-  if (found == live.namespace_contents.end()) return "its contents were not read";
-  if (!found->second.error.empty()) return "its contents could not be read: " + found->second.error;
-  std::vector<std::string> foreign;
+  if (found == live.namespace_contents.end()) return Reason::ReleasedContentsNotRead;
+  if (!found->second.error.empty()) {
+    args.error = found->second.error;
+    return Reason::ReleasedContentsUnreadable;
+  }
+  std::vector<std::string>& foreign = args.foreign;
   for (const std::string& address : found->second.addresses) {
     if (managed.count(address) != 0) continue;
     // CLUSTER/KIND/NAMESPACE/NAME
@@ -709,16 +708,12 @@ std::string foreign_contents(const ClusterLive& live, const std::string& name, c
     }
     foreign.push_back(kind + " " + address.substr(ns_at));
   }
-  if (foreign.empty()) return "";
-  std::string text = "holds " + foreign[0];
-  if (foreign.size() == 2) text += " and " + foreign[1];
-  if (foreign.size() > 2) text += ", " + foreign[1] + " and " + std::to_string(foreign.size() - 2) + " more";
-  return text + ", not managed by mkq";
+  return foreign.empty() ? Reason::None : Reason::ReleasedForeignContents;
 }
 
 // What a removal needs to know besides the entry and the live cluster.
 struct RemovalContext {
-  std::string reason;                  // "no longer in the policy", "destroy"
+  Reason reason;                       // NoLongerInPolicy, Destroy
   const std::string& policy;           // this policy's identity
   const PlanOptions& options;
   const std::set<std::string>& managed;  // every address of the inventory
@@ -728,48 +723,42 @@ struct RemovalContext {
 // protects it, else released (plan.h).
 Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live, const RemovalContext& context) {
   Change c;
-  c.cluster = entry.cluster;
-  c.address = entry.address;
-  c.api_version = entry.api_version;
-  c.kind = entry.kind;
-  c.namespace_name = entry.namespace_name;
-  c.name = entry.name;
-  c.sensitive = entry.kind == "Secret";
-  const auto found = live.objects.find(entry.address);
+  c.ref = entry.ref;
+  c.sensitive = entry.ref.kind == "Secret";
+  const auto found = live.objects.find(entry.ref.address());
   if (found == live.objects.end()) {
     c.action = Action::NoOp;
-    c.reason = "already gone";
+    c.reason = Reason::AlreadyGone;
     return c;
   }
   const Json& current = found->second;
   set_live(c, &current);
   c.adopted = entry.adopted;
   c.prior = entry.prior;
-  std::string keep;  // why it is released
+  Reason keep = Reason::None;  // why it is released
   if (prevents_destroy(current)) {
-    keep = std::string("marked ") + kPreventDestroyAnnotation;
+    keep = Reason::ReleasedPreventDestroy;
   } else if (entry.adopted && !context.options.delete_adopted) {
-    keep = "existed before mkq";
-  } else if (entry.kind == "Namespace" && entry.api_version == "v1") {
-    keep = foreign_contents(live, entry.name, context.managed);
+    keep = Reason::ReleasedAdopted;
+  } else if (entry.ref.kind == "Namespace" && entry.ref.api_version == "v1") {
+    keep = foreign_contents(live, entry.ref.name, context.managed, c.reason_args);
   }
   const std::string owner = policy_label(current);
   if (!owner.empty() && !context.policy.empty() && owner != context.policy) {
     c.owner_conflict = owner;
     c.take_over = context.options.take_over;
   }
-  if (keep.empty()) {
+  if (keep == Reason::None) {
     c.action = Action::Delete;
     c.reason = context.reason;
   } else {
     c.action = Action::Release;
-    c.reason = "released: " + keep;
+    c.reason = keep;
     c.desired = release_patch(entry.adopted ? entry.prior : std::string(), current, c.fields);
     for (FieldDiff& field : c.fields) {
       if (c.sensitive && is_sensitive_path(field.path)) mask(field);
     }
   }
-  if (!c.owner_conflict.empty()) c.reason = "owned by policy " + owner + (c.take_over ? ": taken over, " : ": ") + c.reason;
   return c;
 }
 
@@ -778,10 +767,10 @@ void sort_changes(std::vector<Change>& changes) {
   std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
     const bool da = a.action == Action::Delete, db = b.action == Action::Delete;
     if (da != db) return db;
-    const int ra = schema::apply_rank(a.kind), rb = schema::apply_rank(b.kind);
+    const int ra = schema::apply_rank(a.ref.kind), rb = schema::apply_rank(b.ref.kind);
     if (ra != rb) return da ? ra > rb : ra < rb;
-    if (a.namespace_name != b.namespace_name) return a.namespace_name < b.namespace_name;
-    return a.name < b.name;
+    if (a.ref.namespace_name != b.ref.namespace_name) return a.ref.namespace_name < b.ref.namespace_name;
+    return a.ref.name < b.ref.name;
   });
 }
 
@@ -888,7 +877,7 @@ std::vector<std::string> Plan::refusals() const {
   for (const ClusterPlan& cluster : clusters) {
     for (const Change& change : cluster.changes) {
       const std::string refusal = change.action == Action::NoOp ? "" : refusal_of(change);
-      if (!refusal.empty()) out.push_back(change.address + ": " + refusal);
+      if (!refusal.empty()) out.push_back(change.ref.address() + ": " + refusal);
     }
   }
   return out;
@@ -897,9 +886,9 @@ std::vector<std::string> Plan::refusals() const {
 std::string identity_in_use(const std::vector<state::InventoryEntry>& inventory, const LiveState& live) {
   std::map<std::string, int> counts;
   for (const state::InventoryEntry& entry : inventory) {
-    const ClusterLive* cluster = live.find(entry.cluster);
+    const ClusterLive* cluster = live.find(entry.ref.cluster);
     if (cluster == nullptr) continue;
-    const auto found = cluster->objects.find(entry.address);
+    const auto found = cluster->objects.find(entry.ref.address());
     if (found == cluster->objects.end()) continue;
     const std::string label = policy_label(found->second);
     if (!label.empty()) ++counts[label];
@@ -963,8 +952,8 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
   std::vector<std::pair<std::string, kueue::ClusterRole>> clusters;
   for (const kueue::ClusterObjects& cluster : desired.clusters) clusters.emplace_back(cluster.cluster, cluster.role);
   for (const state::InventoryEntry& entry : inventory) {
-    const bool known = std::any_of(clusters.begin(), clusters.end(), [&](const auto& c) { return c.first == entry.cluster; });
-    if (!known) clusters.emplace_back(entry.cluster, kueue::ClusterRole::Worker);
+    const bool known = std::any_of(clusters.begin(), clusters.end(), [&](const auto& c) { return c.first == entry.ref.cluster; });
+    if (!known) clusters.emplace_back(entry.ref.cluster, kueue::ClusterRole::Worker);
   }
   std::stable_sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
     const bool ma = a.second == kueue::ClusterRole::Manager, mb = b.second == kueue::ClusterRole::Manager;
@@ -975,8 +964,8 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
   std::map<std::string, const state::InventoryEntry*> recorded;
   std::set<std::string> managed;
   for (const state::InventoryEntry& entry : inventory) {
-    recorded[entry.address] = &entry;
-    managed.insert(entry.address);
+    recorded[entry.ref.address()] = &entry;
+    managed.insert(entry.ref.address());
   }
   // Per worker, the credentials of mkq's nobody holds: found with the
   // manager's Secrets (the manager is planned first), revoked on the worker.
@@ -1017,13 +1006,13 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
       }
     }
     for (const state::InventoryEntry& entry : inventory) {
-      if (entry.cluster != name || desired_addresses.count(entry.address) != 0) continue;
+      if (entry.ref.cluster != name || desired_addresses.count(entry.ref.address()) != 0) continue;
       if (options.kind == PlanKind::Destroy) {
         cluster_plan.changes.push_back(
-            plan_removal(entry, *cluster_live, RemovalContext{"destroy", desired.policy, options, managed}));
+            plan_removal(entry, *cluster_live, RemovalContext{Reason::Destroy, desired.policy, options, managed}));
       } else if (options.prune) {
         cluster_plan.changes.push_back(plan_removal(
-            entry, *cluster_live, RemovalContext{"no longer in the policy", desired.policy, options, managed}));
+            entry, *cluster_live, RemovalContext{Reason::NoLongerInPolicy, desired.policy, options, managed}));
       }
     }
     for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);

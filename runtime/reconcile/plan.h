@@ -17,6 +17,7 @@
 
 #include "compiler/kueue/objects.h"
 #include "runtime/reconcile/credentials_port.h"
+#include "runtime/reconcile/reason.h"
 #include "runtime/reconcile/target.h"
 #include "runtime/state/state.h"
 
@@ -27,9 +28,6 @@ namespace mkq::reconcile {
 // leaving the object on the cluster.
 enum class Action { NoOp, Create, Update, Delete, Replace, Release };
 
-// The reason of an update that restores what mkq applied and someone changed
-// since (Change::repairs_drift). Display only, like every reason.
-inline constexpr const char* kDriftReason = "drift: changed outside mkq";
 const char* action_name(Action action);  // "no-op", "create", "update", "delete", "replace", "release"
 
 // A user's annotation that keeps an object from ever being deleted by mkq
@@ -63,18 +61,16 @@ struct Restart {
   // plan says the Deployment reads the change only when it next starts, and
   // apply leaves it alone.
   bool enabled = true;
-  std::string address(const std::string& cluster) const;  // CLUSTER/Deployment/NAMESPACE/NAME
+  base::ObjectRef deployment(const std::string& cluster) const;  // apps/v1 Deployment NAMESPACE/NAME on `cluster`
 };
 
 struct Change {
-  std::string cluster;
-  std::string address;  // kueue::address()
-  std::string api_version, kind, namespace_name, name;
+  base::ObjectRef ref;  // the object (ref.address() keys it in the plan, the state and what refresh read)
   Action action = Action::NoOp;
-  // Why, in words a user reads in the plan: "not on the cluster", "the policy changed",
-  // "drift: changed outside mkq", "no longer in the policy", "spec.clusterQueue is
-  // immutable", "token for multikueue-sa, expires 2026-12-21: expires within 7d".
-  std::string reason;
+  // Why, for display only (reason.h): reason_text() gives the words a user
+  // reads in the plan ("not on the cluster", "spec.clusterQueue is immutable").
+  Reason reason = Reason::None;
+  ReasonArgs reason_args;
   std::vector<FieldDiff> fields;  // update/replace: the differing fields; create: none
   // The document to apply (create/update/replace); null for delete and no-op.
   // For a credential change it is the placeholder: apply asks the provider.
@@ -192,7 +188,7 @@ struct Plan {
 // owned (metadata.managedFields, manager "mkq") and no longer sends show as
 // removed. A changed immutable field (kueue::schema::kImmutableFields) makes a
 // replace. A live object differing from a desired one that the inventory says
-// mkq applied unchanged (same digest) is an update with reason "drift: ...".
+// mkq applied unchanged (same digest) is an update with reason Drift.
 // A field the policy leaves unset whose live value is not Kueue's default
 // (kueue::schema::kDefaults, where the field's parent is live) differs too:
 // the change restores the default (FieldDiff::restores_default).

@@ -51,7 +51,7 @@ struct Palette {
 const char* role_name(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }
 
 std::string object_name(const Change& change) {
-  return change.kind + " " + (change.namespace_name.empty() ? change.name : change.namespace_name + "/" + change.name);
+  return change.ref.kind + " " + (change.ref.namespace_name.empty() ? change.ref.name : change.ref.namespace_name + "/" + change.ref.name);
 }
 
 std::string value_text(const Json& value, bool sensitive) { return sensitive ? kSensitiveMarker : value.dump(); }
@@ -150,7 +150,7 @@ std::string render_text(const Plan& plan, bool color) {
     out += "\n";
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
-      out += "  " + p.action(change.action) + " " + object_name(change) + " (" + change.reason + ")\n";
+      out += "  " + p.action(change.action) + " " + object_name(change) + " (" + reason_text(change) + ")\n";
       for (const FieldDiff& field : change.fields) {
         const bool sensitive = field.sensitive || change.sensitive;
         if (field.before && field.after) {
@@ -209,7 +209,7 @@ std::string render_markdown(const Plan& plan) {
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
       any_fields = any_fields || !change.fields.empty();
-      std::string reason = change.reason;
+      std::string reason = reason_text(change);
       for (const std::string& blocker : blockers_of(change)) reason += "; **" + blocker + "**";
       out += std::string("| ") + symbol(change.action) + " " + action_name(change.action) + " | `" +
              object_name(change) + "` | " + escape_cell(reason) + " |\n";
@@ -243,13 +243,13 @@ namespace {
 // One change as the JSON rendering (and the saved plan) holds it.
 Json change_json(const Change& change) {
   Json j = Json::object();
-  j["address"] = change.address;
-  j["api_version"] = change.api_version;
-  j["kind"] = change.kind;
-  j["namespace"] = change.namespace_name;
-  j["name"] = change.name;
+  j["address"] = change.ref.address();
+  j["api_version"] = change.ref.api_version;
+  j["kind"] = change.ref.kind;
+  j["namespace"] = change.ref.namespace_name;
+  j["name"] = change.ref.name;
   j["action"] = action_name(change.action);
-  j["reason"] = change.reason;
+  j["reason"] = reason_text(change);
   Json fields = Json::array();
   for (const FieldDiff& field : change.fields) {
     const bool sensitive = field.sensitive || change.sensitive;
@@ -380,16 +380,19 @@ base::Result<Plan> plan_from_json(const Json& json) {
       cluster.error = c.value("error", std::string());
       for (const Json& j : c.at("changes")) {
         Change change;
-        change.cluster = cluster.cluster;
-        change.address = j.at("address").get<std::string>();
-        change.api_version = j.at("api_version").get<std::string>();
-        change.kind = j.at("kind").get<std::string>();
-        change.namespace_name = j.value("namespace", std::string());
-        change.name = j.at("name").get<std::string>();
+        change.ref.cluster = cluster.cluster;
+        change.ref.api_version = j.at("api_version").get<std::string>();
+        change.ref.kind = j.at("kind").get<std::string>();
+        change.ref.namespace_name = j.value("namespace", std::string());
+        change.ref.name = j.at("name").get<std::string>();
         const auto action = action_from(j.at("action").get<std::string>());
-        if (!action) return fail("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.address);
+        if (j.at("address").get<std::string>() != change.ref.address()) {
+          return fail("address " + j.at("address").dump() + " does not name its object (" + change.ref.address() + ")");
+        }
+        if (!action) return fail("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.ref.address());
         change.action = *action;
-        change.reason = j.value("reason", std::string());
+        change.reason = Reason::Recorded;  // the words as shown: never derived again
+        change.reason_args.text = j.value("reason", std::string());
         for (const Json& f : j.at("fields")) change.fields.push_back(field_diff_from_json(f));
         change.desired = j.contains("desired") ? j["desired"] : Json();
         change.inventory_digest = j.value("inventory_digest", std::string());
@@ -446,24 +449,24 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
     for (const Change& change : cluster.changes) {
       // An anchor is not refreshed: first_difference compares it with the anchors listed again.
       if (!change.revokes_token_of.empty()) continue;
-      const auto found = now->objects.find(change.address);
+      const auto found = now->objects.find(change.ref.address());
       const bool saw = !change.live_uid.empty() || !change.live_resource_version.empty();
       if (found == now->objects.end()) {
-        if (saw) out.push_back(change.address + ": deleted from the cluster since the plan");
+        if (saw) out.push_back(change.ref.address() + ": deleted from the cluster since the plan");
         continue;
       }
       if (!saw) {
-        out.push_back(change.address + ": appeared on the cluster since the plan");
+        out.push_back(change.ref.address() + ": appeared on the cluster since the plan");
         continue;
       }
       const Json& meta = found->second.contains("metadata") ? found->second["metadata"] : Json::object();
       const std::string uid = meta.value("uid", std::string());
       const std::string rv = meta.value("resourceVersion", std::string());
       if (uid != change.live_uid) {
-        out.push_back(change.address + ": replaced on the cluster since the plan (uid " + change.live_uid + " -> " + uid +
+        out.push_back(change.ref.address() + ": replaced on the cluster since the plan (uid " + change.live_uid + " -> " + uid +
                       ")");
       } else if (rv != change.live_resource_version) {
-        out.push_back(change.address + ": changed on the cluster since the plan (resourceVersion " +
+        out.push_back(change.ref.address() + ": changed on the cluster since the plan (resourceVersion " +
                       change.live_resource_version + " -> " + rv + ")");
       }
     }
@@ -481,24 +484,24 @@ std::string first_difference(const Plan& saved, const Plan& fresh) {
   };
   std::map<std::string, const Change*> now;
   for (const ClusterPlan& cluster : fresh.clusters) {
-    for (const Change& change : cluster.changes) now[change.address] = &change;
+    for (const Change& change : cluster.changes) now[change.ref.address()] = &change;
   }
   std::set<std::string> seen;
   for (const ClusterPlan& cluster : saved.clusters) {
     for (const Change& change : cluster.changes) {
-      seen.insert(change.address);
-      const auto it = now.find(change.address);
-      if (it == now.end()) return change.address + ": not part of what the policy plans now";
+      seen.insert(change.ref.address());
+      const auto it = now.find(change.ref.address());
+      if (it == now.end()) return change.ref.address() + ": not part of what the policy plans now";
       if (it->second->action != change.action) {
-        return change.address + ": the plan says " + action_name(change.action) + ", the policy now plans " +
+        return change.ref.address() + ": the plan says " + action_name(change.action) + ", the policy now plans " +
                action_name(it->second->action);
       }
       const Json was = checked(change), is = checked(*it->second);
       if (was == is) continue;
       for (const auto& [key, value] : is.items()) {
-        if (was.value(key, Json()) != value) return change.address + ": its " + key + " differs from what the policy plans now";
+        if (was.value(key, Json()) != value) return change.ref.address() + ": its " + key + " differs from what the policy plans now";
       }
-      return change.address + ": differs from what the policy plans now";
+      return change.ref.address() + ": differs from what the policy plans now";
     }
   }
   for (const auto& [address, change] : now) {

@@ -20,12 +20,6 @@ struct KindInterest {
   std::set<std::string> addresses;
 };
 
-std::string address_of(const std::string& cluster, const std::string& kind, const std::string& namespace_name,
-                       const std::string& name) {
-  return namespace_name.empty() ? cluster + "/" + kind + "/" + name
-                                : cluster + "/" + kind + "/" + namespace_name + "/" + name;
-}
-
 std::string string_at(const Json& object, const char* key) {
   const auto meta = object.find("metadata");
   if (meta == object.end() || !meta->is_object()) return {};
@@ -52,9 +46,9 @@ std::vector<KindInterest> interests_of(const std::string& cluster, const kueue::
     }
   }
   for (const state::InventoryEntry& entry : inventory) {
-    if (entry.cluster != cluster) continue;
-    note(entry.api_version, entry.kind, entry.namespace_name,
-         address_of(cluster, entry.kind, entry.namespace_name, entry.name));
+    if (entry.ref.cluster != cluster) continue;
+    note(entry.ref.api_version, entry.ref.kind, entry.ref.namespace_name,
+         entry.ref.address());
   }
   std::vector<KindInterest> out;
   for (auto& [key, interest] : by_kind) out.push_back(std::move(interest));
@@ -83,8 +77,8 @@ std::vector<std::string> namespaces_that_may_go(const std::string& cluster, cons
   }
   std::vector<std::string> out;
   for (const state::InventoryEntry& entry : inventory) {
-    if (entry.cluster != cluster || entry.kind != "Namespace" || entry.api_version != "v1") continue;
-    if (destroy || declared.count(entry.name) == 0) out.push_back(entry.name);
+    if (entry.ref.cluster != cluster || entry.ref.kind != "Namespace" || entry.ref.api_version != "v1") continue;
+    if (destroy || declared.count(entry.ref.name) == 0) out.push_back(entry.ref.name);
   }
   return out;
 }
@@ -161,7 +155,7 @@ void read_namespace_contents(kube::Client& client, const std::string& cluster, c
       const std::string namespace_name = one ? *wanted.begin() : string_at(item, "namespace");
       if (wanted.count(namespace_name) == 0) continue;
       live.namespace_contents[namespace_name].addresses.push_back(
-          address_of(cluster, type.kind, namespace_name, string_at(item, "name")));
+          base::object_address(cluster, type.kind, namespace_name, string_at(item, "name")));
     }
   }
 }
@@ -201,7 +195,7 @@ ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& des
     }
     for (Json& item : listed.value().items) {
       const std::string address =
-          address_of(target.cluster, interest.kind, string_at(item, "namespace"), string_at(item, "name"));
+          base::object_address(target.cluster, interest.kind, string_at(item, "namespace"), string_at(item, "name"));
       if (interest.addresses.count(address) != 0) live.objects[address] = std::move(item);
     }
   }

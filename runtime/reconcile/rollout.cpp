@@ -38,8 +38,9 @@ std::string format_duration(std::chrono::milliseconds duration) {
 
 }  // namespace
 
-std::string Restart::address(const std::string& cluster) const {
-  return cluster + "/" + std::string(schema::kDeploymentKind) + "/" + namespace_name + "/" + name;
+base::ObjectRef Restart::deployment(const std::string& cluster) const {
+  return base::ObjectRef{cluster, std::string(schema::kAppsApiVersion), std::string(schema::kDeploymentKind),
+                         namespace_name, name};
 }
 
 RolloutStatus rollout_status(const Json& deployment) {

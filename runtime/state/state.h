@@ -22,16 +22,12 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/object_ref.h"
 
 namespace mkq::state {
 
 struct InventoryEntry {
-  std::string address;  // CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME
-  std::string cluster;
-  std::string api_version;
-  std::string kind;
-  std::string namespace_name;
-  std::string name;
+  base::ObjectRef ref;  // the object; ref.address() is the inventory's key
   std::string uid;
   std::string resource_version;  // as the server answered the last apply
   std::string digest;            // see digest_of(); "sha256:<hex>"

@@ -269,12 +269,12 @@ bool read_objects(Database& db, RunRecord& run) {
 
 InventoryEntry read_entry(const Statement& row) {
   InventoryEntry entry;
-  entry.address = row.text(0);
-  entry.cluster = row.text(1);
-  entry.api_version = row.text(2);
-  entry.kind = row.text(3);
-  entry.namespace_name = row.text(4);
-  entry.name = row.text(5);
+  // Column 0, the address, is ref.address(): written from it, never read back.
+  entry.ref.cluster = row.text(1);
+  entry.ref.api_version = row.text(2);
+  entry.ref.kind = row.text(3);
+  entry.ref.namespace_name = row.text(4);
+  entry.ref.name = row.text(5);
   entry.uid = row.text(6);
   entry.resource_version = row.text(7);
   entry.digest = row.text(8);
@@ -479,12 +479,12 @@ bool upsert_inventory(Database& db, const InventoryEntry& entry, const std::stri
       "INSERT OR REPLACE INTO inventory (address, cluster, api_version, kind, namespace, name, uid, "
       "resource_version, digest, applied_at, run_id, adopted, prior) "
       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-  upsert.bind(1, entry.address)
-      .bind(2, entry.cluster)
-      .bind(3, entry.api_version)
-      .bind(4, entry.kind)
-      .bind(5, entry.namespace_name)
-      .bind(6, entry.name)
+  upsert.bind(1, entry.ref.address())
+      .bind(2, entry.ref.cluster)
+      .bind(3, entry.ref.api_version)
+      .bind(4, entry.ref.kind)
+      .bind(5, entry.ref.namespace_name)
+      .bind(6, entry.ref.name)
       .bind(7, entry.uid)
       .bind(8, entry.resource_version)
       .bind(9, entry.digest)
@@ -775,7 +775,7 @@ bool forget_where(Database& db, int schema_version, const std::string& column, c
   }
   for (const InventoryEntry& entry : result->forgotten) {
     bool changed = false;
-    if (!remove_inventory(db, entry.address, &changed)) {
+    if (!remove_inventory(db, entry.ref.address(), &changed)) {
       set_error(error, db.error_message());
       return false;
     }
@@ -787,7 +787,7 @@ bool forget_where(Database& db, int schema_version, const std::string& column, c
   }
   *serial += count;
   std::sort(result->forgotten.begin(), result->forgotten.end(),
-            [](const InventoryEntry& a, const InventoryEntry& b) { return a.address < b.address; });
+            [](const InventoryEntry& a, const InventoryEntry& b) { return a.ref.address() < b.ref.address(); });
   return true;
 }
 

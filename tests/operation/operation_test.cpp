@@ -169,7 +169,7 @@ TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered 
     bool edited = false;
     for (reconcile::ClusterPlan& cluster : read->clusters) {
       for (reconcile::Change& change : cluster.changes) {
-        if (change.kind != "ClusterQueue" || change.action != reconcile::Action::Update) continue;
+        if (change.ref.kind != "ClusterQueue" || change.action != reconcile::Action::Update) continue;
         change.desired["spec"]["cohortName"] = "elsewhere";
         edited = true;
       }
@@ -236,13 +236,12 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   cluster.cluster = "m";
   cluster.role = kueue::ClusterRole::Manager;
   reconcile::Change change;
-  change.cluster = "m";
-  change.address = "m/ClusterQueue/cq";
-  change.api_version = "kueue.x-k8s.io/v1beta2";
-  change.kind = "ClusterQueue";
-  change.name = "cq";
+  change.ref.cluster = "m";
+  change.ref.api_version = "kueue.x-k8s.io/v1beta2";
+  change.ref.kind = "ClusterQueue";
+  change.ref.name = "cq";
   change.action = reconcile::Action::Update;
-  change.reason = "drift: changed outside mkq";
+  change.reason = reconcile::Reason::Drift;
   change.repairs_drift = true;
   change.take_ownership = true;
   change.take_over = true;
@@ -255,12 +254,11 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   change.restart = reconcile::Restart{"kueue-system", "kueue-controller-manager", false};
   cluster.changes.push_back(change);
   reconcile::Change revoke;  // an interrupted rotation's leftover anchor
-  revoke.cluster = "m";
-  revoke.address = "m/Secret/kueue-system/sa-token-1";
-  revoke.api_version = "v1";
-  revoke.kind = "Secret";
-  revoke.namespace_name = "kueue-system";
-  revoke.name = "sa-token-1";
+  revoke.ref.cluster = "m";
+  revoke.ref.api_version = "v1";
+  revoke.ref.kind = "Secret";
+  revoke.ref.namespace_name = "kueue-system";
+  revoke.ref.name = "sa-token-1";
   revoke.action = reconcile::Action::Delete;
   revoke.revokes_token_of = "w1";
   cluster.changes.push_back(revoke);
@@ -283,8 +281,16 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   CHECK(read.take_over);
   CHECK(read.adopted);
   CHECK(read.live_resource_version == "7");
-  CHECK(read.reason == change.reason);
+  CHECK(reconcile::reason_text(read) == reconcile::reason_text(change));
   CHECK(read.revokes_token_of.empty());
   CHECK(back->clusters.at(0).changes.at(1).revokes_token_of == "w1");
   CHECK(reconcile::render_text(*back, false) == reconcile::render_text(plan, false));
+
+  // An address is its object's (base::ObjectRef): one that names another object is malformed.
+  reconcile::Json document = reconcile::Json::parse(std::ifstream(file));
+  document["clusters"][0]["changes"][0]["address"] = "m/ClusterQueue/other";
+  fleet.write("saved.plan", document.dump());
+  CHECK_FALSE(operation::read_saved_plan(file, &error).has_value());
+  CHECK(error == "the saved plan is malformed: address \"m/ClusterQueue/other\" does not name its object "
+                 "(m/ClusterQueue/cq)");
 }

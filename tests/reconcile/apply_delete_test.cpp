@@ -14,12 +14,11 @@ const std::string kKueue = "kueue.x-k8s.io/v1beta2";
 void remember(state::StateStore& store, const std::string& cluster, const std::string& kind,
               const std::string& namespace_name, const std::string& name, const std::string& uid) {
   state::InventoryEntry entry;
-  entry.address = address_of(cluster, kind, namespace_name, name);
-  entry.cluster = cluster;
-  entry.api_version = api_version_of(kind);
-  entry.kind = kind;
-  entry.namespace_name = namespace_name;
-  entry.name = name;
+  entry.ref.cluster = cluster;
+  entry.ref.api_version = api_version_of(kind);
+  entry.ref.kind = kind;
+  entry.ref.namespace_name = namespace_name;
+  entry.ref.name = name;
   entry.uid = uid;
   entry.resource_version = "1";
   entry.digest = "sha256:old";
@@ -151,7 +150,7 @@ TEST_CASE("apply forgets an inventory object that is already gone without a requ
   kube::FakeClient fake;
   remember(*state.store, "w1", "ClusterQueue", "", "gone", "uid-1");
   Change gone = change_of("w1", Action::NoOp, "ClusterQueue", "", "gone");
-  gone.reason = "already gone";
+  gone.reason = reconcile::Reason::AlreadyGone;
   Plan plan;
   plan.clusters.push_back(cluster_plan("w1", kWorker, {gone}));
   const std::vector<Target> targets{target_of("w1", kWorker, &fake)};

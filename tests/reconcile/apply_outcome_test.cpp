@@ -220,7 +220,7 @@ TEST_CASE("verify_plan --wait checks every Kueue object of a plan without change
 
 TEST_CASE("apply report: a state that cannot be written is a failure of the whole run", "[reconcile][apply][outcome]") {
   ApplyReport report;
-  report.results.push_back(ObjectResult{"", "", Action::NoOp, Outcome::Failed, "the state could not record 1 change"});
+  report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, "the state could not record 1 change"});
   report.failed = 1;
   CHECK_FALSE(report.success());
   CHECK(report.result() == RunResult::Failed);

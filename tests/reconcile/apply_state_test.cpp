@@ -35,12 +35,12 @@ TEST_CASE("apply records each applied object in the inventory and each outcome i
   const state::InventoryEntry& entry = inventory[0];
   const auto live = fake.object("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cq");
   REQUIRE(live);
-  CHECK(entry.address == "w1/ClusterQueue/cq");
-  CHECK(entry.cluster == "w1");
-  CHECK(entry.api_version == "kueue.x-k8s.io/v1beta2");
-  CHECK(entry.kind == "ClusterQueue");
-  CHECK(entry.namespace_name.empty());
-  CHECK(entry.name == "cq");
+  CHECK(entry.ref.address() == "w1/ClusterQueue/cq");
+  CHECK(entry.ref.cluster == "w1");
+  CHECK(entry.ref.api_version == "kueue.x-k8s.io/v1beta2");
+  CHECK(entry.ref.kind == "ClusterQueue");
+  CHECK(entry.ref.namespace_name.empty());
+  CHECK(entry.ref.name == "cq");
   CHECK(entry.uid == (*live)["metadata"]["uid"].get<std::string>());
   CHECK(entry.resource_version == (*live)["metadata"]["resourceVersion"].get<std::string>());
   CHECK(entry.digest == document_digest(cq.desired, state.store->lineage()));
@@ -85,8 +85,8 @@ TEST_CASE("apply reports progress for every start, success and failure", "[recon
   CHECK(log.index_of(Phase::Started, "w1/ClusterQueue/b") < log.index_of(Phase::Failed, "w1/ClusterQueue/b"));
   CHECK(log.events().size() == 4);
   for (const ProgressEvent& event : log.events()) {
-    CHECK(event.cluster == "w1");
-    if (event.address == "w1/ClusterQueue/b") {
+    CHECK(event.ref.cluster == "w1");
+    if (event.ref.address() == "w1/ClusterQueue/b") {
       CHECK(event.action == Action::Update);
       if (event.phase == Phase::Failed) CHECK(event.message == "nope");
     }

@@ -48,11 +48,6 @@ inline std::string api_version_of(const std::string& kind) {
   return info == nullptr ? "example.com/v1" : std::string(info->api_version);
 }
 
-inline std::string address_of(const std::string& cluster, const std::string& kind, const std::string& namespace_name,
-                              const std::string& name) {
-  return cluster + "/" + kind + "/" + (namespace_name.empty() ? "" : namespace_name + "/") + name;
-}
-
 inline Json document_of(const std::string& kind, const std::string& namespace_name, const std::string& name,
                         Json spec = Json::object()) {
   Json document = {{"apiVersion", api_version_of(kind)}, {"kind", kind}, {"metadata", {{"name", name}}}};
@@ -78,14 +73,13 @@ inline Change change_of(const std::string& cluster, Action action, const std::st
                         const std::string& namespace_name, const std::string& name, Json spec = Json::object(),
                         std::vector<std::string> depends_on = {}) {
   Change change;
-  change.cluster = cluster;
-  change.address = address_of(cluster, kind, namespace_name, name);
-  change.api_version = api_version_of(kind);
-  change.kind = kind;
-  change.namespace_name = namespace_name;
-  change.name = name;
+  change.ref.cluster = cluster;
+  change.ref.api_version = api_version_of(kind);
+  change.ref.kind = kind;
+  change.ref.namespace_name = namespace_name;
+  change.ref.name = name;
   change.action = action;
-  change.reason = "test";
+  change.reason = reconcile::Reason::PolicyChanged;
   if (action != Action::Delete && action != Action::NoOp) change.desired = document_of(kind, namespace_name, name, spec);
   change.depends_on = std::move(depends_on);
   return change;
@@ -124,7 +118,7 @@ class EventLog {
   int index_of(ProgressEvent::Phase phase, const std::string& address) const {
     std::lock_guard<std::mutex> lock(mutex_);
     for (std::size_t index = 0; index < events_.size(); ++index) {
-      if (events_[index].phase == phase && events_[index].address == address) return static_cast<int>(index);
+      if (events_[index].phase == phase && events_[index].ref.address() == address) return static_cast<int>(index);
     }
     return -1;
   }
@@ -154,7 +148,7 @@ inline std::vector<std::string> calls_of(const kube::FakeClient& fake, const std
 
 inline const ObjectResult* result_for(const ApplyReport& report, const std::string& address) {
   for (const ObjectResult& result : report.results) {
-    if (result.address == address) return &result;
+    if (result.ref.address() == address) return &result;
   }
   return nullptr;
 }

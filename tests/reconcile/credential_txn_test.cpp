@@ -45,7 +45,7 @@ StaleCredential previous_token(const std::string& name = "multikueue-sa-token-20
 const reconcile::Change* change_at(const reconcile::Plan& plan, const std::string& address) {
   for (const auto& cluster : plan.clusters) {
     for (const auto& change : cluster.changes) {
-      if (change.address == address) return &change;
+      if (change.ref.address() == address) return &change;
     }
   }
   return nullptr;
@@ -67,13 +67,13 @@ TEST_CASE("plan: a token of mkq's nobody holds is revoked by a change of its own
   const reconcile::Plan plan = world.plan(desired, &provider);
   const reconcile::Change* revoke = change_at(plan, kAnchorAddress);
   REQUIRE(revoke != nullptr);
-  CHECK(revoke->cluster == "worker1");
+  CHECK(revoke->ref.cluster == "worker1");
   CHECK(revoke->action == reconcile::Action::Delete);
   CHECK(revoke->revokes_token_of == "worker1");
-  CHECK(revoke->api_version == "v1");
-  CHECK(revoke->kind == "Secret");
+  CHECK(revoke->ref.api_version == "v1");
+  CHECK(revoke->ref.kind == "Secret");
   CHECK(revoke->live_uid == "uid-anchor");
-  CHECK(revoke->reason == "revoke the previous token of worker1");
+  CHECK(reconcile::reason_text(*revoke) == "revoke the previous token of worker1");
   CHECK(plan.has_changes());
   CHECK(plan.summary().destroy == 1);
   CHECK_FALSE(plan.removes_everything());
@@ -86,7 +86,7 @@ TEST_CASE("plan: a token of mkq's nobody holds is revoked by a change of its own
   SECTION("never stored") {
     provider.stale[0].never_stored = true;
     const reconcile::Plan orphan = world.plan(desired, &provider);
-    CHECK(change_at(orphan, kAnchorAddress)->reason ==
+    CHECK(reconcile::reason_text(*change_at(orphan, kAnchorAddress)) ==
           "revoke a token of worker1 that an interrupted run issued and never stored");
   }
   SECTION("a saved plan keeps the revocation typed and is checked against the anchors listed again") {

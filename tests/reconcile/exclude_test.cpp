@@ -40,7 +40,7 @@ reconcile::LiveState refresh_manager(World& world, const kueue::DesiredState& de
 
 std::vector<std::string> inventory_addresses(const std::vector<state::InventoryEntry>& inventory) {
   std::vector<std::string> out;
-  for (const auto& e : inventory) out.push_back(e.address);
+  for (const auto& e : inventory) out.push_back(e.ref.address());
   std::sort(out.begin(), out.end());
   return out;
 }

@@ -209,7 +209,7 @@ TEST_CASE("plan: Kueue's configuration is merged into the cluster's and shown fi
   const reconcile::Change* change = change_of(first, kAddress);
   REQUIRE(change != nullptr);
   CHECK(change->action == reconcile::Action::Update);
-  CHECK(change->reason == "exists, not yet managed by mkq");
+  CHECK(reconcile::reason_text(*change) == "exists, not yet managed by mkq");
   CHECK(field_lines(*change) ==
         std::vector<std::string>{
             R"(metadata.labels.app.kubernetes.io/managed-by: - -> "mkq")",
@@ -245,7 +245,7 @@ TEST_CASE("plan: Kueue's configuration is merged into the cluster's and shown fi
                                                  {"integrations", {{"frameworks", {"batch/job", "pod"}}}}}));
     const reconcile::Plan second = world.plan(desired);
     const reconcile::Change* update = change_of(second, kAddress);
-    CHECK(update->reason == "the policy changed");
+    CHECK(reconcile::reason_text(*update) == "the policy changed");
     CHECK(field_lines(*update) ==
           std::vector<std::string>{kData + R"(.waitForPodsReady.timeout: "10m0s" -> "15m0s")"});
     CHECK(update->restart);

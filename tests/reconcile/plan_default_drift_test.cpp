@@ -129,7 +129,7 @@ TEST_CASE("plan: a nested default is restored inside its parent", "[reconcile][p
   });
   const auto plan = world.plan(desired);
   const auto& change = worker_queue(plan);
-  CHECK(change.reason ==
+  CHECK(reconcile::reason_text(change) ==
         "drift: preemption.reclaimWithinCohort, preemption.borrowWithinCohort.policy and "
         "flavorFungibility.whenCanPreempt differ from Kueue's defaults, which the policy leaves");
   REQUIRE(change.fields.size() == 3);
@@ -152,7 +152,7 @@ TEST_CASE("plan: a default inside an object applies where the object is live", "
   edit_worker_queue(world, [](Json& spec) { spec["fairSharing"] = Json{{"weight", "5"}}; });
   const auto plan = world.plan(desired);
   const auto& change = worker_queue(plan);
-  CHECK(change.reason == "drift: fairSharing.weight is 5, the policy leaves Kueue's default 1");
+  CHECK(reconcile::reason_text(change) == "drift: fairSharing.weight is 5, the policy leaves Kueue's default 1");
   CHECK(change.desired["spec"]["fairSharing"] == Json{{"weight", 1}});
 }
 
@@ -182,7 +182,7 @@ TEST_CASE("plan: a default inside list items is looked for in the policy's own i
   const auto plan = world.plan(desired);
   const auto* change = change_of(plan, "manager/ResourceFlavor/default-flavor");
   REQUIRE(change != nullptr);
-  CHECK(change->reason == "drift: tolerations[0].operator is Exists, the policy leaves Kueue's default Equal");
+  CHECK(reconcile::reason_text(*change) == "drift: tolerations[0].operator is Exists, the policy leaves Kueue's default Equal");
   REQUIRE(change->fields.size() == 1);
   CHECK(change->fields[0].path == "spec.tolerations[0].operator");
   CHECK(change->desired["spec"]["tolerations"][0] == Json::parse(R"({"key": "gpu", "effect": "NoSchedule", "operator": "Equal"})"));
@@ -211,7 +211,7 @@ TEST_CASE("plan: a changed default is restored, but not forced, when the policy 
   find(changed, "worker1", "ClusterQueue", "cluster-queue")->document["spec"]["cohortName"] = "all";
   const auto both = world.plan(changed);
   const auto& change = worker_queue(both);
-  CHECK(change.reason == "the policy changed");
+  CHECK(reconcile::reason_text(change) == "the policy changed");
   CHECK_FALSE(change.repairs_drift);
   REQUIRE(change.fields.size() == 2);
   CHECK(change.fields[1].path == "spec.stopPolicy");
@@ -224,7 +224,7 @@ TEST_CASE("plan: a changed default is restored, but not forced, when the policy 
   foreign["metadata"].erase("managedFields");
   other.worker.put(foreign, "kubectl");
   const auto adopted = other.plan(policy());
-  CHECK(worker_queue(adopted).reason == "exists, not yet managed by mkq");
+  CHECK(reconcile::reason_text(worker_queue(adopted)) == "exists, not yet managed by mkq");
   CHECK_FALSE(worker_queue(adopted).repairs_drift);
   CHECK(worker_queue(adopted).desired["spec"]["stopPolicy"] == "None");
 }
@@ -237,7 +237,7 @@ TEST_CASE("plan: a default mkq stops sending shows as the default restored, not 
   world.apply(before);
   const auto plan = world.plan(policy());
   const auto& change = worker_queue(plan);
-  CHECK(change.reason == "the policy changed");
+  CHECK(reconcile::reason_text(change) == "the policy changed");
   CHECK_FALSE(change.repairs_drift);  // mkq owns the field: nothing to force
   REQUIRE(change.fields.size() == 1);
   CHECK(change.fields[0].path == "spec.stopPolicy");
@@ -279,13 +279,13 @@ TEST_CASE("plan and apply: the repair takes the defaults back, records the polic
   const auto after = plan_now();
   CHECK(actions(after).empty());
   for (const state::InventoryEntry& entry : state.store->inventory()) {
-    if (entry.address != "worker1/ClusterQueue/cluster-queue") continue;
+    if (entry.ref.address() != "worker1/ClusterQueue/cluster-queue") continue;
     CHECK(entry.digest == reconcile::document_digest(find(desired, "worker1", "ClusterQueue", "cluster-queue")->document,
                                                      state.store->lineage()));
   }
   // A later edit of a field the policy sends is still drift of an unchanged policy.
   edit_worker_queue(world, [](Json& spec) { spec["resourceGroups"][0]["flavors"][0]["resources"][0]["nominalQuota"] = "1"; });
-  CHECK(worker_queue(plan_now()).reason == "drift: changed outside mkq");
+  CHECK(reconcile::reason_text(worker_queue(plan_now())) == "drift: changed outside mkq");
 }
 
 TEST_CASE("plan: the saved plan keeps the repair, the restored defaults and the digest", "[reconcile][plan][defaults]") {

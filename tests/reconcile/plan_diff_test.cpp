@@ -71,7 +71,7 @@ TEST_CASE("plan: nothing changes after an apply, whatever the server adds", "[re
   const auto* change = change_of(plan, "manager/ClusterQueue/cluster-queue");
   REQUIRE(change != nullptr);
   CHECK(change->action == Action::NoOp);
-  CHECK(change->reason == "up to date");
+  CHECK(reconcile::reason_text(*change) == "up to date");
   const Json live = *world.manager.object("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cluster-queue");
   CHECK(change->live_uid == live["metadata"]["uid"]);
   CHECK(change->live_resource_version == live["metadata"]["resourceVersion"]);
@@ -130,7 +130,7 @@ TEST_CASE("plan: a label removed behind mkq's back is drift", "[reconcile][plan]
   const auto* change = change_of(plan, "manager/ResourceFlavor/default-flavor");
   REQUIRE(change != nullptr);
   CHECK(change->action == Action::Update);
-  CHECK(change->reason == "drift: changed outside mkq");
+  CHECK(reconcile::reason_text(*change) == "drift: changed outside mkq");
   REQUIRE(change->fields.size() == 1);
   CHECK(change->fields[0].path == "metadata.labels.mkq.dev/policy");
   CHECK_FALSE(change->fields[0].before.has_value());
@@ -198,8 +198,8 @@ TEST_CASE("plan: objects no longer in the policy are deleted last, in reverse or
   const auto plan = world.plan(desired);
   const auto& manager = cluster_of(plan, "manager");
   REQUIRE(manager.changes.size() == 5);
-  CHECK(manager.changes[3].address == "manager/LocalQueue/team-a/old-queue");
-  CHECK(manager.changes[4].address == "manager/ResourceFlavor/old-flavor");
+  CHECK(manager.changes[3].ref.address() == "manager/LocalQueue/team-a/old-queue");
+  CHECK(manager.changes[4].ref.address() == "manager/ResourceFlavor/old-flavor");
   CHECK(actions(plan) == std::vector<std::string>{"delete manager/LocalQueue/team-a/old-queue (no longer in the policy)",
                                                   "delete manager/ResourceFlavor/old-flavor (no longer in the policy)"});
   CHECK(manager.changes[4].desired.is_null());
@@ -225,7 +225,7 @@ TEST_CASE("plan: an inventory object already gone is a no-op the executor can fo
   const auto* gone = change_of(plan, "worker1/ResourceFlavor/old-flavor");
   REQUIRE(gone != nullptr);
   CHECK(gone->action == Action::NoOp);
-  CHECK(gone->reason == "already gone");
+  CHECK(reconcile::reason_text(*gone) == "already gone");
   CHECK(gone->live_uid.empty());
 }
 
@@ -249,7 +249,7 @@ TEST_CASE("plan: an object someone else made is adopted", "[reconcile][plan]") {
   auto* change = change_of(plan, "worker1/ClusterQueue/cluster-queue");
   REQUIRE(change != nullptr);
   CHECK(change->action == Action::Update);
-  CHECK(change->reason == "exists, not yet managed by mkq");
+  CHECK(reconcile::reason_text(*change) == "exists, not yet managed by mkq");
   CHECK(change->fields.size() == 2);  // the two labels
 
   // Identical but unknown to the state: still recorded by an update.
@@ -257,7 +257,7 @@ TEST_CASE("plan: an object someone else made is adopted", "[reconcile][plan]") {
   plan = world.plan(desired);
   change = change_of(plan, "worker1/ClusterQueue/cluster-queue");
   CHECK(change->action == Action::Update);
-  CHECK(change->reason == "exists, not yet managed by mkq");
+  CHECK(reconcile::reason_text(*change) == "exists, not yet managed by mkq");
   CHECK(change->fields.empty());
 }
 
@@ -295,7 +295,7 @@ TEST_CASE("plan: a credential placeholder is decided by the provider", "[reconci
     CHECK(secret->credential);
     CHECK(secret->sensitive);
     CHECK(secret->credential_error == "no credential provider");
-    CHECK(secret->reason == "not on the cluster");
+    CHECK(reconcile::reason_text(*secret) == "not on the cluster");
   }
   SECTION("issue") {
     TestCredentials provider;
@@ -305,7 +305,7 @@ TEST_CASE("plan: a credential placeholder is decided by the provider", "[reconci
     const auto* secret = change_of(plan, "manager/Secret/kueue-system/worker1-secret");
     REQUIRE(secret != nullptr);
     CHECK(secret->action == Action::Create);
-    CHECK(secret->reason == "token for multikueue-sa, expires 2026-12-21: not on the cluster");
+    CHECK(reconcile::reason_text(*secret) == "token for multikueue-sa, expires 2026-12-21: not on the cluster");
     CHECK(secret->credential);
     CHECK(secret->credential_error.empty());
     CHECK(secret->fields.empty());
@@ -320,7 +320,7 @@ TEST_CASE("plan: a credential placeholder is decided by the provider", "[reconci
     const auto* secret = change_of(plan, "manager/Secret/kueue-system/worker1-secret");
     REQUIRE(secret != nullptr);
     CHECK(secret->action == Action::NoOp);
-    CHECK(secret->reason == "token for multikueue-sa, expires 2026-12-21: credential current");
+    CHECK(reconcile::reason_text(*secret) == "token for multikueue-sa, expires 2026-12-21: credential current");
     CHECK_FALSE(plan.has_changes());
   }
   SECTION("cannot issue") {

@@ -30,13 +30,13 @@ void record(World& world, const kueue::DesiredState& desired, const reconcile::C
   const kueue::Object* object = nullptr;
   for (const auto& cluster : desired.clusters) {
     for (const auto& o : cluster.objects) {
-      if (kueue::address(cluster.cluster, o) == change.address) object = &o;
+      if (kueue::address(cluster.cluster, o) == change.ref.address()) object = &o;
     }
   }
   REQUIRE(object != nullptr);
-  world.apply_one(change.cluster, *object);
+  world.apply_one(change.ref.cluster, *object);
   for (auto& entry : world.inventory) {
-    if (entry.address != change.address) continue;
+    if (entry.ref.address() != change.ref.address()) continue;
     entry.adopted = change.adopted;
     entry.prior = change.prior;
   }
@@ -74,7 +74,7 @@ TEST_CASE("plan: an object labelled with another policy is a conflict; take-over
   CHECK(change->action == Action::Update);
   CHECK(change->owner_conflict == "tas");
   CHECK_FALSE(change->take_over);
-  CHECK(change->reason == "owned by policy tas");
+  CHECK(reconcile::reason_text(*change) == "owned by policy tas");
   CHECK(plan.summary().conflicts == 1);
   CHECK(plan.refusals() == std::vector<std::string>{"worker1/ResourceFlavor/default-flavor: owned by policy tas"});
   const std::string text = reconcile::render_text(plan, false);
@@ -90,7 +90,7 @@ TEST_CASE("plan: an object labelled with another policy is a conflict; take-over
   REQUIRE(taken_change != nullptr);
   CHECK(taken_change->owner_conflict == "tas");
   CHECK(taken_change->take_over);
-  CHECK(taken_change->reason == "owned by policy tas: taken over");
+  CHECK(reconcile::reason_text(*taken_change) == "owned by policy tas: taken over");
   CHECK(taken.summary().conflicts == 0);
   CHECK(taken.refusals().empty());
   // It was not this policy's before: recorded as adopted, the other label as its prior.
@@ -116,7 +116,7 @@ TEST_CASE("plan: mkq's label without a policy label, or this policy's own label,
     INFO(address);
     CHECK(change->action == Action::Update);
     CHECK(change->owner_conflict.empty());
-    CHECK(change->reason == "exists, not yet managed by mkq");
+    CHECK(reconcile::reason_text(*change) == "exists, not yet managed by mkq");
     CHECK(change->adopted);
   }
   CHECK(plan.summary().conflicts == 0);
@@ -168,8 +168,8 @@ TEST_CASE("plan: an object mkq created, or lost from the state, is not adopted",
   const auto plan = world.plan(desired);
   for (const auto& cluster : plan.clusters) {
     for (const auto& change : cluster.changes) {
-      INFO(change.address);
-      CHECK(change.reason == "applied by mkq but missing from the state");
+      INFO(change.ref.address());
+      CHECK(reconcile::reason_text(change) == "applied by mkq but missing from the state");
       CHECK_FALSE(change.adopted);
       CHECK(change.prior.empty());
     }
@@ -194,7 +194,7 @@ TEST_CASE("plan: an adopted object keeps its prior across applies; paths set lat
   const auto* change = change_of(second, kFlavor);
   REQUIRE(change != nullptr);
   CHECK(change->action == Action::Update);
-  CHECK(change->reason == "the policy changed");
+  CHECK(reconcile::reason_text(*change) == "the policy changed");
   CHECK(change->adopted);
   CHECK(change->prior.rfind(recorded.substr(0, recorded.size() - 1), 0) == 0);
   const Json added = prior_item(change->prior, {"spec", "nodeLabels", "gpu"});
@@ -219,7 +219,7 @@ TEST_CASE("plan: an adopted object that leaves the policy is released, not delet
   const auto* change = change_of(plan, kWorkerQueue);
   REQUIRE(change != nullptr);
   CHECK(change->action == Action::Release);
-  CHECK(change->reason == "released: existed before mkq");
+  CHECK(reconcile::reason_text(*change) == "released: existed before mkq");
   CHECK(plan.summary().release == 1);
   CHECK(plan.summary().destroy == 0);
   // The patch: mkq's values back to the prior ones, its labels gone (the team label stays), its managedFields
@@ -245,7 +245,7 @@ TEST_CASE("plan: an adopted object that leaves the policy is released, not delet
   delete_adopted.delete_adopted = true;
   const auto deleting = world.plan(desired, nullptr, delete_adopted);
   CHECK(change_of(deleting, kWorkerQueue)->action == Action::Delete);
-  CHECK(change_of(deleting, kWorkerQueue)->reason == "no longer in the policy");
+  CHECK(reconcile::reason_text(*change_of(deleting, kWorkerQueue)) == "no longer in the policy");
 }
 
 TEST_CASE("plan: a release leaves what someone changed since mkq applied it", "[reconcile][plan][ownership]") {
@@ -304,7 +304,7 @@ TEST_CASE("plan: a namespace is deleted only when it holds nothing mkq does not 
   const auto* ns = change_of(plan, "manager/Namespace/team-a");
   REQUIRE(ns != nullptr);
   CHECK(ns->action == Action::Release);
-  CHECK(ns->reason == "released: holds ConfigMap team-a/notes, not managed by mkq");
+  CHECK(reconcile::reason_text(*ns) == "released: holds ConfigMap team-a/notes, not managed by mkq");
   // mkq's own LocalQueue in it goes.
   CHECK(change_of(plan, "manager/LocalQueue/team-a/lq")->action == Action::Delete);
 
@@ -315,7 +315,7 @@ TEST_CASE("plan: a namespace is deleted only when it holds nothing mkq does not 
     world.manager.put(extra, "kubectl");
   }
   plan = world.plan(desired);
-  CHECK(change_of(plan, "manager/Namespace/team-a")->reason ==
+  CHECK(reconcile::reason_text(*change_of(plan, "manager/Namespace/team-a")) ==
         "released: holds ConfigMap team-a/more, ConfigMap team-a/notes and 1 more, not managed by mkq");
 
   // Empty of anything else: deleted.
@@ -332,7 +332,7 @@ TEST_CASE("plan: a namespace is deleted only when it holds nothing mkq does not 
   });
   plan = world.plan(desired);
   CHECK(change_of(plan, "manager/Namespace/team-a")->action == Action::Release);
-  CHECK(change_of(plan, "manager/Namespace/team-a")->reason ==
+  CHECK(reconcile::reason_text(*change_of(plan, "manager/Namespace/team-a")) ==
         "released: its contents could not be read: list configmaps: forbidden");
 }
 
@@ -365,7 +365,7 @@ TEST_CASE("plan: mkq.dev/prevent-destroy releases instead of deleting and refuse
   destroy.kind = reconcile::PlanKind::Destroy;
   plan = world.plan(desired, nullptr, destroy);
   CHECK(change_of(plan, kWorkerQueue)->action == Action::Release);
-  CHECK(change_of(plan, kWorkerQueue)->reason == "released: marked mkq.dev/prevent-destroy");
+  CHECK(reconcile::reason_text(*change_of(plan, kWorkerQueue)) == "released: marked mkq.dev/prevent-destroy");
   CHECK(change_of(plan, kFlavor)->action == Action::Delete);
   // An object mkq created has no prior: a release only takes mkq's labels off.
   const Json& patch = change_of(plan, kWorkerQueue)->desired;
@@ -385,12 +385,12 @@ TEST_CASE("plan: a saved plan keeps ownership and releases", "[reconcile][plan][
   const auto back = reconcile::plan_from_json(reconcile::render_json(plan));
   REQUIRE(back.ok());
   CHECK(back->policy == "test");
-  const auto* release = change_of(*back, world.inventory.back().address);
+  const auto* release = change_of(*back, world.inventory.back().ref.address());
   REQUIRE(release != nullptr);
   CHECK(release->action == Action::Release);
   CHECK(release->adopted);
   CHECK(release->prior == world.inventory.back().prior);
-  CHECK(release->desired == change_of(plan, world.inventory.back().address)->desired);
+  CHECK(release->desired == change_of(plan, world.inventory.back().ref.address())->desired);
 }
 
 TEST_CASE("identity_in_use: the policy label most objects of the inventory carry", "[reconcile][plan][ownership]") {

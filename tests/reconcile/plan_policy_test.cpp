@@ -27,8 +27,7 @@ struct Quickstart {
       for (const auto& o : cluster.objects) {
         auto applied = fake.apply(fake.resource_for(o.api_version, o.kind).value(), o.document, {});
         REQUIRE(applied.ok());
-        state::InventoryEntry e{kueue::address(cluster.cluster, o), cluster.cluster, o.api_version, o.kind,
-                                o.namespace_name, o.name, applied.value()["metadata"]["uid"],
+        state::InventoryEntry e{kueue::ref(cluster.cluster, o), applied.value()["metadata"]["uid"],
                                 applied.value()["metadata"]["resourceVersion"],
                                 reconcile::document_digest(o.document, kLineage), "", 1, false, ""};
         inventory.push_back(e);
@@ -87,7 +86,7 @@ dispatch "sample-multikueue" {
     for (const auto& change : cluster.changes) {
       if (change.credential || change.action == reconcile::Action::NoOp) continue;
       CHECK(change.action == reconcile::Action::Update);
-      CHECK(change.kind == "ClusterQueue");
+      CHECK(change.ref.kind == "ClusterQueue");
       REQUIRE(change.fields.size() == 1);
       CHECK(change.fields[0].path == "spec.resourceGroups[0].flavors[default-flavor].resources[cpu].nominalQuota");
       CHECK(change.fields[0].after->dump() == "12");  // lowering writes small quantities as numbers

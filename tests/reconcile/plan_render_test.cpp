@@ -9,16 +9,16 @@ namespace {
 reconcile::Change change(const std::string& cluster, const std::string& kind, const std::string& ns,
                          const std::string& name, Action action, const std::string& reason) {
   reconcile::Change c;
-  c.cluster = cluster;
-  c.api_version = kind == "Secret" ? "v1" : "kueue.x-k8s.io/v1beta2";
-  c.kind = kind;
-  c.namespace_name = ns;
-  c.name = name;
-  c.address = cluster + "/" + kind + "/" + (ns.empty() ? "" : ns + "/") + name;
+  c.ref.cluster = cluster;
+  c.ref.api_version = kind == "Secret" ? "v1" : "kueue.x-k8s.io/v1beta2";
+  c.ref.kind = kind;
+  c.ref.namespace_name = ns;
+  c.ref.name = name;
   c.action = action;
-  c.reason = reason;
+  c.reason = reconcile::Reason::Recorded;  // the words under test, as a saved plan holds them
+  c.reason_args.text = reason;
   if (action != Action::Delete && action != Action::NoOp) {
-    c.desired = Json{{"apiVersion", c.api_version}, {"kind", kind}, {"metadata", {{"name", name}}}};
+    c.desired = Json{{"apiVersion", c.ref.api_version}, {"kind", kind}, {"metadata", {{"name", name}}}};
   }
   if (action != Action::Create) {
     c.live_uid = "uid-" + name;
@@ -210,7 +210,7 @@ TEST_CASE("render_json: summary and shape; plan_from_json round-trips it", "[rec
   CHECK(back->policy_path == plan.policy_path);
   CHECK(back->clusters[0].role == kueue::ClusterRole::Manager);
   const auto& team = back->clusters[0].changes[3];
-  CHECK(team.cluster == "manager-cluster");
+  CHECK(team.ref.cluster == "manager-cluster");
   CHECK(team.action == Action::Update);
   CHECK(team.depends_on == plan.clusters[0].changes[3].depends_on);
   CHECK_FALSE(team.fields[1].after.has_value());
@@ -234,6 +234,11 @@ TEST_CASE("plan_from_json refuses what it cannot read", "[reconcile][render][jso
   json = reconcile::render_json(mixed_plan());
   json["clusters"][0]["changes"][0]["action"] = "explode";
   CHECK(refusal(json) == "unknown action \"explode\" for manager-cluster/Secret/kueue-system/worker1-secret");
+  // The address is the object's (base::ObjectRef), never a second opinion on it.
+  json = reconcile::render_json(mixed_plan());
+  json["clusters"][0]["changes"][0]["address"] = "manager-cluster/Secret/kube-system/worker1-secret";
+  CHECK(refusal(json) == "address \"manager-cluster/Secret/kube-system/worker1-secret\" does not name its object "
+                         "(manager-cluster/Secret/kueue-system/worker1-secret)");
   json = reconcile::render_json(mixed_plan());
   json["clusters"][0].erase("name");
   CHECK(refusal(json).rfind("the saved plan is malformed: ", 0) == 0);
@@ -288,12 +293,11 @@ TEST_CASE("a saved plan differs from the plan made again when a change was edite
   };
   const auto queue = [](const std::string& quota) {
     reconcile::Change change;
-    change.cluster = "manager";
-    change.address = "manager/ClusterQueue/cq";
-    change.kind = "ClusterQueue";
-    change.name = "cq";
+    change.ref.cluster = "manager";
+    change.ref.kind = "ClusterQueue";
+    change.ref.name = "cq";
     change.action = Action::Update;
-    change.reason = "the policy changed";
+    change.reason = reconcile::Reason::PolicyChanged;
     change.desired = Json{{"spec", {{"quota", quota}}}};
     return change;
   };
@@ -304,7 +308,8 @@ TEST_CASE("a saved plan differs from the plan made again when a change was edite
   CHECK(reconcile::first_difference(*saved, fresh).empty());
   // Display text is not compared.
   reconcile::Change reworded = queue("9");
-  reworded.reason = "worded otherwise";
+  reworded.reason = reconcile::Reason::Recorded;
+  reworded.reason_args.text = "worded otherwise";
   CHECK(reconcile::first_difference(one_cluster({reworded}), fresh).empty());
   // An edited document, another action, an added and a dropped change are all differences.
   CHECK(reconcile::first_difference(one_cluster({queue("1000")}), fresh) ==
@@ -314,7 +319,8 @@ TEST_CASE("a saved plan differs from the plan made again when a change was edite
   CHECK(reconcile::first_difference(one_cluster({deleted}), fresh) ==
         "manager/ClusterQueue/cq: the plan says delete, the policy now plans update");
   reconcile::Change extra = queue("9");
-  extra.address = "manager/ClusterRoleBinding/open-door";
+  extra.ref.kind = "ClusterRoleBinding";
+  extra.ref.name = "open-door";
   CHECK(reconcile::first_difference(one_cluster({queue("9"), extra}), fresh) ==
         "manager/ClusterRoleBinding/open-door: not part of what the policy plans now");
   CHECK(reconcile::first_difference(one_cluster({}), fresh) ==

@@ -124,17 +124,16 @@ struct World {
     auto applied = fake.apply(type.value(), o.document, kube::ApplyOptions{"mkq", true, false});
     REQUIRE(applied.ok());
     state::InventoryEntry e;
-    e.address = kueue::address(cluster, o);
-    e.cluster = cluster;
-    e.api_version = o.api_version;
-    e.kind = o.kind;
-    e.namespace_name = o.namespace_name;
-    e.name = o.name;
+    e.ref.cluster = cluster;
+    e.ref.api_version = o.api_version;
+    e.ref.kind = o.kind;
+    e.ref.namespace_name = o.namespace_name;
+    e.ref.name = o.name;
     e.uid = applied.value()["metadata"]["uid"];
     e.resource_version = applied.value()["metadata"]["resourceVersion"];
     e.digest = reconcile::document_digest(o.document, kLineage);
     for (auto& existing : inventory) {
-      if (existing.address == e.address) {
+      if (existing.ref.address() == e.ref.address()) {
         existing = e;
         return;
       }
@@ -163,7 +162,7 @@ inline const reconcile::ClusterPlan& cluster_of(const reconcile::Plan& plan, con
 inline const reconcile::Change* change_of(const reconcile::Plan& plan, const std::string& address) {
   for (const auto& c : plan.clusters) {
     for (const auto& change : c.changes) {
-      if (change.address == address) return &change;
+      if (change.ref.address() == address) return &change;
     }
   }
   return nullptr;
@@ -175,7 +174,7 @@ inline std::vector<std::string> actions(const reconcile::Plan& plan) {
   for (const auto& c : plan.clusters) {
     for (const auto& change : c.changes) {
       if (change.action == reconcile::Action::NoOp) continue;
-      out.push_back(std::string(reconcile::action_name(change.action)) + " " + change.address + " (" + change.reason + ")");
+      out.push_back(std::string(reconcile::action_name(change.action)) + " " + change.ref.address() + " (" + reconcile::reason_text(change) + ")");
     }
   }
   return out;

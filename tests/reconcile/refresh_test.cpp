@@ -50,8 +50,8 @@ TEST_CASE("refresh lists across namespaces when the objects of a kind live in se
   desired.clusters[0].objects.push_back(local_queue("team-a", "q", "cluster-queue"));
   world.apply(desired);
   // Inventory-only objects are of interest too.
-  world.inventory.push_back(state::InventoryEntry{"manager/Secret/kueue-system/old", "manager", "v1", "Secret",
-                                                  "kueue-system", "old", "", "", "", "", 0, false, ""});
+  world.inventory.push_back(state::InventoryEntry{{"manager", "v1", "Secret", "kueue-system", "old"},
+                                                  "", "", "", "", 0, false, ""});
   world.refresh(desired);
   const auto manager_lists = lists(world.manager);
   CHECK(std::count(manager_lists.begin(), manager_lists.end(), "LIST /apis/kueue.x-k8s.io/v1beta2/localqueues") == 1);
@@ -90,7 +90,7 @@ TEST_CASE("refresh records kinds the server does not serve; their objects are pl
   CHECK(worker->unserved_kinds == std::vector<std::string>{"kueue.x-k8s.io/v1beta2/ClusterQueue"});
   CHECK(lists(world.worker).size() == 2);
   const auto plan = reconcile::make_plan(desired, {}, kLineage, live, nullptr, {});
-  CHECK(change_of(plan, "worker1/ClusterQueue/cluster-queue")->reason ==
+  CHECK(reconcile::reason_text(*change_of(plan, "worker1/ClusterQueue/cluster-queue")) ==
         "not on the cluster, which does not serve kueue.x-k8s.io/v1beta2/ClusterQueue");
 }
 

@@ -15,11 +15,10 @@ using namespace std::chrono_literals;
 state::StateWrite applied(const std::string& name) {
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::Applied;
-  write.entry.address = "w1/Cohort/" + name;
-  write.entry.cluster = "w1";
-  write.entry.api_version = "kueue.x-k8s.io/v1beta2";
-  write.entry.kind = "Cohort";
-  write.entry.name = name;
+  write.entry.ref.cluster = "w1";
+  write.entry.ref.api_version = "kueue.x-k8s.io/v1beta2";
+  write.entry.ref.kind = "Cohort";
+  write.entry.ref.name = name;
   write.entry.digest = "sha256:00";
   return write;
 }

@@ -21,11 +21,10 @@ constexpr std::size_t kRows = 100;
 
 InventoryEntry row(std::size_t i) {
   InventoryEntry e;
-  e.name = "queue-" + std::to_string(i);
-  e.cluster = "worker1";
-  e.kind = "ClusterQueue";
-  e.address = "worker1/ClusterQueue/" + e.name;
-  e.api_version = "kueue.x-k8s.io/v1beta1";
+  e.ref.name = "queue-" + std::to_string(i);
+  e.ref.cluster = "worker1";
+  e.ref.kind = "ClusterQueue";
+  e.ref.api_version = "kueue.x-k8s.io/v1beta1";
   e.uid = "uid-" + std::to_string(i);
   e.resource_version = "17";
   e.digest = "sha256:00";
@@ -150,7 +149,7 @@ TEST_CASE("state backup: written when the lock is taken, readable, without the l
     REQUIRE(std::filesystem::exists(backup));
     CHECK(mode_of(backup) == 0600);
     // Once per run: the run's own writes do not replace the backup.
-    REQUIRE(store->record_deleted(row(0).address, &error));
+    REQUIRE(store->record_deleted(row(0).ref.address(), &error));
     store->release_lock();
     REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous) == LockResult::Acquired);
   }

@@ -19,11 +19,10 @@ using testing::write_bytes;
 
 InventoryEntry entry(const std::string& cluster, const std::string& kind, const std::string& name) {
   InventoryEntry e;
-  e.address = cluster + "/" + kind + "/" + name;
-  e.cluster = cluster;
-  e.api_version = "kueue.x-k8s.io/v1beta1";
-  e.kind = kind;
-  e.name = name;
+  e.ref.cluster = cluster;
+  e.ref.api_version = "kueue.x-k8s.io/v1beta1";
+  e.ref.kind = kind;
+  e.ref.name = name;
   e.uid = "uid-" + name;
   e.resource_version = "17";
   e.digest = "sha256:00";
@@ -183,7 +182,7 @@ TEST_CASE("state record_batch: in order, one serial per inventory change, all or
   CHECK(store->serial() == 3);  // two applied, one deleted
   const auto all = store->inventory();
   REQUIRE(all.size() == 1);
-  CHECK(all[0].address == "manager/Cohort/a");
+  CHECK(all[0].ref.address() == "manager/Cohort/a");
   const auto recorded = store->find_run(run);
   REQUIRE(recorded);
   REQUIRE(recorded->objects.size() == 2);
@@ -211,26 +210,25 @@ TEST_CASE("state inventory: insert, replace, find, delete, sorted, each change b
   REQUIRE(store->record_applied(b, &error));
   CHECK(store->serial() == 1);
   InventoryEntry a = entry("worker1", "LocalQueue", "a");
-  a.namespace_name = "team-a";
-  a.address = "worker1/LocalQueue/team-a/a";
+  a.ref.namespace_name = "team-a";
   REQUIRE(store->record_applied(a, &error));
   REQUIRE(store->record_applied(entry("manager", "Cohort", "c"), &error));
   CHECK(store->serial() == 3);
 
   const auto all = store->inventory();
   REQUIRE(all.size() == 3);
-  CHECK(all[0].address == "manager/ClusterQueue/b");
-  CHECK(all[1].address == "manager/Cohort/c");
-  CHECK(all[2].address == "worker1/LocalQueue/team-a/a");
+  CHECK(all[0].ref.address() == "manager/ClusterQueue/b");
+  CHECK(all[1].ref.address() == "manager/Cohort/c");
+  CHECK(all[2].ref.address() == "worker1/LocalQueue/team-a/a");
   CHECK(!all[1].applied_at.empty());  // filled in when not given
 
   const auto found = store->find("worker1/LocalQueue/team-a/a");
   REQUIRE(found);
-  CHECK(found->cluster == "worker1");
-  CHECK(found->api_version == "kueue.x-k8s.io/v1beta1");
-  CHECK(found->kind == "LocalQueue");
-  CHECK(found->namespace_name == "team-a");
-  CHECK(found->name == "a");
+  CHECK(found->ref.cluster == "worker1");
+  CHECK(found->ref.api_version == "kueue.x-k8s.io/v1beta1");
+  CHECK(found->ref.kind == "LocalQueue");
+  CHECK(found->ref.namespace_name == "team-a");
+  CHECK(found->ref.name == "a");
   CHECK(found->uid == "uid-a");
   CHECK(found->resource_version == "17");
   CHECK(found->digest == "sha256:00");
@@ -467,7 +465,7 @@ std::unique_ptr<StateStore> store_with_two_clusters(const std::filesystem::path&
 
 std::vector<std::string> addresses_of(const std::vector<InventoryEntry>& entries) {
   std::vector<std::string> out;
-  for (const InventoryEntry& e : entries) out.push_back(e.address);
+  for (const InventoryEntry& e : entries) out.push_back(e.ref.address());
   return out;
 }
 
