@@ -37,7 +37,7 @@ inline constexpr const char* kOpenShiftUnmanagedNamespace = "W4026";  // a local
 
 // Queues across clusters (rules 41, 80).
 inline constexpr const char* kNamespaceLabelsNotAdmitted = "W4030";  // a localqueue in a declared namespace whose labels its clusterqueue does not select
-inline constexpr const char* kFleetCannotHoldQuota = "E4031";  // a dispatch's queues hold more nominal quota of a flavor's resource than its workers declare as capacity
+inline constexpr const char* kFleetCannotHoldQuota = "W4031";  // a dispatch's queues hold more nominal quota of a flavor's resource than its workers declare as capacity
 
 // A broken invariant of the policy model (a bug in mkq, never the policy's fault).
 inline constexpr const char* kModelInvariant = "E4099";  // internal: the checked model breaks a rule the binder guarantees

@@ -161,9 +161,12 @@ void check_namespace_labels(const model::Policy& policy, Reporter& reporter) {
 // The fleet must hold what the manager admits: the manager's queues of a
 // dispatch, taken together, hold no more nominal quota of a resource than the
 // dispatch's workers declare as capacity of it in the flavors those queues
-// use (docs/language.md, E4031). Above it the manager admits workloads -- and
+// use (docs/language.md, W4031). Above it the manager admits workloads -- and
 // counts them against its quota, for fair sharing and preemption -- that no
-// worker can run. Flavors are summed: a worker's Kueue assigns flavors anew,
+// worker can run. A warning, not an error: Kueue accepts such quota and keeps
+// working (the workloads wait on the workers), and a fleet shrinks for a while
+// -- a worker drained, replaced or taken out in an incident -- without the
+// apply that does it having to rewrite every quota first. Flavors are summed: a worker's Kueue assigns flavors anew,
 // from the flavors it has. Decided only when every worker of the dispatch
 // declares a capacity (else its size is unknown).
 struct Holding {
@@ -220,7 +223,7 @@ void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& di
       notes.push_back({"worker '" + worker->name + "' declares " + amount.to_string(), where});
     }
     if (total.compare(capacity) <= 0) continue;
-    auto& d = reporter.error(codes::kFleetCannotHoldQuota, dispatch.name_range,
+    auto& d = reporter.warning(codes::kFleetCannotHoldQuota, dispatch.name_range,
                              "the queues of dispatch '" + dispatch.name + "' hold " + total.to_string() + " of '" +
                                  resource + "', but its workers declare " + capacity.to_string() + " (" + shares + ")",
                              &dispatch);

@@ -1,4 +1,4 @@
-// Quota the fleet cannot hold (issue 15.2, E4031) and what the Red Hat build of
+// Quota the fleet cannot hold (issue 15.2, W4031) and what the Red Hat build of
 // Kueue's `Kueue` resource cannot carry (issue 15.4, E4025, W4026).
 #include <string>
 
@@ -20,7 +20,7 @@ worker "w2" {
 
 }  // namespace
 
-TEST_CASE("a dispatch whose queues hold more than its workers declare is an error with the numbers",
+TEST_CASE("a dispatch whose queues hold more than its workers declare is a warning with the numbers",
           "[kueue][validate][fleet]") {
   const auto r = check(kFleet + R"(clusterqueue "a" {
   quota "a100" { "nvidia.com/gpu" = 64 }
@@ -31,7 +31,7 @@ clusterqueue "b" {
 dispatch "gpus" { queues = ["a", "b"], workers = ["w1", "w2"] }
 )");
   const Diagnostic d = r->only(codes::kFleetCannotHoldQuota);
-  CHECK(d.severity == mkq::diag::Severity::Error);
+  CHECK(d.severity == mkq::diag::Severity::Warning);
   CHECK(d.message ==
         "the queues of dispatch 'gpus' hold 128 of 'nvidia.com/gpu', but its workers declare 16 (w1 8, w2 8)");
   CHECK(Checked::at(d.range) == "15:10");
