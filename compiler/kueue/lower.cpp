@@ -254,7 +254,8 @@ Object cohort_object(const LowerContext& context, const model::Cohort& cohort,
 }
 
 Object priority_class_object(const LowerContext& context, const model::PriorityClass& priority) {
-  Object object = make_object(context, schema::Kind::WorkloadPriorityClass, priority.name, "", priority.name_range);
+  Object object =
+      make_object(context, schema::Kind::WorkloadPriorityClass, priority.name, "", priority.name_range);
   object.document["value"] = priority.value.value;
   if (priority.description) object.document["description"] = priority.description->value;
   return object;

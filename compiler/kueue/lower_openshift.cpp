@@ -13,12 +13,14 @@ Json gang_scheduling_json(const model::GangScheduling& gang) {
   Json by_workload = Json::object();
   // Sequential admission is Kueue's waitForPodsReady.blockAdmission.
   by_workload["admission"] = gang.block_admission && gang.block_admission->value ? "Sequential" : "Parallel";
-  const auto timeout = gang.timeout ? openshift::whole_seconds(gang.timeout->value, schema::kOpenShiftMinGangTimeoutSeconds,
-                                                               schema::kOpenShiftMaxGangSeconds)
-                                    : std::optional<std::int64_t>(openshift::kDefaultGangTimeoutSeconds);
+  const auto timeout =
+      gang.timeout ? openshift::whole_seconds(gang.timeout->value, schema::kOpenShiftMinGangTimeoutSeconds,
+                                              schema::kOpenShiftMaxGangSeconds)
+                   : std::optional<std::int64_t>(openshift::kDefaultGangTimeoutSeconds);
   if (timeout) by_workload["timeoutSeconds"] = *timeout;
   if (gang.recovery_timeout) {
-    const auto recovery = openshift::whole_seconds(gang.recovery_timeout->value, 0, schema::kOpenShiftMaxGangSeconds);
+    const auto recovery =
+        openshift::whole_seconds(gang.recovery_timeout->value, 0, schema::kOpenShiftMaxGangSeconds);
     if (recovery) by_workload["recoveryTimeoutSeconds"] = *recovery;
   }
   Json out = Json::object();
@@ -33,7 +35,8 @@ Json openshift_config(const model::Policy& policy) {
   Json config = Json::object();
   Json frameworks = Json::array();
   for (const auto& integration : kueue.integrations) {
-    if (const auto kind = openshift::framework_kind(integration.value)) frameworks.push_back(std::string(*kind));
+    if (const auto kind = openshift::framework_kind(integration.value))
+      frameworks.push_back(std::string(*kind));
   }
   config["integrations"] = Json::object({{"frameworks", std::move(frameworks)}});
   if (kueue.manage_jobs_without_queue_name) {
@@ -63,8 +66,8 @@ Json openshift_config(const model::Policy& policy) {
 
 Object openshift_kueue_object(const LowerContext& context) {
   const model::KueueSettings& kueue = context.policy.kueue;
-  Object object = make_object(context, schema::Kind::OpenShiftKueue, std::string(schema::kOpenShiftKueueName), "",
-                              kueue.platform.range.valid() ? kueue.platform.range : kueue.range);
+  Object object = make_object(context, schema::Kind::OpenShiftKueue, std::string(schema::kOpenShiftKueueName),
+                              "", kueue.platform.range.valid() ? kueue.platform.range : kueue.range);
   Json spec = Json::object();
   spec["managementState"] = "Managed";
   spec["config"] = openshift_config(context.policy);

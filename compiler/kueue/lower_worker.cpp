@@ -292,7 +292,8 @@ ClusterObjects lower_worker(const LowerContext& context, const model::Worker& wo
     }
   }
   for (std::size_t i = 0; i < cohorts.size(); ++i) {
-    out.objects.push_back(cohort_object(context, *cohorts[i], holders[queues.size() + i].groups, out.cluster));
+    out.objects.push_back(
+        cohort_object(context, *cohorts[i], holders[queues.size() + i].groups, out.cluster));
   }
   // A job's priority class travels with it (the kueue.x-k8s.io/priority-class
   // label): every worker that may receive a job holds every class.

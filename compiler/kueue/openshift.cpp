@@ -39,7 +39,8 @@ std::optional<std::string_view> framework_kind(std::string_view framework) {
   return std::nullopt;
 }
 
-std::optional<ExternalFramework> external_framework(const sema::model::Policy& policy, std::string_view name) {
+std::optional<ExternalFramework> external_framework(const sema::model::Policy& policy,
+                                                    std::string_view name) {
   // "Kind.version.group": the binder checked the shape (E3016).
   const std::size_t first = name.find('.');
   const std::size_t second = first == std::string_view::npos ? first : name.find('.', first + 1);
@@ -60,7 +61,8 @@ std::optional<ExternalFramework> external_framework(const sema::model::Policy& p
   return std::nullopt;
 }
 
-std::optional<std::int64_t> whole_seconds(const sema::Duration& duration, std::int64_t min, std::int64_t max) {
+std::optional<std::int64_t> whole_seconds(const sema::Duration& duration, std::int64_t min,
+                                          std::int64_t max) {
   if (duration.millis() % 1000 != 0) return std::nullopt;
   const std::int64_t seconds = duration.millis() / 1000;
   if (seconds < min || seconds > max) return std::nullopt;

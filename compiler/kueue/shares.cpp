@@ -76,7 +76,8 @@ std::vector<std::int64_t> apportion(std::int64_t total, std::span<const std::int
   std::iota(order.begin(), order.end(), std::size_t{0});
   std::stable_sort(order.begin(), order.end(),
                    [&](std::size_t a, std::size_t b) { return remainders[a] > remainders[b]; });
-  for (Int128 left = total - given, i = 0; left > 0; --left, ++i) ++shares[order[static_cast<std::size_t>(i)]];
+  for (Int128 left = total - given, i = 0; left > 0; --left, ++i)
+    ++shares[order[static_cast<std::size_t>(i)]];
   return shares;
 }
 
@@ -91,14 +92,17 @@ void share_capacity(const sema::Quantity& capacity, const std::vector<model::Res
   const std::int64_t total = count_of(capacity, exponent);
   std::vector<std::int64_t> weights;
   weights.reserve(quotas.size());
-  for (const model::ResourceQuota* quota : quotas) weights.push_back(count_of(quota->nominal.value, exponent));
+  for (const model::ResourceQuota* quota : quotas)
+    weights.push_back(count_of(quota->nominal.value, exponent));
   const Int128 sum = std::accumulate(weights.begin(), weights.end(), Int128{0});
   const std::vector<std::int64_t> shares = apportion(total, weights);
   for (std::size_t i = 0; i < quotas.size(); ++i) {
     model::ResourceQuota& quota = *quotas[i];
     quota.nominal.value = quantity_of(shares[i], exponent, capacity);
     for (auto* limit : {&quota.borrowing_limit, &quota.lending_limit}) {
-      if (*limit) (*limit)->value = quantity_of(scale_down(count_of((*limit)->value, exponent), total, sum), exponent, capacity);
+      if (*limit)
+        (*limit)->value =
+            quantity_of(scale_down(count_of((*limit)->value, exponent), total, sum), exponent, capacity);
     }
   }
 }

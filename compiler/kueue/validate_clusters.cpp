@@ -166,9 +166,10 @@ void check_namespace_labels(const model::Policy& policy, Reporter& reporter) {
 // worker can run. A warning, not an error: Kueue accepts such quota and keeps
 // working (the workloads wait on the workers), and a fleet shrinks for a while
 // -- a worker drained, replaced or taken out in an incident -- without the
-// apply that does it having to rewrite every quota first. Flavors are summed: a worker's Kueue assigns flavors anew,
-// from the flavors it has. Decided only when every worker of the dispatch
-// declares a capacity (else its size is unknown).
+// apply that does it having to rewrite every quota first. Flavors are summed:
+// a worker's Kueue assigns flavors anew, from the flavors it has. Decided only
+// when every worker of the dispatch declares a capacity (else its size is
+// unknown).
 struct Holding {
   const model::ClusterQueue* queue;
   const model::FlavorQuotas* flavor;
@@ -195,7 +196,9 @@ void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& di
     for (const model::ResourceGroup& group : queue.resource_groups) {
       for (const model::FlavorQuotas& flavor : group.flavors) {
         flavors.insert(flavor.flavor.name);
-        for (const model::ResourceQuota& quota : flavor.resources) held[quota.resource].push_back({&queue, &flavor, &quota});
+        for (const model::ResourceQuota& quota : flavor.resources) {
+          held[quota.resource].push_back({&queue, &flavor, &quota});
+        }
       }
     }
   }
@@ -224,18 +227,20 @@ void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& di
     }
     if (total.compare(capacity) <= 0) continue;
     auto& d = reporter.warning(codes::kFleetCannotHoldQuota, dispatch.name_range,
-                             "the queues of dispatch '" + dispatch.name + "' hold " + total.to_string() + " of '" +
-                                 resource + "', but its workers declare " + capacity.to_string() + " (" + shares + ")",
-                             &dispatch);
+                               "the queues of dispatch '" + dispatch.name + "' hold " + total.to_string() +
+                                   " of '" + resource + "', but its workers declare " + capacity.to_string() +
+                                   " (" + shares + ")",
+                               &dispatch);
     for (const Holding& h : holdings) {
       d.notes.push_back({"clusterqueue '" + h.queue->name + "' holds " + h.quota->nominal.value.to_string() +
                              " in flavor '" + h.flavor->flavor.name + "'",
                          h.quota->range});
     }
     for (diag::Note& note : notes) d.notes.push_back(std::move(note));
-    d.notes.push_back({"the manager would admit workloads that no worker can run; lower the queues' quotas or "
-                       "declare the workers' real capacity",
-                       std::nullopt});
+    d.notes.push_back(
+        {"the manager would admit workloads that no worker can run; lower the queues' quotas or "
+         "declare the workers' real capacity",
+         std::nullopt});
   }
 }
 

@@ -19,9 +19,10 @@ void cannot_express(Reporter& reporter, const diag::SourceRange& range, const st
                     const std::string& why) {
   auto& d = reporter.error(codes::kOpenShiftCannotExpress, range,
                            setting + " cannot be set on OpenShift: " + why, nullptr);
-  d.notes.push_back({"the Red Hat build of Kueue is configured by its operator's Kueue resource "
-                     "(kueue.openshift.io/v1); Kueue's ConfigMap is the operator's to write",
-                     std::nullopt});
+  d.notes.push_back(
+      {"the Red Hat build of Kueue is configured by its operator's Kueue resource "
+       "(kueue.openshift.io/v1); Kueue's ConfigMap is the operator's to write",
+       std::nullopt});
 }
 
 void check_integrations(const model::Policy& policy, Reporter& reporter) {
@@ -53,7 +54,8 @@ void check_gang_scheduling(const model::KueueSettings& kueue, Reporter& reporter
   const model::GangScheduling& gang = *kueue.gang_scheduling;
   if (gang.timeout && !openshift::whole_seconds(gang.timeout->value, schema::kOpenShiftMinGangTimeoutSeconds,
                                                 schema::kOpenShiftMaxGangSeconds)) {
-    cannot_express(reporter, gang.timeout->range, "a gang_scheduling timeout of " + gang.timeout->value.to_string(),
+    cannot_express(reporter, gang.timeout->range,
+                   "a gang_scheduling timeout of " + gang.timeout->value.to_string(),
                    "the operator takes whole seconds from 30s to 1d");
   }
   if (gang.recovery_timeout &&
@@ -67,21 +69,28 @@ void check_gang_scheduling(const model::KueueSettings& kueue, Reporter& reporter
 void check_multikueue(const model::Policy& policy, Reporter& reporter) {
   const model::MultiKueueSettings& mk = policy.kueue.multikueue;
   const std::string only = "the operator's multiKueue settings are its external frameworks only";
-  const auto where = [&](const diag::SourceRange& range) { return range.valid() ? range : policy.kueue.range; };
+  const auto where = [&](const diag::SourceRange& range) {
+    return range.valid() ? range : policy.kueue.range;
+  };
   if (mk.gc_interval) cannot_express(reporter, mk.gc_interval->range, "'gc_interval'", only);
-  if (mk.worker_lost_timeout) cannot_express(reporter, mk.worker_lost_timeout->range, "'worker_lost_timeout'", only);
-  if (mk.origin.value != "multikueue") cannot_express(reporter, where(mk.origin.range), "the MultiKueue origin", only);
+  if (mk.worker_lost_timeout)
+    cannot_express(reporter, mk.worker_lost_timeout->range, "'worker_lost_timeout'", only);
+  if (mk.origin.value != "multikueue")
+    cannot_express(reporter, where(mk.origin.range), "the MultiKueue origin", only);
   if (mk.dispatcher.value.mode != model::DispatchMode::AllAtOnce) {
-    cannot_express(reporter, where(mk.dispatcher.range), "the " + mk.dispatcher.value.spelling() + " dispatcher",
+    cannot_express(reporter, where(mk.dispatcher.range),
+                   "the " + mk.dispatcher.value.spelling() + " dispatcher",
                    only + "; Kueue runs its default, all-at-once");
   }
-  if (mk.step.range.valid()) cannot_express(reporter, mk.step.range, "the incremental dispatcher's step", only);
+  if (mk.step.range.valid())
+    cannot_express(reporter, mk.step.range, "the incremental dispatcher's step", only);
   for (const model::AccessProvider& provider : mk.access_providers) {
     cannot_express(reporter, provider.name_range, "access provider '" + provider.name + "'", only);
   }
   for (const model::Worker& worker : policy.workers) {
     if (worker.credentials.mode.value != model::CredentialsMode::ClusterProfile) continue;
-    cannot_express(reporter, worker.credentials.mode.range.valid() ? worker.credentials.mode.range : worker.name_range,
+    cannot_express(reporter,
+                   worker.credentials.mode.range.valid() ? worker.credentials.mode.range : worker.name_range,
                    "credentials mode 'clusterprofile' of worker '" + worker.name + "'",
                    "it needs Kueue's " + std::string(schema::kClusterProfileFeatureGate) +
                        " feature gate, and the operator sets no feature gates");
@@ -115,12 +124,15 @@ void check_openshift(const model::Policy& policy, Reporter& reporter) {
   check_integrations(policy, reporter);
   if (kueue.managed_namespaces) {
     cannot_express(reporter, kueue.managed_namespaces->range, "'managed_namespaces'",
-                   "the operator manages the namespaces labelled " + std::string(schema::kOpenShiftManagedLabel) +
+                   "the operator manages the namespaces labelled " +
+                       std::string(schema::kOpenShiftManagedLabel) +
                        "=true, a label mkq gives every namespace it creates");
   }
   check_gang_scheduling(kueue, reporter);
-  if (kueue.fair_sharing && kueue.fair_sharing->enable.value && !kueue.fair_sharing->preemption_strategies.empty()) {
-    cannot_express(reporter, kueue.fair_sharing->preemption_strategies.front().range, "'preemption_strategies'",
+  if (kueue.fair_sharing && kueue.fair_sharing->enable.value &&
+      !kueue.fair_sharing->preemption_strategies.empty()) {
+    cannot_express(reporter, kueue.fair_sharing->preemption_strategies.front().range,
+                   "'preemption_strategies'",
                    "the operator turns fair sharing on with Kueue's default strategies only");
   }
   check_multikueue(policy, reporter);

@@ -254,7 +254,9 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
   model::KueueSettings settings;
   settings.declared = true;
   settings.range = block.range;
-  if (auto platform = enum_field(binder, members, "platform", model::kPlatforms)) settings.platform = *platform;
+  if (auto platform = enum_field(binder, members, "platform", model::kPlatforms)) {
+    settings.platform = *platform;
+  }
   if (auto ns = string_field(binder, members, "namespace")) {
     check_name(binder, NameFormat::DnsLabel, ns->value, ns->range, "namespace name");
     settings.namespace_name = std::move(*ns);

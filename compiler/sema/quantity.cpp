@@ -517,14 +517,16 @@ std::optional<Quantity> Quantity::from_units(std::int64_t count, int exponent, Q
   const Int128 per = nanos_per(exponent);
   if (per == 0) return std::nullopt;
   Int128 nanos = 0;
-  if (__builtin_mul_overflow(static_cast<Int128>(count), per, &nanos) || nanos > kMaxNanos || nanos < -kMaxNanos) {
+  if (__builtin_mul_overflow(static_cast<Int128>(count), per, &nanos) || nanos > kMaxNanos ||
+      nanos < -kMaxNanos) {
     return std::nullopt;
   }
   Quantity q;
   q.nanos_ = nanos;
   q.format_ = format;
   // As parse(): a binary quantity strictly between -1 and 1 prints as DecimalSI.
-  if (format == QuantityFormat::BinarySI && nanos != 0 && magnitude(nanos) < static_cast<UInt128>(kNanosPerUnit)) {
+  if (format == QuantityFormat::BinarySI && nanos != 0 &&
+      magnitude(nanos) < static_cast<UInt128>(kNanosPerUnit)) {
     q.format_ = QuantityFormat::DecimalSI;
   }
   return q;

@@ -11,15 +11,15 @@
 #include "tests/kueue/kueue_test_support.h"
 
 using kueuetest::ClusterObjects;
-using kueuetest::Json;
-using kueuetest::Object;
-using kueuetest::Rendered;
 using kueuetest::count_kind;
 using kueuetest::examples_dir;
 using kueuetest::find_cluster;
 using kueuetest::find_object;
+using kueuetest::Json;
+using kueuetest::Object;
 using kueuetest::render_path;
 using kueuetest::render_text;
+using kueuetest::Rendered;
 
 namespace {
 
@@ -75,16 +75,18 @@ TEST_CASE("worker shares: examples/teams on each 32-GPU worker is the hub's 24/1
       CHECK(gpu.at("nominalQuota") == numbers.first);
       CHECK(gpu.at("borrowingLimit") == numbers.second);
       gpus = *mkq::sema::Quantity::add(gpus, quantity(gpu.at("nominalQuota")), nullptr);
-      memory = *mkq::sema::Quantity::add(memory, quantity(resource_of(spec, "a100", "memory").at("nominalQuota")),
-                                         nullptr);
+      memory = *mkq::sema::Quantity::add(
+          memory, quantity(resource_of(spec, "a100", "memory").at("nominalQuota")), nullptr);
       // Cohort and preemption as on the hub.
       CHECK(spec.at("cohortName") == "research");
-      CHECK(spec.at("preemption").dump() == R"({"withinClusterQueue":"LowerPriority","reclaimWithinCohort":"Any"})");
+      CHECK(spec.at("preemption").dump() ==
+            R"({"withinClusterQueue":"LowerPriority","reclaimWithinCohort":"Any"})");
     }
     CHECK(gpus.to_string() == "32");
     CHECK(memory.to_string() == "2Ti");
     CHECK(resource_of(spec_of(worker, "ClusterQueue", "speech"), "a100", "cpu").at("nominalQuota") == 64);
-    CHECK(resource_of(spec_of(worker, "ClusterQueue", "nlp"), "a100", "memory").at("nominalQuota") == "768Gi");
+    CHECK(resource_of(spec_of(worker, "ClusterQueue", "nlp"), "a100", "memory").at("nominalQuota") ==
+          "768Gi");
     // The cohort with its fair-sharing weight, and the priority class a job may name.
     CHECK(spec_of(worker, "Cohort", "research").dump() == R"({"fairSharing":{"weight":1}})");
     const Object* priority = find_object(worker, "WorkloadPriorityClass", "research-high");
@@ -159,8 +161,9 @@ TEST_CASE("worker shares: hierarchical cohorts, their own quota, and rounding to
         R"({"name":"nvidia.com/gpu","nominalQuota":8,"lendingLimit":8})");
   CHECK(resource_of(spec_of(w, "ClusterQueue", "b"), "gpu", "nvidia.com/gpu").at("nominalQuota") == 8);
   CHECK(resource_of(spec_of(w, "ClusterQueue", "c"), "gpu", "nvidia.com/gpu").at("nominalQuota") == 8);
-  CHECK(spec_of(w, "Cohort", "org").dump() ==
-        R"({"resourceGroups":[{"coveredResources":["nvidia.com/gpu"],"flavors":[{"name":"gpu","resources":[{"name":"nvidia.com/gpu","nominalQuota":8}]}]}]})");
+  CHECK(
+      spec_of(w, "Cohort", "org").dump() ==
+      R"({"resourceGroups":[{"coveredResources":["nvidia.com/gpu"],"flavors":[{"name":"gpu","resources":[{"name":"nvidia.com/gpu","nominalQuota":8}]}]}]})");
   CHECK(spec_of(w, "Cohort", "team").dump() == R"({"parentName":"org","fairSharing":{"weight":2}})");
   CHECK(spec_of(w, "ClusterQueue", "a").at("fairSharing").dump() == R"({"weight":3})");
   CHECK(find_object(w, "WorkloadPriorityClass", "urgent") != nullptr);

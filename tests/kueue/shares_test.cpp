@@ -20,7 +20,8 @@ std::int64_t sum(const std::vector<std::int64_t>& values) {
 
 Quantity q(const char* text) { return *Quantity::parse(text); }
 
-model::ResourceQuota quota(const char* nominal, const char* borrowing = nullptr, const char* lending = nullptr) {
+model::ResourceQuota quota(const char* nominal, const char* borrowing = nullptr,
+                           const char* lending = nullptr) {
   model::ResourceQuota out;
   out.resource = "nvidia.com/gpu";
   out.nominal.value = q(nominal);
@@ -38,7 +39,8 @@ TEST_CASE("apportion: proportional shares that divide evenly", "[kueue][shares]"
   CHECK(apportion(128, weights) == std::vector<std::int64_t>{48, 32, 48});
 }
 
-TEST_CASE("apportion: shares add up to exactly the total, never more (no off-by-rounding)", "[kueue][shares]") {
+TEST_CASE("apportion: shares add up to exactly the total, never more (no off-by-rounding)",
+          "[kueue][shares]") {
   // 32 / 3 = 10.67 each: rounding each to nearest gives 33, rounding down 30.
   const std::vector<std::int64_t> thirds = apportion(32, std::vector<std::int64_t>{1, 1, 1});
   CHECK(thirds == std::vector<std::int64_t>{11, 11, 10});
@@ -99,7 +101,8 @@ TEST_CASE("share_capacity: limits round down and a lending limit stays within th
   }
 }
 
-TEST_CASE("share_capacity: memory keeps its binary notation; fractions count in milli-units", "[kueue][shares]") {
+TEST_CASE("share_capacity: memory keeps its binary notation; fractions count in milli-units",
+          "[kueue][shares]") {
   model::ResourceQuota big = quota("1536Gi");
   model::ResourceQuota small = quota("1024Gi");
   model::ResourceQuota half = quota("1Gi");

@@ -32,8 +32,9 @@ dispatch "gpus" { queues = ["a", "b"], workers = ["w1", "w2"] }
 )");
   const Diagnostic d = r->only(codes::kFleetCannotHoldQuota);
   CHECK(d.severity == mkq::diag::Severity::Warning);
-  CHECK(d.message ==
-        "the queues of dispatch 'gpus' hold 128 of 'nvidia.com/gpu', but its workers declare 16 (w1 8, w2 8)");
+  CHECK(
+      d.message ==
+      "the queues of dispatch 'gpus' hold 128 of 'nvidia.com/gpu', but its workers declare 16 (w1 8, w2 8)");
   CHECK(Checked::at(d.range) == "15:10");
   REQUIRE(d.notes.size() == 5);
   CHECK(d.notes[0].message == "clusterqueue 'a' holds 64 in flavor 'a100'");
@@ -63,14 +64,16 @@ dispatch "gpus" { queues = ["a"], workers = ["w1", "w3"] }
   }
 }
 
-TEST_CASE("a worker's capacity counts in the flavors the dispatch's queues use, summed", "[kueue][validate][fleet]") {
+TEST_CASE("a worker's capacity counts in the flavors the dispatch's queues use, summed",
+          "[kueue][validate][fleet]") {
   SECTION("capacity of another flavor does not count") {
     const auto r = check(kFleet + R"(flavor "h100" {}
 clusterqueue "a" { quota "h100" { "nvidia.com/gpu" = 1 } }
 dispatch "d" { queues = ["a"], workers = ["w1"] }
 )");
     const Diagnostic d = r->only(codes::kFleetCannotHoldQuota);
-    CHECK(d.message == "the queues of dispatch 'd' hold 1 of 'nvidia.com/gpu', but its workers declare 0 (w1 0)");
+    CHECK(d.message ==
+          "the queues of dispatch 'd' hold 1 of 'nvidia.com/gpu', but its workers declare 0 (w1 0)");
   }
   SECTION("a queue's second flavor may be one the workers lack: the worker's Kueue assigns its own flavors") {
     require_clean(kFleet + R"(flavor "spot" {}
@@ -90,7 +93,8 @@ clusterqueue "a" {
 dispatch "d" { queues = ["a"], workers = ["w1", "w2"] }
 )");
     const Diagnostic d = r->only(codes::kFleetCannotHoldQuota);
-    CHECK(d.message == "the queues of dispatch 'd' hold 17 of 'nvidia.com/gpu', but its workers declare 16 (w1 8, w2 8)");
+    CHECK(d.message ==
+          "the queues of dispatch 'd' hold 17 of 'nvidia.com/gpu', but its workers declare 16 (w1 8, w2 8)");
   }
 }
 
@@ -118,27 +122,32 @@ kueue {
     CHECK(d.severity == mkq::diag::Severity::Error);
     lines += Checked::at(d.range) + " " + d.message + "\n";
   }
-  CHECK(lines ==
-        "2:35 credentials mode 'clusterprofile' of worker 'w' cannot be set on OpenShift: it needs Kueue's "
-        "MultiKueueClusterProfile feature gate, and the operator sets no feature gates\n"
-        "6:24 'managed_namespaces' cannot be set on OpenShift: the operator manages the namespaces labelled "
-        "kueue.openshift.io/managed=true, a label mkq gives every namespace it creates\n"
-        "7:31 a gang_scheduling timeout of 10s cannot be set on OpenShift: the operator takes whole seconds from "
-        "30s to 1d\n"
-        "7:55 a gang_scheduling recovery_timeout of 1s500ms cannot be set on OpenShift: the operator takes whole "
-        "seconds up to 1d\n"
-        "8:43 'preemption_strategies' cannot be set on OpenShift: the operator turns fair sharing on with Kueue's "
-        "default strategies only\n"
-        "10:19 'gc_interval' cannot be set on OpenShift: the operator's multiKueue settings are its external "
-        "frameworks only\n"
-        "11:27 'worker_lost_timeout' cannot be set on OpenShift: the operator's multiKueue settings are its "
-        "external frameworks only\n"
-        "12:14 the MultiKueue origin cannot be set on OpenShift: the operator's multiKueue settings are its "
-        "external frameworks only\n"
-        "13:18 the incremental dispatcher cannot be set on OpenShift: the operator's multiKueue settings are its "
-        "external frameworks only; Kueue runs its default, all-at-once\n"
-        "14:21 access provider 'google' cannot be set on OpenShift: the operator's multiKueue settings are its "
-        "external frameworks only\n");
+  CHECK(
+      lines ==
+      "2:35 credentials mode 'clusterprofile' of worker 'w' cannot be set on OpenShift: it needs Kueue's "
+      "MultiKueueClusterProfile feature gate, and the operator sets no feature gates\n"
+      "6:24 'managed_namespaces' cannot be set on OpenShift: the operator manages the namespaces labelled "
+      "kueue.openshift.io/managed=true, a label mkq gives every namespace it creates\n"
+      "7:31 a gang_scheduling timeout of 10s cannot be set on OpenShift: the operator takes whole seconds "
+      "from "
+      "30s to 1d\n"
+      "7:55 a gang_scheduling recovery_timeout of 1s500ms cannot be set on OpenShift: the operator takes "
+      "whole "
+      "seconds up to 1d\n"
+      "8:43 'preemption_strategies' cannot be set on OpenShift: the operator turns fair sharing on with "
+      "Kueue's "
+      "default strategies only\n"
+      "10:19 'gc_interval' cannot be set on OpenShift: the operator's multiKueue settings are its external "
+      "frameworks only\n"
+      "11:27 'worker_lost_timeout' cannot be set on OpenShift: the operator's multiKueue settings are its "
+      "external frameworks only\n"
+      "12:14 the MultiKueue origin cannot be set on OpenShift: the operator's multiKueue settings are its "
+      "external frameworks only\n"
+      "13:18 the incremental dispatcher cannot be set on OpenShift: the operator's multiKueue settings are "
+      "its "
+      "external frameworks only; Kueue runs its default, all-at-once\n"
+      "14:21 access provider 'google' cannot be set on OpenShift: the operator's multiKueue settings are its "
+      "external frameworks only\n");
 }
 
 TEST_CASE("openshift: a framework the operator does not offer, and one external framework per group",
@@ -156,10 +165,12 @@ integration "Other.v1.example.com" { rules = [{ group: "example.com", resources:
   const auto found = r->with_code(codes::kOpenShiftCannotExpress);
   REQUIRE(found.size() == 2);
   CHECK(found[0].message ==
-        "integration 'example.com/widget' cannot be set on OpenShift: the operator does not offer this framework");
-  CHECK(found[1].message ==
-        "external framework 'Other.v1.example.com' cannot be set on OpenShift: the operator takes one external "
-        "framework per API group, and 'Run.v1.example.com' has the same group");
+        "integration 'example.com/widget' cannot be set on OpenShift: the operator does not offer this "
+        "framework");
+  CHECK(
+      found[1].message ==
+      "external framework 'Other.v1.example.com' cannot be set on OpenShift: the operator takes one external "
+      "framework per API group, and 'Run.v1.example.com' has the same group");
 }
 
 TEST_CASE("openshift: a localqueue's undeclared namespace warns; declared ones are labelled by mkq",
@@ -175,7 +186,8 @@ clusterqueue "q" {
   const Diagnostic d = r->only(codes::kOpenShiftUnmanagedNamespace);
   CHECK(d.severity == mkq::diag::Severity::Warning);
   CHECK(d.message ==
-        "namespace 'default' is not declared, so mkq does not label it kueue.openshift.io/managed=true: the Red Hat "
+        "namespace 'default' is not declared, so mkq does not label it kueue.openshift.io/managed=true: the "
+        "Red Hat "
         "build of Kueue ignores its jobs until it is labelled");
 }
 
