@@ -58,6 +58,18 @@ inline constexpr std::string_view kClusterProfilePlural = "clusterprofiles";
 // Kueue's user-facing ClusterRoles (installed with Kueue) that access binds.
 inline constexpr std::string_view kBatchUserRole = "kueue-batch-user-role";
 inline constexpr std::string_view kBatchAdminRole = "kueue-batch-admin-role";
+// The Red Hat build of Kueue (OpenShift, ../shared/kueue/openshift): its
+// operator is configured by one cluster-scoped `Kueue` custom resource named
+// `cluster` instead of the kueue-manager-config ConfigMap, runs Kueue in its
+// own namespace, and manages the jobs of namespaces carrying its label.
+inline constexpr std::string_view kOpenShiftKueueApiVersion = "kueue.openshift.io/v1";
+inline constexpr std::string_view kOpenShiftKueueKind = "Kueue";
+inline constexpr std::string_view kOpenShiftKueueName = "cluster";
+inline constexpr std::string_view kOpenShiftKueueNamespace = "openshift-kueue-operator";
+inline constexpr std::string_view kOpenShiftManagedLabel = "kueue.openshift.io/managed";
+// spec.config.gangScheduling.byWorkload's bounds, in seconds.
+inline constexpr std::int64_t kOpenShiftMinGangTimeoutSeconds = 30;
+inline constexpr std::int64_t kOpenShiftMaxGangSeconds = 86400;  // timeoutSeconds and recoveryTimeoutSeconds
 // The label every namespace carries with its own name (namespace selection by name).
 inline constexpr std::string_view kNamespaceNameLabel = "kubernetes.io/metadata.name";
 // The node label that may only be a topology's lowest level.

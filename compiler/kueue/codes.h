@@ -31,8 +31,13 @@ inline constexpr const char* kExternalFrameworkWithoutRules = "E4022";  // an ex
 inline constexpr const char* kUnusedAccessProviders = "W4023";  // access providers declared while no worker uses clusterprofile mode
 inline constexpr const char* kRelativeExecCommand = "W4024";    // an access provider's command that is not an absolute path in Kueue's container
 
+// The Red Hat build of Kueue (`kueue { platform = "openshift" }`, ../shared/kueue/openshift).
+inline constexpr const char* kOpenShiftCannotExpress = "E4025";       // a Kueue setting the operator's Kueue resource cannot carry
+inline constexpr const char* kOpenShiftUnmanagedNamespace = "W4026";  // a localqueue's namespace mkq does not create, so does not label kueue.openshift.io/managed=true
+
 // Queues across clusters (rules 41, 80).
 inline constexpr const char* kNamespaceLabelsNotAdmitted = "W4030";  // a localqueue in a declared namespace whose labels its clusterqueue does not select
+inline constexpr const char* kFleetCannotHoldQuota = "W4031";  // a dispatch's queues hold more nominal quota of a flavor's resource than its workers declare as capacity
 
 // A broken invariant of the policy model (a bug in mkq, never the policy's fault).
 inline constexpr const char* kModelInvariant = "E4099";  // internal: the checked model breaks a rule the binder guarantees

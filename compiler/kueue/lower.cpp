@@ -232,8 +232,43 @@ Object flavor_object(const LowerContext& context, const model::Flavor& flavor, c
   return object;
 }
 
+Object cohort_object(const LowerContext& context, const model::Cohort& cohort,
+                     const std::vector<model::ResourceGroup>& groups, const std::string& cluster) {
+  Object object = make_object(context, schema::Kind::Cohort, cohort.name, "", cohort.name_range);
+  Json spec = Json::object();
+  if (cohort.parent) {
+    spec["parentName"] = cohort.parent->name;
+    object.depends_on.push_back(address_of(cluster, schema::Kind::Cohort, "", cohort.parent->name));
+  }
+  if (!groups.empty()) spec["resourceGroups"] = resource_groups_json(groups);
+  if (cohort.fair_sharing_weight) {
+    spec["fairSharing"] = Json::object({{"weight", quantity_json(cohort.fair_sharing_weight->value)}});
+  }
+  for (const model::ResourceGroup& group : groups) {
+    for (const model::FlavorQuotas& flavor : group.flavors) {
+      object.depends_on.push_back(address_of(cluster, schema::Kind::ResourceFlavor, "", flavor.flavor.name));
+    }
+  }
+  if (!spec.empty()) object.document["spec"] = std::move(spec);
+  return object;
+}
+
+Object priority_class_object(const LowerContext& context, const model::PriorityClass& priority) {
+  Object object =
+      make_object(context, schema::Kind::WorkloadPriorityClass, priority.name, "", priority.name_range);
+  object.document["value"] = priority.value.value;
+  if (priority.description) object.document["description"] = priority.description->value;
+  return object;
+}
+
 Object namespace_object(const LowerContext& context, const model::Namespace& ns) {
-  return make_object(context, schema::Kind::Namespace, ns.name, "", ns.name_range, ns.labels);
+  if (context.policy.kueue.platform.value != model::Platform::OpenShift) {
+    return make_object(context, schema::Kind::Namespace, ns.name, "", ns.name_range, ns.labels);
+  }
+  // The Red Hat build of Kueue manages the jobs of labelled namespaces only.
+  model::Labels labels = ns.labels;
+  labels[std::string(schema::kOpenShiftManagedLabel)] = "true";
+  return make_object(context, schema::Kind::Namespace, ns.name, "", ns.name_range, labels);
 }
 
 void finish_cluster(ClusterObjects& cluster) {

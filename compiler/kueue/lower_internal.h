@@ -67,10 +67,19 @@ Object local_queue_object(const LowerContext& context, const model::LocalQueue& 
 Object topology_object(const LowerContext& context, const model::Topology& topology);
 Object flavor_object(const LowerContext& context, const model::Flavor& flavor, const std::string& cluster);
 Object namespace_object(const LowerContext& context, const model::Namespace& ns);
+// A Cohort with `groups` as its quotas (the declared ones on the manager, the
+// worker's share of them on a worker).
+Object cohort_object(const LowerContext& context, const model::Cohort& cohort,
+                     const std::vector<model::ResourceGroup>& groups, const std::string& cluster);
+Object priority_class_object(const LowerContext& context, const model::PriorityClass& priority);
 
 // Sorts objects into apply order (kind, then namespace, then name) and keeps
 // in depends_on only the addresses of objects the cluster holds, sorted.
 void finish_cluster(ClusterObjects& cluster);
+
+// Kueue's configuration on OpenShift (lower_openshift.cpp): the operator's
+// `Kueue` resource, rendered on the manager instead of the ConfigMap.
+Object openshift_kueue_object(const LowerContext& context);
 
 ClusterObjects lower_manager(const LowerContext& context);
 ClusterObjects lower_worker(const LowerContext& context, const model::Worker& worker);

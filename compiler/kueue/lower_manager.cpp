@@ -42,33 +42,6 @@ Object cluster_queue_object(const LowerContext& context, const model::ClusterQue
   return object;
 }
 
-Object cohort_object(const LowerContext& context, const model::Cohort& cohort, const std::string& cluster) {
-  Object object = make_object(context, Kind::Cohort, cohort.name, "", cohort.name_range);
-  Json spec = Json::object();
-  if (cohort.parent) {
-    spec["parentName"] = cohort.parent->name;
-    object.depends_on.push_back(address_of(cluster, Kind::Cohort, "", cohort.parent->name));
-  }
-  if (!cohort.resource_groups.empty()) spec["resourceGroups"] = resource_groups_json(cohort.resource_groups);
-  if (cohort.fair_sharing_weight) {
-    spec["fairSharing"] = Json::object({{"weight", quantity_json(cohort.fair_sharing_weight->value)}});
-  }
-  for (const model::ResourceGroup& group : cohort.resource_groups) {
-    for (const model::FlavorQuotas& flavor : group.flavors) {
-      object.depends_on.push_back(address_of(cluster, Kind::ResourceFlavor, "", flavor.flavor.name));
-    }
-  }
-  if (!spec.empty()) object.document["spec"] = std::move(spec);
-  return object;
-}
-
-Object priority_class_object(const LowerContext& context, const model::PriorityClass& priority) {
-  Object object = make_object(context, Kind::WorkloadPriorityClass, priority.name, "", priority.name_range);
-  object.document["value"] = priority.value.value;
-  if (priority.description) object.document["description"] = priority.description->value;
-  return object;
-}
-
 // One dispatch: its AdmissionCheck and MultiKueueConfig.
 void add_dispatch_objects(const LowerContext& context, const model::Dispatch& dispatch, ClusterObjects& out) {
   Object check = make_object(context, Kind::AdmissionCheck, dispatch.name, "", dispatch.name_range);
@@ -235,6 +208,13 @@ diag::SourceRange kueue_origin(const model::Policy& policy) {
 
 void add_kueue_configuration(const LowerContext& context, ClusterObjects& out) {
   const model::KueueSettings& kueue = context.policy.kueue;
+  // On OpenShift the operator owns Kueue's ConfigMap (it would overwrite
+  // mkq's): its `Kueue` resource is the configuration, and always rendered,
+  // since the operator runs Kueue only once it exists.
+  if (kueue.platform.value == model::Platform::OpenShift) {
+    out.objects.push_back(openshift_kueue_object(context));
+    return;
+  }
   if (!sets_kueue_configuration(context.policy)) return;
   // Kueue's own labels on its ConfigMap (as installed) stay, beside mkq's.
   const model::Labels kueue_labels = {{"app.kubernetes.io/name", "kueue"}, {"control-plane", "controller-manager"}};
@@ -286,7 +266,9 @@ ClusterObjects lower_manager(const LowerContext& context) {
   for (const model::Access& access : policy.access) add_access(context, access, out);
   for (const model::Topology& topology : policy.topologies) out.objects.push_back(topology_object(context, topology));
   for (const model::Flavor& flavor : policy.flavors) out.objects.push_back(flavor_object(context, flavor, out.cluster));
-  for (const model::Cohort& cohort : policy.cohorts) out.objects.push_back(cohort_object(context, cohort, out.cluster));
+  for (const model::Cohort& cohort : policy.cohorts) {
+    out.objects.push_back(cohort_object(context, cohort, cohort.resource_groups, out.cluster));
+  }
   for (const model::PriorityClass& priority : policy.priority_classes) {
     out.objects.push_back(priority_class_object(context, priority));
   }

@@ -1,13 +1,17 @@
 // A worker's objects: what it needs to serve the manager's dispatched queues
-// (the same namespaces and LocalQueue names, its own ClusterQueue per queue,
-// the flavors and topologies those use) and the MultiKueue ServiceAccount the
+// (the same namespaces and LocalQueue names, its own ClusterQueue per queue
+// and the cohorts above them, sharing the worker's capacity the way the
+// manager's queues share the fleet, the flavors and topologies those use, the
+// priority classes its jobs may name) and the MultiKueue ServiceAccount the
 // manager connects as, with a least-privilege ClusterRole built from the
 // policy's integration catalogue. docs/render.md lists every object.
+#include <map>
 #include <set>
 #include <string>
 #include <utility>
 
 #include "compiler/kueue/lower_internal.h"
+#include "compiler/kueue/shares.h"
 
 namespace mkq::kueue::detail {
 
@@ -33,50 +37,40 @@ std::vector<const model::ClusterQueue*> served_queues(const model::Policy& polic
   return out;
 }
 
-// The resource groups of the manager's queue, with the worker's capacity as
-// nominal quotas: flavors the worker has no capacity for are left out (a
-// resource it does not list gets 0), and a group left without flavors is
-// dropped. Empty when the worker has capacity for none of the queue's flavors.
-std::vector<model::ResourceGroup> capacity_groups(const model::ClusterQueue& queue, const model::Worker& worker) {
+// The resource groups of a manager queue or cohort as the worker holds them
+// before sharing: the flavors the worker has capacity for, each resource with
+// the manager's quota and limits (share_worker_capacity() then scales them);
+// a group left without flavors is dropped. Empty when the worker has capacity
+// for none of the flavors.
+std::vector<model::ResourceGroup> capacity_groups(const std::vector<model::ResourceGroup>& groups,
+                                                  const model::Worker& worker) {
   std::vector<model::ResourceGroup> out;
-  for (const model::ResourceGroup& group : queue.resource_groups) {
+  for (const model::ResourceGroup& group : groups) {
     model::ResourceGroup worker_group;
     worker_group.covered_resources = group.covered_resources;
     worker_group.range = group.range;
     for (const model::FlavorQuotas& flavor : group.flavors) {
-      const model::Capacity* capacity = worker.find_capacity(flavor.flavor.name);
-      if (capacity == nullptr) continue;
-      model::FlavorQuotas quotas;
-      quotas.flavor = flavor.flavor;
-      quotas.range = capacity->range;
-      for (const std::string& resource : group.covered_resources) {
-        model::ResourceQuota quota;
-        quota.resource = resource;
-        quota.nominal.value = sema::Quantity::from_int(0);
-        for (const model::ResourceQuota& available : capacity->resources) {
-          if (available.resource == resource) {
-            quota.nominal = available.nominal;
-            break;
-          }
-        }
-        quotas.resources.push_back(std::move(quota));
-      }
-      worker_group.flavors.push_back(std::move(quotas));
+      if (worker.find_capacity(flavor.flavor.name) != nullptr) worker_group.flavors.push_back(flavor);
     }
     if (!worker_group.flavors.empty()) out.push_back(std::move(worker_group));
   }
   return out;
 }
 
+// A queue or cohort as the worker holds it.
 struct WorkerQueue {
   std::string name;
   std::vector<model::ResourceGroup> groups;
   diag::SourceRange origin;
+  // The groups are the worker's capacity shared (not an override's, nor the
+  // manager's copied for lack of capacity).
+  bool shares_capacity = false;
 };
 
 // The worker's own ClusterQueue for a manager queue: the override's name and
-// resource groups, else the queue's worker_name and the worker's capacity,
-// else the manager queue's quotas.
+// resource groups, else the queue's worker_name and the manager queue's groups
+// on the flavors the worker has capacity for (shared afterwards), else the
+// manager queue's quotas.
 WorkerQueue worker_queue(const model::ClusterQueue& queue, const model::Worker& worker) {
   WorkerQueue out;
   out.name = queue.worker_name.value;
@@ -90,9 +84,82 @@ WorkerQueue worker_queue(const model::ClusterQueue& queue, const model::Worker& 
       return out;
     }
   }
-  out.groups = capacity_groups(queue, worker);
+  out.groups = capacity_groups(queue.resource_groups, worker);
+  out.shares_capacity = !out.groups.empty();
   if (out.groups.empty()) out.groups = queue.resource_groups;
   return out;
+}
+
+WorkerQueue worker_cohort(const model::Cohort& cohort, const model::Worker& worker) {
+  WorkerQueue out;
+  out.name = cohort.name;
+  out.origin = cohort.name_range;
+  out.groups = capacity_groups(cohort.resource_groups, worker);
+  out.shares_capacity = !out.groups.empty();
+  if (out.groups.empty()) out.groups = cohort.resource_groups;
+  return out;
+}
+
+// The declared cohorts of the served queues and their ancestors, by name.
+std::vector<const model::Cohort*> served_cohorts(const model::Policy& policy,
+                                                 const std::vector<const model::ClusterQueue*>& queues) {
+  std::set<std::string> names;
+  for (const model::ClusterQueue* queue : queues) {
+    const model::Cohort* cohort = queue->cohort ? policy.find_cohort(queue->cohort->name) : nullptr;
+    // The binder refuses a cycle of parents; the set stops one anyway.
+    while (cohort != nullptr && names.insert(cohort->name).second) {
+      cohort = cohort->parent ? policy.find_cohort(cohort->parent->name) : nullptr;
+    }
+  }
+  std::vector<const model::Cohort*> out;
+  for (const std::string& name : names) out.push_back(policy.find_cohort(name));
+  return out;
+}
+
+// The worker's capacity of a flavor's resource: 0 when the capacity block
+// does not list the resource.
+sema::Quantity capacity_of(const model::Capacity& capacity, const std::string& resource) {
+  for (const model::ResourceQuota& available : capacity.resources) {
+    if (available.resource == resource) return available.nominal.value;
+  }
+  return sema::Quantity::from_int(0);
+}
+
+using FlavorResource = std::pair<std::string, std::string>;
+
+// Shares the worker's capacity of every flavor and resource among the queues
+// and cohorts that hold quota of it (docs/render.md, "Each worker"): what an
+// override reserves is taken first, the rest goes in proportion to the
+// manager's nominal quotas (shares.h).
+void share_worker_capacity(const model::Worker& worker, std::vector<WorkerQueue>& holders) {
+  std::map<FlavorResource, sema::Quantity> reserved;
+  std::map<FlavorResource, std::vector<model::ResourceQuota*>> sharing;
+  for (WorkerQueue& holder : holders) {
+    for (model::ResourceGroup& group : holder.groups) {
+      for (model::FlavorQuotas& flavor : group.flavors) {
+        for (model::ResourceQuota& quota : flavor.resources) {
+          const FlavorResource key{flavor.flavor.name, quota.resource};
+          if (holder.shares_capacity) {
+            sharing[key].push_back(&quota);
+          } else {
+            auto [it, fresh] = reserved.try_emplace(key, sema::Quantity::from_int(0));
+            sema::QuantityError error = sema::QuantityError::None;
+            if (auto sum = sema::Quantity::add(it->second, quota.nominal.value, &error)) it->second = *sum;
+          }
+        }
+      }
+    }
+  }
+  for (const auto& [key, quotas] : sharing) {
+    sema::Quantity capacity = capacity_of(*worker.find_capacity(key.first), key.second);
+    const auto taken = reserved.find(key);
+    if (taken != reserved.end()) {
+      sema::QuantityError error = sema::QuantityError::None;
+      const auto rest = sema::Quantity::subtract(capacity, taken->second, &error);
+      capacity = rest && !rest->is_negative() ? *rest : sema::Quantity::from_int(0);
+    }
+    share_capacity(capacity, quotas);
+  }
 }
 
 Object worker_cluster_queue_object(const LowerContext& context, const model::ClusterQueue& queue,
@@ -110,6 +177,7 @@ Object worker_cluster_queue_object(const LowerContext& context, const model::Clu
       object.depends_on.push_back(address_of(cluster, Kind::ResourceFlavor, "", flavor.flavor.name));
     }
   }
+  if (queue.cohort) object.depends_on.push_back(address_of(cluster, Kind::Cohort, "", queue.cohort->name));
   return object;
 }
 
@@ -200,17 +268,38 @@ ClusterObjects lower_worker(const LowerContext& context, const model::Worker& wo
   out.cluster = worker.name;
   out.role = ClusterRole::Worker;
 
+  // The queues, then the cohorts: their groups share the worker's capacity.
+  const std::vector<const model::ClusterQueue*> queues = served_queues(policy, worker);
+  const std::vector<const model::Cohort*> cohorts = served_cohorts(policy, queues);
+  std::vector<WorkerQueue> holders;
+  for (const model::ClusterQueue* queue : queues) holders.push_back(worker_queue(*queue, worker));
+  for (const model::Cohort* cohort : cohorts) holders.push_back(worker_cohort(*cohort, worker));
+  share_worker_capacity(worker, holders);
+
   std::set<std::string> flavors;
-  std::set<std::string> namespaces;
-  for (const model::ClusterQueue* queue : served_queues(policy, worker)) {
-    const WorkerQueue own = worker_queue(*queue, worker);
-    out.objects.push_back(worker_cluster_queue_object(context, *queue, own, out.cluster));
-    for (const model::ResourceGroup& group : own.groups) {
+  for (const WorkerQueue& holder : holders) {
+    for (const model::ResourceGroup& group : holder.groups) {
       for (const model::FlavorQuotas& flavor : group.flavors) flavors.insert(flavor.flavor.name);
     }
-    for (const model::LocalQueue* local : context.local_queues_of(queue->name)) {
+  }
+  std::set<std::string> namespaces;
+  for (std::size_t i = 0; i < queues.size(); ++i) {
+    const WorkerQueue& own = holders[i];
+    out.objects.push_back(worker_cluster_queue_object(context, *queues[i], own, out.cluster));
+    for (const model::LocalQueue* local : context.local_queues_of(queues[i]->name)) {
       out.objects.push_back(local_queue_object(context, *local, out.cluster, own.name, QueueCopy::WorkerMirror));
       namespaces.insert(local->namespace_name.value);
+    }
+  }
+  for (std::size_t i = 0; i < cohorts.size(); ++i) {
+    out.objects.push_back(
+        cohort_object(context, *cohorts[i], holders[queues.size() + i].groups, out.cluster));
+  }
+  // A job's priority class travels with it (the kueue.x-k8s.io/priority-class
+  // label): every worker that may receive a job holds every class.
+  if (!queues.empty()) {
+    for (const model::PriorityClass& priority : policy.priority_classes) {
+      out.objects.push_back(priority_class_object(context, priority));
     }
   }
 

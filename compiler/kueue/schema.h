@@ -37,6 +37,7 @@ bool is_kueue_configuration(std::string_view kind, std::string_view name);
 enum class Kind {
   Namespace,
   ConfigMap,
+  OpenShiftKueue,  // the Red Hat build's `Kueue` (kueue.openshift.io/v1): Kueue's configuration on OpenShift
   Secret,
   ServiceAccount,
   ClusterRole,
@@ -69,9 +70,10 @@ struct KindInfo {
 };
 
 // Every kind mkq renders, in apply order (the order of enum Kind).
-inline constexpr std::array<KindInfo, 16> kKinds = {{
+inline constexpr std::array<KindInfo, 17> kKinds = {{
     {Kind::Namespace, "Namespace", "v1", "namespaces", false, 0, "ns"},
     {Kind::ConfigMap, "ConfigMap", "v1", "configmaps", true, 1, "cm"},
+    {Kind::OpenShiftKueue, kOpenShiftKueueKind, kOpenShiftKueueApiVersion, "kueues", false, 1, ""},
     {Kind::Secret, "Secret", "v1", "secrets", true, 1, ""},
     {Kind::ServiceAccount, "ServiceAccount", "v1", "serviceaccounts", true, 2, "sa"},
     {Kind::ClusterRole, "ClusterRole", kRbacApiVersion, "clusterroles", false, 3, ""},

@@ -40,6 +40,7 @@ void validate(const sema::model::Policy& policy, diag::Diagnostics& diagnostics)
   validate_detail::Reporter reporter(diagnostics);
   validate_detail::check_queues(policy, reporter);
   validate_detail::check_kueue_settings(policy, reporter);
+  validate_detail::check_openshift(policy, reporter);
   validate_detail::check_clusters(policy, reporter);
 }
 

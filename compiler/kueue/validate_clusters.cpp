@@ -11,7 +11,10 @@
 // rendering objects Kueue leaves inactive. What a policy can still get wrong is
 // checked with its own code.
 #include <algorithm>
+#include <map>
+#include <set>
 #include <string>
+#include <utility>
 
 #include "compiler/kueue/codes.h"
 #include "compiler/kueue/schema.h"
@@ -155,6 +158,92 @@ void check_namespace_labels(const model::Policy& policy, Reporter& reporter) {
   }
 }
 
+// The fleet must hold what the manager admits: the manager's queues of a
+// dispatch, taken together, hold no more nominal quota of a resource than the
+// dispatch's workers declare as capacity of it in the flavors those queues
+// use (docs/language.md, W4031). Above it the manager admits workloads -- and
+// counts them against its quota, for fair sharing and preemption -- that no
+// worker can run. A warning, not an error: Kueue accepts such quota and keeps
+// working (the workloads wait on the workers), and a fleet shrinks for a while
+// -- a worker drained, replaced or taken out in an incident -- without the
+// apply that does it having to rewrite every quota first. Flavors are summed:
+// a worker's Kueue assigns flavors anew, from the flavors it has. Decided only
+// when every worker of the dispatch declares a capacity (else its size is
+// unknown).
+struct Holding {
+  const model::ClusterQueue* queue;
+  const model::FlavorQuotas* flavor;
+  const model::ResourceQuota* quota;
+};
+
+sema::Quantity plus(const sema::Quantity& a, const sema::Quantity& b) {
+  sema::QuantityError error = sema::QuantityError::None;
+  const auto sum = sema::Quantity::add(a, b, &error);
+  return sum ? *sum : a;  // beyond 10^29 units: the binder's limits keep quotas far below
+}
+
+void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& dispatch, Reporter& reporter) {
+  std::vector<const model::Worker*> workers;
+  for (const model::Ref& ref : dispatch.workers) {
+    const model::Worker* worker = policy.find_worker(ref.name);
+    if (worker == nullptr || worker->capacities.empty()) return;  // a size unknown
+    workers.push_back(worker);
+  }
+  std::map<std::string, std::vector<Holding>> held;  // by resource
+  std::set<std::string> flavors;
+  for (const model::ClusterQueue& queue : policy.cluster_queues) {
+    if (queue.dispatch != dispatch.name) continue;
+    for (const model::ResourceGroup& group : queue.resource_groups) {
+      for (const model::FlavorQuotas& flavor : group.flavors) {
+        flavors.insert(flavor.flavor.name);
+        for (const model::ResourceQuota& quota : flavor.resources) {
+          held[quota.resource].push_back({&queue, &flavor, &quota});
+        }
+      }
+    }
+  }
+  for (const auto& [resource, holdings] : held) {
+    sema::Quantity total = sema::Quantity::from_int(0);
+    for (const Holding& h : holdings) total = plus(total, h.quota->nominal.value);
+    sema::Quantity capacity = sema::Quantity::from_int(0);
+    std::string shares;
+    std::vector<diag::Note> notes;
+    for (const model::Worker* worker : workers) {
+      sema::Quantity amount = sema::Quantity::from_int(0);
+      diag::SourceRange where = worker->name_range;
+      bool placed = false;
+      for (const model::Capacity& declared : worker->capacities) {
+        if (!flavors.contains(declared.flavor.name)) continue;
+        for (const model::ResourceQuota& available : declared.resources) {
+          if (available.resource != resource) continue;
+          amount = plus(amount, available.nominal.value);
+          if (!placed) where = available.range;
+          placed = true;
+        }
+      }
+      capacity = plus(capacity, amount);
+      shares += (shares.empty() ? "" : ", ") + worker->name + " " + amount.to_string();
+      notes.push_back({"worker '" + worker->name + "' declares " + amount.to_string(), where});
+    }
+    if (total.compare(capacity) <= 0) continue;
+    auto& d = reporter.warning(codes::kFleetCannotHoldQuota, dispatch.name_range,
+                               "the queues of dispatch '" + dispatch.name + "' hold " + total.to_string() +
+                                   " of '" + resource + "', but its workers declare " + capacity.to_string() +
+                                   " (" + shares + ")",
+                               &dispatch);
+    for (const Holding& h : holdings) {
+      d.notes.push_back({"clusterqueue '" + h.queue->name + "' holds " + h.quota->nominal.value.to_string() +
+                             " in flavor '" + h.flavor->flavor.name + "'",
+                         h.quota->range});
+    }
+    for (diag::Note& note : notes) d.notes.push_back(std::move(note));
+    d.notes.push_back(
+        {"the manager would admit workloads that no worker can run; lower the queues' quotas or "
+         "declare the workers' real capacity",
+         std::nullopt});
+  }
+}
+
 // Rule 82: the workers' ClusterRole is built from the catalogue entries of what
 // the manager enables; the binder requires one for each (E3015, E3018).
 void assert_catalogue(const model::Policy& policy, Reporter& reporter) {
@@ -174,6 +263,7 @@ void check_clusters(const model::Policy& policy, Reporter& reporter) {
   assert_dispatches(policy, reporter);
   assert_catalogue(policy, reporter);
   check_namespace_labels(policy, reporter);
+  for (const model::Dispatch& dispatch : policy.dispatches) check_fleet_capacity(policy, dispatch, reporter);
 }
 
 }  // namespace mkq::kueue::validate_detail

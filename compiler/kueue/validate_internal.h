@@ -36,6 +36,10 @@ void check_queues(const model::Policy& policy, Reporter& reporter);
 // validate_kueue.cpp: Kueue's configuration and the integrations it enables.
 void check_kueue_settings(const model::Policy& policy, Reporter& reporter);
 
+// validate_openshift.cpp: what the Red Hat build of Kueue's `Kueue` resource
+// cannot carry, under `kueue { platform = "openshift" }`.
+void check_openshift(const model::Policy& policy, Reporter& reporter);
+
 // validate_clusters.cpp: the objects of the manager and of every worker taken
 // together (VALIDATION.md §K), computed from the model as lowering renders them.
 void check_clusters(const model::Policy& policy, Reporter& reporter);

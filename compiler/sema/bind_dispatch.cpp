@@ -14,8 +14,8 @@ namespace codes = bind_codes;
 const Schema kDispatchSchema{"dispatch", {"config", "queues", "workers", "mode", "step", "origin"}, {}, {"select"}};
 const Schema kSelectSchema{"select", {"labels", "order", "limit"}, {}, {}};
 const Schema kKueueSchema{"kueue",
-                          {"namespace", "integrations", "manage_jobs_without_queue_name", "managed_namespaces",
-                           "external_frameworks", "restart"},
+                          {"platform", "namespace", "integrations", "manage_jobs_without_queue_name",
+                           "managed_namespaces", "external_frameworks", "restart"},
                           {},
                           {"gang_scheduling", "fair_sharing", "multikueue"}};
 const Schema kGangSchema{"gang_scheduling", {"enable", "timeout", "recovery_timeout", "block_admission"}, {}, {}};
@@ -254,9 +254,14 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
   model::KueueSettings settings;
   settings.declared = true;
   settings.range = block.range;
+  if (auto platform = enum_field(binder, members, "platform", model::kPlatforms)) {
+    settings.platform = *platform;
+  }
   if (auto ns = string_field(binder, members, "namespace")) {
     check_name(binder, NameFormat::DnsLabel, ns->value, ns->range, "namespace name");
     settings.namespace_name = std::move(*ns);
+  } else if (settings.platform.value == model::Platform::OpenShift) {
+    settings.namespace_name = {std::string(facts::kOpenShiftKueueNamespace), {}};
   }
   if (auto integrations = string_list_field(binder, members, "integrations")) {
     // Each must be in the integration catalogue: checked once every

@@ -123,6 +123,14 @@ std::string_view to_string(AccessRole v) {
   return "";
 }
 
+std::string_view to_string(Platform v) {
+  switch (v) {
+    case Platform::Kubernetes: return "kubernetes";
+    case Platform::OpenShift: return "openshift";
+  }
+  return "";
+}
+
 std::string Dispatcher::kueue_name() const {
   switch (mode) {
     case DispatchMode::AllAtOnce: return std::string(kAllAtOnceDispatcher);

@@ -69,6 +69,11 @@ enum class DispatchMode { AllAtOnce, Incremental, External };
 enum class WorkerOrder { Priority, Name };
 // Language spellings: "batch-user", "batch-admin".
 enum class AccessRole { BatchUser, BatchAdmin };
+// Which build of Kueue the clusters run, and so where its configuration lives.
+// Language spellings: "kubernetes" (Kueue's own: the kueue-manager-config
+// ConfigMap), "openshift" (the Red Hat build of Kueue: the operator's `Kueue`
+// custom resource, ../shared/kueue/openshift).
+enum class Platform { Kubernetes, OpenShift };
 
 std::string_view to_string(QueueingStrategy v);
 std::string_view to_string(StopPolicy v);
@@ -84,6 +89,7 @@ std::string_view to_string(CredentialsMode v);
 std::string_view to_string(DispatchMode v);
 std::string_view to_string(WorkerOrder v);
 std::string_view to_string(AccessRole v);
+std::string_view to_string(Platform v);
 
 // Every value of each enum, in declaration order (for parsing and "did you mean").
 inline constexpr std::array kQueueingStrategies = {QueueingStrategy::BestEffortFIFO, QueueingStrategy::StrictFIFO};
@@ -107,6 +113,7 @@ inline constexpr std::array kCredentialsModes = {CredentialsMode::ServiceAccount
                                                  CredentialsMode::ClusterProfile};
 inline constexpr std::array kWorkerOrders = {WorkerOrder::Priority, WorkerOrder::Name};
 inline constexpr std::array kAccessRoles = {AccessRole::BatchUser, AccessRole::BatchAdmin};
+inline constexpr std::array kPlatforms = {Platform::Kubernetes, Platform::OpenShift};
 
 // The value of enum E spelled `text` (exactly, case-sensitive), if any.
 template <typename E, std::size_t N>
@@ -412,6 +419,9 @@ struct MultiKueueSettings {
 struct KueueSettings {
   bool declared = false;    // a `kueue` block is written
   diag::SourceRange range;  // the kueue block; invalid when not written
+  // Default Kubernetes. OpenShift also changes the default namespace to the
+  // operator's (facts::kOpenShiftKueueNamespace).
+  Located<Platform> platform{Platform::Kubernetes, {}};
   Located<std::string> namespace_name{std::string(facts::kDefaultKueueNamespace), {}};
   std::vector<Located<std::string>> integrations;  // Kueue framework names; default {facts::kDefaultIntegration}
   std::optional<GangScheduling> gang_scheduling;

@@ -326,6 +326,7 @@ Json to_json(const MultiKueueSettings& m) {
 
 Json to_json(const KueueSettings& k) {
   return Json{{"declared", k.declared},
+              {"platform", to_json(k.platform)},
               {"namespace_name", to_json(k.namespace_name)},
               {"integrations", to_json(k.integrations)},
               {"gang_scheduling", to_json(k.gang_scheduling)},

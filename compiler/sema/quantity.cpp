@@ -493,6 +493,45 @@ std::optional<std::int64_t> Quantity::to_int64() const {
   return static_cast<std::int64_t>(units);
 }
 
+namespace {
+
+// 10^(exponent + 9): the nanos in one unit of 10^exponent; 0 for an exponent
+// floor_units/from_units do not take.
+Int128 nanos_per(int exponent) {
+  if (exponent < -9 || exponent > 27 || exponent % 3 != 0) return 0;
+  return static_cast<Int128>(pow10_u128(exponent + 9));
+}
+
+}  // namespace
+
+std::optional<std::int64_t> Quantity::floor_units(int exponent) const {
+  const Int128 per = nanos_per(exponent);
+  if (per == 0) return std::nullopt;
+  Int128 count = nanos_ / per;
+  if (nanos_ % per != 0 && nanos_ < 0) --count;  // toward negative infinity
+  if (count > INT64_MAX || count < INT64_MIN) return std::nullopt;
+  return static_cast<std::int64_t>(count);
+}
+
+std::optional<Quantity> Quantity::from_units(std::int64_t count, int exponent, QuantityFormat format) {
+  const Int128 per = nanos_per(exponent);
+  if (per == 0) return std::nullopt;
+  Int128 nanos = 0;
+  if (__builtin_mul_overflow(static_cast<Int128>(count), per, &nanos) || nanos > kMaxNanos ||
+      nanos < -kMaxNanos) {
+    return std::nullopt;
+  }
+  Quantity q;
+  q.nanos_ = nanos;
+  q.format_ = format;
+  // As parse(): a binary quantity strictly between -1 and 1 prints as DecimalSI.
+  if (format == QuantityFormat::BinarySI && nanos != 0 &&
+      magnitude(nanos) < static_cast<UInt128>(kNanosPerUnit)) {
+    q.format_ = QuantityFormat::DecimalSI;
+  }
+  return q;
+}
+
 std::string Quantity::to_string() const {
   if (nanos_ == 0) {
     return "0";

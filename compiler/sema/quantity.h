@@ -53,6 +53,13 @@ class Quantity {
   bool is_negative() const { return nanos_ < 0; }
   bool is_zero() const { return nanos_ == 0; }
   std::optional<std::int64_t> to_int64() const;  // when integral and in range
+  // The value in units of 10^exponent (exponent a multiple of 3 in [-9, 27]:
+  // 1n, 1u, 1m, 1, 1k, ...), rounded toward negative infinity; nullopt when the
+  // count does not fit in 64 bits or the exponent is not one of those.
+  std::optional<std::int64_t> floor_units(int exponent) const;
+  // count x 10^exponent (exponent as for floor_units), printed in `format`;
+  // nullopt beyond the range of a Quantity.
+  static std::optional<Quantity> from_units(std::int64_t count, int exponent, QuantityFormat format);
   QuantityFormat format() const { return format_; }
 
   // Kubernetes' canonical string.

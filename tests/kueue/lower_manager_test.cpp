@@ -27,7 +27,7 @@ manager "hub" {}
 worker "east" {
   labels = { region: "east" }
   priority = 10
-  capacity "gpu" { cpu = 64, memory = 256Gi, "nvidia.com/gpu" = 8 }
+  capacity "gpu" { cpu = 64, memory = 384Gi, "nvidia.com/gpu" = 16 }
 }
 
 worker "west" {

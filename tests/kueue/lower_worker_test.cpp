@@ -152,9 +152,11 @@ TEST_CASE("lower worker: only the namespaces, flavors and topologies used", "[ku
   CHECK(find_object(big, "Topology", "unused") == nullptr);
   CHECK(find_object(big, "ClusterQueue", "local") == nullptr);
   CHECK(find_object(big, "LocalQueue", "here", "other") == nullptr);
+  // The cohort of a served queue, as on the manager (lower_worker_share_test.cpp has more).
+  CHECK(find_object(big, "Cohort", "research") != nullptr);
   // Manager-only kinds never reach a worker.
-  for (const char* kind : {"AdmissionCheck", "MultiKueueConfig", "MultiKueueCluster", "Secret", "Cohort",
-                           "WorkloadPriorityClass", "ConfigMap", "RoleBinding"}) {
+  for (const char* kind : {"AdmissionCheck", "MultiKueueConfig", "MultiKueueCluster", "Secret", "ConfigMap",
+                           "RoleBinding"}) {
     CHECK(count_kind(big, kind) == 0);
   }
 }

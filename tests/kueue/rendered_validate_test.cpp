@@ -213,3 +213,50 @@ TEST_CASE("rendered: the generated CRDs refuse what the tables forbid", "[genera
   cq["spec"] = {{"preemption", {{"withinClusterQueue", "Never"}}}, {"admissionScope", {{"anything", 1}}}};
   CHECK(generated_crds().validate(cq).valid());  // fields the tables do not list are kept
 }
+
+// Issue 15.4: `kueue { platform = "openshift" }` renders the Red Hat build of
+// Kueue operator's `Kueue` resource, which must validate against the
+// operator's CRD (../shared/kueue/openshift). The validator skips CEL rules, so
+// the ones the rendered resource could break are checked here by hand.
+TEST_CASE("rendered: the OpenShift Kueue resource validates against the operator's CRD", "[crds]") {
+  const ts::CrdCatalog catalog = ts::CrdCatalog::load_directory(ts::kueue_crds_dir().parent_path() / "openshift");
+  REQUIRE(catalog.load_errors().empty());
+  REQUIRE(catalog.served_kinds() == std::vector<std::string>{"kueue.openshift.io/v1 Kueue"});
+
+  const fs::path path = fs::path(MKQ_SOURCE_DIR) / "tests" / "lang" / "render" / "openshift.mkq";
+  mkq::diag::SourceManager sources;
+  mkq::diag::Diagnostics diagnostics;
+  mkq::sema::RealFileSystem files;
+  const auto policy = mkq::sema::analyze(path, files, sources, diagnostics);
+  REQUIRE(policy);
+  mkq::kueue::LowerOptions options;
+  options.policy_name = "openshift";
+  const auto state = mkq::kueue::lower(*policy, options, diagnostics);
+  INFO(mkq::diag::render_text(diagnostics.sorted(sources), sources));
+  REQUIRE(state);
+
+  const mkq::kueue::ClusterObjects& hub = state->clusters.front();
+  const mkq::kueue::Object* kueue = nullptr;
+  for (const auto& object : hub.objects) {
+    CHECK(object.kind != "ConfigMap");  // the operator's to write
+    if (object.kind == "Kueue") kueue = &object;
+  }
+  REQUIRE(kueue != nullptr);
+  const auto result = catalog.validate(kueue->document, {});
+  INFO(result.summary());
+  CHECK(result.valid());
+  // CEL: "Kueue is a singleton, .metadata.name must be 'cluster'".
+  CHECK(kueue->document["metadata"]["name"] == "cluster");
+  // CEL: byWorkload is required when the policy is ByWorkload.
+  const auto& gang = kueue->document["spec"]["config"]["gangScheduling"];
+  CHECK(gang["policy"] == "ByWorkload");
+  CHECK(gang.contains("byWorkload"));
+  // CEL: each framework once.
+  const auto& frameworks = kueue->document["spec"]["config"]["integrations"]["frameworks"];
+  CHECK(frameworks.dump() == R"(["BatchJob","JobSet","PyTorchJob"])");
+
+  // A wrong document fails: the validator is not blind to this CRD.
+  auto broken = kueue->document;
+  broken["spec"]["config"]["integrations"]["frameworks"] = mkq::kueue::Json::array({"batch/job"});
+  CHECK_FALSE(catalog.validate(broken, {}).valid());
+}

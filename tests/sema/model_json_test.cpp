@@ -54,6 +54,7 @@ TEST_CASE("model_to_json: a manager alone, every default spelled out", "[sema][m
   "dispatches": [],
   "kueue": {
     "declared": false,
+    "platform": "kubernetes",
     "namespace_name": "kueue-system",
     "integrations": [
       "batch/job"
