@@ -15,28 +15,38 @@ namespace fs = std::filesystem;
 // The kubeconfig the clusters are reached through (session.cpp's choice, made
 // before the sandbox is started: the state is read first): --sandbox, or none
 // named anywhere, is the sandbox's, which must be running by now.
-std::optional<kube::Kubeconfig> state_kubeconfig(const RuntimeOptions& options, const std::string& policy_path,
-                                                 std::string* error) {
-  bool found_none = false;
+kube::Result<kube::Kubeconfig> state_kubeconfig(const RuntimeOptions& options, const std::string& policy_path) {
   if (!options.sandbox) {
     kube::LoadOptions load;
     load.explicit_file = options.kubeconfig;
-    std::optional<kube::Kubeconfig> config = kube::load_kubeconfig(load, error, &found_none);
-    if (config || !found_none) return config;
+    kube::Result<kube::Kubeconfig> config = kube::load_kubeconfig(load);
+    if (config || config.error().reason != kube::kNoKubeconfig) return config;
   }
   const fs::path sandbox = sandbox_dir_for(policy_path, options) / "kubeconfig";
   std::error_code ec;
   if (!fs::exists(sandbox, ec)) {
-    *error = std::string(options.sandbox ? "" : "no kubeconfig names it (no --kubeconfig, KUBECONFIG or "
-                                                "~/.kube/config), and ") +
-             "the sandbox at " + shown(sandbox.parent_path()) +
-             " is not running: start it first with `mkq sandbox up`, or name a kubeconfig";
-    return std::nullopt;
+    return kube::Error::config(std::string(options.sandbox ? "" : "no kubeconfig names it (no --kubeconfig, KUBECONFIG or "
+                                                                  "~/.kube/config), and ") +
+                               "the sandbox at " + shown(sandbox.parent_path()) +
+                               " is not running: start it first with `mkq sandbox up`, or name a kubeconfig");
   }
   kube::LoadOptions load;
   load.explicit_file = sandbox;
   load.explicit_named_by = "the sandbox";
-  return kube::load_kubeconfig(load, error);
+  return kube::load_kubeconfig(load);
+}
+
+// The client of the state's cluster, or why there is none.
+kube::Result<std::unique_ptr<kube::Client>> state_client(const state::ClusterAddress& address,
+                                                         const RuntimeOptions& options, const std::string& policy_path) {
+  kube::Result<kube::Kubeconfig> config = state_kubeconfig(options, policy_path);
+  if (!config) return config.error();
+  kube::Result<kube::Endpoint> endpoint =
+      kube::resolve_context(config.value(), address.context, options.insecure_skip_tls_verify);
+  if (!endpoint) return endpoint.error();
+  kube::ClientOptions client_options;
+  if (options.request_timeout.count() > 0) client_options.request_timeout = options.request_timeout;
+  return kube::make_http_client(endpoint.value(), client_options);
 }
 
 }  // namespace
@@ -45,22 +55,14 @@ std::unique_ptr<state::ClusterState> connect_cluster_state(const std::string& lo
                                                            const std::string& policy_path, std::string* error) {
   const std::optional<state::ClusterAddress> address = state::parse_cluster_address(location, error);
   if (!address) return nullptr;
-  std::string why;
-  const std::optional<kube::Kubeconfig> config = state_kubeconfig(options, policy_path, &why);
-  std::optional<kube::Endpoint> endpoint;
-  if (config) endpoint = kube::resolve_context(*config, address->context, options.insecure_skip_tls_verify, &why);
-  std::unique_ptr<kube::Client> client;
-  if (endpoint) {
-    kube::ClientOptions client_options;
-    if (options.request_timeout.count() > 0) client_options.request_timeout = options.request_timeout;
-    client = kube::make_http_client(*endpoint, client_options, &why);
-  }
-  if (client == nullptr) {
-    *error = "state " + location + ": cannot reach the cluster of context " + address->context + ": " + why;
+  kube::Result<std::unique_ptr<kube::Client>> client = state_client(*address, options, policy_path);
+  if (!client) {
+    *error = "state " + location + ": cannot reach the cluster of context " + address->context + ": " +
+             client.error().message;
     return nullptr;
   }
-  auto cluster = std::make_unique<state::ClusterState>(*client, *address);
-  cluster->keep(std::move(client));
+  auto cluster = std::make_unique<state::ClusterState>(*client.value(), *address);
+  cluster->keep(std::move(client.value()));
   return cluster;
 }
 

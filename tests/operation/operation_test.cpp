@@ -290,7 +290,8 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   reconcile::Json document = reconcile::Json::parse(std::ifstream(file));
   document["clusters"][0]["changes"][0]["address"] = "m/ClusterQueue/other";
   fleet.write("saved.plan", document.dump());
-  CHECK_FALSE(operation::read_saved_plan(file, &error).has_value());
-  CHECK(error == "the saved plan is malformed: address \"m/ClusterQueue/other\" does not name its object "
+  const auto malformed = operation::read_saved_plan(file);
+  REQUIRE_FALSE(malformed.ok());
+  CHECK(malformed.error().message == "the saved plan is malformed: address \"m/ClusterQueue/other\" does not name its object "
                  "(m/ClusterQueue/cq)");
 }

@@ -51,11 +51,10 @@ std::unique_ptr<StateStore> open_store(FakeClient& fake, const mkq::testing::Fak
 
 InventoryEntry entry(const std::string& name) {
   InventoryEntry e;
-  e.address = "manager/ClusterQueue/" + name;
-  e.cluster = "manager";
-  e.api_version = "kueue.x-k8s.io/v1beta2";
-  e.kind = "ClusterQueue";
-  e.name = name;
+  e.ref.cluster = "manager";
+  e.ref.api_version = "kueue.x-k8s.io/v1beta2";
+  e.ref.kind = "ClusterQueue";
+  e.ref.name = name;
   e.digest = "sha256:00";
   return e;
 }
@@ -128,7 +127,7 @@ TEST_CASE("a state store in a cluster pushes every commit: another process reads
   REQUIRE(again != nullptr);
   CHECK(again->serial() == 2);
   REQUIRE(again->inventory().size() == 2);
-  CHECK(again->inventory()[1].address == "manager/ClusterQueue/team-b");
+  CHECK(again->inventory()[1].ref.address() == "manager/ClusterQueue/team-b");
   // The lock was released with the first store: the Lease names nobody.
   CHECK(again->lock_holder() == std::nullopt);
 }
