@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/cluster_commands.h"
+#include "cli/cmd_controller.h"
 
 namespace {
 
@@ -117,9 +118,11 @@ int run(int argc, char** argv) {
   }
 
   mkq::cli::ClusterCommands cluster_commands(app);
+  mkq::cli::ControllerCommand controller_command(app, cluster_commands);
 
   std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd};
   for (CLI::App* cmd : cluster_commands.compiling()) compiling.push_back(cmd);
+  compiling.push_back(controller_command.command());
   for (CLI::App* cmd : compiling) add_import_root_option(cmd);
 
   CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
@@ -161,6 +164,7 @@ int run(int argc, char** argv) {
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
   if (*version_cmd) return mkq::cli::run_version();
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
+  if (const std::optional<int> code = controller_command.run(global)) return *code;
   return 1;
 }
 
