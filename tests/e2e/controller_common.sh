@@ -9,6 +9,8 @@
 #                    $TMP/NAME.log; waits for its address: PORT_NAME, PID_NAME
 #   metrics NAME     /metrics of controller NAME on stdout
 #   metric NAME SERIES   the value of one series ('mkq_controller_leader', 'x{a="b"}'), or nothing
+#   metric_is NAME SERIES OP VALUE   whether it compares so (test's -eq, -ge, ...)
+#   cpu_is VALUE     whether the manager's ClusterQueue's cpu quota is VALUE
 #   wait_until SECONDS CMD...   runs CMD every 0.5 s until it succeeds (0) or SECONDS pass (1)
 #   cq_cpu           the manager's ClusterQueue's cpu quota
 #   events REASON    the manager's Events of that reason in mkq-system, one "INSTANCE MESSAGE" per line
@@ -41,6 +43,7 @@ start_controller() {
     >"$TMP/$name.log" 2>&1 &
   eval "PID_$name=$!"
   CONTROLLER_PIDS="$CONTROLLER_PIDS $!"
+  disown  # the kills of the test and of the cleanup are not reported as job messages
   wait_until 20 grep -q 'on http://127.0.0.1:[0-9]*' "$TMP/$name.log" ||
     { cat "$TMP/$name.log"; fail "controller $name did not say its address"; }
   address=$(grep -o 'on http://127.0.0.1:[0-9]*' "$TMP/$name.log" | head -1)
@@ -55,6 +58,12 @@ metrics() {
 }
 
 metric() { metrics "$1" 2>/dev/null | awk -v s="$2" '$1 == s { print $2 }'; }
+metric_is() {
+  local value
+  value=$(metric "$1" "$2")
+  [ -n "$value" ] && [ "${value%.*}" "$3" "$4" ]
+}
+cpu_is() { [ "$(cq_cpu)" = "$1" ]; }
 
 wait_until() {
   local deadline=$(($(date +%s) + $1))

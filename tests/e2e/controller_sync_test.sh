@@ -21,13 +21,13 @@ INTERVAL=5
 
 # 1. Drift without self-heal: reported, left.
 start_controller a --sync auto --interval ${INTERVAL}s
-wait_until 30 test "$(metric a 'mkq_controller_runs_total{result="success"}')" -ge 1 ||
+wait_until 30 metric_is a 'mkq_controller_runs_total{result="success"}' -ge 1 ||
   { cat "$TMP/a.log"; fail "the first run did not succeed"; }
 km patch clusterqueue cluster-queue --type json \
   -p '[{"op": "replace", "path": "/spec/resourceGroups/0/flavors/0/resources/0/nominalQuota", "value": "3"}]' \
   >/dev/null || fail "kubectl patch"
 [ "$(cq_cpu)" = 3 ] || fail "the patch did not change the quota"
-wait_until $((INTERVAL + 10)) test "$(metric a mkq_controller_drift_objects)" = 1 ||
+wait_until $((INTERVAL + 10)) metric_is a mkq_controller_drift_objects -eq 1 ||
   { cat "$TMP/a.log"; fail "the controller did not find the drift within one interval"; }
 sleep $INTERVAL
 [ "$(cq_cpu)" = 3 ] || { cat "$TMP/a.log"; fail "without --self-heal the drift was repaired"; }
@@ -39,7 +39,7 @@ wait_until 20 grep -q 'controller: stopped' "$TMP/a.log" || { cat "$TMP/a.log"; 
 # 2. With self-heal: repaired within one interval.
 start_controller b --sync auto --self-heal --interval ${INTERVAL}s
 started=$(date +%s)
-wait_until $((INTERVAL + 10)) test "$(cq_cpu)" = 9 || { cat "$TMP/b.log"; fail "--self-heal did not repair the quota"; }
+wait_until $((INTERVAL + 10)) cpu_is 9 || { cat "$TMP/b.log"; fail "--self-heal did not repair the quota"; }
 pass "with --self-heal: the quota is repaired after $(($(date +%s) - started)) s (interval ${INTERVAL} s)"
 
 # 3. A policy file changed: applied within one interval.
@@ -47,10 +47,10 @@ sleep 2
 sed -i 's/quota "default-flavor" { cpu = 9, memory = 36Gi }/quota "default-flavor" { cpu = 12, memory = 36Gi }/' "$P/policy.mkq"
 grep -q 'cpu = 12' "$P/policy.mkq" || fail "could not change the policy"
 started=$(date +%s)
-wait_until $((INTERVAL + 5)) test "$(cq_cpu)" = 12 || { cat "$TMP/b.log"; fail "the policy's change was not applied within one interval"; }
+wait_until $((INTERVAL + 5)) cpu_is 12 || { cat "$TMP/b.log"; fail "the policy's change was not applied within one interval (cpu $(cq_cpu))"; }
 pass "a changed policy file is applied after $(($(date +%s) - started)) s"
-mkq_run history1 history --state "$TMP/state.db"
-grep -q 'controller ' "$TMP/history1.out" || { show history1; fail "the history holds no controller run"; }
+"$MKQ" history --state "$TMP/state.db" >"$TMP/history1.out" 2>&1 || { cat "$TMP/history1.out"; fail "mkq history"; }
+grep -q 'controller ' "$TMP/history1.out" || { cat "$TMP/history1.out"; fail "the history holds no controller run"; }
 
 # 4. /metrics parses; the expiry gauge per worker; the probes.
 metrics b >"$TMP/metrics.txt" || fail "GET /metrics"
