@@ -50,8 +50,14 @@ runs0=$(runs)
 cpu0=$(cpu_ticks)
 rss0=$(rss_kb)
 walls=()
+series=""
+next=$((runs0 + 10))
 while [ "$(runs)" -lt $((runs0 + cycles)) ]; do
   walls+=("$(metric mkq_controller_plan_duration_seconds)")
+  if [ "$(runs)" -ge "$next" ]; then
+    series="$series $(($(rss_kb) / 1024))"
+    next=$((next + 10))
+  fi
   sleep 1
 done
 runs1=$(runs)
@@ -70,4 +76,5 @@ print("  CPU per cycle (the controller's): %.3f s" % ((cpu1 - cpu0) / hz / n))
 print("  RSS: %.1f MiB after warm-up, %.1f MiB after %d cycles (%+.1f %%)" % (rss0 / 1024, rss1 / 1024, n,
       100 * (rss1 - rss0) / rss0))
 PY
+echo "  RSS every 10 cycles (MiB):$series"
 echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"

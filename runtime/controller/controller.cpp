@@ -94,17 +94,25 @@ int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch
   std::unique_ptr<LeaderElector> elector;
   std::thread electing;
   std::atomic<bool> done{false};
+  std::string said;  // the elector's last error, as logged (the elector's thread's alone)
   if (leader.enabled) {
     elector = std::make_unique<LeaderElector>(*manager.client(), leader, clock, [&](bool leading, const std::string& why) {
       log.line((leading ? "leading: " : "standing by: ") + why);
       metrics.set_leader(leading);
       if (leading) events.record(kNormal, "LeaderElected", identity + " " + why);
     });
-    std::chrono::milliseconds next = elector->step();
-    electing = std::thread([&, next]() mutable {
+    // Each step's error is logged once, until it changes.
+    const auto step = [&elector, &log, &said] {
+      const std::chrono::milliseconds next = elector->step();
+      if (elector->error() != said && !elector->error().empty()) log.error(elector->error());
+      said = elector->error();
+      return next;
+    };
+    std::chrono::milliseconds next = step();
+    electing = std::thread([&done, step, next]() mutable {
       while (!done.load()) {
         nap(next, done);
-        if (!done.load()) next = elector->step();
+        if (!done.load()) next = step();
       }
     });
   } else {

@@ -53,8 +53,10 @@ void LeaderElector::become(bool leading, const std::string& why) {
 std::chrono::milliseconds LeaderElector::step() {
   const auto now = clock_.now();
   const std::chrono::milliseconds again = options_.renew_every;
+  error_.clear();
   if (leading_.load()) {
     const kube::Result<void> renewed = lease_.renew();
+    if (!renewed.ok()) error_ = renewed.error().message;
     if (renewed.ok()) {
       renewed_.store(now);
       return again;
@@ -71,7 +73,10 @@ std::chrono::milliseconds LeaderElector::step() {
     return again;
   }
   const kube::Result<kube::LeaseAttempt> attempt = lease_.try_acquire();
-  if (!attempt.ok()) return again;  // unreachable or refused: a follower stays one; the next step tries again
+  if (!attempt.ok()) {  // unreachable or refused: a follower stays one; the next step tries again
+    error_ = "the lease " + options_.namespace_name + "/" + options_.name + ": " + attempt.error().message;
+    return again;
+  }
   const kube::LeaseAttempt& got = attempt.value();
   if (got.outcome == kube::LeaseOutcome::HeldByOther) {
     const std::optional<base::TimePoint> expires = got.record.expires();

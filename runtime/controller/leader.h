@@ -46,6 +46,10 @@ class LeaderElector final : public Leadership {
   // Gives the lease back (the next replica takes it at once); stops leading.
   void release();
 
+  // Why the last step could not read or write the lease ("" when it could):
+  // the server unreachable, the namespace missing, access forbidden.
+  const std::string& error() const { return error_; }
+
   bool leading() const override;
   const std::atomic<bool>* lost() const override { return &lost_; }
   const std::string& identity() const { return options_.identity; }
@@ -60,6 +64,7 @@ class LeaderElector final : public Leadership {
   std::atomic<bool> leading_{false};
   std::atomic<bool> lost_{true};
   std::atomic<std::chrono::system_clock::time_point> renewed_{};  // the last successful write
+  std::string error_;  // of the last step (the stepping thread's alone)
 };
 
 }  // namespace mkq::controller
