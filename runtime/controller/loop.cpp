@@ -36,6 +36,50 @@ std::string plural(std::size_t n, const std::string& word) {
   return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+// What a run found and did, from its result.
+RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
+                  const operation::ChangeSelection& select) {
+  RunFacts facts;
+  RunMetrics& run = facts.metrics;
+  facts.run_id = result.run_id;
+  run.plan_seconds = ui.plan_seconds();
+  run.apply_seconds = ui.apply_seconds();
+  run.result = result.stop != operation::Stop::None ? "stopped"
+               : result.report                      ? reconcile::run_result_name(result.report->result())
+                                                    : "success";
+  for (const char* kind : kChangeKinds) run.applied[kind] = 0;
+  std::map<std::string, const Change*> planned;
+  for (const reconcile::ClusterPlan& cluster : result.plan ? result.plan->clusters : std::vector<reconcile::ClusterPlan>{}) {
+    run.reachable[cluster.cluster] = cluster.reachable;
+    for (const Change& change : cluster.changes) {
+      if (change.action == Action::NoOp) continue;
+      planned[change.address] = &change;
+      if (change.repairs_drift) ++run.drift;
+      if (!operation::selected(select, change)) ++run.pending;
+    }
+  }
+  for (const operation::CredentialExpiry& credential : result.credentials) {
+    if (credential.expires) run.credential_expiry[credential.worker] = epoch_seconds(*credential.expires);
+  }
+  facts.failures = ui.errors();
+  if (!result.report) return facts;
+  for (const reconcile::ObjectResult& object : result.report->results) {
+    const auto found = planned.find(object.address);
+    if (found == planned.end()) continue;  // a restart
+    if (!object.ok()) {
+      facts.failures.push_back(object.address + ": " + (object.message.empty() ? "not carried out" : object.message));
+      continue;
+    }
+    ++run.applied[kind_of(*found->second)];
+    if (found->second->credential) facts.rotated.push_back(object.address);
+  }
+  for (const reconcile::ClusterOutcome& cluster : result.report->clusters) {
+    if (!cluster.reachable) facts.failures.push_back(cluster.cluster + " is unreachable: " + cluster.error);
+  }
+  for (const std::string& failure : result.report->wait_failures) facts.failures.push_back(failure);
+  return facts;
+}
+
 }  // namespace
 
 operation::ChangeSelection selection_of(const Options& options) {
@@ -99,48 +143,18 @@ void Reconciler::run_once(const std::string& why) {
   request.read_credentials = true;
   ControllerUi ui(log_, leadership_ != nullptr ? leadership_->lost() : nullptr);
   const operation::ApplyResult result = operation::apply(request, resolver_, ui);
-
-  RunMetrics run;
-  run.finished_at = epoch_seconds(clock_.now());
-  run.plan_seconds = ui.plan_seconds();
-  run.apply_seconds = ui.apply_seconds();
-  run.result = result.stop != operation::Stop::None ? "stopped"
-               : result.report                      ? reconcile::run_result_name(result.report->result())
-                                                    : "success";
-  for (const char* kind : kChangeKinds) run.applied[kind] = 0;
-  std::map<std::string, const Change*> planned;
+  RunFacts facts = facts_of(result, ui, select);
+  facts.metrics.finished_at = epoch_seconds(clock_.now());
   if (result.plan) {
     planned_.store(true);
-    for (const reconcile::ClusterPlan& cluster : result.plan->clusters) {
-      run.reachable[cluster.cluster] = cluster.reachable;
-      for (const Change& change : cluster.changes) {
-        if (change.action == Action::NoOp) continue;
-        planned[change.address] = &change;
-        if (change.repairs_drift) ++run.drift;
-        if (!operation::selected(select, change)) ++run.pending;
-      }
-    }
     report_left(*result.plan, select);
   }
-  for (const operation::CredentialExpiry& credential : result.credentials) {
-    if (credential.expires) run.credential_expiry[credential.worker] = epoch_seconds(*credential.expires);
-  }
-  std::vector<std::string> failures = ui.errors();
-  std::vector<std::string> rotated;
-  if (result.report) {
-    for (const reconcile::ObjectResult& object : result.report->results) {
-      const auto found = planned.find(object.address);
-      if (found == planned.end()) continue;  // a restart
-      if (!object.ok()) {
-        failures.push_back(object.address + ": " + (object.message.empty() ? "not carried out" : object.message));
-        continue;
-      }
-      ++run.applied[kind_of(*found->second)];
-      if (found->second->credential) rotated.push_back(object.address);
-    }
-  }
-  metrics_.record(run);
+  metrics_.record(facts.metrics);
+  report(why, facts);
+}
 
+void Reconciler::report(const std::string& why, RunFacts& facts) {
+  RunMetrics& run = facts.metrics;
   int applied = 0;
   for (const auto& [kind, count] : run.applied) applied += count;
   log_.line("run (" + why + ") " + run.result + ": " + plural(applied, "change") + " applied, " +
@@ -151,13 +165,13 @@ void Reconciler::run_once(const std::string& why) {
                     "applied " + plural(applied, "change") + " (" + std::to_string(run.applied["policy"]) + " policy, " +
                         std::to_string(run.applied["drift"]) + " drift repairs, " +
                         std::to_string(run.applied["credential"]) + " credentials)" +
-                        (result.run_id > 0 ? "; history run " + std::to_string(result.run_id) : ""));
+                        (facts.run_id > 0 ? "; history run " + std::to_string(facts.run_id) : ""));
   }
-  for (const std::string& address : rotated) {
+  for (const std::string& address : facts.rotated) {
     events_->record(kNormal, "CredentialRotated", "issued a new worker credential: " + address);
   }
-  if (!failures.empty()) {
-    events_->record(kWarning, "ApplyFailed", "run " + run.result + ": " + listed(failures));
+  if (!facts.failures.empty()) {
+    events_->record(kWarning, "ApplyFailed", "run " + run.result + ": " + listed(facts.failures));
   }
 }
 

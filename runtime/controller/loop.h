@@ -8,7 +8,9 @@
 #include <atomic>
 #include <optional>
 #include <set>
+#include <cstdint>
 #include <string>
+#include <vector>
 
 #include "base/clock.h"
 #include "runtime/controller/controller.h"
@@ -22,6 +24,14 @@ namespace mkq::controller {
 // What a controller's runs carry out: credentials always; drift repairs with
 // self-heal; what the policy asks with sync auto.
 operation::ChangeSelection selection_of(const Options& options);
+
+// What one run found and did, as it is reported.
+struct RunFacts {
+  RunMetrics metrics;
+  std::vector<std::string> rotated;   // credential Secrets issued anew (addresses)
+  std::vector<std::string> failures;  // errors, failed changes, unreachable clusters
+  std::int64_t run_id = 0;            // the history's; 0: nothing recorded
+};
 
 class Reconciler {
  public:
@@ -43,6 +53,8 @@ class Reconciler {
  private:
   // One run; `why` for the log ("start", "the policy changed", ...).
   void run_once(const std::string& why);
+  // The log's line and the Events of a finished run.
+  void report(const std::string& why, RunFacts& facts);
   // Events for what a plan found and left: drift (self-heal off) and, with
   // sync manual, the policy's changes; each said again only when it changes.
   void report_left(const reconcile::Plan& plan, const operation::ChangeSelection& select);

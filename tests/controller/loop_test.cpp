@@ -182,3 +182,19 @@ TEST_CASE("controller: a leader that loses the lease stops reconciling at once",
   CHECK(on_b.tick());
   CHECK(c.fleet.cpu_quota() == "8");
 }
+
+TEST_CASE("controller: an unreachable worker fails the run, its gauge says so, an Event names it", "[controller][report]") {
+  Controlled c;
+  c.options.sync = controller::Sync::Auto;
+  c.fleet.resolver.cluster("w1").set_unreachable(true);
+  controller::EventRecorder events(&c.manager(), c.options.leader, "test-1", c.clock, c.log);
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, nullptr,
+                              &events);
+  REQUIRE(loop.tick());
+  const std::string text = c.metrics_text();
+  CHECK_THAT(text, Catch::Contains("mkq_controller_cluster_reachable{cluster=\"m\"} 1\n"));
+  CHECK_THAT(text, Catch::Contains("mkq_controller_cluster_reachable{cluster=\"w1\"} 0\n"));
+  CHECK_THAT(text, Catch::Contains("mkq_controller_last_run_result{result=\"success\"} 0\n"));
+  CHECK(any_starts_with(events_on(c.manager(), "mkq-system"), "ApplyFailed: run failed: w1 is unreachable: "));
+  CHECK(loop.ready().ok);  // a plan was made: ready, and the metrics say the rest
+}
