@@ -23,15 +23,19 @@ class StderrLog final : public controller::Log {
 
 ControllerCommand::ControllerCommand(CLI::App& app, const ClusterCommands& clusters) {
   cmd_ = app.add_subcommand(
-      "controller", "Keep the fleet true: plan on start, on every change of the policy and every interval; apply what "
-                    "--sync allows; rotate worker credentials before they expire (docs/controller.md)");
-  cmd_->add_option("--policy", policy_, "The policy's directory, e.g. a mounted ConfigMap or a git-sync checkout "
-                                        "(default: .)");
+      "controller",
+      "Keep the fleet true: plan on start, on every change of the policy and every interval; apply what "
+      "--sync allows; rotate worker credentials before they expire (docs/controller.md)");
+  cmd_->add_option("--policy", policy_,
+                   "The policy's directory, e.g. a mounted ConfigMap or a git-sync checkout "
+                   "(default: .)");
   clusters.add_runtime_options(cmd_, options_.run.runtime);
-  cmd_->add_option("--sync", sync_, "auto: apply what the policy asks; manual (default): report it, apply only "
-                                    "credential rotations (and drift repairs with --self-heal)")
+  cmd_->add_option("--sync", sync_,
+                   "auto: apply what the policy asks; manual (default): report it, apply only "
+                   "credential rotations (and drift repairs with --self-heal)")
       ->check(CLI::IsMember({"auto", "manual"}));
-  cmd_->add_flag("--self-heal", options_.self_heal, "Repair drift (objects changed outside mkq); else report it");
+  cmd_->add_flag("--self-heal", options_.self_heal,
+                 "Repair drift (objects changed outside mkq); else report it");
   cmd_->add_flag("--prune", options_.prune, "Delete objects mkq applied that the policy no longer declares");
   cmd_->add_option("--interval", interval_, "Plan at least this often (default: 5m)")->type_name("DURATION");
   cmd_->add_flag("--leader-elect,!--no-leader-elect", options_.leader.enabled,

@@ -51,7 +51,7 @@ bool connect(const Options& options, operation::TargetResolver& resolver, Log& l
   if (!resolver.open(request, ui, &manager->session)) return false;
   if (manager->client() == nullptr) {
     log.error("the manager " + manager->session.targets.front().cluster +
-             " cannot be reached: " + manager->session.targets.front().connect_error);
+              " cannot be reached: " + manager->session.targets.front().connect_error);
     return false;
   }
   return true;
@@ -59,8 +59,8 @@ bool connect(const Options& options, operation::TargetResolver& resolver, Log& l
 
 }  // namespace
 
-int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch, const base::Clock& clock,
-        Log& log, const std::atomic<bool>& stop) {
+int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch,
+        const base::Clock& clock, Log& log, const std::atomic<bool>& stop) {
   const std::string identity = options.leader.identity.empty() ? default_identity() : options.leader.identity;
   Metrics metrics;
   std::atomic<Reconciler*> reconciler{nullptr};
@@ -96,11 +96,12 @@ int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch
   std::atomic<bool> done{false};
   std::string said;  // the elector's last error, as logged (the elector's thread's alone)
   if (leader.enabled) {
-    elector = std::make_unique<LeaderElector>(*manager.client(), leader, clock, [&](bool leading, const std::string& why) {
-      log.line((leading ? "leading: " : "standing by: ") + why);
-      metrics.set_leader(leading);
-      if (leading) events.record(kNormal, "LeaderElected", identity + " " + why);
-    });
+    elector = std::make_unique<LeaderElector>(
+        *manager.client(), leader, clock, [&](bool leading, const std::string& why) {
+          log.line((leading ? "leading: " : "standing by: ") + why);
+          metrics.set_leader(leading);
+          if (leading) events.record(kNormal, "LeaderElected", identity + " " + why);
+        });
     // Each step's error is logged once, until it changes.
     const auto step = [&elector, &log, &said] {
       const std::chrono::milliseconds next = elector->step();

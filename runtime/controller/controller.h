@@ -44,8 +44,8 @@ struct LeaderOptions {
 struct Options {
   operation::RunOptions run;  // run.path: the policy (a directory, usually a mounted ConfigMap)
   Sync sync = Sync::Manual;
-  bool self_heal = false;     // drift repairs are applied (else reported and left alone)
-  bool prune = false;         // objects mkq applied that the policy no longer has are deleted
+  bool self_heal = false;  // drift repairs are applied (else reported and left alone)
+  bool prune = false;      // objects mkq applied that the policy no longer has are deleted
   std::chrono::milliseconds interval{std::chrono::minutes(5)};  // a plan at least this often
   std::chrono::milliseconds watch_every{1000};                  // the policy directory's digest, this often
   LeaderOptions leader;
@@ -73,7 +73,7 @@ class PolicyWatch {
 // The entry function: runs until `stop` reads true (SIGTERM), then gives the
 // lease back and returns the exit code (1 when the HTTP address cannot be
 // served; 0 otherwise -- a failing run is reported, never an exit).
-int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch, const base::Clock& clock,
-        Log& log, const std::atomic<bool>& stop);
+int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch,
+        const base::Clock& clock, Log& log, const std::atomic<bool>& stop);
 
 }  // namespace mkq::controller

@@ -22,8 +22,8 @@ class EventRecorder {
  public:
   // `client` is the manager's (null: no Event is written); it, `clock` and
   // `log` must outlive the recorder. `lease` names the involved object.
-  EventRecorder(kube::Client* client, const LeaderOptions& lease, const std::string& identity, const base::Clock& clock,
-                Log& log);
+  EventRecorder(kube::Client* client, const LeaderOptions& lease, const std::string& identity,
+                const base::Clock& clock, Log& log);
 
   void record(const char* type, const std::string& reason, const std::string& message);
 

@@ -16,7 +16,8 @@ bool parse_listen(const std::string& listen, std::string* host, int* port) {
   }
   if (value > 65535) return false;
   std::string address = listen.substr(0, colon);
-  if (address.size() >= 2 && address.front() == '[' && address.back() == ']') address = address.substr(1, address.size() - 2);
+  if (address.size() >= 2 && address.front() == '[' && address.back() == ']')
+    address = address.substr(1, address.size() - 2);
   *host = address.empty() ? "0.0.0.0" : address;
   *port = value;
   return true;

@@ -36,7 +36,10 @@ std::string default_identity() {
 
 LeaderElector::LeaderElector(kube::Client& client, const LeaderOptions& options, const base::Clock& clock,
                              std::function<void(bool leading, const std::string& why)> on_change)
-    : lease_(client, lease_options(options), clock), options_(options), clock_(clock), on_change_(std::move(on_change)) {
+    : lease_(client, lease_options(options), clock),
+      options_(options),
+      clock_(clock),
+      on_change_(std::move(on_change)) {
   options_.identity = lease_.options().identity;
 }
 
@@ -62,13 +65,15 @@ std::chrono::milliseconds LeaderElector::step() {
       return again;
     }
     if (renewed.error().conflict() || renewed.error().not_found()) {
-      become(false, "lost the lease " + options_.namespace_name + "/" + options_.name + ": " + renewed.error().message);
+      become(false, "lost the lease " + options_.namespace_name + "/" + options_.name + ": " +
+                        renewed.error().message);
       return again;
     }
     // The server did not answer: still the leader until the renew deadline passes.
     if (now - renewed_.load() >= options_.renew_deadline) {
       become(false, "could not renew the lease " + options_.namespace_name + "/" + options_.name + " for " +
-                        std::to_string(options_.renew_deadline.count() / 1000) + "s: " + renewed.error().message);
+                        std::to_string(options_.renew_deadline.count() / 1000) +
+                        "s: " + renewed.error().message);
     }
     return again;
   }
@@ -86,7 +91,8 @@ std::chrono::milliseconds LeaderElector::step() {
   }
   renewed_.store(now);
   std::string why = "holds the lease " + options_.namespace_name + "/" + options_.name;
-  if (got.outcome == kube::LeaseOutcome::TookOver) why += " (taken over from " + got.record.holder + ", which let it expire)";
+  if (got.outcome == kube::LeaseOutcome::TookOver)
+    why += " (taken over from " + got.record.holder + ", which let it expire)";
   become(true, why);
   return again;
 }

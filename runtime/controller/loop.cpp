@@ -49,7 +49,8 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
                                                     : "success";
   for (const char* kind : kChangeKinds) run.applied[kind] = 0;
   std::map<std::string, const Change*> planned;
-  for (const reconcile::ClusterPlan& cluster : result.plan ? result.plan->clusters : std::vector<reconcile::ClusterPlan>{}) {
+  for (const reconcile::ClusterPlan& cluster :
+       result.plan ? result.plan->clusters : std::vector<reconcile::ClusterPlan>{}) {
     run.reachable[cluster.cluster] = cluster.reachable;
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
@@ -67,7 +68,8 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
     const auto found = planned.find(object.address);
     if (found == planned.end()) continue;  // a restart
     if (!object.ok()) {
-      facts.failures.push_back(object.address + ": " + (object.message.empty() ? "not carried out" : object.message));
+      facts.failures.push_back(object.address + ": " +
+                               (object.message.empty() ? "not carried out" : object.message));
       continue;
     }
     ++run.applied[kind_of(*found->second)];
@@ -124,7 +126,9 @@ bool Reconciler::tick() {
 }
 
 Probe Reconciler::ready() const {
-  if (leadership_ != nullptr && !leadership_->leading()) return {true, "standing by: another replica leads"};
+  if (leadership_ != nullptr && !leadership_->leading()) {
+    return {true, "standing by: this replica does not hold the lease"};
+  }
   if (planned_.load()) return {true, "ok"};
   return {false, "no plan made yet"};
 }
@@ -162,8 +166,8 @@ void Reconciler::report(const std::string& why, RunFacts& facts) {
   if (events_ == nullptr) return;
   if (applied > 0) {
     events_->record(kNormal, "Applied",
-                    "applied " + plural(applied, "change") + " (" + std::to_string(run.applied["policy"]) + " policy, " +
-                        std::to_string(run.applied["drift"]) + " drift repairs, " +
+                    "applied " + plural(applied, "change") + " (" + std::to_string(run.applied["policy"]) +
+                        " policy, " + std::to_string(run.applied["drift"]) + " drift repairs, " +
                         std::to_string(run.applied["credential"]) + " credentials)" +
                         (facts.run_id > 0 ? "; history run " + std::to_string(facts.run_id) : ""));
   }
@@ -183,15 +187,17 @@ void Reconciler::report_left(const reconcile::Plan& plan, const operation::Chang
       (change.repairs_drift ? drift : pending).push_back(change.address);
     }
   }
-  const std::set<std::string> drift_now(drift.begin(), drift.end()), pending_now(pending.begin(), pending.end());
+  const std::set<std::string> drift_now(drift.begin(), drift.end()),
+      pending_now(pending.begin(), pending.end());
   if (events_ != nullptr && !drift.empty() && drift_now != drift_said_) {
     events_->record(kWarning, "DriftDetected",
-                    plural(drift.size(), "object") + " changed outside mkq, left as they are (self-heal is off): " +
-                        listed(drift));
+                    plural(drift.size(), "object") +
+                        " changed outside mkq, left as they are (self-heal is off): " + listed(drift));
   }
   if (events_ != nullptr && !pending.empty() && pending_now != pending_said_) {
     events_->record(kNormal, "OutOfSync",
-                    plural(pending.size(), "change") + " of the policy wait for `mkq apply` (sync manual): " + listed(pending));
+                    plural(pending.size(), "change") +
+                        " of the policy wait for `mkq apply` (sync manual): " + listed(pending));
   }
   drift_said_ = drift_now;
   pending_said_ = pending_now;

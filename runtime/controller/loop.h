@@ -6,9 +6,9 @@
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <optional>
 #include <set>
-#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -37,9 +37,9 @@ class Reconciler {
  public:
   // Every reference must outlive the reconciler. `leadership` null: no
   // election (this replica always leads); `events` null: no Events.
-  Reconciler(const Options& options, std::string identity, operation::TargetResolver& resolver, PolicyWatch& watch,
-             const base::Clock& clock, Log& log, Metrics& metrics, const Leadership* leadership,
-             EventRecorder* events);
+  Reconciler(const Options& options, std::string identity, operation::TargetResolver& resolver,
+             PolicyWatch& watch, const base::Clock& clock, Log& log, Metrics& metrics,
+             const Leadership* leadership, EventRecorder* events);
 
   // A run when one is due and this replica leads: the first look, the
   // policy's content changed, the interval passed since the last run, or

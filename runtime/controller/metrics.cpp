@@ -26,7 +26,8 @@ class Exposition {
   }
   void sample(const char* name, double value) { text_ += std::string(name) + " " + number(value) + "\n"; }
   void sample(const char* name, const char* label, const std::string& label_value, double value) {
-    text_ += std::string(name) + "{" + label + "=\"" + escape_label_value(label_value) + "\"} " + number(value) + "\n";
+    text_ += std::string(name) + "{" + label + "=\"" + escape_label_value(label_value) + "\"} " +
+             number(value) + "\n";
   }
   std::string take() { return std::move(text_); }
 
@@ -67,7 +68,8 @@ void Metrics::set_leader(bool leader) {
 std::string Metrics::render(double now) const {
   const std::lock_guard<std::mutex> hold(mutex_);
   Exposition out;
-  out.family("mkq_controller_leader", "gauge", "Whether this replica holds the lease and reconciles (1) or stands by (0).");
+  out.family("mkq_controller_leader", "gauge",
+             "Whether this replica holds the lease and reconciles (1) or stands by (0).");
   out.sample("mkq_controller_leader", leader_ ? 1 : 0);
   out.family("mkq_controller_runs_total", "counter", "Reconcile runs, by result.");
   for (const char* result : kRunResults) {
@@ -78,11 +80,13 @@ std::string Metrics::render(double now) const {
              "Changes carried out, by kind: policy, drift (repairs), credential (rotations).");
   for (const char* kind : kChangeKinds) {
     const auto found = applied_.find(kind);
-    out.sample("mkq_controller_changes_applied_total", "kind", kind, found == applied_.end() ? 0 : found->second);
+    out.sample("mkq_controller_changes_applied_total", "kind", kind,
+               found == applied_.end() ? 0 : found->second);
   }
   // The last run's families: their samples once a run finished.
   const RunMetrics* run = last_ ? &*last_ : nullptr;
-  out.family("mkq_controller_last_run_timestamp_seconds", "gauge", "When the last run finished, in seconds since the epoch.");
+  out.family("mkq_controller_last_run_timestamp_seconds", "gauge",
+             "When the last run finished, in seconds since the epoch.");
   if (run) out.sample("mkq_controller_last_run_timestamp_seconds", run->finished_at);
   out.family("mkq_controller_last_run_result", "gauge", "The last run's result: 1 for it, 0 for the others.");
   for (const char* result : kRunResults) {
@@ -95,9 +99,11 @@ std::string Metrics::render(double now) const {
   if (run) out.sample("mkq_controller_pending_changes", run->pending);
   out.family("mkq_controller_plan_duration_seconds", "gauge", "How long the last run took to plan.");
   if (run && run->plan_seconds) out.sample("mkq_controller_plan_duration_seconds", *run->plan_seconds);
-  out.family("mkq_controller_apply_duration_seconds", "gauge", "How long the last run took to carry its changes out.");
+  out.family("mkq_controller_apply_duration_seconds", "gauge",
+             "How long the last run took to carry its changes out.");
   if (run && run->apply_seconds) out.sample("mkq_controller_apply_duration_seconds", *run->apply_seconds);
-  out.family("mkq_controller_cluster_reachable", "gauge", "Whether the last run could read the cluster (1) or not (0).");
+  out.family("mkq_controller_cluster_reachable", "gauge",
+             "Whether the last run could read the cluster (1) or not (0).");
   for (const auto& [cluster, reachable] : run ? run->reachable : std::map<std::string, bool>{}) {
     out.sample("mkq_controller_cluster_reachable", "cluster", cluster, reachable ? 1 : 0);
   }

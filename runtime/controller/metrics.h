@@ -23,11 +23,11 @@ inline constexpr const char* kChangeKinds[] = {"policy", "drift", "credential"};
 
 // What one finished run reports.
 struct RunMetrics {
-  double finished_at = 0;      // seconds since the epoch
-  std::string result;          // one of kRunResults
+  double finished_at = 0;              // seconds since the epoch
+  std::string result;                  // one of kRunResults
   std::map<std::string, int> applied;  // by kind (kChangeKinds): changes carried out
-  int drift = 0;               // objects the plan found drifted (repaired or not)
-  int pending = 0;             // changes planned and left (sync mode, self-heal, prune)
+  int drift = 0;                       // objects the plan found drifted (repaired or not)
+  int pending = 0;                     // changes planned and left (sync mode, self-heal, prune)
   std::optional<double> plan_seconds, apply_seconds;
   std::map<std::string, bool> reachable;            // by cluster; empty: not read this run
   std::map<std::string, double> credential_expiry;  // by worker: expiry, seconds since the epoch

@@ -44,7 +44,9 @@ void ControllerUi::show_plan(const reconcile::Plan& plan) {
   const reconcile::PlanSummary s = plan.summary();
   log_.line("plan: " + std::to_string(s.add) + " to add, " + std::to_string(s.change) + " to change, " +
             std::to_string(s.destroy) + " to destroy, " + std::to_string(s.release) + " to release" +
-            (s.unreachable_clusters > 0 ? ", " + std::to_string(s.unreachable_clusters) + " clusters unreachable" : ""));
+            (s.unreachable_clusters > 0
+                 ? ", " + std::to_string(s.unreachable_clusters) + " clusters unreachable"
+                 : ""));
 }
 
 std::unique_ptr<operation::Cancellation> ControllerUi::begin_apply(const reconcile::Plan&) {
@@ -55,10 +57,13 @@ std::unique_ptr<operation::Cancellation> ControllerUi::begin_apply(const reconci
 
 void ControllerUi::progress(const reconcile::ProgressEvent& event) {
   using Phase = reconcile::ProgressEvent::Phase;
-  if (event.phase == Phase::Done) log_.line(std::string(reconcile::action_name(event.action)) + " " + event.address);
+  if (event.phase == Phase::Done)
+    log_.line(std::string(reconcile::action_name(event.action)) + " " + event.address);
   if (event.phase == Phase::Failed) log_.line("failed: " + event.address + ": " + event.message);
 }
 
-void ControllerUi::end_apply(const reconcile::ApplyReport&) { apply_seconds_ = seconds_since(apply_started_); }
+void ControllerUi::end_apply(const reconcile::ApplyReport&) {
+  apply_seconds_ = seconds_since(apply_started_);
+}
 
 }  // namespace mkq::controller

@@ -39,7 +39,8 @@ std::vector<std::string> stale_reasons(const reconcile::Plan& saved, Run& run) {
 
 // The plan an apply carries out: `full` with every change `select` leaves out
 // turned into a no-op that says why (`left`). The plan shown is `full`.
-reconcile::Plan selected_plan(const reconcile::Plan& full, const ChangeSelection& select, const std::string& left) {
+reconcile::Plan selected_plan(const reconcile::Plan& full, const ChangeSelection& select,
+                              const std::string& left) {
   reconcile::Plan plan = full;
   for (reconcile::ClusterPlan& cluster : plan.clusters) {
     for (reconcile::Change& change : cluster.changes) {
@@ -106,14 +107,17 @@ PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui) {
 ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui) {
   Run run(ui);
   run.destroy = request.destroy;
-  const std::string command = !request.command.empty() ? request.command : request.destroy ? "destroy" : "apply";
+  const std::string command = !request.command.empty() ? request.command
+                              : request.destroy          ? "destroy"
+                                                         : "apply";
   if (const Stop stop = detail::start(run, request, command, {}, resolver); stop != Stop::None) return stopped(stop);
   if (!request.destroy && !detail::cluster_profiles_ok(run)) return stopped(Stop::Failed);
   reconcile::Plan plan =
       detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
   ui.show_plan(plan);
-  const reconcile::Plan carried =
-      request.select.all() ? plan : selected_plan(plan, request.select, "left alone: not selected for this run");
+  const reconcile::Plan carried = request.select.all()
+                                      ? plan
+                                      : selected_plan(plan, request.select, "left alone: not selected");
   if (detail::refused(carried, run)) return stopped(Stop::Refused, std::move(plan));
   if (!request.destroy && !request.allow_empty && carried.removes_everything()) {
     ui.error("this apply would delete every object mkq applied and create none; if that is what you want, run `" +

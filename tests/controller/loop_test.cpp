@@ -21,7 +21,8 @@ using std::chrono::seconds;
 const std::chrono::system_clock::time_point kStart = std::chrono::system_clock::from_time_t(1790000000);
 
 bool any_starts_with(const std::vector<std::string>& lines, const std::string& prefix) {
-  return std::any_of(lines.begin(), lines.end(), [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
+  return std::any_of(lines.begin(), lines.end(),
+                     [&](const std::string& l) { return l.rfind(prefix, 0) == 0; });
 }
 
 // A fleet applied once with everything, as `mkq apply` leaves it.
@@ -52,12 +53,15 @@ struct Controlled {
     REQUIRE(secrets.value().items.size() == 1);
     return secrets.value().items.front();
   }
-  std::string metrics_text() { return metrics.render(std::chrono::duration<double>(kStart.time_since_epoch()).count()); }
+  std::string metrics_text() {
+    return metrics.render(std::chrono::duration<double>(kStart.time_since_epoch()).count());
+  }
 };
 
 }  // namespace
 
-TEST_CASE("controller: sync manual leaves the policy's changes and still rotates credentials", "[controller][sync]") {
+TEST_CASE("controller: sync manual leaves the policy's changes and still rotates credentials",
+          "[controller][sync]") {
   Controlled c;
   const kube::Json before = c.worker_secret();
   // The policy doubles the quota, and the worker's kubeconfig (a credential) changes.
@@ -67,12 +71,12 @@ TEST_CASE("controller: sync manual leaves the policy's changes and still rotates
   c.fleet.write("policy.mkq", fleet_policy(c.fleet.kubeconfig(), 8));
   c.options.sync = controller::Sync::Manual;
   controller::EventRecorder events(&c.manager(), c.options.leader, "test-1", c.clock, c.log);
-  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, nullptr,
-                              &events);
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, &events);
 
   REQUIRE(loop.tick());
   INFO((c.log.errors.empty() ? std::string() : c.log.errors.front()));
-  CHECK(c.fleet.cpu_quota() == "4");  // the policy's change is left
+  CHECK(c.fleet.cpu_quota() == "4");                   // the policy's change is left
   CHECK(c.worker_secret()["data"] != before["data"]);  // the credential is issued anew
   const std::string text = c.metrics_text();
   CHECK_THAT(text, Catch::Contains("mkq_controller_changes_applied_total{kind=\"credential\"} 1\n"));
@@ -89,14 +93,15 @@ TEST_CASE("controller: sync manual leaves the policy's changes and still rotates
   REQUIRE(loop.tick());
   CHECK(c.fleet.cpu_quota() == "4");
   const auto again = events_on(c.manager(), "mkq-system");
-  CHECK(std::count_if(again.begin(), again.end(), [](const std::string& e) { return e.rfind("OutOfSync", 0) == 0; }) == 1);
+  CHECK(std::count_if(again.begin(), again.end(),
+                      [](const std::string& e) { return e.rfind("OutOfSync", 0) == 0; }) == 1);
 }
 
 TEST_CASE("controller: sync auto applies a change of the policy's content at once", "[controller][sync]") {
   Controlled c;
   c.options.sync = controller::Sync::Auto;
-  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, nullptr,
-                              nullptr);
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, nullptr);
   REQUIRE(loop.tick());  // start
   CHECK_FALSE(loop.tick());
   c.fleet.write("policy.mkq", fleet_policy(c.fleet.kubeconfig(), 8));
@@ -112,7 +117,8 @@ TEST_CASE("controller: sync auto applies a change of the policy's content at onc
   CHECK(history.front().command == "controller test-1");
 }
 
-TEST_CASE("controller: drift is reported and left without self-heal, repaired with it", "[controller][drift]") {
+TEST_CASE("controller: drift is reported and left without self-heal, repaired with it",
+          "[controller][drift]") {
   Controlled c;
   c.options.sync = controller::Sync::Auto;
   kube::Json drifted = *c.fleet.cluster_queue();
@@ -123,8 +129,8 @@ TEST_CASE("controller: drift is reported and left without self-heal, repaired wi
   REQUIRE(c.fleet.cpu_quota() == "2");
 
   controller::EventRecorder events(&c.manager(), c.options.leader, "test-1", c.clock, c.log);
-  controller::Reconciler left(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, nullptr,
-                              &events);
+  controller::Reconciler left(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, &events);
   REQUIRE(left.tick());
   CHECK(c.fleet.cpu_quota() == "2");
   CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_drift_objects 1\n"));
@@ -132,12 +138,13 @@ TEST_CASE("controller: drift is reported and left without self-heal, repaired wi
   CHECK(any_starts_with(events_on(c.manager(), "mkq-system"), "DriftDetected: 1 object changed outside mkq"));
 
   c.options.self_heal = true;
-  controller::Reconciler healing(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, nullptr,
-                                 &events);
+  controller::Reconciler healing(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                                 nullptr, &events);
   REQUIRE(healing.tick());
   CHECK(c.fleet.cpu_quota() == "4");
   CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_changes_applied_total{kind=\"drift\"} 1\n"));
-  CHECK(any_starts_with(events_on(c.manager(), "mkq-system"), "Applied: applied 1 change (0 policy, 1 drift repairs"));
+  CHECK(any_starts_with(events_on(c.manager(), "mkq-system"),
+                        "Applied: applied 1 change (0 policy, 1 drift repairs"));
 }
 
 TEST_CASE("controller: a leader that loses the lease stops reconciling at once", "[controller][leader]") {
@@ -155,14 +162,14 @@ TEST_CASE("controller: a leader that loses the lease stops reconciling at once",
   CHECK_FALSE(a.lost()->load());
   CHECK(b.lost()->load());
 
-  controller::Reconciler on_a(c.options, "replica-a", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, &a,
-                              nullptr);
-  controller::Reconciler on_b(c.options, "replica-b", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, &b,
-                              nullptr);
+  controller::Reconciler on_a(c.options, "replica-a", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              &a, nullptr);
+  controller::Reconciler on_b(c.options, "replica-b", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              &b, nullptr);
   CHECK(on_a.tick());
   CHECK_FALSE(on_b.tick());  // standing by
   CHECK(on_b.ready().ok);
-  CHECK(on_b.ready().text == "standing by: another replica leads");
+  CHECK(on_b.ready().text == "standing by: this replica does not hold the lease");
 
   // a stops renewing (a pause, a partition): past the renew deadline it no
   // longer leads, even before it hears of it; past the lease's duration b takes over.
@@ -183,18 +190,20 @@ TEST_CASE("controller: a leader that loses the lease stops reconciling at once",
   CHECK(c.fleet.cpu_quota() == "8");
 }
 
-TEST_CASE("controller: an unreachable worker fails the run, its gauge says so, an Event names it", "[controller][report]") {
+TEST_CASE("controller: an unreachable worker fails the run, its gauge says so, an Event names it",
+          "[controller][report]") {
   Controlled c;
   c.options.sync = controller::Sync::Auto;
   c.fleet.resolver.cluster("w1").set_unreachable(true);
   controller::EventRecorder events(&c.manager(), c.options.leader, "test-1", c.clock, c.log);
-  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics, nullptr,
-                              &events);
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, &events);
   REQUIRE(loop.tick());
   const std::string text = c.metrics_text();
   CHECK_THAT(text, Catch::Contains("mkq_controller_cluster_reachable{cluster=\"m\"} 1\n"));
   CHECK_THAT(text, Catch::Contains("mkq_controller_cluster_reachable{cluster=\"w1\"} 0\n"));
   CHECK_THAT(text, Catch::Contains("mkq_controller_last_run_result{result=\"success\"} 0\n"));
-  CHECK(any_starts_with(events_on(c.manager(), "mkq-system"), "ApplyFailed: run failed: w1 is unreachable: "));
+  CHECK(
+      any_starts_with(events_on(c.manager(), "mkq-system"), "ApplyFailed: run failed: w1 is unreachable: "));
   CHECK(loop.ready().ok);  // a plan was made: ready, and the metrics say the rest
 }

@@ -8,7 +8,8 @@
 using namespace mkq;
 using namespace mkq::operation::testing;
 
-TEST_CASE("apply with a selection carries out only the selected kinds of change", "[operation][apply][select]") {
+TEST_CASE("apply with a selection carries out only the selected kinds of change",
+          "[operation][apply][select]") {
   Fleet fleet;
   REQUIRE(operation::apply(fleet.apply_request(), fleet.resolver, fleet.ui).stop == operation::Stop::None);
   // Drift on the ClusterQueue, and a change of the policy on the worker's capacity only.
