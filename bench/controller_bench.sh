@@ -7,7 +7,8 @@
 # after 10 cycles of warm-up. Reported: the wall time of a cycle (the plan's
 # duration, from /metrics: compile, refresh, plan and verify), the controller
 # process's CPU time per cycle (/proc/PID/stat), and its RSS after the warm-up
-# and at the end. The sandbox runs on the same machine: its CPU is not counted.
+# and at the end; beside them, `mkq plan` of the same fleet three times, under
+# the same load. The sandbox runs on the same machine: its CPU is not counted.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mkq=$(realpath "${1:-$here/../build/mkq}")
@@ -32,6 +33,14 @@ objects=$("$mkq" render "$tmp/policy" | grep -c '^kind: ')
 "$mkq" sandbox up --dir "$tmp/sb" --clusters "$(clusters_of "$tmp/policy")" >/dev/null
 "$mkq" apply "$tmp/policy" --auto-approve "${target[@]}" "${fast[@]}" >"$tmp/apply.log" 2>&1 ||
   { tail -20 "$tmp/apply.log"; exit 1; }
+
+# The same fleet's `mkq plan` (no changes), under the same load: the reference a cycle compares with.
+plans=()
+for _ in 1 2 3; do
+  start=$(date +%s%N)
+  "$mkq" plan "$tmp/policy" --detailed-exitcode "${target[@]}" "${fast[@]}" >/dev/null 2>&1 || { echo "plan found changes"; exit 1; }
+  plans+=($((($(date +%s%N) - start) / 1000000)))
+done
 
 "$mkq" controller --policy "$tmp/policy" "${target[@]}" "${fast[@]}" --sync auto --interval 1s --no-leader-elect \
   --listen 127.0.0.1:0 >"$tmp/controller.log" 2>&1 &
@@ -77,4 +86,5 @@ print("  RSS: %.1f MiB after warm-up, %.1f MiB after %d cycles (%+.1f %%)" % (rs
       100 * (rss1 - rss0) / rss0))
 PY
 echo "  RSS every 10 cycles (MiB):$series"
+echo "  mkq plan of the same fleet, same load (ms): ${plans[*]}"
 echo "  load average: $(cut -d' ' -f1-3 /proc/loadavg)"
