@@ -59,11 +59,11 @@ std::chrono::milliseconds LeaderElector::step() {
   error_.clear();
   if (leading_.load()) {
     const kube::Result<void> renewed = lease_.renew();
-    if (!renewed.ok()) error_ = renewed.error().message;
     if (renewed.ok()) {
       renewed_.store(now);
       return again;
     }
+    error_ = "the lease " + options_.namespace_name + "/" + options_.name + ": " + renewed.error().message;
     if (renewed.error().conflict() || renewed.error().not_found()) {
       become(false, "lost the lease " + options_.namespace_name + "/" + options_.name + ": " +
                         renewed.error().message);
