@@ -42,6 +42,7 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
             },
             ""));
   };
+  runtime_options_ = add_runtime_options;  // `mkq controller` takes them too
 
   // Going on without a worker (plan, apply, destroy).
   const auto add_exclude_option = [](CLI::App* cmd, RuntimeOptions& runtime) {
@@ -163,6 +164,10 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
   history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
   history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
   history_cmd->add_flag("--json", history.json, "Print JSON");
+}
+
+void ClusterCommands::add_runtime_options(CLI::App* cmd, RuntimeOptions& runtime) const {
+  runtime_options_(cmd, runtime);
 }
 
 std::vector<CLI::App*> ClusterCommands::compiling() const {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,12 +21,16 @@ class ClusterCommands {
   ClusterCommands(const ClusterCommands&) = delete;
   ClusterCommands& operator=(const ClusterCommands&) = delete;
 
+  // Adds the options that say where the clusters and the state are
+  // (--kubeconfig, --sandbox, --state, ...) to another command (controller).
+  void add_runtime_options(CLI::App* cmd, RuntimeOptions& runtime) const;
   // The subcommands that compile a policy (they take --import-root).
   std::vector<CLI::App*> compiling() const;
   // The exit code of the subcommand that was parsed; nullopt when none of these was.
   std::optional<int> run(const GlobalOptions& global);
 
  private:
+  std::function<void(CLI::App*, RuntimeOptions&)> runtime_options_;
   PlanCommandOptions plan;
   std::string plan_format = "text";
   CLI::App* plan_cmd = nullptr;

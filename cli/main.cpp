@@ -12,6 +12,7 @@
 
 #include "cli/commands.h"
 #include "cli/cluster_commands.h"
+#include "cli/cmd_controller.h"
 #include "cli/cmd_controller_manifests.h"
 
 namespace {
@@ -118,10 +119,12 @@ int run(int argc, char** argv) {
   }
 
   mkq::cli::ClusterCommands cluster_commands(app);
+  mkq::cli::ControllerCommand controller_command(app, cluster_commands);
 
   std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd};
   for (CLI::App* cmd : cluster_commands.compiling()) compiling.push_back(cmd);
-  mkq::cli::ControllerManifestsCommand controller_manifests(app);  // after any other `controller` registration
+  compiling.push_back(controller_command.command());
+  mkq::cli::ControllerManifestsCommand controller_manifests(app);  // after `controller`: its subcommand
   compiling.push_back(controller_manifests.command());
   for (CLI::App* cmd : compiling) add_import_root_option(cmd);
 
@@ -165,6 +168,7 @@ int run(int argc, char** argv) {
   if (*version_cmd) return mkq::cli::run_version();
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
   if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself
+  if (const std::optional<int> code = controller_command.run(global)) return *code;
   return 1;
 }
 

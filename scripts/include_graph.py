@@ -39,6 +39,7 @@ STAGES = [
     "runtime/credentials",
     "sandbox",              # a cluster of its own; the operation's resolver may start it
     "runtime/operation",
+    "runtime/controller",   # `mkq controller`: the operations in a loop, leader-elected
     "runtime/install",      # the controller's install objects
     "cli",
     "bench",

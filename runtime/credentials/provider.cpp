@@ -853,4 +853,9 @@ std::unique_ptr<reconcile::CredentialProvider> make_provider(const sema::model::
   return std::make_unique<Provider>(policy, std::move(workers), std::move(options));
 }
 
+std::optional<std::chrono::system_clock::time_point> recorded_expiry(const kube::Json& secret) {
+  if (!secret.is_object()) return std::nullopt;
+  return parse_rfc3339(annotation(secret, kExpires));
+}
+
 }  // namespace mkq::credentials

@@ -62,6 +62,12 @@ std::unique_ptr<reconcile::CredentialProvider> make_provider(const sema::model::
                                                              std::map<std::string, WorkerAccess> workers,
                                                              ProviderOptions options);
 
+// When the token a worker's kubeconfig Secret (on the manager, as read) holds
+// expires, as mkq recorded it when it issued the token
+// (mkq.dev/credential-expires); nullopt when none is recorded (a kubeconfig or
+// a pre-issued token, a placeholder, a Secret mkq did not write).
+std::optional<std::chrono::system_clock::time_point> recorded_expiry(const kube::Json& secret);
+
 // The kubeconfig text (YAML) for a worker: one cluster, one user, one context,
 // certificate-authority-data and token inline. Exposed for tests.
 std::string worker_kubeconfig(const std::string& worker, const std::string& server, const std::string& ca_pem,

@@ -37,12 +37,28 @@ std::vector<std::string> stale_reasons(const reconcile::Plan& saved, Run& run) {
   return reasons;
 }
 
+// The plan an apply carries out: `full` with every change `select` leaves out
+// turned into a no-op that says why (`left`). The plan shown is `full`.
+reconcile::Plan selected_plan(const reconcile::Plan& full, const ChangeSelection& select, reconcile::Reason left) {
+  reconcile::Plan plan = full;
+  for (reconcile::ClusterPlan& cluster : plan.clusters) {
+    for (reconcile::Change& change : cluster.changes) {
+      if (change.action == reconcile::Action::NoOp || selected(select, change)) continue;
+      change.action = reconcile::Action::NoOp;
+      change.reason = left;
+      change.reason_args = {};
+    }
+  }
+  return plan;
+}
+
 // What `mkq credentials rotate` applies: only the credential changes (the
 // provider, with force_rotate, re-issues every selected worker's kubeconfig
 // Secret; storing it deletes the anchor Secrets the old tokens are bound to,
-// which revokes them -- no ServiceAccount change). Every other change of the
-// plan is left for `mkq apply`. A worker not selected (`selected` names some)
-// is not part of the rotation, reachable or not.
+// which revokes them -- no ServiceAccount change), and what finishes an
+// interrupted rotation. Every other change of the plan is left for `mkq
+// apply`. A worker not selected (`selected` names some) is not part of the
+// rotation, reachable or not.
 reconcile::Plan rotation_plan(const reconcile::Plan& full, const std::vector<std::string>& selected) {
   reconcile::Plan plan = full;
   if (!selected.empty()) {
@@ -52,18 +68,18 @@ reconcile::Plan rotation_plan(const reconcile::Plan& full, const std::vector<std
     };
     plan.clusters.erase(std::remove_if(plan.clusters.begin(), plan.clusters.end(), unselected), plan.clusters.end());
   }
-  for (reconcile::ClusterPlan& cluster : plan.clusters) {
-    for (reconcile::Change& change : cluster.changes) {
-      if (change.credential || !change.revokes_token_of.empty()) continue;  // a rotation finishes an interrupted one
-      change.action = reconcile::Action::NoOp;
-      change.reason = reconcile::Reason::NotPartOfRotation;
-      change.reason_args = {};
-    }
-  }
-  return plan;
+  ChangeSelection credentials_only;
+  credentials_only.policy = credentials_only.drift = false;
+  return selected_plan(plan, credentials_only, reconcile::Reason::NotPartOfRotation);
 }
 
 }  // namespace
+
+bool selected(const ChangeSelection& select, const reconcile::Change& change) {
+  if (change.credential || !change.revokes_token_of.empty()) return select.credentials;
+  if (change.repairs_drift) return select.drift;
+  return select.policy;
+}
 
 PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui) {
   PlanResult result;
@@ -91,19 +107,26 @@ PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui) {
 ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui) {
   Run run(ui);
   run.destroy = request.destroy;
-  const std::string command = request.destroy ? "destroy" : "apply";
+  const std::string command = !request.command.empty() ? request.command
+                              : request.destroy          ? "destroy"
+                                                         : "apply";
   if (const Stop stop = detail::start(run, request, command, {}, resolver); stop != Stop::None) return stopped(stop);
   if (!request.destroy && !detail::cluster_profiles_ok(run)) return stopped(Stop::Failed);
   reconcile::Plan plan =
       detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
   ui.show_plan(plan);
-  if (detail::refused(plan, run)) return stopped(Stop::Refused, std::move(plan));
-  if (!request.destroy && !request.allow_empty && plan.removes_everything()) {
+  const reconcile::Plan carried = request.select.all()
+                                      ? plan
+                                      : selected_plan(plan, request.select, reconcile::Reason::NotSelected);
+  if (detail::refused(carried, run)) return stopped(Stop::Refused, std::move(plan));
+  if (!request.destroy && !request.allow_empty && carried.removes_everything()) {
     ui.error("this apply would delete every object mkq applied and create none; if that is what you want, run `" +
              run_command("destroy", request.path, request.runtime) + "` or apply with --allow-empty");
     return stopped(Stop::RemovesEverything, std::move(plan));
   }
-  ApplyResult result = detail::carry_out(run, plan, {command, request.wait, request.force_conflicts, request.auto_approve});
+  ApplyResult result =
+      detail::carry_out(run, carried, {command, request.wait, request.force_conflicts, request.auto_approve});
+  if (request.read_credentials) result.credentials = detail::credential_expiries(run);
   result.plan = std::move(plan);
   result.policy_path = request.path;
   return result;

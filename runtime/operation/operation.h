@@ -59,6 +59,14 @@ struct ApplyRequest : RunOptions {
   bool force_conflicts = false;
   bool allow_empty = false;  // an apply may delete everything mkq applied
   OwnershipOptions ownership;
+  // Only these kinds of change are carried out (the controller's sync modes);
+  // the plan shown holds them all.
+  ChangeSelection select;
+  // The run's name in the history and on the lock; empty: "apply" or "destroy".
+  std::string command;
+  // Read every worker's credential expiry on the manager after the run
+  // (ApplyResult::credentials): what the controller's metrics report.
+  bool read_credentials = false;
 };
 
 // `mkq apply FILE` of a plan saved with `mkq plan --out FILE`. RunOptions::path
@@ -100,8 +108,17 @@ struct PlanResult {
   std::optional<reconcile::Plan> plan;  // set when made
 };
 
+// A worker's credential on the manager at the end of a run: when the token
+// its kubeconfig Secret holds expires (mkq.dev/credential-expires).
+struct CredentialExpiry {
+  std::string worker;
+  std::optional<std::chrono::system_clock::time_point> expires;  // nullopt: unknown or never (error says why)
+  std::string error;  // the Secret could not be read
+};
+
 struct ApplyResult {
   Stop stop = Stop::None;
+  // The plan as made: every change, those ApplyRequest::select left out included.
   std::optional<reconcile::Plan> plan;
   // Set when the run went as far as carrying out the plan, or verifying one
   // without changes: its outcome. Unset with Stop::None: nothing to do at all
@@ -110,12 +127,18 @@ struct ApplyResult {
   std::int64_t run_id = 0;      // the history's record of the run; 0: none (nothing changed)
   std::string command;          // the history's: "apply", "destroy", "credentials rotate"
   std::string policy_path;      // the policy the run applied (a saved plan's own)
+  // ApplyRequest::read_credentials: per worker whose Secret records an expiry
+  // (TokenRequest tokens), or that could not be read.
+  std::vector<CredentialExpiry> credentials;
 };
 
 struct StatusResult {
   Stop stop = Stop::None;
   std::optional<reconcile::StatusReport> report;
 };
+
+// Whether `select` carries `change` out (a no-op never needs to be).
+bool selected(const ChangeSelection& select, const reconcile::Change& change);
 
 PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui);
 ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui);

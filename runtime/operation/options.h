@@ -30,4 +30,16 @@ struct OwnershipOptions {
   bool delete_adopted = false;  // --delete-adopted: objects that existed before mkq are deleted, not released
 };
 
+// Which kinds of planned change an apply carries out: all of them for `mkq
+// apply`; for the controller, what its sync mode and self-heal allow
+// (docs/controller.md). The plan shows every change; one not selected is
+// left as it is -- reported, not applied.
+struct ChangeSelection {
+  bool policy = true;       // what the policy asks for: creates, updates, replaces, deletes, releases
+  bool drift = true;        // repairs of drift (reconcile::Change::repairs_drift)
+  bool credentials = true;  // worker credentials issued or revoked (Change::credential, revokes_token_of)
+
+  bool all() const { return policy && drift && credentials; }
+};
+
 }  // namespace mkq::operation

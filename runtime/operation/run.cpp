@@ -9,6 +9,7 @@
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/render.h"
 #include "runtime/credentials/cluster_profile.h"
+#include "runtime/credentials/provider.h"
 #include "runtime/operation/hints.h"
 #include "runtime/operation/state_open.h"
 #include "runtime/reconcile/refresh.h"
@@ -289,6 +290,32 @@ ApplyResult carry_out(Run& run, const reconcile::Plan& plan, const Execution& ex
     return result;
   }
   return execute(run, plan, execution);
+}
+
+std::vector<CredentialExpiry> credential_expiries(Run& run) {
+  std::vector<CredentialExpiry> out;
+  const reconcile::Target& manager = run.session.targets.front();
+  const sema::model::Policy& policy = *run.compiled.policy;
+  static const kube::ResourceType secrets{"", "v1", "Secret", "secrets", true};
+  for (const sema::model::Worker& worker : policy.workers) {
+    if (worker.credentials.mode.value == sema::model::CredentialsMode::ClusterProfile) continue;
+    CredentialExpiry expiry;
+    expiry.worker = worker.name;
+    if (manager.client == nullptr) {
+      expiry.error = manager.connect_error;
+      out.push_back(std::move(expiry));
+      continue;
+    }
+    const kube::Result<kube::Json> secret =
+        manager.client->get(secrets, policy.kueue.namespace_name.value, worker.secret_name.value);
+    if (!secret.ok() && !secret.error().not_found()) {
+      expiry.error = secret.error().message;
+    } else if (secret.ok()) {
+      expiry.expires = credentials::recorded_expiry(secret.value());
+    }
+    if (expiry.expires || !expiry.error.empty()) out.push_back(std::move(expiry));
+  }
+  return out;
 }
 
 }  // namespace mkq::operation::detail

@@ -62,6 +62,11 @@ struct Execution {
 // read and, with wait, every Kueue object is Active) without writing anything.
 ApplyResult carry_out(Run& run, const reconcile::Plan& plan, const Execution& execution);
 
+// Every worker's credential expiry as its kubeconfig Secret on the manager
+// records it now (one GET per worker that is not in clusterprofile mode);
+// workers whose Secret records none are left out.
+std::vector<CredentialExpiry> credential_expiries(Run& run);
+
 // The digest of the desired state a plan records (a saved plan is stale when it moves).
 std::string policy_digest(const kueue::DesiredState& desired);
 

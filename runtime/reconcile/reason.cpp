@@ -37,6 +37,7 @@ const char* words(Reason reason) {
     case Reason::CredentialCurrent: return "credential current";
     case Reason::CredentialRenewed: return "renewed";
     case Reason::NotPartOfRotation: return "not part of the rotation";
+    case Reason::NotSelected: return "left alone: not selected";
     case Reason::Recorded: return "";
   }
   return nullptr;
@@ -124,6 +125,7 @@ const char* reason_name(Reason reason) {
     case Reason::CredentialCurrent: return "credential-current";
     case Reason::CredentialRenewed: return "credential-renewed";
     case Reason::NotPartOfRotation: return "not-part-of-rotation";
+    case Reason::NotSelected: return "not-selected";
     case Reason::Recorded: return "recorded";
   }
   return "";

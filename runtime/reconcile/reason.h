@@ -54,6 +54,8 @@ enum class Reason {
   CredentialRenewed,         // "renewed"
   // `mkq credentials rotate`: a change left for `mkq apply`.
   NotPartOfRotation,  // "not part of the rotation"
+  // The controller (operation::ChangeSelection): a change of a kind it was not told to apply.
+  NotSelected,  // "left alone: not selected"
   // Words read back from a file (a saved plan, `--format json`): TEXT as written.
   Recorded,
 };

@@ -1,0 +1,52 @@
+// /healthz, /readyz and /metrics over plain HTTP (in the cluster a Service
+// and the kubelet's probes reach it; nothing secret is served). The answers
+// come from the callbacks; the server runs in a thread of its own.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <thread>
+
+namespace httplib {
+class Server;
+}
+
+namespace mkq::controller {
+
+// A probe's answer: 200 when ok, else 503; the body says why.
+struct Probe {
+  bool ok = true;
+  std::string text;
+};
+
+struct Endpoints {
+  std::function<Probe()> healthz, readyz;
+  std::function<std::string()> metrics;  // the Prometheus text exposition
+};
+
+class HttpServer {
+ public:
+  explicit HttpServer(Endpoints endpoints);
+  ~HttpServer();  // stops it
+  HttpServer(const HttpServer&) = delete;
+  HttpServer& operator=(const HttpServer&) = delete;
+
+  // Binds ADDR:PORT (":8080" is every address; port 0 picks a free one) and
+  // serves in a thread. False with *error when the address cannot be bound.
+  bool start(const std::string& listen, std::string* error);
+  void stop();
+  // The address it serves, "127.0.0.1:34567" (the port chosen for port 0).
+  const std::string& address() const { return address_; }
+
+ private:
+  Endpoints endpoints_;
+  std::unique_ptr<httplib::Server> server_;
+  std::thread thread_;
+  std::string address_;
+};
+
+// Splits "ADDR:PORT" (":PORT": every address; "[::1]:PORT" too); false when malformed.
+bool parse_listen(const std::string& listen, std::string* host, int* port);
+
+}  // namespace mkq::controller
