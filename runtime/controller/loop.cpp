@@ -54,7 +54,7 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
     run.reachable[cluster.cluster] = cluster.reachable;
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
-      planned[change.address] = &change;
+      planned[change.ref.address()] = &change;
       if (change.repairs_drift) ++run.drift;
       if (!operation::selected(select, change)) ++run.pending;
     }
@@ -65,15 +65,15 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
   facts.failures = ui.errors();
   if (!result.report) return facts;
   for (const reconcile::ObjectResult& object : result.report->results) {
-    const auto found = planned.find(object.address);
+    const auto found = planned.find(object.ref.address());
     if (found == planned.end()) continue;  // a restart
     if (!object.ok()) {
-      facts.failures.push_back(object.address + ": " +
+      facts.failures.push_back(object.ref.address() + ": " +
                                (object.message.empty() ? "not carried out" : object.message));
       continue;
     }
     ++run.applied[kind_of(*found->second)];
-    if (found->second->credential) facts.rotated.push_back(object.address);
+    if (found->second->credential) facts.rotated.push_back(object.ref.address());
   }
   for (const reconcile::ClusterOutcome& cluster : result.report->clusters) {
     if (!cluster.reachable) facts.failures.push_back(cluster.cluster + " is unreachable: " + cluster.error);
@@ -184,7 +184,7 @@ void Reconciler::report_left(const reconcile::Plan& plan, const operation::Chang
   for (const reconcile::ClusterPlan& cluster : plan.clusters) {
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp || operation::selected(select, change)) continue;
-      (change.repairs_drift ? drift : pending).push_back(change.address);
+      (change.repairs_drift ? drift : pending).push_back(change.ref.address());
     }
   }
   const std::set<std::string> drift_now(drift.begin(), drift.end()),

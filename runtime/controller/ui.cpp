@@ -58,8 +58,8 @@ std::unique_ptr<operation::Cancellation> ControllerUi::begin_apply(const reconci
 void ControllerUi::progress(const reconcile::ProgressEvent& event) {
   using Phase = reconcile::ProgressEvent::Phase;
   if (event.phase == Phase::Done)
-    log_.line(std::string(reconcile::action_name(event.action)) + " " + event.address);
-  if (event.phase == Phase::Failed) log_.line("failed: " + event.address + ": " + event.message);
+    log_.line(std::string(reconcile::action_name(event.action)) + " " + event.ref.address());
+  if (event.phase == Phase::Failed) log_.line("failed: " + event.ref.address() + ": " + event.message);
 }
 
 void ControllerUi::end_apply(const reconcile::ApplyReport&) {
