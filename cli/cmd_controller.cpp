@@ -1,6 +1,8 @@
 #include "cli/cmd_controller.h"
 
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 #include <vector>
 
 #include "cli/interrupt.h"
@@ -51,6 +53,13 @@ std::optional<int> ControllerCommand::run(const GlobalOptions& global) {
   if (!*cmd_ || !cmd_->get_subcommands().empty()) return std::nullopt;
   if (!parse_duration(interval_, &options_.interval) || options_.interval.count() <= 0) {
     error_line("--interval takes a duration above zero such as 30s, 5m or 1h, not \"" + interval_ + "\"");
+    return 1;
+  }
+  // A policy that is not there at all is a mistake of the install (a ConfigMap not mounted, a
+  // wrong path), not a policy to report on every interval: refuse before serving anything.
+  std::error_code exists_error;
+  if (!std::filesystem::exists(policy_, exists_error)) {
+    error_line("--policy " + policy_ + ": no such file or directory");
     return 1;
   }
   if (!run_options(policy_, options_.run.runtime, global, &options_.run)) return 1;

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # End to end (issue 14, the controller): `mkq controller` against the sandbox.
+#   0. a --policy that does not exist: exit 1 before serving
 #   1. sync auto without --self-heal: a quota patched with kubectl is reported (DriftDetected, the drift
 #      gauge) and left as it is
 #   2. with --self-heal: repaired within one interval
@@ -18,6 +19,13 @@ e2e_require_clients
 e2e_setup controller-sync
 controller_fleet
 INTERVAL=5
+
+# 0. A policy that is not there is refused before anything is served.
+"$MKQ" controller --policy "$TMP/absent" --sandbox-dir "$SB" --listen 127.0.0.1:0 >"$TMP/absent.log" 2>&1
+absent_rc=$?
+[ "$absent_rc" = 1 ] && grep -q "^mkq: error: --policy $TMP/absent: no such file or directory" "$TMP/absent.log" &&
+  ! grep -q 'serving' "$TMP/absent.log" || { cat "$TMP/absent.log"; fail "a missing policy exited $absent_rc"; }
+pass "a missing --policy is refused at once (exit 1), nothing served"
 
 # 1. Drift without self-heal: reported, left.
 start_controller a --sync auto --interval ${INTERVAL}s
