@@ -466,10 +466,9 @@ class HttpClient final : public Client {
   }
 
   Result<Json> apply(const ResourceType& type, const Json& object, const ApplyOptions& options) override {
-    const Json* metadata = object.contains("metadata") && object["metadata"].is_object() ? &object["metadata"] : nullptr;
-    const std::string name = metadata != nullptr ? metadata->value("name", std::string()) : std::string();
+    const std::string name = metadata_string(object, "name");
     if (name.empty()) return make_error(0, "ConfigError", "cannot apply a " + type.kind + " without metadata.name");
-    const std::string namespace_name = metadata->value("namespace", std::string());
+    const std::string namespace_name = metadata_string(object, "namespace");
     Call call;
     call.method = "PATCH";
     call.path = object_path(type, namespace_name, name) + "?fieldManager=" + escape(options.field_manager);
