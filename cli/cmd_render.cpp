@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <system_error>
 #include <unistd.h>
 #include <vector>
@@ -71,6 +72,17 @@ int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& o
 }  // namespace
 
 int run_render(const RenderOptions& options, const GlobalOptions& global) {
+  // `-o json` names a directory; a user who typed it almost always meant the
+  // format. A directory of that name that already exists is taken as meant.
+  for (const char* format : {"json", "yaml", "yml"}) {
+    if (options.output_dir == format && !fs::is_directory(options.output_dir)) {
+      std::fprintf(stderr,
+                   "mkq: error: -o takes a directory to write one file per cluster into, not a format; did you mean "
+                   "--format %s?\n",
+                   std::string_view(format) == "yml" ? "yaml" : format);
+      return 1;
+    }
+  }
   const Compilation compiled = compile(options.path, CompileTo::Objects, global);
   print_diagnostics(compiled, global);
   if (!compiled.state) return 1;

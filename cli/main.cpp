@@ -14,6 +14,7 @@
 #include "cli/cluster_commands.h"
 #include "cli/cmd_controller.h"
 #include "cli/cmd_controller_manifests.h"
+#include "cli/usage_hint.h"
 
 namespace {
 
@@ -26,6 +27,7 @@ bool want_color(bool no_color_flag) {
 
 int run(int argc, char** argv) {
   using mkq::cli::OutputFormat;
+  using mkq::cli::usage_hint;
   CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, plan it, apply it to every cluster"};
   app.name("mkq");
   app.require_subcommand(1);
@@ -138,10 +140,17 @@ int run(int argc, char** argv) {
   // next argument (the policy's PATH) as its value.
   std::vector<std::string> args;
   for (int i = argc - 1; i >= 1; --i) args.emplace_back(std::string(argv[i]) == "--wait" ? "--wait=5m" : argv[i]);
+  const std::vector<std::string> words(args.rbegin(), args.rend());  // parse() consumes args
   try {
     app.parse(args);
   } catch (const CLI::ParseError& e) {
     // --help and --version exit 0; any usage error exits 1, as every other error does.
+    if (e.get_exit_code() != 0) {
+      if (const std::optional<std::string> hint = usage_hint(app, words)) {
+        std::fprintf(stderr, "mkq: error: %s\n", hint->c_str());
+        return 1;
+      }
+    }
     return app.exit(e) == 0 ? 0 : 1;
   }
 
