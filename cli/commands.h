@@ -137,7 +137,7 @@ int run_eval(const EvalOptions& options, const GlobalOptions& global);
 int run_fmt(const FmtOptions& options, const GlobalOptions& global);
 int run_graph(const GraphOptions& options, const GlobalOptions& global);
 int run_render(const RenderOptions& options, const GlobalOptions& global);
-int run_version();
+int run_version(OutputFormat format);
 int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& global);
 int run_plan(const PlanCommandOptions& options, const GlobalOptions& global);
 int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global);

@@ -130,7 +130,9 @@ int run(int argc, char** argv) {
   compiling.push_back(controller_manifests.command());
   for (CLI::App* cmd : compiling) add_import_root_option(cmd);
 
-  CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version and build information");
+  CLI::App* version_cmd = app.add_subcommand("version", "Print mkq's version, commit and the Kueue API it writes");
+  std::string version_format = "text";
+  version_cmd->add_option("--format", version_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
 
   if (argc == 1) {  // no command: say what there is
     std::fputs(app.help().c_str(), stderr);
@@ -174,7 +176,7 @@ int run(int argc, char** argv) {
   }
   if (*graph_cmd) return mkq::cli::run_graph(graph, global);
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
-  if (*version_cmd) return mkq::cli::run_version();
+  if (*version_cmd) return mkq::cli::run_version(version_format == "json" ? OutputFormat::Json : OutputFormat::Text);
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
   if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself
   if (const std::optional<int> code = controller_command.run(global)) return *code;

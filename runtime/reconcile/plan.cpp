@@ -1013,6 +1013,8 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
       } else if (options.prune) {
         cluster_plan.changes.push_back(plan_removal(
             entry, *cluster_live, RemovalContext{Reason::NoLongerInPolicy, desired.policy, options, managed}));
+      } else {
+        cluster_plan.kept.push_back(entry.ref);
       }
     }
     for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);

@@ -130,6 +130,10 @@ struct ClusterPlan {
   bool reachable = true;
   std::string error;            // why the cluster could not be read: its changes are unknown
   std::vector<Change> changes;  // apply order (deletions last, in reverse apply order); no-ops included
+  // --no-prune: objects mkq applied that the policy no longer declares, left
+  // as they are. Not changes, but the plan says so: the cluster does not match
+  // the policy while they remain.
+  std::vector<base::ObjectRef> kept;
 };
 
 struct PlanSummary {

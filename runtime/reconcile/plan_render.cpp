@@ -50,8 +50,22 @@ struct Palette {
 
 const char* role_name(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }
 
-std::string object_name(const Change& change) {
-  return change.ref.kind + " " + (change.ref.namespace_name.empty() ? change.ref.name : change.ref.namespace_name + "/" + change.ref.name);
+std::string object_name(const base::ObjectRef& ref) {
+  return ref.kind + " " + (ref.namespace_name.empty() ? ref.name : ref.namespace_name + "/" + ref.name);
+}
+
+std::string object_name(const Change& change) { return object_name(change.ref); }
+
+std::size_t kept_count(const Plan& plan) {
+  std::size_t n = 0;
+  for (const ClusterPlan& cluster : plan.clusters) n += cluster.kept.size();
+  return n;
+}
+
+// "2 objects mkq applied are no longer in the policy and kept (--no-prune)"
+std::string kept_text(std::size_t n) {
+  return std::to_string(n) + (n == 1 ? " object mkq applied is" : " objects mkq applied are") +
+         " no longer in the policy and kept (--no-prune)";
 }
 
 std::string value_text(const Json& value, bool sensitive) { return sensitive ? kSensitiveMarker : value.dump(); }
@@ -93,8 +107,17 @@ std::string excluded_text(const ExcludedCluster& excluded) {
 }
 
 std::string no_changes_text(const Plan& plan) {
-  return plan.kind == PlanKind::Destroy ? "No changes. mkq has nothing to destroy." 
-                                        : "No changes. Every cluster matches the policy.";
+  if (plan.kind == PlanKind::Destroy) return "No changes. mkq has nothing to destroy.";
+  const std::size_t kept = kept_count(plan);
+  if (kept > 0) return "No changes to make, but not every cluster matches the policy: " + kept_text(kept) + ".";
+  return "No changes. Every cluster matches the policy.";
+}
+
+// Per cluster: the objects --no-prune keeps, one line each.
+std::string kept_lines(const ClusterPlan& cluster, const std::string& indent) {
+  std::string out;
+  for (const base::ObjectRef& ref : cluster.kept) out += indent + "= " + object_name(ref) + " (kept: no longer in the policy; --no-prune)\n";
+  return out;
 }
 
 std::string escape_cell(const std::string& text) {
@@ -135,7 +158,13 @@ std::string render_text(const Plan& plan, bool color) {
   for (const ExcludedCluster& e : plan.excluded) {
     excluded += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
   }
-  if (!plan.has_changes() && plan.complete()) return no_changes_text(plan) + "\n" + excluded;
+  if (!plan.has_changes() && plan.complete()) {
+    std::string kept;
+    for (const ClusterPlan& cluster : plan.clusters) {
+      if (!cluster.kept.empty()) kept += p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")") + "\n" + kept_lines(cluster, "  ");
+    }
+    return no_changes_text(plan) + "\n" + (kept.empty() ? "" : "\n" + kept) + excluded;
+  }
   std::string out = "mkq will perform the following actions:\n";
   for (const ClusterPlan& cluster : plan.clusters) {
     out += "\n" + p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")");
@@ -144,10 +173,10 @@ std::string render_text(const Plan& plan, bool color) {
       continue;
     }
     if (!has_real_changes(cluster)) {
-      out += ": no changes\n";
+      out += ": no changes\n" + kept_lines(cluster, "  ");
       continue;
     }
-    out += "\n";
+    out += "\n" + kept_lines(cluster, "  ");
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
       out += "  " + p.action(change.action) + " " + object_name(change) + " (" + reason_text(change) + ")\n";
@@ -170,6 +199,7 @@ std::string render_text(const Plan& plan, bool color) {
   const PlanSummary s = plan.summary();
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
   if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
+  if (const std::size_t kept = kept_count(plan); kept > 0) out += kept_text(kept) + ".\n";
   if (s.unreachable_clusters > 0) {
     const bool one = s.unreachable_clusters == 1;
     out += std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") + " unreachable: " +
@@ -189,6 +219,7 @@ std::string render_markdown(const Plan& plan) {
   }
   std::string out = "### mkq plan: " + summary_line(s) + "\n";
   if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
+  if (const std::size_t kept = kept_count(plan); kept > 0) out += "\n" + kept_text(kept) + ".\n";
   if (s.unreachable_clusters > 0) {
     const bool one = s.unreachable_clusters == 1;
     out += "\n**" + std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") +
@@ -340,6 +371,9 @@ Json render_json(const Plan& plan) {
       changes.push_back(std::move(j));
     }
     c["changes"] = std::move(changes);
+    Json kept = Json::array();
+    for (const base::ObjectRef& ref : cluster.kept) kept.push_back(ref.address());
+    c["kept"] = std::move(kept);
     clusters.push_back(std::move(c));
   }
   out["clusters"] = std::move(clusters);

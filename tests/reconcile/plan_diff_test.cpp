@@ -211,6 +211,21 @@ TEST_CASE("plan: objects no longer in the policy are deleted last, in reverse or
   const auto kept = world.plan(desired, nullptr, keep);
   CHECK(actions(kept).empty());
   CHECK(cluster_of(kept, "manager").changes.size() == 3);
+  // Kept, not forgotten: the plan names them, and says the clusters do not match the policy.
+  const auto& kept_manager = cluster_of(kept, "manager");
+  REQUIRE(kept_manager.kept.size() == 2);
+  CHECK(kept_manager.kept[0].address() == "manager/ResourceFlavor/old-flavor");
+  CHECK(kept_manager.kept[1].address() == "manager/LocalQueue/team-a/old-queue");
+  CHECK(reconcile::render_text(kept, false) ==
+        "No changes to make, but not every cluster matches the policy: 2 objects mkq applied are no longer in the "
+        "policy and kept (--no-prune).\n"
+        "\n"
+        "# cluster manager (manager)\n"
+        "  = ResourceFlavor old-flavor (kept: no longer in the policy; --no-prune)\n"
+        "  = LocalQueue team-a/old-queue (kept: no longer in the policy; --no-prune)\n");
+  CHECK(reconcile::render_json(kept)["clusters"][0]["kept"] ==
+        Json::parse(R"(["manager/ResourceFlavor/old-flavor", "manager/LocalQueue/team-a/old-queue"])"));
+  CHECK(reconcile::render_text(plan, false).find("kept") == std::string::npos);
 }
 
 TEST_CASE("plan: an inventory object already gone is a no-op the executor can forget", "[reconcile][plan]") {
