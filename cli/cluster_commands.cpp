@@ -127,7 +127,8 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
                         "The kubeconfig of a kubernetes:// state's context (default: $KUBECONFIG, then "
                         "~/.kube/config; none at all: the sandbox's)");
   state_cmd->add_option("--policy", state_policy, "The policy whose state to read (default: .)");
-  state_cmd->add_flag("--json", state.json, "Print JSON");
+  state_cmd->add_option("--format", state_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  state_cmd->add_flag("--json", state.json, "The same as --format json (kept for scripts written before --format)");
   state_cmd->add_subcommand("list", "List every object in the inventory")->callback([this] { state.action = "list"; });
   CLI::App* state_show = state_cmd->add_subcommand("show", "Show one object of the inventory");
   state_show->add_option("ADDRESS", state.address, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME")->required();
@@ -163,7 +164,8 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
                           "~/.kube/config; none at all: the sandbox's)");
   history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
   history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
-  history_cmd->add_flag("--json", history.json, "Print JSON");
+  history_cmd->add_option("--format", history_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
+  history_cmd->add_flag("--json", history.json, "The same as --format json (kept for scripts written before --format)");
 }
 
 void ClusterCommands::add_runtime_options(CLI::App* cmd, RuntimeOptions& runtime) const {
@@ -215,6 +217,7 @@ std::optional<int> ClusterCommands::run(const GlobalOptions& global) {
     state.policy_path = state_policy;
     state.state_option = state_file;
     if (state.file.empty()) state.file = operation::state_path_for(state_policy, RuntimeOptions{}).string();
+    state.json = state.json || state_format == "json";
     return run_state(state, global);
   }
   if (*history_cmd) {
@@ -222,6 +225,7 @@ std::optional<int> ClusterCommands::run(const GlobalOptions& global) {
     runtime.state_path = history.state_path;
     history.state_path = operation::state_path_for(history_policy, runtime).string();
     history.policy_path = history_policy;
+    history.json = history.json || history_format == "json";
     return run_history(history, global);
   }
   return std::nullopt;

@@ -41,6 +41,8 @@ class ClusterCommands {
   CLI::App* destroy_cmd = nullptr;
   StatusOptions status;
   std::string status_format = "text";
+  std::string state_format = "text";
+  std::string history_format = "text";
   std::string status_wait;
   CLI::App* status_cmd = nullptr;
   RotateOptions rotate;

@@ -34,9 +34,9 @@ broken_run() {
   timeout 300 "$MKQ" "$@" --kubeconfig "$kubeconfig" --state "$TMP/state.db" >"$TMP/$name.out" 2>"$TMP/$name.err"
   rc=$?
 }
-# history_field RUN-ID FIELD: a field of that run in `mkq history --json`.
+# history_field RUN-ID FIELD: a field of that run in `mkq history --format json`.
 history_field() {
-  timeout 60 "$MKQ" history --state "$TMP/state.db" --json |
+  timeout 60 "$MKQ" history --state "$TMP/state.db" --format json |
     /usr/bin/python3 -c 'import json, sys; print(*[r[sys.argv[2]] for r in json.load(sys.stdin) if r["id"] == int(sys.argv[1])])' "$1" "$2"
 }
 history_result() { history_field "$1" result; }

@@ -122,7 +122,7 @@ mkq_state history2 history --state "$STATE"
 [ "$rc" = 0 ] || { show history2; fail "history of $STATE"; }
 [ "$(grep -c ' apply ' "$TMP/history2.out")" = 2 ] && ! grep -q -E "failed|interrupted|running" "$TMP/history2.out" ||
   { show history2; fail "the history should hold A's two applies, both successful, and nothing of B"; }
-mkq_state holder2 state list --state "$STATE" --json
+mkq_state holder2 state list --state "$STATE" --format json
 [ "$rc" = 0 ] || { show holder2; fail "state list after the race"; }
 k --context manager-cluster -n mkq-state get lease fleet-lock -o jsonpath='{.spec.holderIdentity}' >"$TMP/lease.out" 2>&1
 [ ! -s "$TMP/lease.out" ] || { cat "$TMP/lease.out"; fail "the lock's Lease still names a holder after both runs"; }
