@@ -336,7 +336,8 @@ kube::Json render_status_json(const StatusReport& report) {
       o["kind"] = object.kind;
       o["namespace"] = object.namespace_name;
       o["name"] = object.name;
-      o["active"] = to_string(object.state);
+      o["active"] = object.state == ActiveState::True;
+      o["condition"] = to_string(object.state);
       o["reason"] = object.reason;
       o["message"] = object.message;
       objects.push_back(std::move(o));

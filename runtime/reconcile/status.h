@@ -94,8 +94,9 @@ StatusReport wait_for_status(const kueue::DesiredState& desired, const std::vect
 std::string render_status_text(const StatusReport& report, bool color);
 
 // {"clusters":[{"name","role","reachable","error","objects":[{"address","kind",
-// "namespace","name","active","reason","message"}]}],"summary":{"active","total"}}
-// where "active" is to_string(ActiveState); with credentials, also
+// "namespace","name","active","condition","reason","message"}]}],"summary":{"active","total"}}
+// where "active" is a boolean (Active=True) and "condition" is
+// to_string(ActiveState): why it is not; with credentials, also
 // "credentials":[{"worker","account","live","error"}] ("live" null when unknown).
 kube::Json render_status_json(const StatusReport& report);
 

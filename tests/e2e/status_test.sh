@@ -64,8 +64,8 @@ assert report["clusters"][0]["role"] == "manager" and report["clusters"][1]["rol
 for cluster in report["clusters"]:
     assert cluster["reachable"] is True and cluster["error"] == "", cluster
     for o in cluster["objects"]:
-        assert set(o) == {"address", "kind", "namespace", "name", "active", "reason", "message"}, o
-        assert o["active"] == "True", o
+        assert set(o) == {"address", "kind", "namespace", "name", "active", "condition", "reason", "message"}, o
+        assert o["active"] is True and o["condition"] == "True", o
 mc = [o for o in report["clusters"][0]["objects"] if o["kind"] == "MultiKueueCluster"][0]
 assert mc["address"] == "manager-cluster/MultiKueueCluster/multikueue-test-worker1", mc
 assert (mc["reason"], mc["message"]) == ("Active", "Connected"), mc
@@ -121,7 +121,7 @@ mkq_run json2 status "$P" --format json
 import json, sys
 report = json.load(open(sys.argv[1]))
 mc = [o for o in report["clusters"][0]["objects"] if o["kind"] == "MultiKueueCluster"][0]
-assert (mc["active"], mc["reason"]) == ("False", "ClientConnectionFailed"), mc
+assert (mc["active"], mc["condition"], mc["reason"]) == (False, "False", "ClientConnectionFailed"), mc
 assert report["summary"]["active"] < report["summary"]["total"], report["summary"]
 EOF
 grep -q "not-a-valid-token" "$TMP/status2.out" "$TMP/status2.err" "$TMP/json2.out" &&

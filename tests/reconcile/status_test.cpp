@@ -278,13 +278,13 @@ TEST_CASE("status: JSON", "[reconcile][status]") {
   CHECK(
       json.dump() ==
       R"({"clusters":[{"name":"manager-cluster","role":"manager","reachable":true,"error":"","objects":[)"
-      R"({"address":"manager-cluster/MultiKueueCluster/multikueue-test-worker1","kind":"MultiKueueCluster","namespace":"","name":"multikueue-test-worker1","active":"False","reason":"ClientConnectionFailed","message":"Unauthorized"},)"
-      R"({"address":"manager-cluster/AdmissionCheck/sample-multikueue","kind":"AdmissionCheck","namespace":"","name":"sample-multikueue","active":"True","reason":"Active","message":"The admission check is active"},)"
-      R"({"address":"manager-cluster/ClusterQueue/cluster-queue","kind":"ClusterQueue","namespace":"","name":"cluster-queue","active":"True","reason":"Ready","message":"Can admit new workloads"},)"
-      R"({"address":"manager-cluster/LocalQueue/default/user-queue","kind":"LocalQueue","namespace":"default","name":"user-queue","active":"True","reason":"Ready","message":"Can submit new workloads to localQueue"}]},)"
+      R"({"address":"manager-cluster/MultiKueueCluster/multikueue-test-worker1","kind":"MultiKueueCluster","namespace":"","name":"multikueue-test-worker1","active":false,"condition":"False","reason":"ClientConnectionFailed","message":"Unauthorized"},)"
+      R"({"address":"manager-cluster/AdmissionCheck/sample-multikueue","kind":"AdmissionCheck","namespace":"","name":"sample-multikueue","active":true,"condition":"True","reason":"Active","message":"The admission check is active"},)"
+      R"({"address":"manager-cluster/ClusterQueue/cluster-queue","kind":"ClusterQueue","namespace":"","name":"cluster-queue","active":true,"condition":"True","reason":"Ready","message":"Can admit new workloads"},)"
+      R"({"address":"manager-cluster/LocalQueue/default/user-queue","kind":"LocalQueue","namespace":"default","name":"user-queue","active":true,"condition":"True","reason":"Ready","message":"Can submit new workloads to localQueue"}]},)"
       R"({"name":"multikueue-test-worker1","role":"worker","reachable":false,"error":"connection refused: https://worker.invalid cannot be reached","objects":[)"
-      R"({"address":"multikueue-test-worker1/ClusterQueue/cluster-queue","kind":"ClusterQueue","namespace":"","name":"cluster-queue","active":"unreadable","reason":"","message":""},)"
-      R"({"address":"multikueue-test-worker1/LocalQueue/default/user-queue","kind":"LocalQueue","namespace":"default","name":"user-queue","active":"unreadable","reason":"","message":""}]}],)"
+      R"({"address":"multikueue-test-worker1/ClusterQueue/cluster-queue","kind":"ClusterQueue","namespace":"","name":"cluster-queue","active":false,"condition":"unreadable","reason":"","message":""},)"
+      R"({"address":"multikueue-test-worker1/LocalQueue/default/user-queue","kind":"LocalQueue","namespace":"default","name":"user-queue","active":false,"condition":"unreadable","reason":"","message":""}]}],)"
       R"("summary":{"active":3,"total":6}})");
 }
 
