@@ -8,7 +8,6 @@
 #include <exception>
 
 #include "compiler/kueue/schema.h"
-#include "runtime/reconcile/active_condition.h"
 #include "runtime/reconcile/apply_internal.h"
 
 namespace mkq::reconcile::detail {
