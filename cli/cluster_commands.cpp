@@ -87,6 +87,9 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
   apply_cmd->add_flag("--force-conflicts", apply.force_conflicts,
                       "Take ownership of fields another field manager owns (server-side apply force)");
   apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
+  apply_cmd->add_option("--drain-timeout", apply.drain_timeout,
+                        "A worker leaving the fleet: wait at most DURATION until no Workload runs on it before "
+                        "deleting its objects (default 10m; 0: do not wait)");
   add_exclude_option(apply_cmd, apply.runtime);
   add_ownership_options(apply_cmd, apply.ownership);
 

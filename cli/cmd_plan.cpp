@@ -26,11 +26,13 @@ int exit_code(const operation::ApplyResult& result, Operation next) {
 }
 
 int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& global,
-                     const operation::RunOptions& common, const std::optional<std::chrono::milliseconds>& wait) {
+                     const operation::RunOptions& common, const std::optional<std::chrono::milliseconds>& wait,
+                     std::chrono::milliseconds drain_timeout) {
   operation::SavedPlanRequest request;
   static_cast<operation::RunOptions&>(request) = common;
   request.auto_approve = options.auto_approve;
   request.wait = wait;
+  request.drain_timeout = drain_timeout;
   request.force_conflicts = options.force_conflicts;
   TerminalUi ui(global);
   operation::KubeconfigResolver resolver;
@@ -59,10 +61,15 @@ int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
 int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   std::optional<std::chrono::milliseconds> wait;
   if (!wait_option(options.wait, options.wait_duration, &wait)) return 1;
+  std::chrono::milliseconds drain_timeout{};
+  if (!parse_duration(options.drain_timeout, &drain_timeout)) {
+    error_line("--drain-timeout takes a duration such as 90s, 10m or 0, not \"" + options.drain_timeout + "\"");
+    return 1;
+  }
   operation::RunOptions common;
   if (!run_options(options.path, options.runtime, global, &common)) return 1;
   if (!options.destroy && operation::looks_like_saved_plan(options.path)) {
-    return apply_saved_plan(options, global, common, wait);
+    return apply_saved_plan(options, global, common, wait, drain_timeout);
   }
   operation::ApplyRequest request;
   static_cast<operation::RunOptions&>(request) = common;
@@ -72,6 +79,7 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   request.no_prune = options.no_prune;
   request.force_conflicts = options.force_conflicts;
   request.allow_empty = options.allow_empty;
+  request.drain_timeout = drain_timeout;
   request.ownership = options.ownership;
   TerminalUi ui(global);
   operation::KubeconfigResolver resolver;

@@ -86,6 +86,7 @@ struct ApplyCommandOptions {
   bool no_prune = false;
   bool force_conflicts = false;
   bool allow_empty = false;
+  std::string drain_timeout = "10m";  // --drain-timeout: a leaving worker's drain, at most
   bool destroy = false;               // `mkq destroy`
   OwnershipOptions ownership;
 };

@@ -35,6 +35,20 @@ std::string tally(int done, int failed, int skipped, int not_started) {
   return text;
 }
 
+// A leaving worker that did not drain in time: what still ran on it when its
+// objects were deleted (reconcile::Drain).
+void print_drains(const std::vector<reconcile::Drain>& drains) {
+  for (const reconcile::Drain& drain : drains) {
+    if (drain.running.empty()) continue;
+    const long long seconds = (drain.waited.count() + 500) / 1000;
+    std::string names;
+    for (const std::string& name : drain.running) names += (names.empty() ? "" : ", ") + name;
+    std::printf("\nDrain: after %llds (--drain-timeout) %s still ran on %s; its objects were deleted all the same: %s\n",
+                seconds, count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads").c_str(),
+                drain.worker.c_str(), names.c_str());
+  }
+}
+
 }  // namespace
 
 Operation operation_of(const std::string& command, const std::string& path, const RuntimeOptions& runtime) {
@@ -70,6 +84,7 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
   std::string resources = std::to_string(added) + " added, " + std::to_string(changed) + " changed, " +
                           std::to_string(destroyed) + " destroyed";
   if (released > 0) resources += ", " + std::to_string(released) + " released";
+  print_drains(report.drains);
   if (report.success()) {
     if (planned > 0) {
       std::printf("\n%s complete! Resources: %s.\n", operation.title.c_str(), resources.c_str());

@@ -125,7 +125,8 @@ ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui)
     return stopped(Stop::RemovesEverything, std::move(plan));
   }
   ApplyResult result =
-      detail::carry_out(run, carried, {command, request.wait, request.force_conflicts, request.auto_approve});
+      detail::carry_out(run, carried, {command, request.wait, request.force_conflicts, request.auto_approve,
+                                       request.drain_timeout});
   if (request.read_credentials) result.credentials = detail::credential_expiries(run);
   result.plan = std::move(plan);
   result.policy_path = request.path;
@@ -180,7 +181,8 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
   ui.show_plan(*saved);
   if (detail::refused(*saved, run)) return stopped(Stop::Refused, std::move(saved).value());
   ApplyResult result =
-      detail::carry_out(run, *saved, {command, request.wait, request.force_conflicts, request.auto_approve});
+      detail::carry_out(run, *saved, {command, request.wait, request.force_conflicts, request.auto_approve,
+                                      request.drain_timeout});
   result.plan = std::move(saved).value();
   result.policy_path = options.path;  // the next step names the policy: a saved plan is stale once applied
   return result;

@@ -64,6 +64,9 @@ struct ApplyRequest : RunOptions {
   ChangeSelection select;
   // The run's name in the history and on the lock; empty: "apply" or "destroy".
   std::string command;
+  // A worker leaving the fleet: how long to wait until no Workload runs on
+  // it before its objects are deleted all the same (reconcile::ApplyOptions).
+  std::chrono::milliseconds drain_timeout{600000};
   // Read every worker's credential expiry on the manager after the run
   // (ApplyResult::credentials): what the controller's metrics report.
   bool read_credentials = false;
@@ -76,6 +79,7 @@ struct SavedPlanRequest : RunOptions {
   bool auto_approve = false;
   std::optional<std::chrono::milliseconds> wait;
   bool force_conflicts = false;
+  std::chrono::milliseconds drain_timeout{600000};  // as ApplyRequest's
 };
 
 // `mkq credentials rotate`: only the credential changes, issued anew.

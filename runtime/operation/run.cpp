@@ -156,6 +156,7 @@ ApplyResult execute(Run& run, const reconcile::Plan& plan, const Execution& exec
   apply.force_conflicts = execution.force_conflicts;
   apply.cancel = cancellation ? cancellation->token() : nullptr;
   apply.wait = execution.wait;
+  apply.drain_timeout = execution.drain_timeout;
   apply.progress = [&run](const reconcile::ProgressEvent& event) { run.ui.progress(event); };
   const auto started = std::chrono::steady_clock::now();
   const Timing before = counted(run.session);

@@ -55,6 +55,7 @@ struct Execution {
   std::optional<std::chrono::milliseconds> wait;
   bool force_conflicts = false;
   bool auto_approve = false;
+  std::chrono::milliseconds drain_timeout{600000};  // a phased plan's drain (reconcile::ApplyOptions)
 };
 
 // Confirms (unless auto_approve), carries `plan` out and records it -- or,

@@ -61,7 +61,8 @@ Json change_to_json(const reconcile::Change& change) {
                 {"take_ownership", change.take_ownership},
                 {"take_over", change.take_over},
                 {"adopted", change.adopted},
-                {"revokes_token_of", change.revokes_token_of}}},
+                {"revokes_token_of", change.revokes_token_of},
+                {"step", reconcile::step_name(change.step)}}},
               {"desired", reconcile::masked_document(change)},
               {"inventory_digest", change.inventory_digest},
               {"depends_on", change.depends_on},
@@ -104,7 +105,8 @@ Json plan_to_json(const reconcile::Plan& plan) {
                 {"take_over", plan.options.take_over},
                 {"delete_adopted", plan.options.delete_adopted}}},
               {"clusters", std::move(clusters)},
-              {"excluded", std::move(excluded)}};
+              {"excluded", std::move(excluded)},
+              {"handover", {{"joining", plan.handover.joining}, {"leaving", plan.handover.leaving}}}};
 }
 
 // Throws (nlohmann's exceptions) on a missing or mistyped required field; the
@@ -128,6 +130,9 @@ reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   change.take_over = directives.value("take_over", false);
   change.adopted = directives.value("adopted", false);
   change.revokes_token_of = directives.value("revokes_token_of", std::string());
+  const std::optional<reconcile::Step> step = reconcile::step_from_name(directives.value("step", std::string()));
+  if (!step) throw std::invalid_argument("unknown step " + directives["step"].dump() + " for " + change.ref.address());
+  change.step = *step;
   change.desired = j.contains("desired") ? j["desired"] : Json();
   change.inventory_digest = j.value("inventory_digest", std::string());
   if (j.contains("depends_on")) change.depends_on = j["depends_on"].get<std::vector<std::string>>();
@@ -180,6 +185,9 @@ reconcile::Plan plan_from_json(const Json& json) {
   for (const Json& e : json.value("excluded", Json::array())) {
     plan.excluded.push_back({e.at("name").get<std::string>(), e.at("objects").get<int>()});
   }
+  const Json handover = json.value("handover", Json::object());
+  plan.handover.joining = handover.value("joining", std::vector<std::string>());
+  plan.handover.leaving = handover.value("leaving", std::vector<std::string>());
   return plan;
 }
 

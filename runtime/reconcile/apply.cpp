@@ -245,6 +245,15 @@ class Executor {
   // Phase 5: the restart that follows `change` (Change::restart).
   void restart_after(ClusterRun& cluster, const Change& change);
   void emit(ProgressEvent::Phase phase, const Change& change, const std::string& message);
+  void emit_event(const ProgressEvent& event);
+
+  // A phased plan's waits (apply.h). Each holds back every later change
+  // (hold) when its step cannot be passed.
+  void await_joining(ClusterRun* manager);
+  void check_switched();
+  void drain(ClusterRun* manager);
+  void hold(const std::string& why, const std::string& root = "");
+  bool has_step(Step step) const;  // any change to carry out in this step
 
   const Plan& plan_;
   const std::vector<Target>& targets_;
@@ -259,9 +268,12 @@ class Executor {
   // depends_on; for a deletion, the deletions of the objects depending on it).
   std::map<std::string, std::vector<std::string>> blockers_;
 
-  std::mutex record_mutex_;  // guards report_, failed_
+  std::mutex record_mutex_;  // guards report_, failed_, hold_
   ApplyReport report_;
   std::map<std::string, std::string> failed_;  // failed or skipped address -> the failed address at its root
+  // Set when a phased plan cannot go past a step: every change not yet
+  // started is skipped with this message (hold_root_: the address at its root).
+  std::string hold_, hold_root_;
   std::mutex progress_mutex_;
   RevocationTracker revocations_;
   StateJournal journal_;  // credential transactions, through writer_ (used only once it is constructed)
@@ -269,12 +281,16 @@ class Executor {
 };
 
 void Executor::emit(ProgressEvent::Phase phase, const Change& change, const std::string& message) {
-  if (!options_.progress) return;
   ProgressEvent event;
   event.phase = phase;
   event.ref = change.ref;
   event.action = change.action;
   event.message = message;
+  emit_event(event);
+}
+
+void Executor::emit_event(const ProgressEvent& event) {
+  if (!options_.progress) return;
   std::lock_guard<std::mutex> lock(progress_mutex_);
   try {
     options_.progress(event);
@@ -524,9 +540,11 @@ std::string Executor::release_change(ClusterRun& cluster, const Change& change) 
 
 void Executor::execute(ClusterRun& cluster, const Change& change) {
   // A failed prerequisite skips this change.
-  std::string blocked_by, root;
+  std::string blocked_by, root, held;
   {
     std::lock_guard<std::mutex> lock(record_mutex_);
+    held = hold_;
+    root = hold_root_;
     const auto blockers = blockers_.find(change.ref.address());
     if (blockers != blockers_.end()) {
       for (const std::string& blocker : blockers->second) {
@@ -537,6 +555,10 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
         break;
       }
     }
+  }
+  if (!held.empty() && !detail::cancelled(options_.cancel)) {
+    finish(change, Outcome::Skipped, held, root);
+    return;
   }
   if (!blocked_by.empty()) {
     const std::string message = change.action == Action::Delete
@@ -753,6 +775,94 @@ void Executor::prepare_blockers() {
   }
 }
 
+void Executor::hold(const std::string& why, const std::string& root) {
+  std::lock_guard<std::mutex> lock(record_mutex_);
+  if (!hold_.empty()) return;  // the first reason stands
+  hold_ = why;
+  hold_root_ = root;
+}
+
+bool Executor::has_step(Step step) const {
+  return std::any_of(plan_.clusters.begin(), plan_.clusters.end(), [step](const ClusterPlan& cluster) {
+    return std::any_of(cluster.changes.begin(), cluster.changes.end(),
+                       [step](const Change& change) { return change.action != Action::NoOp && change.step == step; });
+  });
+}
+
+void Executor::await_joining(ClusterRun* manager) {
+  if (manager == nullptr) {
+    hold("skipped: the manager cannot be reached, so the leaving workers stay as they are");
+    return;
+  }
+  // Only what would write the MultiKueueConfigs waits (a selection may have left it out).
+  if (plan_.handover.joining.empty() || !has_step(Step::Switch) || detail::cancelled(options_.cancel)) return;
+  const schema::KindInfo& kind = schema::info(schema::Kind::MultiKueueCluster);
+  std::vector<detail::WaitItem> items;
+  for (const std::string& name : plan_.handover.joining) {
+    const base::ObjectRef ref{manager->plan->cluster, std::string(kind.api_version), std::string(kind.name), "", name};
+    std::string root;
+    {
+      std::lock_guard<std::mutex> lock(record_mutex_);
+      const auto failed = failed_.find(ref.address());
+      if (failed != failed_.end()) root = failed->second;
+    }
+    if (!root.empty()) {
+      hold("skipped: " + ref.address() + " was not applied, so it cannot take over from the leaving workers", root);
+      return;
+    }
+    items.push_back(detail::WaitItem{ref});
+  }
+  const std::chrono::milliseconds timeout = options_.wait.value_or(options_.activation_timeout);
+  const std::map<std::string, kube::Client*> clients{{manager->plan->cluster, manager->client}};
+  const detail::WaitResult waited =
+      detail::wait_for_active(items, clients, timeout, options_.poll_interval, options_.cancel, slots_,
+                              [this](const ProgressEvent& event) { emit_event(event); });
+  if (waited.interrupted || waited.failures.empty()) return;
+  hold("skipped: not Active within " + format_duration(timeout) + ": " + waited.failures.front() +
+           "; the MultiKueueConfigs keep the leaving workers and nothing is deleted",
+       items.front().ref.address());
+}
+
+void Executor::check_switched() {
+  for (const ClusterPlan& cluster : plan_.clusters) {
+    for (const Change& change : cluster.changes) {
+      if (change.step != Step::Switch || change.ref.kind != schema::info(schema::Kind::MultiKueueConfig).name) continue;
+      std::string root;
+      {
+        std::lock_guard<std::mutex> lock(record_mutex_);
+        const auto failed = failed_.find(change.ref.address());
+        if (failed != failed_.end()) root = failed->second;
+      }
+      if (root.empty()) continue;
+      hold("skipped: " + change.ref.address() + " was not written and may still name the leaving workers", root);
+      return;
+    }
+  }
+}
+
+void Executor::drain(ClusterRun* manager) {
+  {
+    std::lock_guard<std::mutex> lock(record_mutex_);
+    if (!hold_.empty()) return;
+  }
+  if (manager == nullptr || !has_step(Step::Remove) || detail::cancelled(options_.cancel)) return;
+  const detail::DrainWait waited =
+      detail::wait_drained(*manager->client, manager->plan->cluster, plan_.handover.leaving, options_.drain_timeout,
+                           options_.poll_interval, options_.cancel, slots_,
+                           [this](const ProgressEvent& event) { emit_event(event); });
+  if (waited.interrupted) return;  // every deletion is not started
+  if (!waited.error.empty()) {
+    hold("skipped: cannot tell whether Workloads still run on the leaving workers: " + waited.error);
+    return;
+  }
+  std::lock_guard<std::mutex> lock(record_mutex_);
+  for (const std::string& worker : plan_.handover.leaving) {
+    const auto running = waited.running.find(worker);
+    report_.drains.push_back(
+        Drain{worker, running == waited.running.end() ? std::vector<std::string>{} : running->second, waited.waited});
+  }
+}
+
 void Executor::fail_unreachable(const ClusterPlan& cluster, const std::string& error) {
   for (const Change& change : cluster.changes) {
     if (change.action == Action::NoOp) continue;
@@ -798,7 +908,18 @@ ApplyReport Executor::run() {
     return cluster.plan->role == kueue::ClusterRole::Manager && (change.credential || tier_of(change.ref.kind) >= late_tier);
   };
   run_phase(all, [&](const ClusterRun& cluster, const Change& change) { return !is_late(cluster, change); }, false);
-  run_phase(managers, is_late, false);
+  if (plan_.phased()) {
+    ClusterRun* manager = managers.empty() ? nullptr : managers.front();
+    run_phase(managers, [&](const ClusterRun& cluster, const Change& change) {
+      return is_late(cluster, change) && change.step != Step::Switch;
+    }, false);
+    await_joining(manager);
+    run_phase(managers, [](const ClusterRun&, const Change& change) { return change.step == Step::Switch; }, false);
+    check_switched();
+    drain(manager);
+  } else {
+    run_phase(managers, is_late, false);
+  }
   run_phase(managers, [](const ClusterRun&, const Change&) { return true; }, true);
   run_phase(workers, [](const ClusterRun&, const Change&) { return true; }, true);
   for (const auto& run : runs) {
@@ -823,14 +944,7 @@ ApplyReport Executor::run() {
     for (const ObjectResult& result : report_.results) {
       if (!result.ok()) not_done.insert(result.ref.address());
     }
-    auto progress = [this](const ProgressEvent& event) {
-      if (!options_.progress) return;
-      std::lock_guard<std::mutex> lock(progress_mutex_);
-      try {
-        options_.progress(event);
-      } catch (...) {
-      }
-    };
+    auto progress = [this](const ProgressEvent& event) { emit_event(event); };
     const std::vector<detail::WaitItem> items = detail::wait_items(plan_, clients, not_done);
     detail::WaitResult waited = detail::wait_for_active(items, clients, *options_.wait, options_.poll_interval,
                                                         options_.cancel, slots_, progress);

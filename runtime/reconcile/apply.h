@@ -31,6 +31,14 @@ struct ApplyOptions {
   // A restart's rollout (Change::restart, rollout.h) must complete within
   // this, or within `wait` when that is set.
   std::chrono::milliseconds restart_timeout{300000};
+  // A phased plan (Plan::phased): the joining MultiKueueClusters must be
+  // Active within this (or within `wait` when that is set) before the
+  // MultiKueueConfigs are written; else apply stops there.
+  std::chrono::milliseconds activation_timeout{300000};
+  // A phased plan: how long to wait for the leaving workers to drain (no
+  // Workload on the manager running on them) before their objects are
+  // deleted all the same; 0: not at all (what runs is still reported).
+  std::chrono::milliseconds drain_timeout{600000};
   // The state records are written in groups this long after the first of a
   // burst (state_writer.h: what a kill -9 may lose); 0: each at once.
   std::chrono::milliseconds state_commit_interval{20};
@@ -73,6 +81,16 @@ struct ClusterOutcome {
   int planned() const { return done + failed + skipped + not_started; }
 };
 
+// A worker that left the fleet in a phased apply, as its drain ended.
+struct Drain {
+  std::string worker;
+  // The Workloads on the manager (NAMESPACE/NAME) still running on it when
+  // its objects were deleted: empty when it drained; else the drain timeout
+  // passed first.
+  std::vector<std::string> running;
+  std::chrono::milliseconds waited{0};
+};
+
 // How a run ends in the history (RunRecord::result).
 enum class RunResult { Success, Partial, Failed, Interrupted };
 const char* run_result_name(RunResult result);  // "success", "partial", "failed", "interrupted"
@@ -83,6 +101,9 @@ struct ApplyReport {
   std::vector<ObjectResult> results;
   std::vector<ClusterOutcome> clusters;  // every cluster of the plan, in plan order
   std::vector<std::string> wait_failures;  // "manager/ClusterQueue/cq: Active=False (FlavorNotFound): ..."
+  // A phased plan: each leaving worker's drain, when it was carried out (not
+  // when apply stopped before it).
+  std::vector<Drain> drains;
   int waited = 0;      // Kueue objects --wait verified (Active or not)
   int failed = 0;      // results not Done (failed, skipped or not started)
   // The cancellation token stopped something: a change not started, or the
@@ -98,7 +119,15 @@ struct ApplyReport {
   RunResult result() const;
 };
 
-// Carries out `plan`. Order: within a cluster, creates/updates/replaces by
+// Carries out `plan`. A phased plan (Plan::phased; docs/apply.md, "Replacing a
+// worker") runs its steps in order: Join (in the order below), then a wait
+// until the joining MultiKueueClusters are Active -- if they are not within
+// activation_timeout, every later change is skipped and nothing is deleted --
+// then Switch (the manager's MultiKueueConfigs and later kinds) -- if a
+// MultiKueueConfig change fails, nothing is drained or deleted -- then the
+// drain of the leaving workers (until no Workload on the manager runs on them
+// or drain_timeout passes: ApplyReport::drains), then Remove (the deletions,
+// as below). Otherwise: within a cluster, creates/updates/replaces by
 // apply tier (kueue::schema apply order), deletions in reverse order after
 // them; workers' changes and the manager's changes below tier
 // MultiKueueCluster run at once, the manager's MultiKueueClusters and later

@@ -88,6 +88,31 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
                            const std::atomic<bool>* cancel, RequestSlots& slots,
                            const std::function<void(const ProgressEvent&)>& emit);
 
+// The drain of the workers leaving a phased apply (ApplyReport::drains).
+struct DrainWait {
+  // Per leaving worker, the Workloads (NAMESPACE/NAME) still running on it
+  // at the end (every worker of the wait has an entry).
+  std::map<std::string, std::vector<std::string>> running;
+  // The last poll could not read the manager's Workloads (why): whether
+  // anything still runs is unknown.
+  std::string error;
+  bool interrupted = false;  // `cancel` cut the wait short
+  std::chrono::milliseconds waited{0};
+};
+
+// Polls the manager's Workloads (one LIST per poll) until none runs on any of
+// `workers` -- status.clusterName names it and no Finished=True condition --
+// `timeout` passes (0: one poll) or `cancel` (may be null) reads true.
+// Workloads not served by the manager: nothing runs. Emits Waiting on the
+// worker's MultiKueueCluster (`manager`'s) when what runs on it changes.
+DrainWait wait_drained(kube::Client& client, const std::string& manager, const std::vector<std::string>& workers,
+                       std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
+                       const std::atomic<bool>* cancel, RequestSlots& slots,
+                       const std::function<void(const ProgressEvent&)>& emit);
+
+// Sleeps until `until`, waking early when `cancel` is set. Returns false when cancelled.
+bool sleep_unless_cancelled(std::chrono::steady_clock::time_point until, const std::atomic<bool>* cancel);
+
 // True once the token (may be null) is set.
 inline bool cancelled(const std::atomic<bool>* cancel) {
   return cancel != nullptr && cancel->load();

@@ -104,7 +104,8 @@ void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, cons
   }
 }
 
-// Sleeps until `until`, waking early when `cancel` is set. Returns false when cancelled.
+}  // namespace
+
 bool sleep_unless_cancelled(Clock::time_point until, const std::atomic<bool>* cancel) {
   constexpr std::chrono::milliseconds kSlice{20};  // how soon an interrupt is noticed
   while (!cancelled(cancel)) {
@@ -114,8 +115,6 @@ bool sleep_unless_cancelled(Clock::time_point until, const std::atomic<bool>* ca
   }
   return false;
 }
-
-}  // namespace
 
 bool has_active_condition(const std::string& api_version, const std::string& kind) {
   return reports_active_condition(api_version, kind);

@@ -20,6 +20,7 @@
 
 #include "compiler/kueue/schema.h"
 #include "runtime/kube/fields_v1.h"
+#include "runtime/reconcile/handover.h"
 #include "runtime/reconcile/kueue_config.h"
 
 namespace mkq::reconcile {
@@ -1022,6 +1023,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
     sort_changes(cluster_plan.changes);
     plan.clusters.push_back(std::move(cluster_plan));
   }
+  phase_plan(plan, desired, live);
   return plan;
 }
 

@@ -64,6 +64,20 @@ struct Restart {
   base::ObjectRef deployment(const std::string& cluster) const;  // apps/v1 Deployment NAMESPACE/NAME on `cluster`
 };
 
+// The step of a phased apply a change belongs to (Plan::handover; docs/apply.md,
+// "Replacing a worker"), in the order apply runs them. Between Join and Switch
+// apply waits until every joining MultiKueueCluster is Active; between Switch
+// and Remove it drains the leaving workers.
+enum class Step {
+  Unphased,  // the plan is not phased: apply's usual order
+  Join,      // every create/update/release but the manager's MultiKueueConfigs and later kinds
+  Switch,    // the manager's MultiKueueConfigs and later kinds (AdmissionChecks, queues)
+  Remove,    // every deletion
+};
+
+const char* step_name(Step step);  // "", "join", "switch", "remove"
+std::optional<Step> step_from_name(const std::string& name);
+
 struct Change {
   base::ObjectRef ref;  // the object (ref.address() keys it in the plan, the state and what refresh read)
   Action action = Action::NoOp;
@@ -122,6 +136,7 @@ struct Change {
   // rotation left valid (credential_txn.h). Not in the inventory: apply
   // deletes it without a record and then finishes the worker's transaction.
   std::string revokes_token_of;
+  Step step = Step::Unphased;  // set on every change of a phased plan (Plan::handover)
 };
 
 struct ClusterPlan {
@@ -159,6 +174,25 @@ struct PlanOptions {
   bool delete_adopted = false;      // --delete-adopted: adopted objects are deleted, not released
 };
 
+// Workers leaving the fleet, and workers joining it in the same apply (a
+// worker replaced by another): what makes a plan phased. Names are
+// MultiKueueCluster names, which are the workers' names, and what a
+// Workload's status.clusterName holds. Made by make_plan from the
+// MultiKueueConfigs as the manager holds them and as the policy wants them,
+// so a plan made again after an interrupted apply picks up where it stopped:
+// a config that already names the new worker has nothing left to join.
+struct Handover {
+  // MultiKueueClusters a MultiKueueConfig starts to name: apply waits until
+  // each is Active before it writes the configs (Step::Switch).
+  std::vector<std::string> joining;
+  // Workers a MultiKueueConfig stops naming, whose MultiKueueCluster goes, or
+  // whose objects only the state still names: after Step::Switch apply waits
+  // until no Workload on the manager runs on them (the drain), and only then
+  // deletes (Step::Remove).
+  std::vector<std::string> leaving;
+  bool operator==(const Handover& other) const { return joining == other.joining && leaving == other.leaving; }
+};
+
 struct Plan {
   PlanKind kind = PlanKind::Apply;
   std::string policy;         // the policy's identity (apply records it in a state that has none)
@@ -169,6 +203,11 @@ struct Plan {
   std::vector<ClusterPlan> clusters;  // manager first, then workers by name
   std::vector<ExcludedCluster> excluded;  // by name; not in `clusters`
   PlanOptions options;  // what it was made with (a saved plan is checked by making it again)
+  Handover handover;    // empty leaving: not phased (every Change::step Unphased)
+
+  // A worker leaves the fleet: apply runs the steps of Change::step in order,
+  // with the waits between them.
+  bool phased() const { return !handover.leaving.empty(); }
 
   PlanSummary summary() const;
   bool has_changes() const;  // any change other than no-op

@@ -6,6 +6,7 @@
 #include <map>
 #include <set>
 
+#include "runtime/reconcile/handover.h"
 #include "runtime/reconcile/plan.h"
 
 namespace mkq::reconcile {
@@ -196,6 +197,10 @@ std::string render_text(const Plan& plan, bool color) {
     }
   }
   if (!excluded.empty()) out += "\n" + excluded;
+  const std::vector<std::string> steps = handover_lines(plan);
+  for (std::size_t index = 0; index < steps.size(); ++index) {
+    out += (index == 0 ? "\n" + p.bold(steps[index]) : "  " + steps[index]) + "\n";
+  }
   const PlanSummary s = plan.summary();
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
   if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
@@ -224,6 +229,10 @@ std::string render_markdown(const Plan& plan) {
     const bool one = s.unreachable_clusters == 1;
     out += "\n**" + std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") +
            " unreachable**: " + (one ? "its" : "their") + " changes are unknown.\n";
+  }
+  const std::vector<std::string> steps = handover_lines(plan);
+  for (std::size_t index = 0; index < steps.size(); ++index) {
+    out += index == 0 ? "\n" + steps[index] + "\n\n" : steps[index] + "\n";
   }
   for (const ClusterPlan& cluster : plan.clusters) {
     out += "\n#### cluster `" + cluster.cluster + "` (" + role_name(cluster.role) + ")\n\n";
@@ -314,6 +323,7 @@ Json change_json(const Change& change) {
   j["adopted"] = change.adopted;
   j["prior"] = change.prior;
   j["refusal"] = change.refusal;
+  if (change.step != Step::Unphased) j["step"] = step_name(change.step);
   return j;
 }
 
@@ -380,6 +390,7 @@ Json render_json(const Plan& plan) {
   Json excluded = Json::array();
   for (const ExcludedCluster& e : plan.excluded) excluded.push_back(Json{{"name", e.cluster}, {"objects", e.objects}});
   out["excluded"] = std::move(excluded);
+  if (plan.phased()) out["handover"] = Json{{"joining", plan.handover.joining}, {"leaving", plan.handover.leaving}};
   return out;
 }
 
@@ -450,12 +461,19 @@ base::Result<Plan> plan_from_json(const Json& json) {
         change.adopted = j.value("adopted", false);
         change.prior = j.value("prior", std::string());
         change.refusal = j.value("refusal", std::string());
+        const std::optional<Step> step = step_from_name(j.value("step", std::string()));
+        if (!step) return fail("unknown step " + j["step"].dump() + " for " + change.ref.address());
+        change.step = *step;
         cluster.changes.push_back(std::move(change));
       }
       plan.clusters.push_back(std::move(cluster));
     }
     for (const Json& e : json.value("excluded", Json::array())) {
       plan.excluded.push_back(ExcludedCluster{e.at("name").get<std::string>(), e.at("objects").get<int>()});
+    }
+    if (json.contains("handover")) {
+      plan.handover.joining = json["handover"].at("joining").get<std::vector<std::string>>();
+      plan.handover.leaving = json["handover"].at("leaving").get<std::vector<std::string>>();
     }
     return plan;
   } catch (const std::exception& e) {
@@ -509,6 +527,17 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
 }
 
 std::string first_difference(const Plan& saved, const Plan& fresh) {
+  if (!(saved.handover == fresh.handover)) {
+    const auto words = [](const Handover& handover) {
+      std::string text = "leaving [";
+      for (std::size_t i = 0; i < handover.leaving.size(); ++i) text += (i ? ", " : "") + handover.leaving[i];
+      text += "], joining [";
+      for (std::size_t i = 0; i < handover.joining.size(); ++i) text += (i ? ", " : "") + handover.joining[i];
+      return text + "]";
+    };
+    return "the workers it hands over differ: the plan says " + words(saved.handover) + ", the policy now plans " +
+           words(fresh.handover);
+  }
   // What decides: everything of a change but its display text.
   const auto checked = [](const Change& change) {
     Json j = change_json(change);

@@ -252,6 +252,7 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   change.live_resource_version = "7";
   change.depends_on = {"m/ResourceFlavor/f"};
   change.restart = reconcile::Restart{"kueue-system", "kueue-controller-manager", false};
+  change.step = reconcile::Step::Switch;  // a phased plan's step
   cluster.changes.push_back(change);
   reconcile::Change revoke;  // an interrupted rotation's leftover anchor
   revoke.ref.cluster = "m";
@@ -264,6 +265,8 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   cluster.changes.push_back(revoke);
   plan.clusters.push_back(cluster);
   plan.excluded.push_back({"w2", 4});
+  plan.handover.joining = {"w3"};
+  plan.handover.leaving = {"w1"};
   const std::string file = (fleet.dir / "saved.plan").string();
   REQUIRE(operation::write_saved_plan(plan, file).empty());
   const mkq::base::Result<reconcile::Plan> back = operation::read_saved_plan(file);
@@ -275,7 +278,10 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   CHECK_FALSE(back->options.prune);
   CHECK(back->options.take_over);
   CHECK(back->excluded.size() == 1);
+  CHECK(back->handover == plan.handover);
   const reconcile::Change& read = back->clusters.at(0).changes.at(0);
+  CHECK(read.step == reconcile::Step::Switch);
+  CHECK(back->clusters.at(0).changes.at(1).step == reconcile::Step::Unphased);
   CHECK(read.repairs_drift);
   CHECK(read.take_ownership);
   CHECK(read.take_over);
