@@ -245,8 +245,11 @@ void connect(const model::Policy& policy, const std::vector<ClusterSpec>& specs,
              const std::vector<kube::Endpoint>& endpoints, const RuntimeOptions& options,
              const credentials::ProviderOptions& provider_options, Session* session) {
   kube::ClientOptions client_options;
-  client_options.qps = options.qps;
-  client_options.burst = options.burst;
+  // A limit the user set holds whatever the server announces; a part of it
+  // left out keeps its default.
+  if (options.qps > 0) client_options.qps = options.qps;
+  if (options.burst > 0) client_options.burst = options.burst;
+  client_options.explicit_rate_limit = options.qps > 0 || options.burst > 0;
   if (options.request_timeout.count() > 0) client_options.request_timeout = options.request_timeout;
   std::map<std::string, credentials::WorkerAccess> workers;
   for (std::size_t i = 0; i < specs.size(); ++i) {
