@@ -28,7 +28,7 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
         ->check(CLI::Range(0.1, 100000.0));
     cmd->add_option("--burst", runtime.burst,
                     "Requests allowed at once before --qps applies (default: none with API Priority and "
-                    "Fairness, else 1000)")
+                    "Fairness, else 1000; with --qps alone, one second's worth)")
         ->check(CLI::Range(1, 100000));
     cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 16)")
         ->check(CLI::Range(1, 256));
