@@ -79,7 +79,7 @@ bool RequestPacing::run(std::chrono::milliseconds timeout,
   const auto remaining = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - timer_.now());
   };
-  int retry = 0;  // retries spent (an again-at-once attempt counts too, as before)
+  int retry = 0;  // retries spent (an at-once retry counts too)
   for (;;) {
     take_token();
     const std::chrono::milliseconds budget = remaining();

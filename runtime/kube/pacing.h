@@ -15,7 +15,8 @@
 //   - a limit the user set (--qps/--burst) always holds, whatever the server
 //     announces (cert-manager#9158).
 // Invariant: no attempt starts, and no wait begins, that would end after the
-// request's deadline; every wait after a 429 is at least its Retry-After.
+// request's deadline; every wait after a 429 is at least its Retry-After (read
+// as at most a minute).
 #pragma once
 
 #include <atomic>
