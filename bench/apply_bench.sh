@@ -83,7 +83,7 @@ timed_apply() {
 for ((i = 1; i <= runs; i++)); do
   timed_apply "m$i"
   mkq_ms=$took
-  [ "$i" = 1 ] && grep -E '^mkq: [a-z0-9-]+: (server|client-side) ' "$tmp/b-apply.log" | sed 's/^/  /'
+  [ "$i" = 1 ] && grep -E '^mkq: [a-z0-9-]+: (server|client-side) ' "$tmp/b-apply.log" | sed 's/^/  /' || true
   "$mkq" sandbox up --dir "$tmp/sbk$i" --clusters "$clusters" >/dev/null
   start=$(ms)
   for c in ${clusters//,/ }; do
