@@ -9,7 +9,8 @@
 //   - a server that announces API Priority and Fairness (APF: the
 //     X-Kubernetes-PF-FlowSchema-UID / -PriorityLevel-UID response headers)
 //     governs by itself: no client-side limit once one answer carried them, as
-//     client-go users do since kubernetes#111880; its 429s are honoured;
+//     Flux and cert-manager do with client-go (kubernetes#111880 asks the
+//     same of client-go itself); its 429s are honoured;
 //   - a server that announces nothing: a token bucket of the default size
 //     (ClientOptions, high enough not to dominate a large apply);
 //   - a limit the user set (--qps/--burst) always holds, whatever the server
