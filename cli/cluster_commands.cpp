@@ -22,11 +22,15 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
                     "kubernetes://CONTEXT/NAMESPACE/NAME for a state kept in a cluster");
     cmd->add_flag("--insecure-skip-tls-verify", runtime.insecure_skip_tls_verify,
                   "Allow kubeconfig clusters with insecure-skip-tls-verify (refused otherwise)");
-    cmd->add_option("--qps", runtime.qps, "Requests per second to each cluster (default: 50)")
+    cmd->add_option("--qps", runtime.qps,
+                    "Requests per second to each cluster, even one that announces API Priority and Fairness "
+                    "(default: none for such a cluster, else 1000)")
         ->check(CLI::Range(0.1, 100000.0));
-    cmd->add_option("--burst", runtime.burst, "Requests allowed at once before --qps applies (default: 100)")
+    cmd->add_option("--burst", runtime.burst,
+                    "Requests allowed at once before --qps applies (default: none with API Priority and "
+                    "Fairness, else 1000; with --qps alone, one second's worth)")
         ->check(CLI::Range(1, 100000));
-    cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 8)")
+    cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 16)")
         ->check(CLI::Range(1, 256));
     cmd->add_option_function<std::string>(
            "--request-timeout",

@@ -25,6 +25,7 @@ int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*glo
   sandbox.faults.rate_drop = options.fault_drop_rate;
   sandbox.faults.verbs = sandbox::split_list(options.fault_verbs);
   sandbox.allow_short_tokens = options.allow_short_tokens;
+  sandbox.flow_control.concurrency = options.apf_concurrency;
   for (std::string& verb : sandbox.faults.verbs) {
     for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }

@@ -56,6 +56,7 @@ struct SandboxCommandOptions {
   double fault_drop_rate = 0.0;
   std::string fault_verbs;  // "get,post"; empty: every verb
   bool allow_short_tokens = false;  // TokenRequests down to 1 s (tests of credential rotation)
+  int apf_concurrency = 600;        // API Priority and Fairness: the server's concurrency; 0: no limit
 };
 
 

@@ -107,6 +107,11 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   sandbox_cmd->add_flag("--allow-short-tokens", sandbox.allow_short_tokens,
                         "Issue service-account tokens with lifetimes under 10 minutes (for tests)");
+  sandbox_cmd->add_option("--apf-concurrency", sandbox.apf_concurrency,
+                          "API Priority and Fairness: the server's concurrency, shared by priority level as "
+                          "kube-apiserver shares it; one user beyond its level's share waits, then gets 429 "
+                          "(default: 600, kube-apiserver's; 0: no limit)")
+      ->check(CLI::Range(0, 100000));
   sandbox_cmd->add_option("--fault-verbs", sandbox.fault_verbs,
                           "Inject faults only for these HTTP methods, e.g. post,patch (default: all)");
   for (const char* action : {"up", "down", "status", "serve"}) {

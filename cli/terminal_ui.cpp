@@ -60,11 +60,39 @@ void TerminalUi::error(const std::string& text) { error_line(text); }
 
 void TerminalUi::output(const std::string& text) { std::fputs(text.c_str(), stderr); }
 
+namespace {
+
+// One cluster's regime, e.g. "mkq: worker1: server announces API Priority and
+// Fairness; no client-side rate limit".
+void print_pacing(const operation::Timing::Pacing& pacing) {
+  char qps[32];
+  std::snprintf(qps, sizeof qps, "%g", pacing.qps);
+  const std::string limit = std::string(qps) + " requests/s, bursts of " + std::to_string(pacing.burst);
+  std::string line;
+  switch (pacing.regime) {
+    case kube::RateRegime::ServerFairness:
+      line = "server announces API Priority and Fairness; no client-side rate limit";
+      break;
+    case kube::RateRegime::ClientLimit:
+      line = "server does not announce API Priority and Fairness; client-side limit " + limit;
+      break;
+    case kube::RateRegime::Explicit:
+      line = "client-side limit " + limit + " as --qps/--burst ask" +
+             (pacing.priority_and_fairness ? " (the server announces API Priority and Fairness)" : "");
+      break;
+  }
+  std::fprintf(stderr, "mkq: %s: %s\n", pacing.cluster.c_str(), line.c_str());
+}
+
+}  // namespace
+
 void TerminalUi::timing(const operation::Timing& timing) {
   if (!global_.verbose) return;
   switch (timing.step) {
     case operation::Timing::Step::Refresh:
-      std::fprintf(stderr, "mkq: refresh  %8.1f ms (%d LISTs)\n", timing.milliseconds, timing.lists);
+      std::fprintf(stderr, "mkq: refresh  %8.1f ms (%d LISTs, %d requests in all)\n", timing.milliseconds,
+                   timing.lists, timing.requests);
+      for (const operation::Timing::Pacing& pacing : timing.pacing) print_pacing(pacing);
       break;
     case operation::Timing::Step::Apply:
       std::fprintf(stderr, "mkq: %-7s %8.1f ms (%d requests, %d retried, %d TLS connections in all)\n",

@@ -142,6 +142,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
     const State::Entry* known = previous.find(name);
     server_options.port = known != nullptr ? known->port : 0;  // a restart keeps every kubeconfig valid
     server_options.faults = options.faults;
+    server_options.flow_control = options.flow_control;
     auto server = std::make_unique<HttpsServer>(*cluster, pki, server_options);
     if (!server->bind(&error)) {
       err << "mkq: error: cluster " << name << ": " << error << "\n";
@@ -259,6 +260,9 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
       args.insert(args.end(), {"--fault-drop-rate", std::to_string(options.faults.rate_drop)});
     }
     if (options.allow_short_tokens) args.emplace_back("--allow-short-tokens");
+    if (options.flow_control.concurrency != FlowControlOptions().concurrency) {
+      args.insert(args.end(), {"--apf-concurrency", std::to_string(options.flow_control.concurrency)});
+    }
     if (!options.faults.verbs.empty()) args.insert(args.end(), {"--fault-verbs", join(options.faults.verbs, ",")});
     std::vector<char*> argv;
     for (std::string& arg : args) argv.push_back(arg.data());

@@ -31,6 +31,7 @@ struct SandboxOptions {
   std::vector<nlohmann::json> builtin_crds;
   std::string builtin_crds_source = "mkq's built-in Kueue CRDs";
   FaultOptions faults;
+  FlowControlOptions flow_control;  // `--apf-concurrency` (flow_control.h)
   // TokenRequest accepts expirationSeconds down to 1 (tests of rotation);
   // `--allow-short-tokens`, recorded in state.json.
   bool allow_short_tokens = false;

@@ -150,6 +150,7 @@ std::vector<std::string> split_list(const std::string& text) {
 struct HttpsServer::Impl {
   Cluster& cluster;
   ServerOptions options;
+  FlowControl flow_control{options.flow_control};
   bool tls_ok = false;  // set by the server's TLS callback: declared before server
   httplib::SSLServer server;
   int bound_port = -1;
@@ -203,6 +204,17 @@ struct HttpsServer::Impl {
     const std::optional<Identity> identity = authenticate(req, cluster);
     if (!identity) {
       set_status(res, 401, "Unauthorized", "Unauthorized");
+      return;
+    }
+    // API Priority and Fairness classifies what authentication let through.
+    const Flow flow = classify_flow(identity->user, identity->groups, req.path);
+    for (const auto& [name, value] : flow_headers(flow)) res.set_header(name, value);
+    const FlowControl::Seat seat = flow_control.admit(flow);  // held while the request is served
+    if (seat.rejected()) {
+      res.status = 429;
+      res.set_header("Retry-After", kRetryAfterSeconds);
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_content(kTooManyRequestsBody, "text/plain; charset=utf-8");
       return;
     }
     if (inject_fault(req, res)) return;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "sandbox/api.h"
+#include "sandbox/flow_control.h"
 #include "sandbox/pki.h"
 
 namespace mkq::sandbox {
@@ -32,6 +33,7 @@ struct ServerOptions {
   int port = 0;        // 0: any free port
   int threads = 64;    // 16 clients with keep-alive connections plus their watches
   FaultOptions faults;
+  FlowControlOptions flow_control;  // API Priority and Fairness (flow_control.h)
 };
 
 // The authenticated caller of a request.

@@ -2,10 +2,13 @@
 // the reconciler's unit tests run against FakeClient (tests/support/fake_client.h) and the tool
 // against HttpClient (libcurl, http_client.cpp).
 //
-// Every call may be made from several threads at once. The client rate-limits
-// itself (a token bucket per cluster), and retries, with exponential backoff
-// and jitter, answers 429 (honouring Retry-After), 500, 502, 503, 504 and
-// connection failures; what is left after the retries is the returned Error.
+// Every call may be made from several threads at once. The client paces
+// itself per cluster (pacing.h: no client-side limit when the server announces
+// API Priority and Fairness, else a token bucket; a limit the user set always
+// holds), and retries, with exponential backoff and jitter, answers 429
+// (waiting at least their Retry-After), 500, 502, 503, 504 and connection
+// failures, all within the request's one deadline; what is left after the
+// retries is the returned Error.
 #pragma once
 
 #include <chrono>
@@ -66,7 +69,14 @@ struct WatchEvent {
   Json object;
 };
 
-// Counters for tests and -v: what the client really sent.
+// Which rate limit governs a client's requests (pacing.h).
+enum class RateRegime {
+  ClientLimit,     // no answer announced API Priority and Fairness: the default token bucket
+  ServerFairness,  // the server announces API Priority and Fairness: no client-side limit
+  Explicit,        // the limit the user set (--qps/--burst), whatever the server announces
+};
+
+// Counters for tests and -v: what the client really sent, and how it paces.
 struct ClientStats {
   int requests = 0;  // HTTP requests sent, retries included
   int retries = 0;
@@ -74,6 +84,10 @@ struct ClientStats {
   int gets = 0;
   int connections = 0;      // TLS connections given the parsed CA/client certificate (not counted: blob fallback)
   int identity_parses = 0;  // client certificate/key pairs parsed (once per distinct pair)
+  RateRegime regime = RateRegime::ClientLimit;
+  bool priority_and_fairness = false;  // an answer carried APF's headers (also under an explicit limit)
+  double qps = 0;  // the client-side limit when the regime has one
+  int burst = 0;
 };
 
 class Client {
@@ -115,9 +129,18 @@ class Client {
   virtual ClientStats stats() const = 0;
 };
 
+// The client-side limit of a cluster that does not announce API Priority and
+// Fairness: Kueue's own clients' default (v0.20), high enough that a 2,000-object
+// apply is paced by the server's answers, not by the bucket (docs/apply.md).
+inline constexpr double kDefaultQps = 1000.0;
+inline constexpr int kDefaultBurst = 1000;
+
 struct ClientOptions {
-  double qps = 50.0;   // sustained requests per second to this cluster
-  int burst = 100;     // requests allowed at once before the rate applies
+  double qps = kDefaultQps;  // sustained requests per second to this cluster
+  int burst = kDefaultBurst;  // requests allowed at once before the rate applies
+  // The user set qps/burst: they hold even when the server announces API
+  // Priority and Fairness (otherwise that switches the client-side limit off).
+  bool explicit_rate_limit = false;
   std::chrono::milliseconds request_timeout{30000};  // one HTTP request (watches use WatchOptions::timeout)
   std::chrono::milliseconds connect_timeout{10000};
   int max_retries = 6;  // after the first attempt

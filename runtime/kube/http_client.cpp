@@ -28,17 +28,15 @@
 #include <mutex>
 #include <random>
 #include <sstream>
-#include <thread>
 
 #include "runtime/kube/client.h"
 #include "runtime/kube/exec_credential.h"
+#include "runtime/kube/pacing.h"
 #include "runtime/kube/tls_material.h"
 
 namespace mkq::kube {
 
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 void global_init() {
   static std::once_flag once;
@@ -133,10 +131,6 @@ Error status_error(int status, const std::string& body) {
   return error;
 }
 
-bool retryable_status(int status) {
-  return status == 429 || status == 500 || status == 502 || status == 503 || status == 504;
-}
-
 bool tls_code(CURLcode code) {
   switch (code) {
     case CURLE_SSL_CONNECT_ERROR:
@@ -158,36 +152,6 @@ bool tls_code(CURLcode code) {
       return false;
   }
 }
-
-// Token bucket: `burst` requests at once, then `qps` per second. A caller
-// reserves its token (the bucket may go negative) and sleeps outside the lock.
-class RateLimiter {
- public:
-  RateLimiter(double qps, int burst)
-      : qps_(qps), burst_(std::max(1, burst)), tokens_(static_cast<double>(std::max(1, burst))), last_(Clock::now()) {}
-
-  void wait() {
-    if (qps_ <= 0.0) return;
-    std::chrono::duration<double> delay{0.0};
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      const auto now = Clock::now();
-      const double elapsed = std::chrono::duration<double>(now - last_).count();
-      last_ = now;
-      tokens_ = std::min(static_cast<double>(burst_), tokens_ + elapsed * qps_);
-      tokens_ -= 1.0;
-      if (tokens_ < 0.0) delay = std::chrono::duration<double>(-tokens_ / qps_);
-    }
-    if (delay.count() > 0.0) std::this_thread::sleep_for(delay);
-  }
-
- private:
-  double qps_;
-  int burst_;
-  double tokens_;
-  Clock::time_point last_;
-  std::mutex mutex_;
-};
 
 struct CurlFree {
   void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
@@ -297,6 +261,7 @@ struct Response {
   int status = 0;
   std::string body;
   std::optional<int> retry_after;  // seconds
+  bool priority_and_fairness = false;  // X-Kubernetes-PF-FlowSchema-UID or -PriorityLevel-UID came with it
   bool streamed = false;           // the sink received data
   bool stopped = false;            // the sink asked to stop
 };
@@ -313,10 +278,18 @@ std::size_t on_header(char* data, std::size_t size, std::size_t count, void* use
   const std::string line(data, n);
   if (line.rfind("HTTP/", 0) == 0) {
     exchange->response->retry_after.reset();  // a new response (after 100 Continue or a redirect)
+    exchange->response->priority_and_fairness = false;
     return n;
   }
   const std::size_t colon = line.find(':');
-  if (colon != std::string::npos && lower(line.substr(0, colon)) == "retry-after") {
+  if (colon == std::string::npos) return n;
+  const std::string name = lower(line.substr(0, colon));
+  // API Priority and Fairness classified the request (pacing.h): any value counts.
+  if (name == "x-kubernetes-pf-flowschema-uid" || name == "x-kubernetes-pf-prioritylevel-uid") {
+    exchange->response->priority_and_fairness = true;
+    return n;
+  }
+  if (name == "retry-after") {
     const std::string value = trim(line.substr(colon + 1));
     if (!value.empty() && std::all_of(value.begin(), value.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
         value.size() < 7) {
@@ -353,6 +326,17 @@ Json parse_body(const std::string& body) {
   return document;
 }
 
+PacingOptions pacing_options(const ClientOptions& options) {
+  PacingOptions pacing;
+  pacing.qps = options.qps;
+  pacing.burst = options.burst;
+  pacing.explicit_limit = options.explicit_rate_limit;
+  pacing.max_retries = options.max_retries;
+  pacing.backoff_base = options.backoff_base;
+  pacing.backoff_max = options.backoff_max;
+  return pacing;
+}
+
 class HttpClient final : public Client {
  public:
   // cas: the endpoint's CA certificates parsed (empty: no CA data); identity:
@@ -366,8 +350,7 @@ class HttpClient final : public Client {
         host_header_(std::move(host_header)),
         cas_(std::move(cas)),
         ssl_ctx_callback_(curl_uses_our_openssl()),
-        limiter_(options_.qps, options_.burst),
-        random_(std::random_device{}()) {
+        pacing_(pacing_options(options_), steady_timer(), std::random_device{}()) {
     if (identity) {
       identity->generation = ++identity_generations_;
       identity_ = std::move(identity);
@@ -578,11 +561,15 @@ class HttpClient final : public Client {
   ClientStats stats() const override {
     ClientStats stats;
     stats.requests = requests_.load();
-    stats.retries = retries_.load();
+    stats.retries = pacing_.retries();
     stats.lists = lists_.load();
     stats.gets = gets_.load();
     stats.connections = connections_.load();
     stats.identity_parses = identity_parses_.load();
+    stats.regime = pacing_.regime();
+    stats.priority_and_fairness = pacing_.priority_and_fairness();
+    stats.qps = pacing_.qps();
+    stats.burst = pacing_.burst();
     return stats;
   }
 
@@ -684,15 +671,6 @@ class HttpClient final : public Client {
     return identity_;
   }
 
-  std::chrono::milliseconds backoff(int attempt) {
-    const long long base = std::max<long long>(1, options_.backoff_base.count());
-    const long long cap = std::max<long long>(base, options_.backoff_max.count());
-    const long long ceiling = attempt >= 30 ? cap : std::min(cap, base << attempt);
-    std::lock_guard<std::mutex> lock(random_mutex_);
-    std::uniform_int_distribution<long long> jitter(0, ceiling);  // full jitter
-    return std::chrono::milliseconds(jitter(random_));
-  }
-
   Error transport_error(const Response& r, std::chrono::milliseconds timeout) const {
     const std::string detail = lower(r.curl_message.empty() ? curl_easy_strerror(r.code) : r.curl_message);
     if (r.code == CURLE_OPERATION_TIMEDOUT) {
@@ -703,67 +681,62 @@ class HttpClient final : public Client {
     return make_error(0, "ConnectionFailed", "cannot connect to " + server() + ": " + detail);
   }
 
-  // Sends with rate limit and retries; a Response is any HTTP answer, an Error
-  // a transport failure or a configuration problem. One deadline covers the
-  // request with all its retries (the call's timeout, else request_timeout):
-  // no attempt and no backoff runs past it, so the time a Timeout names is the
-  // time waited.
+  // Sends through the pacing (pacing.h: the regime's limit, retries with
+  // backoff); a Response is any HTTP answer, an Error a transport failure or a
+  // configuration problem. One deadline covers the request with all its
+  // retries (the call's timeout, else request_timeout): no attempt and no wait
+  // runs past it, so the time a Timeout names is the time waited.
   Result<Response> send(const Call& call) {
-    using Clock = std::chrono::steady_clock;
     const std::chrono::milliseconds timeout = call.timeout.count() > 0 ? call.timeout : options_.request_timeout;
-    const Clock::time_point deadline = Clock::now() + timeout;
-    const auto remaining = [&deadline] {
-      return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    };
-    // The error of the last attempt, when the deadline leaves no room for another.
-    const auto out_of_time = [&](Error last) -> Result<Response> {
-      if (last.reason == "Timeout" || last.reason.empty()) {
-        return make_error(0, "Timeout", "no answer from " + server() + " within " + std::to_string(timeout.count()) + " ms");
-      }
-      return last;
-    };
+    std::optional<Result<Response>> last;  // what the last attempt came to
     bool refreshed_exec = false;
-    for (int attempt = 0;; ++attempt) {
-      limiter_.wait();
+    const auto attempt = [&](std::chrono::milliseconds budget) -> AttemptOutcome {
+      AttemptOutcome outcome;
+      outcome.may_retry = false;
       auto auth = authenticate(false);
-      if (!auth) return auth.error();
+      if (!auth) {
+        last = auth.error();
+        return outcome;
+      }
       auto identity = identity_for(auth.value());
-      if (!identity) return identity.error();
-      const std::chrono::milliseconds budget = remaining();
-      if (budget.count() <= 0) return out_of_time(Error{});
+      if (!identity) {
+        last = identity.error();
+        return outcome;
+      }
       Response r = perform(call, auth.value(), identity.value(), budget);
       ++requests_;
+      outcome.priority_and_fairness = r.priority_and_fairness;
       if (r.code != CURLE_OK && !r.stopped) {
-        if (call.sink && r.code == CURLE_OPERATION_TIMEDOUT && r.status == 200) return r;  // a watch ran its course
+        if (call.sink && r.code == CURLE_OPERATION_TIMEDOUT && r.status == 200) {
+          last = std::move(r);  // a watch ran its course
+          return outcome;
+        }
         Error error = transport_error(r, timeout);
-        const bool retryable = error.reason != "TLSError" && !r.streamed;
-        if (!retryable || attempt >= options_.max_retries) return error;
-        const auto wait = backoff(attempt);
-        if (wait >= remaining()) return out_of_time(error);
-        ++retries_;
-        std::this_thread::sleep_for(wait);
-        continue;
+        outcome.may_retry = error.reason != "TLSError" && !r.streamed;
+        last = std::move(error);
+        return outcome;
       }
+      outcome.status = r.status;
+      outcome.retry_after = r.retry_after;
+      outcome.may_retry = !r.streamed;
       if (r.status == 401 && endpoint_.user.exec && !refreshed_exec && !r.streamed) {
         // The plugin's credential may have been revoked early: ask for a new one once.
         refreshed_exec = true;
         auto fresh = authenticate(true);
-        if (!fresh) return fresh.error();
-        ++retries_;
-        continue;
-      }
-      if (retryable_status(r.status) && !r.streamed && attempt < options_.max_retries) {
-        auto wait = backoff(attempt);
-        if (r.status == 429 && r.retry_after) {
-          wait = std::max(wait, std::chrono::milliseconds(std::min(*r.retry_after, 60) * 1000LL));
+        if (!fresh) {
+          last = fresh.error();
+          outcome.may_retry = false;
+          return outcome;
         }
-        if (wait >= remaining()) return r;  // no time for another attempt: this answer is the result
-        ++retries_;
-        std::this_thread::sleep_for(wait);
-        continue;
+        outcome.again_at_once = true;
       }
-      return r;
+      last = std::move(r);
+      return outcome;
+    };
+    if (!pacing_.run(timeout, attempt) || !last) {
+      return make_error(0, "Timeout", "no answer from " + server() + " within " + std::to_string(timeout.count()) + " ms");
     }
+    return std::move(*last);
   }
 
   // One attempt, given at most `budget` (connecting included).
@@ -903,16 +876,13 @@ class HttpClient final : public Client {
   const std::string host_header_;  // the server's host:port when tls-server-name replaces it in the URL
   const std::vector<X509Ptr> cas_;  // the endpoint's CA certificates, parsed once (read-only)
   const bool ssl_ctx_callback_;     // curl_uses_our_openssl(): install parsed material, not blobs
-  RateLimiter limiter_;
   HandlePool pool_;
   std::mutex discovery_mutex_;
   std::map<std::string, std::vector<ResourceType>> discovered_;
   std::mutex exec_mutex_;
   std::optional<ExecCredential> exec_credential_;
-  std::mutex random_mutex_;
-  std::mt19937_64 random_;
+  RequestPacing pacing_;
   std::atomic<int> requests_{0};
-  std::atomic<int> retries_{0};
   std::atomic<int> lists_{0};
   std::atomic<int> gets_{0};
   std::atomic<int> connections_{0};

@@ -16,9 +16,11 @@ struct RuntimeOptions {
   std::string sandbox_dir;            // --sandbox-dir; empty: .mkq/sandbox in the policy's directory
   std::string state_path;             // --state; empty: the policy's own state beside it
   bool insecure_skip_tls_verify = false;
-  double qps = 50.0;                  // per cluster
-  int burst = 100;
-  int parallelism = 8;                // requests in flight at once
+  // --qps/--burst, per cluster; 0: not set, the client's regime decides
+  // (kube/pacing.h: none when the server announces API Priority and Fairness).
+  double qps = 0;
+  int burst = 0;
+  int parallelism = 16;               // requests in flight at once
   std::chrono::milliseconds request_timeout{0};  // --request-timeout: one request with its retries; 0: 30 s
   std::vector<std::string> exclude_clusters;  // --exclude-cluster (plan, apply, destroy): neither read nor changed
 };

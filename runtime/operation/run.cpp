@@ -72,6 +72,17 @@ Timing counted(const Session& session) {
   return t;
 }
 
+// How each cluster with a client is paced, as its answers so far decided.
+std::vector<Timing::Pacing> pacing_of(const Session& session) {
+  std::vector<Timing::Pacing> pacing;
+  for (const reconcile::Target& target : session.targets) {
+    if (target.client == nullptr) continue;
+    const kube::ClientStats stats = target.client->stats();
+    pacing.push_back({target.cluster, stats.regime, stats.priority_and_fairness, stats.qps, stats.burst});
+  }
+  return pacing;
+}
+
 double milliseconds_since(std::chrono::steady_clock::time_point started) {
   const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - started;
   return took.count();
@@ -241,6 +252,7 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
     Timing timing = counted(run.session);
     timing.step = Timing::Step::Refresh;
     timing.milliseconds = milliseconds_since(started);
+    timing.pacing = pacing_of(run.session);
     run.ui.timing(timing);
   }
   return Stop::None;

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 using reconcile::Json;
 
 // The saved plan's own version: only this code writes and reads it (docs/plan-format.md).
-constexpr int kSavedPlanVersion = 1;
+constexpr int kSavedPlanVersion = 2;  // 2: phased plans (step, handover)
 constexpr const char* kVersionKey = "mkq_saved_plan";
 
 const char* role_of(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }

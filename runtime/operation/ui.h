@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "runtime/kube/client.h"
 #include "runtime/operation/compile.h"
 #include "runtime/reconcile/apply.h"
 #include "runtime/reconcile/plan.h"
@@ -44,6 +45,16 @@ struct Timing {
   std::string command;  // Apply: the run's command ("apply", "destroy", "credentials rotate")
   double milliseconds = 0;
   int lists = 0, requests = 0, retries = 0, connections = 0;
+  // Refresh: how each cluster's requests are paced (kube/pacing.h), once its
+  // answers have said whether the server announces API Priority and Fairness.
+  struct Pacing {
+    std::string cluster;
+    kube::RateRegime regime = kube::RateRegime::ClientLimit;
+    bool priority_and_fairness = false;  // the server announces it (also under an explicit limit)
+    double qps = 0;
+    int burst = 0;
+  };
+  std::vector<Pacing> pacing;
 };
 
 // A cancellation token for the span of one apply (reconcile::ApplyOptions::cancel).

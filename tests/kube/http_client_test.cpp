@@ -78,7 +78,7 @@ struct Sandbox {
   std::unique_ptr<mkq::sandbox::Cluster> cluster;
   std::unique_ptr<mkq::sandbox::HttpsServer> server;
 
-  explicit Sandbox(mkq::sandbox::FaultOptions faults = {}) {
+  explicit Sandbox(mkq::sandbox::FaultOptions faults = {}, mkq::sandbox::FlowControlOptions flow_control = {}) {
     std::string error;
     cluster = mkq::sandbox::Cluster::open("test", ":memory:", &error);
     INFO(error);
@@ -86,6 +86,7 @@ struct Sandbox {
     mkq::sandbox::ServerOptions options;
     options.threads = 16;
     options.faults = std::move(faults);
+    options.flow_control = flow_control;
     server = std::make_unique<mkq::sandbox::HttpsServer>(*cluster, test_pki(), options);
     REQUIRE(server->bind(&error));
     server->start();
@@ -341,11 +342,12 @@ TEST_CASE("http client: concurrent requests from several threads all succeed", "
   CHECK(client->stats().retries == 0);
 }
 
-TEST_CASE("http client: the rate limit holds requests beyond the burst", "[kube][http]") {
+TEST_CASE("http client: an explicit rate limit holds requests beyond the burst", "[kube][http]") {
   Sandbox sandbox;
   ClientOptions options = fast_options();
   options.qps = 20;
   options.burst = 2;
+  options.explicit_rate_limit = true;  // the sandbox announces APF: only a limit the user set holds
   auto client = make_client(admin_endpoint(sandbox.port()), options);
   const auto start = Clock::now();
   for (int i = 0; i < 6; ++i) REQUIRE(client->request("GET", "/api/v1/namespaces/default", nullptr));
@@ -401,6 +403,92 @@ TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[ku
   CHECK(invalid.error().status == 422);
   CHECK(invalid.error().reason == "Invalid");
   CHECK(client->stats().retries == 1);
+}
+
+TEST_CASE("http client: a server that announces API Priority and Fairness lifts the client-side limit",
+          "[kube][http][pacing]") {
+  Sandbox sandbox;
+  ClientOptions options = fast_options();
+  options.qps = 2;  // not the user's: the default of a server without APF
+  options.burst = 1;
+  auto client = make_client(admin_endpoint(sandbox.port()), options);
+  CHECK(client->stats().regime == mkq::kube::RateRegime::ClientLimit);
+  const auto start = Clock::now();
+  for (int i = 0; i < 10; ++i) REQUIRE(client->request("GET", "/api/v1/namespaces/default", nullptr));
+  // At 2 per second, 10 requests would take 4.5 s; the first answer's headers switched the bucket off.
+  CHECK(Clock::now() - start < std::chrono::milliseconds(2000));
+  CHECK(client->stats().regime == mkq::kube::RateRegime::ServerFairness);
+  CHECK(client->stats().priority_and_fairness);
+
+  options.explicit_rate_limit = true;  // --qps 2 --burst 1: holds whatever the server announces
+  auto limited = make_client(admin_endpoint(sandbox.port()), options);
+  const auto limited_start = Clock::now();
+  for (int i = 0; i < 4; ++i) REQUIRE(limited->request("GET", "/api/v1/namespaces/default", nullptr));
+  CHECK(Clock::now() - limited_start >= std::chrono::milliseconds(1400));  // 1 at once, 3 at 2 per second
+  CHECK(limited->stats().regime == mkq::kube::RateRegime::Explicit);
+  CHECK(limited->stats().priority_and_fairness);
+}
+
+TEST_CASE("http client: a user beyond its APF seats gets kube-apiserver's 429, and the client waits it out",
+          "[kube][http][pacing]") {
+  mkq::sandbox::FaultOptions slow;
+  slow.latency_ms = 400;  // each request holds its seat this long
+  mkq::sandbox::FlowControlOptions flow;
+  flow.concurrency = 1;  // one seat per user and priority level
+  flow.queue_wait = std::chrono::milliseconds(0);
+  Sandbox sandbox(slow, flow);
+  std::string cert;
+  std::string key;
+  std::string error;
+  REQUIRE(mkq::sandbox::issue_client_certificate(test_pki(), "alice", {}, &cert, &key, &error));
+
+  // The raw answer, as kubectl would see it.
+  const auto alice_get = [&](std::optional<httplib::Response>* out) {
+    const mkq::sandbox::CertPtr x509 = mkq::sandbox::read_cert(cert);
+    const mkq::sandbox::KeyPtr pkey = mkq::sandbox::read_key(key);
+    httplib::SSLClient http("127.0.0.1", sandbox.port(), x509.get(), pkey.get());
+    http.enable_server_certificate_verification(false);
+    if (auto result = http.Get("/api/v1/namespaces/default/configmaps/x")) *out = *result;
+  };
+  std::optional<httplib::Response> first;
+  std::thread holder([&] { alice_get(&first); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  std::optional<httplib::Response> second;
+  alice_get(&second);
+  holder.join();
+  REQUIRE(first);
+  REQUIRE(second);
+  CHECK(first->status == 403);  // served (alice may not read ConfigMaps), with the headers
+  CHECK(first->has_header("X-Kubernetes-Pf-Flowschema-Uid"));
+  CHECK(second->status == 429);
+  CHECK(second->get_header_value("Retry-After") == "1");
+  CHECK(second->get_header_value("Content-Type") == "text/plain; charset=utf-8");
+  CHECK(second->body == "Too many requests, please try again later.\n");
+  CHECK(second->get_header_value("X-Kubernetes-Pf-Flowschema-Uid") ==
+        first->get_header_value("X-Kubernetes-Pf-Flowschema-Uid"));
+  CHECK_FALSE(second->get_header_value("X-Kubernetes-Pf-Prioritylevel-Uid").empty());
+
+  // mkq's client as alice, two requests at once: one is turned away, waits
+  // its Retry-After (1 s) and comes back; both end with the server's answer.
+  Endpoint endpoint = admin_endpoint(sandbox.port());
+  endpoint.user.client_certificate_data = cert;
+  endpoint.user.client_key_data = key;
+  auto client = make_client(endpoint, fast_options());
+  const auto start = Clock::now();
+  std::vector<int> statuses(2, 0);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back([&, i] {
+      if (i == 1) std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      auto got = client->get(configmaps(), "default", "x");
+      statuses[static_cast<std::size_t>(i)] = got ? 200 : got.error().status;
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  CHECK(statuses == std::vector<int>{403, 403});
+  CHECK(client->stats().retries >= 1);
+  CHECK(Clock::now() - start >= std::chrono::milliseconds(1000));
+  CHECK(client->stats().regime == mkq::kube::RateRegime::ServerFairness);
 }
 
 TEST_CASE("http client: a wrong CA is a TLSError", "[kube][http]") {
@@ -634,6 +722,9 @@ TEST_CASE("http client: a token and a token file re-read on each request", "[kub
   endpoint.user.token = "static-token";
   auto client = make_client(endpoint);
   REQUIRE(client->request("GET", "/api/v1/namespaces/default", nullptr));
+  // This server announces no API Priority and Fairness: the default bucket stays.
+  CHECK(client->stats().regime == mkq::kube::RateRegime::ClientLimit);
+  CHECK_FALSE(client->stats().priority_and_fairness);
 
   TempDir dir;
   write_file(dir / "token", "file-token-1\n");
