@@ -3,6 +3,7 @@
 
 #include "sandbox/auth.h"
 #include "sandbox/discovery.h"
+#include "sandbox/limits.h"
 #include "sandbox/request.h"
 #include "sandbox/responses.h"
 #include "sandbox/tokens.h"
@@ -89,6 +90,9 @@ ApiResponse resource_request(const std::shared_ptr<ClusterState>& shared, const 
   if (found == nullptr) return path_not_found();
   const ResourceInfo info = *found;  // the registry may change during this request
   if (!t.ns.empty() && !info.namespaced) return path_not_found();
+  if (r.method != "GET") {
+    if (auto deep = refuse_deep_body(r, r.method == "DELETE" ? "DeleteOptions" : info.kind)) return *deep;
+  }
   if (is_kind(info, "", "serviceaccounts") && t.sub == "token" && !t.name.empty() && !t.watch) {
     return token_request(state, r, info, t);
   }
@@ -137,6 +141,8 @@ ApiResponse route_path(const std::shared_ptr<ClusterState>& shared, const ApiReq
 }  // namespace
 
 ApiResponse route(const std::shared_ptr<ClusterState>& state, const ApiRequest& r) {
+  // The transport never reads more (server.cpp); a caller of handle() is held to it too.
+  if (r.body.size() > kMaxRequestBodyBytes) return request_entity_too_large();
   const Parts parts = split_path(r.path);
   if (!is_master(r) && !is_resource_path(parts)) {
     // Resource requests are authorized once their Target is known.

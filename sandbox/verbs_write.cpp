@@ -300,6 +300,12 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   std::vector<std::string> warnings;
   if (auto error = decode_fields(r, info, object, &warnings)) return *error;
   auto& meta = object["metadata"];
+  if (!meta.value("resourceVersion", std::string()).empty()) {
+    // The storage layer's plain error, which kube-apiserver answers as a 500 without a reason.
+    json status = status_body(500, "", "resourceVersion should not be set on objects to be created");
+    status.erase("reason");
+    return json_response(500, status);
+  }
   if (auto error = name_new_object(state, info, meta)) return *error;
   const std::string name = meta["name"].get<std::string>();
   if (auto error = check_namespace(state, info, t, object, true)) return *error;
