@@ -2,6 +2,7 @@
 // SelfSubjectRulesReview and SelfSubjectReview (reviews.h).
 #include "sandbox/reviews.h"
 
+#include "sandbox/protobuf.h"
 #include "sandbox/rbac.h"
 #include "sandbox/responses.h"
 
@@ -73,7 +74,15 @@ bool is_review(const ResourceInfo& info) { return info.create_only; }
 
 ApiResponse review(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
   if (r.method != "POST" || !t.name.empty() || !t.sub.empty()) return method_not_allowed();
-  json body = r.body.empty() ? json::object() : json::parse(r.body, nullptr, false);
+  json body = json::object();
+  if (media_type(header(r, "content-type")) == "application/vnd.kubernetes.protobuf") {
+    std::string error;
+    auto decoded = decode_protobuf_object(r.body, &error);
+    if (!decoded) return bad_request("couldn't get version/kind; " + error);
+    body = std::move(*decoded);
+  } else if (!r.body.empty()) {
+    body = json::parse(r.body, nullptr, false);
+  }
   if (!body.is_object()) return bad_request("couldn't get version/kind; json parse error: invalid JSON in the request body");
   const json spec = body.value("spec", json::object());
   if (!spec.is_object()) return bad_request("spec: expected an object");

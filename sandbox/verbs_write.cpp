@@ -224,10 +224,15 @@ std::optional<ApiResponse> apply_patch(const ApiRequest& r, const ResourceInfo& 
     patched->merge_patch(patch_body);
   } else if (type == "application/json-patch+json") {
     if (!patch_body.is_array()) return bad_request("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
-    try {
-      *patched = existing.patch(patch_body);
-    } catch (const std::exception& e) {
-      return status_error(422, "Invalid", std::string("the server rejected our request due to an error in our request: ") + e.what());
+    *patched = existing;
+    for (const json& op : patch_body) {
+      try {
+        *patched = patched->patch(json::array({op}));
+      } catch (const std::exception&) {
+        // kube-apiserver: NewGenericServerResponse(422, ...), which keeps json-patch's own words out of the answer.
+        return status_error(422, "Invalid", "the server rejected our request due to an error in our request",
+                            json::object());
+      }
     }
   } else {
     return status_error(415, "UnsupportedMediaType",

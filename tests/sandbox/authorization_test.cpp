@@ -268,6 +268,12 @@ TEST_CASE("create: metadata.resourceVersion set is refused as the storage layer 
                            {"message", "resourceVersion should not be set on objects to be created"},
                            {"code", 500}});
   CHECK(c->handle(request("GET", "/api/v1/namespaces/team/configmaps/cm")).status == 404);
+  admin(*c, "POST", "/api/v1/namespaces/team/configmaps", {{"metadata", {{"name", "p"}}}, {"data", {{"a", "b"}}}});
+  const ApiResponse patch = c->handle(request("PATCH", "/api/v1/namespaces/team/configmaps/p",
+                                              R"([{"op":"remove","path":"/data/nope"}])", {}, "application/json-patch+json"));
+  CHECK(patch.status == 422);
+  CHECK(body_of(patch)["message"] == "the server rejected our request due to an error in our request");
+  CHECK(body_of(patch)["details"] == json::object());  // no internal library text
   const ApiResponse missing_ns = c->handle(request("GET", "/api/v1/namespaces/missing/configmaps/x"));
   CHECK(missing_ns.status == 404);
   CHECK(body_of(missing_ns)["message"] == "configmaps \"x\" not found");
