@@ -27,10 +27,14 @@ struct ApiRequest {
   std::map<std::string, std::string> headers;     // names lower-case: "content-type", "accept"
   std::string body;
   // Who is asking, as the transport authenticated them (client certificate CN
-  // and O, or a bearer token). Anonymous requests never reach handle(). Unless
-  // groups holds system:masters, handle() authorizes the request with RBAC.
+  // and O, or a bearer token; a request without credentials is
+  // system:anonymous in system:unauthenticated). handle() applies the
+  // Impersonate-* headers first (impersonation.h), then, unless groups holds
+  // system:masters, authorizes the request with RBAC.
   std::string user;
   std::vector<std::string> groups;
+  std::string uid;                                           // set by impersonation only
+  std::map<std::string, std::vector<std::string>> extra;     // likewise
 };
 
 struct ApiResponse {

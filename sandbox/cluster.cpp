@@ -11,6 +11,7 @@
 #include "sandbox/committer.h"
 #include "sandbox/crds.h"
 #include "sandbox/prepare.h"
+#include "sandbox/rbac_defaults.h"
 #include "sandbox/responses.h"
 #include "sandbox/routing.h"
 #include "sandbox/simulation.h"
@@ -40,6 +41,7 @@ class ClusterImpl final : public Cluster {
       const std::lock_guard<std::mutex> lock(state_->mutex);
       refresh_registry(*state_);
       create_initial_namespaces(*state_);
+      install_default_rbac(*state_);
     }
     controllers_ = std::make_unique<SimulatedControllers>(*state_);
     {
@@ -47,6 +49,7 @@ class ClusterImpl final : public Cluster {
       const std::lock_guard<std::mutex> lock(state_->mutex);
       controllers_->register_hooks(state_->post_write_hooks);
       state_->post_write_hooks.emplace_back(token_secrets_hook);
+      state_->post_write_hooks.emplace_back(aggregate_cluster_roles_hook);
     }
     committer_ = std::make_unique<GroupCommitter>(*state_);
   }

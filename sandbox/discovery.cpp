@@ -28,7 +28,7 @@ void add_resource_entries(const ResourceInfo& info, json& resources) {
                 {"singularName", info.singular},
                 {"namespaced", info.namespaced},
                 {"kind", info.kind},
-                {"verbs", kVerbs}};
+                {"verbs", info.create_only ? json::array({"create"}) : json(kVerbs)}};
   if (!info.short_names.empty()) entry["shortNames"] = info.short_names;
   if (!info.categories.empty()) entry["categories"] = info.categories;
   resources.push_back(entry);

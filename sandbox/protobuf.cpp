@@ -119,6 +119,35 @@ const std::map<std::string, std::vector<Field>>& messages() {
         {4, "expirationSeconds", Type::kInt}}},
       {"BoundObjectReference",
        {{1, "kind", Type::kString}, {2, "apiVersion", Type::kString}, {3, "name", Type::kString}, {4, "uid", Type::kString}}},
+      // authentication.k8s.io/v1 and authorization.k8s.io/v1 reviews (kubectl auth whoami, can-i).
+      {"SelfSubjectReview", {{1, "metadata", Type::kMessage, false, "ObjectMeta"}}},
+      {"SelfSubjectAccessReview",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "SelfSubjectAccessReviewSpec"}}},
+      {"SelfSubjectAccessReviewSpec",
+       {{1, "resourceAttributes", Type::kMessage, false, "ResourceAttributes"},
+        {2, "nonResourceAttributes", Type::kMessage, false, "NonResourceAttributes"}}},
+      {"ResourceAttributes",
+       {{1, "namespace", Type::kString},
+        {2, "verb", Type::kString},
+        {3, "group", Type::kString},
+        {4, "version", Type::kString},
+        {5, "resource", Type::kString},
+        {6, "subresource", Type::kString},
+        {7, "name", Type::kString}}},
+      {"NonResourceAttributes", {{1, "path", Type::kString}, {2, "verb", Type::kString}}},
+      {"SubjectAccessReview",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "SubjectAccessReviewSpec"}}},
+      {"LocalSubjectAccessReview",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "SubjectAccessReviewSpec"}}},
+      {"SubjectAccessReviewSpec",
+       {{1, "resourceAttributes", Type::kMessage, false, "ResourceAttributes"},
+        {2, "nonResourceAttributes", Type::kMessage, false, "NonResourceAttributes"},
+        {3, "user", Type::kString},
+        {4, "groups", Type::kString, true},
+        {6, "uid", Type::kString}}},
+      {"SelfSubjectRulesReview",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "SelfSubjectRulesReviewSpec"}}},
+      {"SelfSubjectRulesReviewSpec", {{1, "namespace", Type::kString}}},
   };
   return table;
 }
@@ -325,7 +354,9 @@ std::optional<json> decode_protobuf_object(const std::string& body, std::string*
       const std::string kind = type_meta.value("kind", std::string());
       json object;
       static const std::set<std::string> kKinds = {"Namespace", "ConfigMap", "Secret", "ServiceAccount", "Role",
-                                                   "ClusterRole", "RoleBinding", "ClusterRoleBinding", "TokenRequest"};
+                                                   "ClusterRole", "RoleBinding", "ClusterRoleBinding", "TokenRequest",
+                                                   "SelfSubjectReview", "SelfSubjectAccessReview", "SubjectAccessReview",
+                                                   "LocalSubjectAccessReview", "SelfSubjectRulesReview"};
       if (kKinds.count(kind) == 0 || !decode_message(raw, kind, &object)) {
         *error = kind.empty() ? "protobuf object without a kind" : "cannot decode a " + kind + " from protobuf";
         return std::nullopt;

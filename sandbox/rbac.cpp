@@ -56,23 +56,45 @@ bool rule_allows(const RequestAttributes& a, const json& rule) {
   return names.empty() || contains(names, a.name);
 }
 
-// Does the binding's subject list name the caller? `binding_ns` is the
-// namespace of a RoleBinding (a ServiceAccount subject without one means it).
-bool applies_to(const RequestAttributes& a, const json& binding, const std::string& binding_ns) {
-  if (!binding.is_object() || !binding.contains("subjects") || !binding["subjects"].is_array()) return false;
+// The subject of the binding's list that names the caller, or nullptr.
+// `binding_ns` is the namespace of a RoleBinding (a ServiceAccount subject
+// without one means it).
+const json* subject_for(const RequestAttributes& a, const json& binding, const std::string& binding_ns) {
+  if (!binding.is_object() || !binding.contains("subjects") || !binding["subjects"].is_array()) return nullptr;
   for (const auto& subject : binding["subjects"]) {
     if (!subject.is_object()) continue;
     const std::string kind = subject.value("kind", "");
     const std::string name = subject.value("name", "");
-    if (kind == "User" && name == a.user) return true;
-    if (kind == "Group" && contains(a.groups, name)) return true;
+    if (kind == "User" && name == a.user) return &subject;
+    if (kind == "Group" && contains(a.groups, name)) return &subject;
     if (kind == "ServiceAccount") {
       std::string ns = subject.value("namespace", "");
       if (ns.empty()) ns = binding_ns;
-      if (!ns.empty() && a.user == "system:serviceaccount:" + ns + ":" + name) return true;
+      if (!ns.empty() && a.user == "system:serviceaccount:" + ns + ":" + name) return &subject;
     }
   }
-  return false;
+  return nullptr;
+}
+
+// rbac's describeSubject: `User "alice"`, `ServiceAccount "sa/ns"`.
+std::string describe_subject(const json& subject, const std::string& binding_ns) {
+  const std::string kind = subject.value("kind", "");
+  std::string name = subject.value("name", "");
+  if (kind == "ServiceAccount") {
+    const std::string ns = subject.value("namespace", "");
+    name += "/" + (ns.empty() ? binding_ns : ns);
+  }
+  return kind + " " + json(name).dump();
+}
+
+// rbac's binding describers: `ClusterRoleBinding "b" of ClusterRole "r" to
+// Group "g"`, `RoleBinding "b/ns" of Role "r" to User "u"`.
+std::string describe_binding(const json& binding, const std::string& binding_ns, const json& subject) {
+  const json ref = binding.value("roleRef", json::object());
+  const std::string name = binding["metadata"].value("name", "");
+  const std::string shown = binding_ns.empty() ? name : name + "/" + binding_ns;
+  return std::string(binding_ns.empty() ? "ClusterRoleBinding " : "RoleBinding ") + json(shown).dump() + " of " +
+         ref.value("kind", "") + " " + json(ref.value("name", "")).dump() + " to " + describe_subject(subject, binding_ns);
 }
 
 // The rules of a binding's roleRef (a Role in binding_ns, or a ClusterRole).
@@ -88,34 +110,53 @@ json role_rules(const Store& store, const json& binding, const std::string& bind
   return (*role)["rules"];
 }
 
-bool discovery_default(const RequestAttributes& a) {
-  if (a.resource_request || a.verb != "get") return false;
-  const std::string& p = a.path;
-  for (const char* exact : {"/api", "/apis", "/version", "/healthz", "/livez", "/readyz", "/openapi"}) {
-    if (p == exact || p.rfind(std::string(exact) + "/", 0) == 0) return true;
-  }
-  return false;
-}
-
 }  // namespace
 
-bool rbac_allows(const Store& store, const RequestAttributes& a) {
-  if (contains(a.groups, "system:masters")) return true;
-  if (discovery_default(a)) return true;
+std::optional<std::string> rbac_allowed_by(const Store& store, const RequestAttributes& a) {
+  if (contains(a.groups, "system:masters")) return std::string();
+  const auto visit = [&](const json& binding, const std::string& binding_ns) -> std::optional<std::string> {
+    const json* subject = subject_for(a, binding, binding_ns);
+    if (subject == nullptr) return std::nullopt;
+    for (const json& rule : role_rules(store, binding, binding_ns)) {
+      if (rule_allows(a, rule)) return "RBAC: allowed by " + describe_binding(binding, binding_ns, *subject);
+    }
+    return std::nullopt;
+  };
   for (const json& binding : store.list(kRbacGroup, "clusterrolebindings", std::nullopt, "", 0)) {
-    if (!applies_to(a, binding, "")) continue;
-    for (const json& rule : role_rules(store, binding, "")) {
-      if (rule_allows(a, rule)) return true;
-    }
+    if (auto reason = visit(binding, "")) return reason;
   }
-  if (a.ns.empty()) return false;
+  if (a.ns.empty()) return std::nullopt;
   for (const json& binding : store.list(kRbacGroup, "rolebindings", a.ns, "", 0)) {
-    if (!applies_to(a, binding, a.ns)) continue;
-    for (const json& rule : role_rules(store, binding, a.ns)) {
-      if (rule_allows(a, rule)) return true;
-    }
+    if (auto reason = visit(binding, a.ns)) return reason;
   }
-  return false;
+  return std::nullopt;
+}
+
+bool rbac_allows(const Store& store, const RequestAttributes& a) { return rbac_allowed_by(store, a).has_value(); }
+
+json rbac_rules_for(const Store& store, const RequestAttributes& a) {
+  json resource_rules = json::array();
+  json non_resource_rules = json::array();
+  const auto collect = [&](const json& binding, const std::string& binding_ns) {
+    if (subject_for(a, binding, binding_ns) == nullptr) return;
+    for (const json& rule : role_rules(store, binding, binding_ns)) {
+      if (!rule.is_object()) continue;
+      if (rule.contains("nonResourceURLs")) {
+        non_resource_rules.push_back({{"verbs", rule.value("verbs", json::array())}, {"nonResourceURLs", rule["nonResourceURLs"]}});
+        continue;
+      }
+      json out = {{"verbs", rule.value("verbs", json::array())}};
+      for (const char* key : {"apiGroups", "resources", "resourceNames"}) {
+        if (rule.contains(key)) out[key] = rule[key];
+      }
+      resource_rules.push_back(out);
+    }
+  };
+  for (const json& binding : store.list(kRbacGroup, "clusterrolebindings", std::nullopt, "", 0)) collect(binding, "");
+  if (!a.ns.empty()) {
+    for (const json& binding : store.list(kRbacGroup, "rolebindings", a.ns, "", 0)) collect(binding, a.ns);
+  }
+  return {{"resourceRules", resource_rules}, {"nonResourceRules", non_resource_rules}, {"incomplete", false}};
 }
 
 json forbidden_status(const RequestAttributes& a) {

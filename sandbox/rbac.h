@@ -1,12 +1,14 @@
 // RBAC authorization as kube-apiserver's RBAC authorizer decides it, over the
 // Roles, ClusterRoles and their bindings stored in the cluster. Members of
-// system:masters pass everything; every authenticated user may read discovery,
-// /version, health and /openapi (kube-apiserver's default system:discovery,
-// system:basic-user and system:public-info-viewer bindings). Aggregated
-// ClusterRoles (aggregationRule) are not expanded.
+// system:masters pass everything (kube-apiserver's privileged-group
+// authorizer); everything else comes from stored bindings, the bootstrap
+// policy's included (rbac_defaults.h: discovery and /openapi for
+// system:authenticated, health and /version for everyone). Aggregated
+// ClusterRoles are read with the rules their aggregation stored.
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +32,13 @@ struct RequestAttributes {
 
 // True when the caller may do it. `store` is read under the cluster's lock.
 bool rbac_allows(const Store& store, const RequestAttributes& request);
+// The same decision with kube-apiserver's reason: "" for system:masters (the
+// privileged-group authorizer gives none), `RBAC: allowed by ClusterRoleBinding
+// "b" of ClusterRole "r" to Group "g"` otherwise; nullopt when denied.
+std::optional<std::string> rbac_allowed_by(const Store& store, const RequestAttributes& request);
+// Every rule bound to the caller, cluster-wide and in request.ns, as a
+// SelfSubjectRulesReview's status: {resourceRules, nonResourceRules, incomplete}.
+nlohmann::json rbac_rules_for(const Store& store, const RequestAttributes& request);
 
 // The 403 body kube-apiserver answers, as a metav1.Status JSON:
 // `clusterqueues.kueue.x-k8s.io "cq" is forbidden: User "u" cannot update

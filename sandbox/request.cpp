@@ -47,7 +47,13 @@ std::string media_type(const std::string& content_type) {
 
 bool is_dry_run(const ApiRequest& r) {
   const auto range = r.query.equal_range("dryRun");
-  return std::any_of(range.first, range.second, [](const auto& kv) { return kv.second == "All"; });
+  if (std::any_of(range.first, range.second, [](const auto& kv) { return kv.second == "All"; })) return true;
+  if (r.method != "DELETE" || r.body.empty()) return false;
+  // kubectl and the Python client put dryRun in the DeleteOptions body.
+  const json options = json::parse(r.body, nullptr, false);
+  if (!options.is_object() || !options.contains("dryRun") || !options["dryRun"].is_array()) return false;
+  const json& values = options["dryRun"];
+  return std::find(values.begin(), values.end(), json("All")) != values.end();
 }
 
 ObjectKey key_of(const ResourceInfo& info, const std::string& ns, const std::string& name) {

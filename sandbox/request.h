@@ -33,7 +33,8 @@ bool query_true(const ApiRequest& r, const std::string& key);
 std::string header(const ApiRequest& r, const std::string& key);
 // "application/json; charset=utf-8" -> "application/json".
 std::string media_type(const std::string& content_type);
-// ?dryRun=All.
+// ?dryRun=All, or (a DELETE) dryRun: ["All"] in its DeleteOptions body: the
+// request changes nothing and runs no post-write hook.
 bool is_dry_run(const ApiRequest& r);
 
 // The store key of an object of `info` (the namespace dropped at the cluster scope).

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 namespace mkq::sandbox {
 namespace {
@@ -83,12 +84,25 @@ Registry::Registry() {
   builtin_.push_back(builtin("", "v1", "secrets", "secret", "Secret", true, {}, false));
   builtin_.push_back(builtin("", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, false));
   builtin_.push_back(builtin("", "v1", "events", "event", "Event", true, {"ev"}, false));
-  // Groups in kube-apiserver's order: apps, events.k8s.io, rbac, coordination; apiextensions last.
+  // Groups in kube-apiserver's order: apps, events.k8s.io, authentication, authorization, rbac, coordination;
+  // apiextensions last.
   auto deployments = builtin("apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, true);
   deployments.categories = {"all"};
   deployments.has_generation = true;
   builtin_.push_back(deployments);
   builtin_.push_back(builtin("events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, false));
+  // The reviews (reviews.h), in kube-apiserver's group order: authentication, then authorization.
+  for (const auto& [group, resource, kind, namespaced] :
+       std::vector<std::tuple<std::string, std::string, std::string, bool>>{
+           {"authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false},
+           {"authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true},
+           {"authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false},
+           {"authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false},
+           {"authorization.k8s.io", "subjectaccessreviews", "SubjectAccessReview", false}}) {
+    auto review = builtin(group, "v1", resource, "", kind, namespaced, {}, false);
+    review.create_only = true;
+    builtin_.push_back(review);
+  }
   const std::string rbac = "rbac.authorization.k8s.io";
   builtin_.push_back(builtin(rbac, "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, false));

@@ -35,6 +35,7 @@ struct ResourceInfo {
   bool custom = false;          // served by a CRD
   bool has_generation = false;  // metadata.generation is maintained
   bool allow_unconditional_update = true;
+  bool create_only = false;  // a review (reviews.h): POST only, nothing stored
   nlohmann::json schema;  // openAPIV3Schema (custom resources), or null
   std::vector<PrinterColumn> columns;  // extra table columns between NAME and AGE
 

@@ -3,8 +3,11 @@
 
 #include "sandbox/auth.h"
 #include "sandbox/discovery.h"
+#include "sandbox/impersonation.h"
+#include "sandbox/limits.h"
 #include "sandbox/request.h"
 #include "sandbox/responses.h"
+#include "sandbox/reviews.h"
 #include "sandbox/tokens.h"
 #include "sandbox/verbs.h"
 #include "sandbox/watch.h"
@@ -89,6 +92,10 @@ ApiResponse resource_request(const std::shared_ptr<ClusterState>& shared, const 
   if (found == nullptr) return path_not_found();
   const ResourceInfo info = *found;  // the registry may change during this request
   if (!t.ns.empty() && !info.namespaced) return path_not_found();
+  if (r.method != "GET") {
+    if (auto deep = refuse_deep_body(r, r.method == "DELETE" ? "DeleteOptions" : info.kind)) return *deep;
+  }
+  if (is_review(info)) return t.watch ? method_not_allowed() : review(state, r, info, t);
   if (is_kind(info, "", "serviceaccounts") && t.sub == "token" && !t.name.empty() && !t.watch) {
     return token_request(state, r, info, t);
   }
@@ -137,6 +144,17 @@ ApiResponse route_path(const std::shared_ptr<ClusterState>& shared, const ApiReq
 }  // namespace
 
 ApiResponse route(const std::shared_ptr<ClusterState>& state, const ApiRequest& r) {
+  // The transport never reads more (server.cpp); a caller of handle() is held to it too.
+  if (r.body.size() > kMaxRequestBodyBytes) return request_entity_too_large();
+  if (wants_impersonation(r)) {
+    std::variant<ApiRequest, ApiResponse> as;
+    {
+      const std::lock_guard<std::mutex> lock(state->mutex);
+      as = impersonate(*state, r);
+    }
+    if (auto* refused = std::get_if<ApiResponse>(&as)) return *refused;
+    return route(state, std::get<ApiRequest>(as));
+  }
   const Parts parts = split_path(r.path);
   if (!is_master(r) && !is_resource_path(parts)) {
     // Resource requests are authorized once their Target is known.

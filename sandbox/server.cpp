@@ -1,6 +1,7 @@
 // HTTPS transport of the sandbox on cpp-httplib 0.11 (see server.h).
 #include "sandbox/server.h"
 
+#include "sandbox/limits.h"
 #include "sandbox/pki.h"
 
 #include <httplib.h>
@@ -12,6 +13,7 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 #include <random>
 #include <thread>
@@ -58,8 +60,10 @@ constexpr const char* kAuthenticatedGroup = "system:authenticated";
 // Who sent req: a verified client certificate (the TLS handshake already
 // checked it against the sandbox CA), else a bearer token the cluster accepts
 // (a service-account token, Cluster::authenticate_token). Like kube-apiserver,
-// every authenticated user is also in system:authenticated. Anything else is
-// anonymous: nullopt. A present but invalid token is never anonymous access.
+// every authenticated user is also in system:authenticated, and a request
+// without credentials is system:anonymous in system:unauthenticated (RBAC
+// decides what it may do). A present but invalid token is never anonymous
+// access: nullopt, the transport answers 401.
 std::optional<Identity> authenticate(const httplib::Request& req, Cluster& cluster) {
   if (req.ssl != nullptr) {
     const X509* peer = SSL_get0_peer_certificate(req.ssl);
@@ -80,16 +84,18 @@ std::optional<Identity> authenticate(const httplib::Request& req, Cluster& clust
     std::string token = authorization.substr(7);
     while (!token.empty() && std::isspace(static_cast<unsigned char>(token.front())) != 0) token.erase(0, 1);
     while (!token.empty() && std::isspace(static_cast<unsigned char>(token.back())) != 0) token.pop_back();
-    if (token.empty()) return std::nullopt;
-    std::optional<TokenIdentity> found;
-    try {
-      found = cluster.authenticate_token(token);
-    } catch (...) {
-      found.reset();
+    if (!token.empty()) {
+      std::optional<TokenIdentity> found;
+      try {
+        found = cluster.authenticate_token(token);
+      } catch (...) {
+        found.reset();
+      }
+      if (!found) return std::nullopt;
+      return Identity{found->user, found->groups};
     }
-    if (found) return Identity{found->user, found->groups};
   }
-  return std::nullopt;
+  return Identity{"system:anonymous", {"system:unauthenticated"}};
 }
 
 // Closes the request's connection without an answer: the client sees the
@@ -199,6 +205,51 @@ struct HttpsServer::Impl {
     return false;
   }
 
+  // A request with a body: authenticated before one byte of it is read (an
+  // unauthenticated 300 MB body costs nothing), then read up to
+  // kMaxRequestBodyBytes (413 past it, as kube-apiserver). A body left unread
+  // closes the connection after the answer.
+  void handle_with_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    res.set_header("Cache-Control", "no-cache, private");
+    const std::optional<Identity> identity = authenticate(req, cluster);
+    if (!identity) {
+      set_status(res, 401, "Unauthorized", "Unauthorized");
+      res.set_header("Connection", "close");
+      return;
+    }
+    const auto refuse_too_large = [&res] {
+      const ApiResponse answer = request_entity_too_large();
+      res.status = answer.status;
+      res.set_content(answer.body, answer.content_type.c_str());
+      res.set_header("Connection", "close");
+    };
+    if (req.has_header("Content-Length") &&
+        std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > kMaxRequestBodyBytes) {
+      refuse_too_large();
+      return;
+    }
+    std::string body;
+    bool too_large = false;
+    const bool read = reader([&](const char* data, std::size_t length) {
+      if (body.size() + length > kMaxRequestBodyBytes) {
+        too_large = true;
+        return false;
+      }
+      body.append(data, length);
+      return true;
+    });
+    if (too_large) {
+      refuse_too_large();
+      return;
+    }
+    if (!read) {
+      set_status(res, 400, "BadRequest", "the body of the request could not be read");
+      res.set_header("Connection", "close");
+      return;
+    }
+    answer(req, res, *identity, std::move(body));
+  }
+
   void handle(const httplib::Request& req, httplib::Response& res) {
     res.set_header("Cache-Control", "no-cache, private");
     const std::optional<Identity> identity = authenticate(req, cluster);
@@ -206,8 +257,12 @@ struct HttpsServer::Impl {
       set_status(res, 401, "Unauthorized", "Unauthorized");
       return;
     }
+    answer(req, res, *identity, req.body);
+  }
+
+  void answer(const httplib::Request& req, httplib::Response& res, const Identity& identity, std::string body) {
     // API Priority and Fairness classifies what authentication let through.
-    const Flow flow = classify_flow(identity->user, identity->groups, req.path);
+    const Flow flow = classify_flow(identity.user, identity.groups, req.path);
     for (const auto& [name, value] : flow_headers(flow)) res.set_header(name, value);
     const FlowControl::Seat seat = flow_control.admit(flow);  // held while the request is served
     if (seat.rejected()) {
@@ -227,9 +282,9 @@ struct HttpsServer::Impl {
       std::string& slot = request.headers[lower(name)];
       slot = slot.empty() ? value : slot + "," + value;
     }
-    request.body = req.body;
-    request.user = identity->user;
-    request.groups = identity->groups;
+    request.body = std::move(body);
+    request.user = identity.user;
+    request.groups = identity.groups;
 
     ApiResponse response;
     try {
@@ -293,11 +348,14 @@ HttpsServer::HttpsServer(Cluster& cluster, const Pki& pki, ServerOptions options
   impl->server.set_read_timeout(30, 0);
   impl->server.set_write_timeout(30, 0);
   const auto handler = [impl](const httplib::Request& req, httplib::Response& res) { impl->handle(req, res); };
+  const auto with_body = [impl](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+    impl->handle_with_body(req, res, reader);
+  };
   impl->server.Get(".*", handler);
-  impl->server.Post(".*", handler);
-  impl->server.Put(".*", handler);
-  impl->server.Patch(".*", handler);
-  impl->server.Delete(".*", handler);
+  impl->server.Post(".*", with_body);
+  impl->server.Put(".*", with_body);
+  impl->server.Patch(".*", with_body);
+  impl->server.Delete(".*", with_body);
   impl->server.Options(".*", handler);
 }
 

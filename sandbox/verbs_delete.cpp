@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "sandbox/crds.h"
+#include "sandbox/request.h"
 #include "sandbox/responses.h"
 #include "sandbox/selector.h"
 #include "sandbox/table.h"
@@ -60,6 +61,46 @@ bool preconditions_hold(const ApiRequest& r, json& existing) {
   return !(pre.contains("uid") && pre["uid"] != existing["metadata"]["uid"]);
 }
 
+// What a delete would leave, without doing it (a dry run): a namespace
+// Terminating, an object with finalizers marked for deletion, else the object
+// as it is (it would be gone).
+json preview_delete(const ResourceInfo& info, json object) {
+  auto& meta = object["metadata"];
+  const bool has_finalizers = meta.contains("finalizers") && meta["finalizers"].is_array() && !meta["finalizers"].empty();
+  const bool is_namespace = is_kind(info, "", "namespaces");
+  if ((is_namespace || has_finalizers) && !meta.contains("deletionTimestamp")) {
+    meta["deletionTimestamp"] = format_timestamp(std::time(nullptr));
+    if (is_namespace) object["status"]["phase"] = "Terminating";
+    else meta["deletionGracePeriodSeconds"] = 0;
+  }
+  return object;
+}
+
+// The registries that set ReturnDeletedObject (pods, service accounts), and
+// those whose delete only starts one (namespaces, CRDs: their own Delete).
+bool returns_deleted_object(const ResourceInfo& info) {
+  return is_kind(info, "", "pods") || is_kind(info, "", "serviceaccounts") || is_kind(info, "", "namespaces") ||
+         is_crd(info);
+}
+
+// kube-apiserver's answer to a delete: the object while its deletion is
+// pending (finalizers) or when the kind returns it, else the generic store's
+// Status{Success} naming what went (details.kind is the resource, as upstream).
+ApiResponse delete_answer(const ApiRequest& r, const ResourceInfo& info, const json& last) {
+  const auto& meta = last["metadata"];
+  const bool pending = meta.contains("finalizers") && meta["finalizers"].is_array() && !meta["finalizers"].empty();
+  if (pending || returns_deleted_object(info)) return object_response(r, info, 200, last);
+  json details = {{"name", meta.value("name", std::string())}};
+  if (!info.group.empty()) details["group"] = info.group;
+  details["kind"] = info.resource;
+  details["uid"] = meta.value("uid", std::string());
+  return json_response(200, {{"kind", "Status"},
+                             {"apiVersion", "v1"},
+                             {"metadata", json::object()},
+                             {"status", "Success"},
+                             {"details", details}});
+}
+
 }  // namespace
 
 void finish_delete(ClusterState& state, const ResourceInfo& info, const ObjectKey& key, json& last) {
@@ -93,10 +134,10 @@ ApiResponse delete_one(ClusterState& state, const ApiRequest& r, const ResourceI
   auto existing = state.store->get(key);
   if (!existing) return not_found(info, t.name);
   if (!preconditions_hold(r, *existing)) return conflict(info, t.name);
-  if (is_dry_run(r)) return object_response(r, info, 200, *existing);
+  if (is_dry_run(r)) return delete_answer(r, info, preview_delete(info, std::move(*existing)));
   json last = delete_object(state, info, key, std::move(*existing));
   state.changed.notify_all();
-  return object_response(r, info, 200, last);
+  return delete_answer(r, info, last);
 }
 
 ApiResponse delete_collection(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
@@ -105,12 +146,13 @@ ApiResponse delete_collection(ClusterState& state, const ApiRequest& r, const Re
   if (!selector) return bad_request(error);
   const std::optional<std::string> ns = info.namespaced && !t.ns.empty() ? std::optional(t.ns) : std::nullopt;
   json items = json::array();
+  const bool dry_run = is_dry_run(r);
   for (auto& object : state.store->list(info.group, info.resource, ns, "", 0)) {
     if (!selector->matches(object)) continue;
     const auto& m = object["metadata"];
     const ObjectKey key = key_of(info, m.value("namespace", std::string()), m.value("name", std::string()));
-    if (is_dry_run(r)) {
-      items.push_back(present(info, object));
+    if (dry_run) {
+      items.push_back(present(info, preview_delete(info, object)));
       continue;
     }
     items.push_back(present(info, delete_object(state, info, key, object)));

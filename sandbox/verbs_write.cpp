@@ -224,10 +224,15 @@ std::optional<ApiResponse> apply_patch(const ApiRequest& r, const ResourceInfo& 
     patched->merge_patch(patch_body);
   } else if (type == "application/json-patch+json") {
     if (!patch_body.is_array()) return bad_request("json: cannot unmarshal object into Go value of type jsonpatch.Patch");
-    try {
-      *patched = existing.patch(patch_body);
-    } catch (const std::exception& e) {
-      return status_error(422, "Invalid", std::string("the server rejected our request due to an error in our request: ") + e.what());
+    *patched = existing;
+    for (const json& op : patch_body) {
+      try {
+        *patched = patched->patch(json::array({op}));
+      } catch (const std::exception&) {
+        // kube-apiserver: NewGenericServerResponse(422, ...), which keeps json-patch's own words out of the answer.
+        return status_error(422, "Invalid", "the server rejected our request due to an error in our request",
+                            json::object());
+      }
     }
   } else {
     return status_error(415, "UnsupportedMediaType",
@@ -300,6 +305,12 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   std::vector<std::string> warnings;
   if (auto error = decode_fields(r, info, object, &warnings)) return *error;
   auto& meta = object["metadata"];
+  if (!meta.value("resourceVersion", std::string()).empty()) {
+    // The storage layer's plain error, which kube-apiserver answers as a 500 without a reason.
+    json status = status_body(500, "", "resourceVersion should not be set on objects to be created");
+    status.erase("reason");
+    return json_response(500, status);
+  }
   if (auto error = name_new_object(state, info, meta)) return *error;
   const std::string name = meta["name"].get<std::string>();
   if (auto error = check_namespace(state, info, t, object, true)) return *error;

@@ -161,25 +161,74 @@ TEST_CASE("a client certificate's CN is the user and its O entries the groups", 
   CHECK(seen.groups == std::vector<std::string>{"dev", "ops", "system:authenticated"});
 }
 
-TEST_CASE("anonymous requests and unknown bearer tokens get a 401 Status", "[sandbox][transport]") {
+TEST_CASE("a request without credentials is system:anonymous, an unknown bearer token gets a 401 Status", "[sandbox][transport]") {
   Fixture fixture;
   const auto& pki = test_pki();
   Client anonymous(fixture.server->port(), pki.ca_cert);
-  auto result = anonymous.client->Get("/api/v1/namespaces");
+  auto result = anonymous.client->Get("/version");
   REQUIRE(result);
-  CHECK(result->status == 401);
-  const json status = json::parse(result->body);
+  CHECK(result->status == 200);
+  CHECK(fixture.cluster.last().user == "system:anonymous");
+  CHECK(fixture.cluster.last().groups == std::vector<std::string>{"system:unauthenticated"});
+
+  auto with_token = anonymous.client->Get("/api/v1/namespaces", {{"Authorization", "Bearer not-a-valid-token"}});
+  REQUIRE(with_token);
+  CHECK(with_token->status == 401);
+  const json status = json::parse(with_token->body);
   CHECK(status["kind"] == "Status");
   CHECK(status["apiVersion"] == "v1");
   CHECK(status["status"] == "Failure");
   CHECK(status["message"] == "Unauthorized");
   CHECK(status["reason"] == "Unauthorized");
   CHECK(status["code"] == 401);
-  CHECK(fixture.cluster.last().path.empty());  // never reached the cluster
+  CHECK(fixture.cluster.last().path == "/version");  // never reached the cluster
+}
 
-  auto with_token = anonymous.client->Get("/api/v1/namespaces", {{"Authorization", "Bearer not-a-valid-token"}});
-  REQUIRE(with_token);
-  CHECK(with_token->status == 401);
+// Sends a 64 MiB body (declared, or chunked) and counts what the server took
+// before it answered and closed: a server reading it all would take all of it.
+std::size_t bytes_taken(Client& c, const httplib::Headers& headers, bool chunked) {
+  constexpr std::size_t kSize = 64 * 1024 * 1024;
+  const std::string piece(65536, 'x');
+  std::size_t sent = 0;
+  const auto provide = [&](std::size_t, std::size_t, httplib::DataSink& sink) {
+    if (!sink.write(piece.data(), piece.size())) return false;
+    sent += piece.size();
+    if (sent >= kSize && chunked) sink.done();
+    return true;
+  };
+  if (chunked) {
+    c.client->Post("/api/v1/namespaces", headers, [&](std::size_t offset, httplib::DataSink& sink) {
+      return provide(offset, piece.size(), sink);
+    }, "application/json");
+  } else {
+    c.client->Post("/api/v1/namespaces", headers, kSize, provide, "application/json");
+  }
+  return sent;
+}
+
+TEST_CASE("a body is read only after authentication and never past 3 MiB (413)", "[sandbox][transport][limits]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  constexpr std::size_t kFarLessThanAll = 32 * 1024 * 1024;  // socket buffers hold a few MiB at most
+
+  Client stranger(fixture.server->port(), pki.ca_cert);
+  auto refused = stranger.client->Post("/api/v1/namespaces", {{"Authorization", "Bearer not-a-valid-token"}},
+                                       std::string(1024, 'x'), "application/json");
+  REQUIRE(refused);
+  CHECK(refused->status == 401);
+  CHECK(bytes_taken(stranger, {{"Authorization", "Bearer not-a-valid-token"}}, false) < kFarLessThanAll);
+  CHECK(fixture.cluster.last().path.empty());
+
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  CHECK(bytes_taken(admin, {}, false) < kFarLessThanAll);  // refused from its Content-Length
+  CHECK(bytes_taken(admin, {}, true) < kFarLessThanAll);   // chunked: cut off at the limit
+  CHECK(fixture.cluster.last().path.empty());
+
+  Client again(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  auto at_limit = again.client->Post("/api/v1/namespaces", std::string(3 * 1024 * 1024, 'y'), "application/json");
+  REQUIRE(at_limit);
+  CHECK(at_limit->status == 200);
+  CHECK(fixture.cluster.last().body.size() == 3 * 1024 * 1024);
 }
 
 TEST_CASE("a client certificate from another CA fails the TLS handshake", "[sandbox][transport]") {
