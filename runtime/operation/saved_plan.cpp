@@ -92,6 +92,8 @@ Json plan_to_json(const reconcile::Plan& plan) {
   }
   Json excluded = Json::array();
   for (const reconcile::ExcludedCluster& e : plan.excluded) excluded.push_back({{"name", e.cluster}, {"objects", e.objects}});
+  Json preflight = Json::array();
+  for (const reconcile::Finding& finding : plan.preflight) preflight.push_back(reconcile::finding_json(finding));
   return Json{{kVersionKey, kSavedPlanVersion},
               {"kind", plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply"},
               {"policy", plan.policy},
@@ -104,7 +106,8 @@ Json plan_to_json(const reconcile::Plan& plan) {
                 {"take_over", plan.options.take_over},
                 {"delete_adopted", plan.options.delete_adopted}}},
               {"clusters", std::move(clusters)},
-              {"excluded", std::move(excluded)}};
+              {"excluded", std::move(excluded)},
+              {"preflight", std::move(preflight)}};
 }
 
 // Throws (nlohmann's exceptions) on a missing or mistyped required field; the
@@ -180,6 +183,7 @@ reconcile::Plan plan_from_json(const Json& json) {
   for (const Json& e : json.value("excluded", Json::array())) {
     plan.excluded.push_back({e.at("name").get<std::string>(), e.at("objects").get<int>()});
   }
+  for (const Json& f : json.value("preflight", Json::array())) plan.preflight.push_back(reconcile::finding_from_json(f));
   return plan;
 }
 
