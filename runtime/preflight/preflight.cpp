@@ -418,7 +418,8 @@ void check_feature_gates(ClusterCheck& c) {
 void check_cluster_profiles(ClusterCheck& c) {
   for (std::string& problem : credentials::check_cluster_profiles(c.fleet.policy, &c.client)) {
     c.add(Severity::Error, FindingCode::ClusterProfile, std::move(problem),
-          "see docs/apply.md, \"Workers reached through a ClusterProfile\"");
+          "give the worker its ClusterProfile in Kueue's namespace on the manager (its cluster manager writes it), "
+          "with an access provider the policy names in kueue { multikueue { access_provider ... } }");
   }
 }
 
