@@ -25,6 +25,7 @@ namespace model = sema::model;
 namespace schema = kueue::schema;
 using kube::Json;
 using reconcile::Finding;
+using reconcile::listed;
 using reconcile::FindingCode;
 using reconcile::Severity;
 
@@ -39,16 +40,6 @@ const kube::ResourceType kOpenShiftKueues{"kueue.openshift.io", "v1", "Kueue", "
 std::string group_of(std::string_view api_version) {
   const std::size_t slash = api_version.find('/');
   return slash == std::string_view::npos ? "" : std::string(api_version.substr(0, slash));
-}
-
-// "a", "a and b", "a, b and c"
-std::string listed(const std::vector<std::string>& items) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) {
-    if (i > 0) out += i + 1 == items.size() ? " and " : ", ";
-    out += items[i];
-  }
-  return out;
 }
 
 std::string quoted(const std::string& text) { return "'" + text + "'"; }
@@ -159,8 +150,11 @@ void check_kueue(ClusterCheck& c) {
 }
 
 // A Kueue CRD whose conversion webhook names a Service that is gone answers
-// every request for another version with an error (kueue#18411).
+// every request that needs a conversion with an error (kueue#18411). Only a
+// group serving more than one version converts, so the CRDs are read only then.
 void check_conversion_webhooks(ClusterCheck& c) {
+  const std::optional<std::vector<std::string>> versions = c.discovery.versions(std::string(schema::kKueueGroup));
+  if (!versions || versions->size() < 2) return;
   std::map<std::string, std::vector<std::string>> crds_of_missing;  // "ns/name" -> CRDs converting through it
   std::map<std::string, bool> exists;
   for (const schema::KindInfo* kind : c.kueue_kinds()) {
@@ -400,10 +394,11 @@ void check_feature_gates(ClusterCheck& c) {
   const std::string config_map = "ConfigMap " + c.kueue_namespace() + "/" + std::string(schema::kKueueConfigMapName);
   for (const Needed& n : needed) {
     const std::string gate(n.gate);
-    bool on = n.on_by_default;
+    // Kueue takes its gates from the configuration or from the flag, never both.
+    std::optional<bool> on;
     if (gates.is_object() && gates.contains(gate) && gates[gate].is_boolean()) on = gates[gate].get<bool>();
-    if (const std::optional<bool> flag = gate_in_arguments(c, n.gate)) on = *flag;
-    if (on) continue;
+    if (!on && !n.on_by_default) on = gate_in_arguments(c, n.gate);
+    if (on.value_or(n.on_by_default)) continue;
     c.add(Severity::Error, FindingCode::FeatureGate,
           "Kueue's feature gate " + gate + " is off (" + config_map + ", or the controller manager's --feature-gates): " +
               n.why,

@@ -108,24 +108,30 @@ mkq_run applied apply "$P" --auto-approve
 k --context w2 get clusterqueue cq >/dev/null 2>&1 || fail "apply did not create w2's ClusterQueue"
 pass "JobSet back on w2: apply goes through"
 
+# crd_copy CONTEXT NAME HOW: the CRD as JSON, ready to create again: HOW is
+# "same", "v1beta1-only" (its version renamed) or "plus-v1beta1" (a v1beta1
+# version served beside its own, as Kueue's CRDs do).
+crd_copy() {
+  k --context "$1" get crd "$2" -o json >"$TMP/crd.json" || fail "read $2 on $1"
+  /usr/bin/python3 - "$TMP/crd.json" "$3" <<'EOF2' || fail "copy $2"
+import copy, json, sys
+crd = json.load(open(sys.argv[1]))
+crd["metadata"] = {"name": crd["metadata"]["name"]}
+crd.pop("status", None)
+if sys.argv[2] == "v1beta1-only":
+    for version in crd["spec"]["versions"]:
+        version["name"] = "v1beta1"
+elif sys.argv[2] == "plus-v1beta1":
+    old = copy.deepcopy(crd["spec"]["versions"][0])
+    old["name"], old["storage"] = "v1beta1", False
+    crd["spec"]["versions"].append(old)
+print(json.dumps(crd))
+EOF2
+}
+
 # --- 4. w1 serves ClusterQueue only as v1beta1
-k --context w1 get crd clusterqueues.kueue.x-k8s.io -o json >"$TMP/cq-crd.json" || fail "read w1's ClusterQueue CRD"
-/usr/bin/python3 - "$TMP/cq-crd.json" >"$TMP/cq-v1beta1.json" <<'EOF2' || fail "edit the CRD"
-import json, sys
-crd = json.load(open(sys.argv[1]))
-crd["metadata"] = {"name": crd["metadata"]["name"]}
-crd.pop("status", None)
-for version in crd["spec"]["versions"]:
-    version["name"] = "v1beta1"
-print(json.dumps(crd))
-EOF2
-/usr/bin/python3 - "$TMP/cq-crd.json" >"$TMP/cq-v1beta2.json" <<'EOF2' || fail "copy the CRD"
-import json, sys
-crd = json.load(open(sys.argv[1]))
-crd["metadata"] = {"name": crd["metadata"]["name"]}
-crd.pop("status", None)
-print(json.dumps(crd))
-EOF2
+crd_copy w1 clusterqueues.kueue.x-k8s.io v1beta1-only >"$TMP/cq-v1beta1.json"
+crd_copy w1 clusterqueues.kueue.x-k8s.io same >"$TMP/cq-v1beta2.json"
 k --context w1 delete crd clusterqueues.kueue.x-k8s.io >/dev/null || fail "delete w1's ClusterQueue CRD"
 k --context w1 create -f "$TMP/cq-v1beta1.json" >/dev/null || fail "install the v1beta1-only ClusterQueue CRD on w1"
 mkq_run v1beta1 plan "$P"
@@ -138,7 +144,11 @@ k --context w1 delete crd clusterqueues.kueue.x-k8s.io >/dev/null || fail "delet
 k --context w1 create -f "$TMP/cq-v1beta2.json" >/dev/null || fail "restore w1's ClusterQueue CRD"
 pass "a cluster serving ClusterQueue only as v1beta1: a clear error naming both versions and the upgrade"
 
-# --- 5. a conversion webhook whose Service is gone
+# --- 5. a conversion webhook whose Service is gone: w2's LocalQueue CRD serving
+# v1beta1 beside v1beta2, as Kueue's own do, and converting through a webhook
+crd_copy w2 localqueues.kueue.x-k8s.io plus-v1beta1 >"$TMP/lq-two.json"
+k --context w2 delete crd localqueues.kueue.x-k8s.io >/dev/null || fail "delete w2's LocalQueue CRD"
+k --context w2 create -f "$TMP/lq-two.json" >/dev/null || fail "install the two-version LocalQueue CRD on w2"
 k --context w2 patch crd localqueues.kueue.x-k8s.io --type=merge -p \
   '{"spec":{"conversion":{"strategy":"Webhook","webhook":{"conversionReviewVersions":["v1"],"clientConfig":{"service":{"namespace":"kueue-system","name":"kueue-webhook-service","path":"/convert"}}}}}}' \
   >/dev/null || fail "give w2's LocalQueue CRD a conversion webhook"

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/kueue/schema.h"
 #include "runtime/preflight/preflight.h"
 #include "runtime/reconcile/refresh.h"
 #include "tests/kueue/kueue_test_support.h"
@@ -252,6 +253,7 @@ TEST_CASE("preflight: a Kueue CRD converting through a Service that is gone is a
   FakeClient& w1 = world.cluster("w1");
   w1.serve(kCrds);
   w1.serve(kServices);
+  w1.serve({"kueue.x-k8s.io", "v1beta1", "LocalQueue", "localqueues", true});  // a group that converts
   for (const char* plural : {"clusterqueues", "localqueues"}) {
     w1.put(Json{{"apiVersion", "apiextensions.k8s.io/v1"},
                 {"kind", "CustomResourceDefinition"},
@@ -282,6 +284,16 @@ TEST_CASE("preflight: a Kueue CRD converting through a Service that is gone is a
   findings = world.check();
   INFO(describe(findings));
   CHECK(findings.empty());
+}
+
+TEST_CASE("preflight: a Kueue serving one version converts nothing, and its CRDs are not read", "[preflight][conversion]") {
+  World world(fleet(""));
+  world.cluster("w1").serve(kCrds);
+  world.check();
+  for (const std::string& call : world.cluster("w1").calls()) {
+    INFO(call);
+    CHECK(call.find("customresourcedefinitions") == std::string::npos);
+  }
 }
 
 TEST_CASE("preflight: a feature gate the policy needs, turned off in Kueue's configuration, is an error",
