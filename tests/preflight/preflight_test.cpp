@@ -224,7 +224,8 @@ TEST_CASE("preflight: a cluster serving Kueue only as v1beta1 is an error naming
   CHECK(findings[0].cluster == "w1");
   CHECK(findings[0].code == FindingCode::KueueVersion);
   CHECK(findings[0].missing ==
-        "Kueue serves ClusterQueue and LocalQueue as kueue.x-k8s.io/v1beta1 but not as kueue.x-k8s.io/v1beta2, the "
+        "Kueue serves ResourceFlavor, ClusterQueue and LocalQueue as kueue.x-k8s.io/v1beta1 but not as "
+        "kueue.x-k8s.io/v1beta2, the "
         "version mkq writes (served from Kueue v0.15.0 on)");
   CHECK(findings[0].fix ==
         "upgrade Kueue: kubectl --context w1 apply --server-side -f "
