@@ -37,6 +37,7 @@ STAGES = [
     "runtime/state",
     "runtime/reconcile",
     "runtime/credentials",
+    "runtime/preflight",    # read-only checks of the clusters, made with the plan
     "sandbox",              # a cluster of its own; the operation's resolver may start it
     "runtime/operation",
     "runtime/controller",   # `mkq controller`: the operations in a loop, leader-elected

@@ -27,6 +27,11 @@ inline constexpr std::string_view kCoreApiVersion = "v1";
 // Kueue's own configuration file (not an object: the content of a ConfigMap).
 inline constexpr std::string_view kKueueConfigApiVersion = "config.kueue.x-k8s.io/v1beta2";
 inline constexpr std::string_view kKueueConfigKind = "Configuration";
+// The first Kueue release that serves kueue.x-k8s.io/v1beta2 (v0.14 serves
+// v1beta1 only; ../shared/kueue/VERSIONS.md), and the newest release these
+// facts were read against: the one mkq's messages say to install.
+inline constexpr std::string_view kKueueFirstV1beta2Release = "v0.15.0";
+inline constexpr std::string_view kKueueCheckedRelease = "v0.19.2";
 
 // ------------------------------------------------------------------ well-known names and values
 
@@ -49,6 +54,8 @@ inline constexpr std::string_view kRestartedAtAnnotation = "kubectl.kubernetes.i
 // The Kueue feature gate MultiKueueCluster.spec.clusterSource.clusterProfileRef
 // needs (alpha, off by default), set in the configuration's featureGates.
 inline constexpr std::string_view kClusterProfileFeatureGate = "MultiKueueClusterProfile";
+// The feature gate of MultiKueue itself (Beta, on by default since Kueue 0.9).
+inline constexpr std::string_view kMultiKueueFeatureGate = "MultiKueue";
 // The Cluster Inventory API's ClusterProfile (namespaced; read, never rendered, by mkq).
 inline constexpr std::string_view kClusterProfileGroup = "multicluster.x-k8s.io";
 inline constexpr std::string_view kClusterProfileVersion = "v1alpha1";

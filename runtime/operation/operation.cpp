@@ -87,12 +87,14 @@ PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui) {
   run.destroy = request.destroy;
   result.stop = detail::start(run, request, "", {}, resolver);
   if (result.stop != Stop::None) return result;
-  if (!request.destroy && !detail::cluster_profiles_ok(run)) {
-    result.stop = Stop::Failed;
+  result.plan = detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
+  detail::run_preflight(run, *result.plan);
+  ui.show_plan(*result.plan);
+  if (detail::preflight_failed(*result.plan, run, false)) {
+    // Not saved: apply would refuse it.
+    result.stop = Stop::Preflight;
     return result;
   }
-  result.plan = detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
-  ui.show_plan(*result.plan);
   if (request.out.empty()) return result;
   if (const std::string error = write_saved_plan(*result.plan, request.out); !error.empty()) {
     ui.error(error);
@@ -111,10 +113,11 @@ ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui)
                               : request.destroy          ? "destroy"
                                                          : "apply";
   if (const Stop stop = detail::start(run, request, command, {}, resolver); stop != Stop::None) return stopped(stop);
-  if (!request.destroy && !detail::cluster_profiles_ok(run)) return stopped(Stop::Failed);
   reconcile::Plan plan =
       detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
+  detail::run_preflight(run, plan);
   ui.show_plan(plan);
+  if (detail::preflight_failed(plan, run, true)) return stopped(Stop::Preflight, std::move(plan));
   const reconcile::Plan carried = request.select.all()
                                       ? plan
                                       : selected_plan(plan, request.select, reconcile::Reason::NotSelected);
@@ -171,14 +174,18 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
   OwnershipOptions ownership;
   ownership.take_over = saved->options.take_over;
   ownership.delete_adopted = saved->options.delete_adopted;
-  const std::string difference = reconcile::first_difference(
-      *saved, detail::make_plan(run, options.path, saved->kind, !saved->options.prune, ownership));
+  reconcile::Plan fresh = detail::make_plan(run, options.path, saved->kind, !saved->options.prune, ownership);
+  const std::string difference = reconcile::first_difference(*saved, fresh);
   if (!difference.empty()) {
     ui.error("the saved plan " + request.path + " is not what the policy plans; nothing was changed:\n  " + difference +
              again);
     return stopped(Stop::PlanDiffers, std::move(saved).value());
   }
+  // The clusters are checked again now: what the file recorded is history.
+  detail::run_preflight(run, fresh);
+  saved->preflight = std::move(fresh.preflight);
   ui.show_plan(*saved);
+  if (detail::preflight_failed(*saved, run, true)) return stopped(Stop::Preflight, std::move(saved).value());
   if (detail::refused(*saved, run)) return stopped(Stop::Refused, std::move(saved).value());
   ApplyResult result =
       detail::carry_out(run, *saved, {command, request.wait, request.force_conflicts, request.auto_approve,

@@ -8,7 +8,9 @@
 // The safety rules live here, each stopping the run before anything changes
 // (Stop says which): the state's apply lock held by another run; a plan that
 // would change objects of another policy without --take-over, or replace an
-// object marked prevent-destroy (Plan::refusals); an apply that would delete
+// object marked prevent-destroy (Plan::refusals); a preflight error (a
+// cluster lacks Kueue, its API version, an integration's CRD, a feature
+// gate: Plan::preflight, runtime/preflight); an apply that would delete
 // everything mkq applied and create nothing without allow_empty; a saved plan
 // that is stale (the policy, the state or a live object moved) or not what the
 // policy plans now.
@@ -101,6 +103,7 @@ enum class Stop {
   Failed,             // bad input, an unreadable state, an unusable target, a check that failed
   LockHeld,           // another run holds the state's lock
   Refused,            // Plan::refusals: another policy's objects, a prevent-destroy replace
+  Preflight,          // Plan::preflight_failed: a cluster lacks what the policy needs (the plan was made and shown)
   RemovesEverything,  // Plan::removes_everything without allow_empty
   StalePlan,          // a saved plan: the policy, the state or a live object moved since
   PlanDiffers,        // a saved plan: not what the policy plans now

@@ -8,10 +8,10 @@
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/render.h"
-#include "runtime/credentials/cluster_profile.h"
 #include "runtime/credentials/provider.h"
 #include "runtime/operation/hints.h"
 #include "runtime/operation/state_open.h"
+#include "runtime/preflight/preflight.h"
 #include "runtime/reconcile/refresh.h"
 
 namespace mkq::operation::detail {
@@ -258,12 +258,28 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   return Stop::None;
 }
 
-bool cluster_profiles_ok(Run& run) {
-  const reconcile::Target& manager = run.session.targets.front();
-  const std::vector<std::string> problems =
-      credentials::check_cluster_profiles(*run.compiled.policy, manager.client);
-  for (const std::string& problem : problems) run.ui.error(problem);
-  return problems.empty();
+void run_preflight(Run& run, reconcile::Plan& plan) {
+  if (plan.kind == reconcile::PlanKind::Destroy) return;
+  preflight::Options options;
+  options.parallelism = std::max(1, run.runtime.parallelism);
+  plan.preflight = preflight::check(
+      {*run.compiled.policy, *run.compiled.state, plan, run.live, run.session.targets}, options);
+}
+
+bool preflight_failed(const reconcile::Plan& plan, Run& run, bool applying) {
+  if (!plan.preflight_failed()) return false;
+  std::string lines;
+  int errors = 0;
+  for (const reconcile::Finding& finding : plan.preflight) {
+    if (finding.severity != reconcile::Severity::Error) continue;
+    ++errors;
+    lines += "\n  " + finding.cluster + ": " + finding.missing;
+  }
+  const std::string count = std::to_string(errors) + (errors == 1 ? " error" : " errors");
+  run.ui.error(applying ? "preflight found " + count + "; apply refuses this plan and nothing was changed:" + lines
+                        : "preflight found " + count + "; apply will refuse this plan until " +
+                              (errors == 1 ? "it is" : "they are") + " fixed:" + lines);
+  return true;
 }
 
 reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,

@@ -39,9 +39,14 @@ struct Run {
 Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
            credentials::ProviderOptions provider, TargetResolver& resolver);
 
-// Workers reached through a ClusterProfile: it must exist on the manager with
-// an access provider the policy names (else Kueue leaves the worker inactive).
-bool cluster_profiles_ok(Run& run);
+// Preflight (runtime/preflight) of a plan of the policy, read-only: its
+// findings go into plan.preflight. A destroy's plan has none.
+void run_preflight(Run& run, reconcile::Plan& plan);
+
+// Plan::preflight's errors as one message (each error's cluster and what is
+// missing) given to the Ui; true when there were any. `applying`: an apply
+// refuses the plan; else a plan says apply will.
+bool preflight_failed(const reconcile::Plan& plan, Run& run, bool applying);
 
 reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,
                           const OwnershipOptions& ownership = {});

@@ -93,6 +93,8 @@ Json plan_to_json(const reconcile::Plan& plan) {
   }
   Json excluded = Json::array();
   for (const reconcile::ExcludedCluster& e : plan.excluded) excluded.push_back({{"name", e.cluster}, {"objects", e.objects}});
+  Json preflight = Json::array();
+  for (const reconcile::Finding& finding : plan.preflight) preflight.push_back(reconcile::finding_json(finding));
   return Json{{kVersionKey, kSavedPlanVersion},
               {"kind", plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply"},
               {"policy", plan.policy},
@@ -106,7 +108,8 @@ Json plan_to_json(const reconcile::Plan& plan) {
                 {"delete_adopted", plan.options.delete_adopted}}},
               {"clusters", std::move(clusters)},
               {"excluded", std::move(excluded)},
-              {"handover", {{"joining", plan.handover.joining}, {"leaving", plan.handover.leaving}}}};
+              {"handover", {{"joining", plan.handover.joining}, {"leaving", plan.handover.leaving}}},
+              {"preflight", std::move(preflight)}};
 }
 
 // Throws (nlohmann's exceptions) on a missing or mistyped required field; the
@@ -188,6 +191,7 @@ reconcile::Plan plan_from_json(const Json& json) {
   const Json handover = json.value("handover", Json::object());
   plan.handover.joining = handover.value("joining", std::vector<std::string>());
   plan.handover.leaving = handover.value("leaving", std::vector<std::string>());
+  for (const Json& f : json.value("preflight", Json::array())) plan.preflight.push_back(reconcile::finding_from_json(f));
   return plan;
 }
 

@@ -236,6 +236,14 @@ std::vector<FieldDiff> configuration_diff(const Json& before, const Json& after,
 
 }  // namespace detail
 
+kube::Result<Json> configuration_of(const Json& config_map) {
+  const std::optional<std::string> text = configuration_text(config_map);
+  if (!text) return Json(Json::object());
+  kube::Result<Json> parsed = detail::parse_configuration(*text);
+  if (parsed && parsed.value().is_null()) return Json(Json::object());
+  return parsed;
+}
+
 Change plan_kueue_configuration(const kueue::Object& object, const Json* live,
                                 const state::InventoryEntry* recorded,
                                 const std::function<Change(const kueue::Object&)>& plan_document) {

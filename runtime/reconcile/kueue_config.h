@@ -46,6 +46,12 @@ Change plan_kueue_configuration(const kueue::Object& object, const Json* live,
 // turned restarts off (a policy without Kueue settings: restart).
 void note_restart_after_removal(Change& change, const kueue::DesiredState& desired);
 
+// The Kueue configuration a ConfigMap holds (its controller_manager_config.yaml,
+// read as detail::parse_configuration reads it): an empty map when the key is
+// absent or empty; the parser's Error when the text is not YAML. What
+// preflight reads of a cluster's configuration (runtime/preflight).
+kube::Result<Json> configuration_of(const Json& config_map);
+
 namespace detail {
 
 // The merge itself, on parsed configurations: `managed` as lowering renders

@@ -167,6 +167,44 @@ struct ExcludedCluster {
   int objects = 0;  // inventory objects left as they are: its own and the manager's for it
 };
 
+// A preflight finding (runtime/preflight): something a cluster lacks that the
+// policy needs -- Kueue, the API version mkq writes, an integration's CRD, a
+// feature gate -- found read-only while the plan is made. An error stops apply
+// before it changes anything; a warning is shown and does not. Findings are
+// data like the changes: no decision reads `missing` or `fix`, which are for
+// display (the severity decides).
+enum class Severity { Error, Warning };
+
+enum class FindingCode {
+  KueueNotInstalled,        // the cluster does not serve kueue.x-k8s.io (or some Kueue kind mkq writes) at all
+  KueueVersion,             // it serves a Kueue kind mkq writes, but not in the version mkq writes
+  ConversionWebhook,        // a Kueue CRD converts through a webhook Service that does not exist (kueue#18411)
+  IntegrationCrd,           // an enabled integration's CRD is not served (kueue#3582, #12400)
+  WorkerIntegration,        // a worker's Kueue does not enable an integration the manager dispatches to it
+  FeatureGate,              // a feature gate the policy needs is off in Kueue's configuration
+  ClusterProfile,           // ClusterProfile mode: the CRD, a ClusterProfile or its access provider is missing
+  OpenShiftOperator,        // OpenShift: the Kueue operator's kueue.openshift.io API is not served
+  PersonaRole,              // OpenShift: a ClusterRole the policy's access bindings name does not exist
+};
+
+const char* severity_name(Severity severity);  // "error", "warning"
+const char* finding_code_name(FindingCode code);  // "kueue-not-installed", "integration-crd", ...
+
+struct Finding {
+  Severity severity = Severity::Error;
+  FindingCode code = FindingCode::KueueNotInstalled;
+  std::string cluster;  // the policy's manager or worker name
+  std::string missing;  // what is missing and why it matters, one line
+  std::string fix;      // how to fix it; a command to paste where one exists
+};
+
+// A finding as every JSON form writes it ({"severity", "code", "cluster",
+// "missing", "fix"}), and the one reader of it (plan_from_json and the saved
+// plan). The reader throws nlohmann::json's errors, and std::invalid_argument
+// for an unknown severity or code.
+Json finding_json(const Finding& finding);
+Finding finding_from_json(const Json& json);
+
 struct PlanOptions {
   PlanKind kind = PlanKind::Apply;  // Destroy: every inventory object is deleted, desired ignored
   bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
@@ -209,6 +247,10 @@ struct Plan {
   // with the waits between them.
   bool phased() const { return !handover.leaving.empty(); }
 
+  // What preflight found (runtime/preflight), errors first; empty for a
+  // destroy, which needs nothing of Kueue.
+  std::vector<Finding> preflight;
+
   PlanSummary summary() const;
   bool has_changes() const;  // any change other than no-op
   bool complete() const;     // every cluster was read
@@ -220,6 +262,8 @@ struct Plan {
   // Why apply must refuse this plan before changing anything, one line per
   // change: "w1/ResourceFlavor/gpu: owned by policy tas". Empty: it may go.
   std::vector<std::string> refusals() const;
+  // Some preflight finding is an error: apply refuses the plan before any change.
+  bool preflight_failed() const;
 };
 
 

@@ -151,6 +151,34 @@ std::optional<Action> action_from(const std::string& name) {
   return std::nullopt;
 }
 
+// "1 error and 2 warnings"
+std::string findings_count(const std::vector<Finding>& findings) {
+  const auto errors = std::count_if(findings.begin(), findings.end(),
+                                    [](const Finding& f) { return f.severity == Severity::Error; });
+  const auto warnings = static_cast<std::ptrdiff_t>(findings.size()) - errors;
+  const auto counted = [](std::ptrdiff_t n, const char* what) {
+    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
+  };
+  if (errors == 0) return counted(warnings, "warning");
+  if (warnings == 0) return counted(errors, "error");
+  return counted(errors, "error") + " and " + counted(warnings, "warning");
+}
+
+// The plan's first section, before the changes: every finding with its fix.
+std::string preflight_text(const Plan& plan, const Palette& p) {
+  if (plan.preflight.empty()) return "";
+  std::string out = p.bold("Preflight found " + findings_count(plan.preflight) + ":") + "\n";
+  for (const Finding& f : plan.preflight) {
+    const std::string severity = severity_name(f.severity);
+    out += "  " + (f.severity == Severity::Error ? p.red(severity) : p.yellow(severity)) + ": " + f.cluster + ": " +
+           f.missing + " [" + finding_code_name(f.code) + "]\n";
+    if (!f.fix.empty()) out += "      fix: " + f.fix + "\n";
+  }
+  return out + "\n";
+}
+
+const char* kPreflightRefusal = "apply refuses this plan until the preflight errors are fixed";
+
 }  // namespace
 
 std::string render_text(const Plan& plan, bool color) {
@@ -159,14 +187,17 @@ std::string render_text(const Plan& plan, bool color) {
   for (const ExcludedCluster& e : plan.excluded) {
     excluded += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
   }
+  const std::string preflight = preflight_text(plan, p);
   if (!plan.has_changes() && plan.complete()) {
     std::string kept;
     for (const ClusterPlan& cluster : plan.clusters) {
       if (!cluster.kept.empty()) kept += p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")") + "\n" + kept_lines(cluster, "  ");
     }
-    return no_changes_text(plan) + "\n" + (kept.empty() ? "" : "\n" + kept) + excluded;
+    std::string out = preflight + no_changes_text(plan) + "\n" + (kept.empty() ? "" : "\n" + kept) + excluded;
+    if (plan.preflight_failed()) out += p.red(std::string(kPreflightRefusal) + ".") + "\n";
+    return out;
   }
-  std::string out = "mkq will perform the following actions:\n";
+  std::string out = preflight + "mkq will perform the following actions:\n";
   for (const ClusterPlan& cluster : plan.clusters) {
     out += "\n" + p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")");
     if (!cluster.reachable) {
@@ -205,6 +236,7 @@ std::string render_text(const Plan& plan, bool color) {
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
   if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
   if (const std::size_t kept = kept_count(plan); kept > 0) out += kept_text(kept) + ".\n";
+  if (plan.preflight_failed()) out += p.red(std::string(kPreflightRefusal) + ".") + "\n";
   if (s.unreachable_clusters > 0) {
     const bool one = s.unreachable_clusters == 1;
     out += std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") + " unreachable: " +
@@ -219,10 +251,20 @@ std::string render_markdown(const Plan& plan) {
   for (const ExcludedCluster& e : plan.excluded) {
     excluded += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
   }
-  if (!plan.has_changes() && plan.complete()) {
-    return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n" + excluded;
+  std::string preflight;
+  if (!plan.preflight.empty()) {
+    preflight = "\n#### preflight: " + findings_count(plan.preflight) + "\n\n| Severity | Cluster | Missing | Fix |\n" +
+                "| --- | --- | --- | --- |\n";
+    for (const Finding& f : plan.preflight) {
+      preflight += std::string("| ") + severity_name(f.severity) + " | `" + f.cluster + "` | " + escape_cell(f.missing) +
+                   " | " + escape_cell(f.fix) + " |\n";
+    }
+    if (plan.preflight_failed()) preflight += "\n**" + std::string(kPreflightRefusal) + "**.\n";
   }
-  std::string out = "### mkq plan: " + summary_line(s) + "\n";
+  if (!plan.has_changes() && plan.complete()) {
+    return "### mkq plan: no changes\n" + preflight + "\n" + no_changes_text(plan) + "\n" + excluded;
+  }
+  std::string out = "### mkq plan: " + summary_line(s) + "\n" + preflight;
   if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
   if (const std::size_t kept = kept_count(plan); kept > 0) out += "\n" + kept_text(kept) + ".\n";
   if (s.unreachable_clusters > 0) {
@@ -391,6 +433,9 @@ Json render_json(const Plan& plan) {
   for (const ExcludedCluster& e : plan.excluded) excluded.push_back(Json{{"name", e.cluster}, {"objects", e.objects}});
   out["excluded"] = std::move(excluded);
   if (plan.phased()) out["handover"] = Json{{"joining", plan.handover.joining}, {"leaving", plan.handover.leaving}};
+  Json preflight = Json::array();
+  for (const Finding& finding : plan.preflight) preflight.push_back(finding_json(finding));
+  out["preflight"] = std::move(preflight);
   return out;
 }
 
@@ -475,6 +520,7 @@ base::Result<Plan> plan_from_json(const Json& json) {
       plan.handover.joining = json["handover"].at("joining").get<std::vector<std::string>>();
       plan.handover.leaving = json["handover"].at("leaving").get<std::vector<std::string>>();
     }
+    for (const Json& f : json.value("preflight", Json::array())) plan.preflight.push_back(finding_from_json(f));
     return plan;
   } catch (const std::exception& e) {
     return fail(std::string("the saved plan is malformed: ") + e.what());

@@ -43,13 +43,6 @@ const char* words(Reason reason) {
   return nullptr;
 }
 
-// "a", "a and b", "a, b and c".
-std::string listed(const std::vector<std::string>& items) {
-  std::string out;
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
-  return out;
-}
-
 // "A", "A and B", "A, B and N more": what else a namespace holds.
 std::string foreign_text(const std::vector<std::string>& foreign) {
   std::string text = foreign.empty() ? "" : foreign[0];
@@ -144,6 +137,12 @@ std::string reason_text(const Change& change) {
     case Action::NoOp: break;
   }
   return own_text(change);
+}
+
+std::string listed(const std::vector<std::string>& items) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) out += (i == 0 ? "" : i + 1 == items.size() ? " and " : ", ") + items[i];
+  return out;
 }
 
 }  // namespace mkq::reconcile

@@ -86,4 +86,7 @@ const char* reason_name(Reason reason);
 // whether it is taken over).
 std::string reason_text(const Change& change);
 
+// Words joined as a plan writes them: "a", "a and b", "a, b and c".
+std::string listed(const std::vector<std::string>& items);
+
 }  // namespace mkq::reconcile
