@@ -496,10 +496,24 @@ void check_references(Binder& binder, Draft& draft, std::map<std::string, diag::
 
 // ------------------------------------------------------------------ assembly
 
+// `items` in the order of `less`, each moved once: the sort permutes indices,
+// not the declarations (a ClusterQueue is close to a kilobyte, and sorting
+// 10,000 of them by value moved each some thirty times). Stable, so equal keys
+// (duplicates, already reported) keep their order of declaration.
+template <typename T, typename Less>
+std::vector<T> sorted(std::vector<T> items, Less less) {
+  std::vector<std::size_t> order(items.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(items[a], items[b]); });
+  std::vector<T> result;
+  result.reserve(items.size());
+  for (const std::size_t index : order) result.push_back(std::move(items[index]));
+  return result;
+}
+
 template <typename T>
 std::vector<T> sorted_by_name(std::vector<T> items) {
-  std::sort(items.begin(), items.end(), [](const T& a, const T& b) { return a.name < b.name; });
-  return items;
+  return sorted(std::move(items), [](const T& a, const T& b) { return a.name < b.name; });
 }
 
 model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRange>& implicit_cohorts) {
@@ -512,11 +526,10 @@ model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRan
   policy.cohorts = sorted_by_name(std::move(draft.cohorts.items()));
   for (const auto& [name, range] : implicit_cohorts) policy.implicit_cohorts.push_back({name, range});
   policy.cluster_queues = sorted_by_name(std::move(draft.cluster_queues.items()));
-  policy.local_queues = std::move(draft.local_queues.items());
-  std::sort(policy.local_queues.begin(), policy.local_queues.end(),
-            [](const model::LocalQueue& a, const model::LocalQueue& b) {
-              return std::tie(a.namespace_name.value, a.name) < std::tie(b.namespace_name.value, b.name);
-            });
+  policy.local_queues = sorted(std::move(draft.local_queues.items()),
+                               [](const model::LocalQueue& a, const model::LocalQueue& b) {
+                                 return std::tie(a.namespace_name.value, a.name) < std::tie(b.namespace_name.value, b.name);
+                               });
   policy.namespaces = sorted_by_name(std::move(draft.namespaces.items()));
   policy.priority_classes = sorted_by_name(std::move(draft.priority_classes.items()));
   policy.dispatches = sorted_by_name(std::move(draft.dispatches.items()));
