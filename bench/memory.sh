@@ -10,10 +10,12 @@
 #     (8 MiB), refused by the lexer's limits (E1016, E1019) or reported
 #     unterminated (E1004). Target: at most 8 times the input, and under
 #     300 MB whatever the input.
-#   valid policies: the 10,000-queue policy of bench/generate (2.46 MB, the
-#     size of check's speed target). Target: at most 40 times the input.
+#   valid policies over 1 MB: the 10,000-queue policy of bench/generate
+#     (2.46 MB, the size of check's speed target) and one of 15,000 queues
+#     (3.7 MB). Target: at most 10 times the input — not met yet (bench/README.md).
 #     Reported without a target: a list of 499,000 numbers (1 MB, just under
-#     the token limit), the densest valid text.
+#     the token limit), the densest valid text, and every example (a few KB:
+#     their cost is the baseline's, a ratio says nothing).
 #
 # Prints each input's peak resident memory (the median of RUNS runs, default
 # 5, and the largest), the ratio of the median, and the median user+system CPU
@@ -27,7 +29,7 @@ mkq=${1:-$here/../build/mkq}
 runs=${2:-5}
 limit_kib=292968  # 300 MB
 hostile_ratio=8
-valid_ratio=40
+valid_ratio=10
 [ -x /usr/bin/time ] || { echo "bench/memory.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -35,12 +37,13 @@ trap 'rm -rf "$work"' EXIT
 median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 failed=0
 baseline_kib=0
-# measure LABEL FILE EXIT CODE MAX_RATIO: RUNS runs of `mkq check FILE`; each
+# measure LABEL FILE EXIT CODE MAX_RATIO: RUNS runs of `mkq check FILE` (a
+# file or a policy directory, whose size is that of its .mkq files); each
 # must exit EXIT (and, when CODE is not "-", report error CODE); the median
 # peak's ratio must be at most MAX_RATIO ("-": no target). Sets $peak_kib.
 measure() {
   local label=$1 file=$2 expected=$3 code=$4 max_ratio=$5 peaks=() cpus=() line i bytes ratio
-  bytes=$(wc -c <"$file")
+  if [ -d "$file" ]; then bytes=$(cat "$file"/*.mkq | wc -c); else bytes=$(wc -c <"$file"); fi
   for ((i = 1; i <= runs; i++)); do
     /usr/bin/time -o "$work/time" -f "%U %S %M %x" "$mkq" --no-color check "$file" >/dev/null 2>"$work/err" || true
     line=$(tail -1 "$work/time")
@@ -82,6 +85,13 @@ rm -f "$work/input.mkq"
 
 "$here/generate" --queues 10000 --workers 50 >"$work/policy.mkq"
 measure "policy of 10,000 queues" "$work/policy.mkq" 0 - "$valid_ratio"
+"$here/generate" --queues 15000 --workers 50 >"$work/policy.mkq"
+measure "policy of 15,000 queues" "$work/policy.mkq" 0 - "$valid_ratio"
+rm -f "$work/policy.mkq"
+for example in "$here"/../examples/*/; do
+  example=${example%/}
+  measure "example ${example##*/}" "$example" 0 - -
+done
 awk 'BEGIN {printf "manager \"m\" {}\nlet numbers = [1"; for (i = 1; i < 499000; i++) printf ",1"; print "]"}' >"$work/dense.mkq"
 measure "list of 499,000 numbers" "$work/dense.mkq" 0 - -
 exit $failed

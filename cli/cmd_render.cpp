@@ -1,6 +1,9 @@
 // `mkq render`: compile a policy and print the desired objects of every
 // cluster (stdout), or write one file per cluster (-o DIR). Diagnostics go to
 // stderr; on an error nothing is printed or written and the exit code is 1.
+// Render streams: each cluster is lowered, written and let go before the
+// next, so memory grows with the largest cluster, not with the fleet.
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -12,6 +15,7 @@
 
 #include "cli/commands.h"
 #include "cli/compile.h"
+#include "compiler/kueue/lower.h"
 #include "compiler/kueue/render.h"
 
 namespace mkq::cli {
@@ -33,7 +37,7 @@ void remove_all_temporaries(const std::vector<PendingFile>& files) {
 // Writes DIR/<cluster>.<ext> for every cluster, atomically per file: every
 // file is first written beside its target and renamed only when all were
 // written, so a failure leaves the directory as it was.
-int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& options) {
+int write_cluster_files(const kueue::ClusterLowering& lowering, const RenderOptions& options) {
   const fs::path dir(options.output_dir);
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -44,7 +48,8 @@ int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& o
   }
   const bool json = options.format == RenderFormat::Json;
   std::vector<PendingFile> pending;
-  for (const kueue::ClusterObjects& cluster : state.clusters) {
+  for (std::size_t i = 0; i < lowering.size(); ++i) {
+    const kueue::ClusterObjects cluster = lowering.cluster(i);
     const std::string file_name = cluster.cluster + (json ? ".json" : ".yaml");
     PendingFile file{dir / file_name, dir / ("." + file_name + ".tmp." + std::to_string(::getpid()))};
     pending.push_back(file);
@@ -83,14 +88,28 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
       return 1;
     }
   }
-  const Compilation compiled = compile(options.path, CompileTo::Objects, global);
+  // To the model only (with Kueue's rules checked): lowering is done here,
+  // one cluster at a time.
+  const Compilation compiled = compile(options.path, CompileTo::Model, global);
   print_diagnostics(compiled, global);
-  if (!compiled.state) return 1;
-  const kueue::DesiredState& state = *compiled.state;
-  if (!options.output_dir.empty()) return write_cluster_files(state, options);
-  const std::string text = options.format == RenderFormat::Json ? kueue::render_json(state) : kueue::render_yaml(state);
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  return 0;
+  if (!compiled.ok()) return 1;
+  const auto start = std::chrono::steady_clock::now();
+  const kueue::ClusterLowering lowering(*compiled.policy, operation::lower_options(compiled));
+  int status = 0;
+  if (!options.output_dir.empty()) {
+    status = write_cluster_files(lowering, options);
+  } else {
+    kueue::StateWriter writer(options.format == RenderFormat::Json ? kueue::TextFormat::JsonText : kueue::TextFormat::Yaml);
+    for (std::size_t i = 0; i < lowering.size(); ++i) {
+      const std::string text = writer.cluster(lowering.cluster(i));
+      std::fwrite(text.data(), 1, text.size(), stdout);
+    }
+    const std::string end = writer.end();
+    std::fwrite(end.data(), 1, end.size(), stdout);
+  }
+  const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+  print_timing({"render", took.count()}, global);
+  return status;
 }
 
 }  // namespace mkq::cli

@@ -23,8 +23,12 @@ void print_diagnostics(const Compilation& compiled, const GlobalOptions& global)
 }
 
 void print_timings(const Compilation& compiled, const GlobalOptions& global) {
+  for (const auto& t : compiled.timings) print_timing(t, global);
+}
+
+void print_timing(const sema::StageTiming& timing, const GlobalOptions& global) {
   if (!global.verbose) return;
-  for (const auto& t : compiled.timings) std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", t.stage.c_str(), t.milliseconds);
+  std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", timing.stage.c_str(), timing.milliseconds);
 }
 
 }  // namespace mkq::cli

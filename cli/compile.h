@@ -23,5 +23,7 @@ void print_diagnostics(const Compilation& compiled, const GlobalOptions& global)
 
 // With -v, each compile step's time on stderr.
 void print_timings(const Compilation& compiled, const GlobalOptions& global);
+// With -v, one step's time on stderr, as print_timings writes it.
+void print_timing(const sema::StageTiming& timing, const GlobalOptions& global);
 
 }  // namespace mkq::cli

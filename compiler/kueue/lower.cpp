@@ -4,6 +4,7 @@
 #include "compiler/kueue/lower.h"
 
 #include <algorithm>
+#include <memory>
 #include <unordered_set>
 #include <utility>
 #include <tuple>
@@ -301,19 +302,30 @@ void finish_cluster(ClusterObjects& cluster) {
 
 }  // namespace detail
 
+ClusterLowering::ClusterLowering(const sema::model::Policy& policy, LowerOptions options)
+    : options_(std::move(options)), context_(std::make_unique<detail::LowerContext>(policy, options_)) {}
+
+ClusterLowering::~ClusterLowering() = default;
+
+std::size_t ClusterLowering::size() const { return 1 + context_->policy.workers.size(); }
+
+ClusterObjects ClusterLowering::cluster(std::size_t index) const {
+  ClusterObjects cluster =
+      index == 0 ? detail::lower_manager(*context_) : detail::lower_worker(*context_, context_->policy.workers.at(index - 1));
+  detail::finish_cluster(cluster);
+  return cluster;
+}
+
 std::optional<DesiredState> lower(const sema::model::Policy& policy, const LowerOptions& options,
                                   diag::Diagnostics& diagnostics) {
   validate(policy, diagnostics);
   if (diagnostics.has_errors()) return std::nullopt;
 
-  const detail::LowerContext context(policy, options);
+  const ClusterLowering lowering(policy, options);
   DesiredState state;
   state.policy = options.policy_name;
-  state.clusters.push_back(detail::lower_manager(context));
-  for (const sema::model::Worker& worker : policy.workers) {
-    state.clusters.push_back(detail::lower_worker(context, worker));
-  }
-  for (ClusterObjects& cluster : state.clusters) detail::finish_cluster(cluster);
+  state.clusters.reserve(lowering.size());
+  for (std::size_t i = 0; i < lowering.size(); ++i) state.clusters.push_back(lowering.cluster(i));
   return state;
 }
 

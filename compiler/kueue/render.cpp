@@ -32,12 +32,28 @@ Json cluster_list(const ClusterObjects& cluster) {
 
 std::string_view to_string(ClusterRole role) { return role == ClusterRole::Manager ? "manager" : "worker"; }
 
-std::string render_yaml(const DesiredState& state) {
+namespace {
+
+std::string render_state(const DesiredState& state, TextFormat format) {
+  StateWriter writer(format);
   std::string out;
-  bool first = true;
-  for (const ClusterObjects& cluster : state.clusters) append_cluster_yaml(cluster, first, out);
+  for (const ClusterObjects& cluster : state.clusters) out += writer.cluster(cluster);
+  out += writer.end();
   return out;
 }
+
+// The JSON of one entry of {"clusters": [...]}.
+Json cluster_entry(const ClusterObjects& cluster) {
+  Json c = Json::object();
+  c["name"] = cluster.cluster;
+  c["role"] = std::string(to_string(cluster.role));
+  c["objects"] = cluster_list(cluster);
+  return c;
+}
+
+}  // namespace
+
+std::string render_yaml(const DesiredState& state) { return render_state(state, TextFormat::Yaml); }
 
 std::string render_cluster_yaml(const ClusterObjects& cluster) {
   std::string out;
@@ -47,17 +63,7 @@ std::string render_cluster_yaml(const ClusterObjects& cluster) {
   return out;
 }
 
-std::string render_json(const DesiredState& state) {
-  Json clusters = Json::array();
-  for (const ClusterObjects& cluster : state.clusters) {
-    Json c = Json::object();
-    c["name"] = cluster.cluster;
-    c["role"] = std::string(to_string(cluster.role));
-    c["objects"] = cluster_list(cluster);
-    clusters.push_back(std::move(c));
-  }
-  return dump_json(Json::object({{"clusters", std::move(clusters)}}));
-}
+std::string render_json(const DesiredState& state) { return render_state(state, TextFormat::JsonText); }
 
 std::string render_cluster_json(const ClusterObjects& cluster) {
   Json list = Json::object();
@@ -65,6 +71,33 @@ std::string render_cluster_json(const ClusterObjects& cluster) {
   list["kind"] = "List";
   list["items"] = cluster_list(cluster);
   return dump_json(list);
+}
+
+// JSON: the layout of dump_json({"clusters": [entries]}) (indent 2), built
+// from one entry at a time: an entry sits two levels deep, so each of its
+// lines is indented by four more spaces. A dumped string never holds a raw
+// line break (JSON escapes it), so indenting after every '\n' is exact.
+std::string StateWriter::cluster(const ClusterObjects& cluster) {
+  std::string out;
+  if (format_ == TextFormat::Yaml) {
+    append_cluster_yaml(cluster, first_, out);
+    return out;
+  }
+  const std::string entry = cluster_entry(cluster).dump(2, ' ', false, Json::error_handler_t::replace);
+  out.reserve(entry.size() + entry.size() / 8 + 8);
+  out += first_ ? "{\n  \"clusters\": [\n    " : ",\n    ";
+  first_ = false;
+  for (const char c : entry) {
+    out += c;
+    if (c == '\n') out += "    ";
+  }
+  return out;
+}
+
+std::string StateWriter::end() const {
+  if (format_ == TextFormat::Yaml) return "";
+  // No cluster (never from lower()): what dump_json writes for an empty array.
+  return first_ ? "{\n  \"clusters\": []\n}\n" : "\n  ]\n}\n";
 }
 
 }  // namespace mkq::kueue

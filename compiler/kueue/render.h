@@ -23,4 +23,21 @@ std::string render_json(const DesiredState& state);
 std::string render_cluster_yaml(const ClusterObjects& cluster);
 std::string render_cluster_json(const ClusterObjects& cluster);
 
+enum class TextFormat { Yaml, JsonText };
+
+// render_yaml's or render_json's text, written one cluster at a time (`mkq
+// render` streams: only one cluster's objects and text exist at once). The
+// pieces, concatenated, are byte for byte the text of the whole state:
+// cluster(c1) + cluster(c2) + ... + end(), clusters in state order.
+class StateWriter {
+ public:
+  explicit StateWriter(TextFormat format) : format_(format) {}
+  std::string cluster(const ClusterObjects& cluster);
+  std::string end() const;
+
+ private:
+  TextFormat format_;
+  bool first_ = true;  // nothing written yet: no separator before the next piece
+};
+
 }  // namespace mkq::kueue

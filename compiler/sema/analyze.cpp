@@ -101,7 +101,7 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   for (const std::string_view spec : kPreludeModules) {
     prelude.push_back(loader.load("", diag::kNoFile, std::string(spec), {}, diagnostics));
   }
-  const EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude);
+  EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude);
   lap("evaluate");
   if (diagnostics.error_count() != errors) return std::nullopt;
   // The root files' syntax trees end with evaluation: bind reads the evaluated
@@ -111,7 +111,9 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   // read again.
   asts.clear();
 
-  auto model = bind(policy, diagnostics);
+  // bind consumes the evaluated tree, letting each queue's evaluated form go
+  // once it is in the model.
+  auto model = bind(std::move(policy), diagnostics);
   lap("bind");
   return model;
 }

@@ -43,4 +43,9 @@ namespace mkq::sema {
 // have been added); errors reported before the call do not count.
 std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& diagnostics);
 
+// The same, consuming the evaluated tree: the evaluated form of each queue
+// (the bulk of a large policy) is let go once it is bound, so that the tree
+// and the model are never both held whole. The same model and diagnostics.
+std::optional<model::Policy> bind(EvalPolicy&& policy, diag::Diagnostics& diagnostics);
+
 }  // namespace mkq::sema

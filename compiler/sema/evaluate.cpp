@@ -4,6 +4,7 @@
 #include "compiler/sema/evaluate.h"
 
 #include <algorithm>
+#include <iterator>
 
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
@@ -138,16 +139,22 @@ void Evaluator::evaluate_module(Module& module) {
       if (found == module.names.end() || found->second.let != &let) continue;  // a duplicate, reported
       top_level_let(module, let.name.name, found->second, let.name.range);
     }
+    module.blocks.reserve(module.blocks.size() + declared_blocks(module.ast->stmts));
     Sink sink{nullptr, &module.blocks};
     for (const auto& stmt : module.ast->stmts) exec(*stmt, module, nullptr, sink);
   }
   module.state = Module::State::Done;
   const bool from_stdlib = module.key.rfind("std/", 0) == 0;  // std modules' keys are "std/NAME"
-  for (auto& block : module.blocks) {
-    block.from_stdlib = from_stdlib;
-    policy_.blocks.push_back(std::move(block));
+  for (auto& block : module.blocks) block.from_stdlib = from_stdlib;
+  // The module's blocks join the policy's; the module's array is let go, so
+  // that a large file's blocks are not held twice.
+  if (policy_.blocks.empty()) {
+    policy_.blocks = std::move(module.blocks);
+  } else {
+    policy_.blocks.reserve(policy_.blocks.size() + module.blocks.size());
+    std::move(module.blocks.begin(), module.blocks.end(), std::back_inserter(policy_.blocks));
   }
-  module.blocks.clear();
+  std::vector<EvalBlock>().swap(module.blocks);
 }
 
 bool Evaluator::declare_top_level(Module& module, const std::string& name, SourceRange range, TopLevelName entry) {

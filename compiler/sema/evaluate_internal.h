@@ -258,5 +258,9 @@ Value builtin_value(const std::string& name, diag::SourceRange at);
 const Value* find_nested(const Value& value, bool (*pred)(const Value&));
 bool is_identifier(const std::string& text);
 bool is_hard_keyword(const std::string& text);
+// How many attributes / blocks a body declares directly: what its evaluated
+// block holds when no `for`, `if` or `use` adds more (its vectors' capacity).
+std::size_t declared_attributes(const std::vector<syntax::StmtPtr>& stmts);
+std::size_t declared_blocks(const std::vector<syntax::StmtPtr>& stmts);
 
 }  // namespace mkq::sema::detail

@@ -62,6 +62,24 @@ void Evaluator::check_placement(const std::vector<syntax::StmtPtr>& stmts, bool 
   }
 }
 
+namespace {
+
+std::size_t count_kind(const std::vector<syntax::StmtPtr>& stmts, syntax::StmtKind kind) {
+  std::size_t count = 0;
+  for (const auto& stmt : stmts) count += stmt->kind == kind ? 1 : 0;
+  return count;
+}
+
+}  // namespace
+
+std::size_t declared_attributes(const std::vector<syntax::StmtPtr>& stmts) {
+  return count_kind(stmts, syntax::StmtKind::Attribute);
+}
+
+std::size_t declared_blocks(const std::vector<syntax::StmtPtr>& stmts) {
+  return count_kind(stmts, syntax::StmtKind::Block);
+}
+
 void Evaluator::exec_body(const std::vector<syntax::StmtPtr>& stmts, Module& module, Scope& scope, Sink sink) {
   for (const auto& stmt : stmts) {
     if (stmt->kind != syntax::StmtKind::Let) continue;
@@ -137,6 +155,9 @@ void Evaluator::exec_block(const syntax::BlockStmt& stmt, Module& module, Scope*
   block.kind_range = stmt.kind.range;
   block.range = stmt.range;
   block.instantiated_from = instantiation_notes();
+  block.labels.reserve(stmt.labels.size());
+  block.attributes.reserve(declared_attributes(stmt.body.stmts));
+  block.blocks.reserve(declared_blocks(stmt.body.stmts));
   for (const auto& label : stmt.labels) {
     if (!label) continue;
     if (auto evaluated = eval_label(*label, env)) block.labels.push_back(std::move(*evaluated));

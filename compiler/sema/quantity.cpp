@@ -391,7 +391,7 @@ std::optional<Quantity> Quantity::add(const Quantity& a, const Quantity& b, Quan
     *error = QuantityError::None;
   }
   Int128 sum = 0;  // 2 * 10^38 exceeds __int128, so the addition itself is checked too
-  if (__builtin_add_overflow(a.nanos_, b.nanos_, &sum) || sum > kMaxNanos || sum < -kMaxNanos) {
+  if (__builtin_add_overflow(static_cast<Int128>(a.nanos_), static_cast<Int128>(b.nanos_), &sum) || sum > kMaxNanos || sum < -kMaxNanos) {
     return fail<Quantity>(error, QuantityError::Overflow);
   }
   Quantity q;

@@ -66,7 +66,26 @@ class Quantity {
   std::string to_string() const;
 
  private:
-  __extension__ __int128 nanos_ = 0;  // |nanos_| <= 10^38; __extension__ keeps -Wpedantic quiet
+  // A 128-bit integer kept as two 64-bit halves: aligned to 8 bytes rather than
+  // 16, a Quantity is 24 bytes, not 32 (every number value and every quota of
+  // a policy holds one). Reads and writes convert; the arithmetic is __int128.
+  class Nanos {
+   public:
+    __extension__ using Int = __int128;
+    Nanos() = default;
+    Nanos(Int value)  // NOLINT(google-explicit-constructor): stands for the integer it holds
+        : low_(static_cast<std::uint64_t>(value)), high_(static_cast<std::uint64_t>(value >> 64)) {}
+    operator Int() const {  // NOLINT(google-explicit-constructor)
+      __extension__ using UInt = unsigned __int128;
+      return static_cast<Int>((static_cast<UInt>(high_) << 64) | low_);
+    }
+
+   private:
+    std::uint64_t low_ = 0;
+    std::uint64_t high_ = 0;
+  };
+
+  Nanos nanos_;  // |nanos_| <= 10^38
   QuantityFormat format_ = QuantityFormat::DecimalSI;
 };
 

@@ -24,18 +24,20 @@ Compilation compile(const std::string& path, CompileTo target, const CompileOpti
   if (result.ok()) {
     if (target == CompileTo::Objects) {
       // lower() checks Kueue's rules itself before lowering.
-      timed("lower", [&] {
-        kueue::LowerOptions lower;
-        const auto& declared = result.policy->identity;
-        lower.policy_name = declared ? declared->value : kueue::derived_policy_name(result.home);
-        result.state = kueue::lower(*result.policy, lower, result.diagnostics);
-      });
+      timed("lower", [&] { result.state = kueue::lower(*result.policy, lower_options(result), result.diagnostics); });
     } else {
       timed("validate", [&] { kueue::validate(*result.policy, result.diagnostics); });
     }
   }
   if (!result.ok()) result.state.reset();
   return result;
+}
+
+kueue::LowerOptions lower_options(const Compilation& compiled) {
+  kueue::LowerOptions options;
+  const auto& declared = compiled.policy->identity;
+  options.policy_name = declared ? declared->value : kueue::derived_policy_name(compiled.home);
+  return options;
 }
 
 std::string settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,

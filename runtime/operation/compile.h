@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "compiler/diag/diagnostic.h"
+#include "compiler/kueue/lower.h"
 #include "compiler/kueue/objects.h"
 #include "compiler/kueue/policy_name.h"
 #include "compiler/sema/analyze.h"
@@ -38,6 +39,10 @@ struct CompileOptions {
 // The objects carry the declared identity, else the derived one
 // (settle_identity may change it once the state is read).
 Compilation compile(const std::string& path, CompileTo target, const CompileOptions& options);
+
+// How a checked policy lowers: its declared identity, else the derived one.
+// `compiled.policy` must be set.
+kueue::LowerOptions lower_options(const Compilation& compiled);
 
 // The policy's identity against the identity its state recorded ("" none),
 // before any cluster is touched (kueue::choose_identity): relabels the desired

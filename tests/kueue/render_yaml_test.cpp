@@ -3,6 +3,8 @@
 // the document again.
 #include <catch2/catch.hpp>
 
+#include <string>
+#include <vector>
 #include <yaml-cpp/yaml.h>
 
 #include "compiler/kueue/render.h"
@@ -177,4 +179,36 @@ TEST_CASE("render: documents are separated by --- and name their cluster", "[kue
   CHECK(Json::parse(mkq::kueue::render_json(state)).dump() ==
         R"({"clusters":[{"name":"m","role":"manager","objects":[{"kind":"A"},{"kind":"B"}]},)"
         R"({"name":"w","role":"worker","objects":[{"kind":"A"}]},{"name":"idle","role":"worker","objects":[]}]})");
+}
+
+TEST_CASE("render: the JSON written cluster by cluster is the dump of the whole state", "[kueue][render]") {
+  // The reference: nlohmann's own layout of {"clusters": [...]} (indent 2),
+  // which StateWriter builds from one cluster at a time.
+  const auto whole = [](const mkq::kueue::DesiredState& state) {
+    Json clusters = Json::array();
+    for (const auto& cluster : state.clusters) {
+      Json objects = Json::array();
+      for (const auto& object : cluster.objects) objects.push_back(object.document);
+      clusters.push_back(Json::object({{"name", cluster.cluster},
+                                       {"role", std::string(mkq::kueue::to_string(cluster.role))},
+                                       {"objects", std::move(objects)}}));
+    }
+    return Json::object({{"clusters", std::move(clusters)}}).dump(2) + "\n";
+  };
+  mkq::kueue::Object nested;
+  nested.document = Json::parse(R"({"kind": "A", "metadata": {"name": "a", "labels": {}},
+      "spec": {"list": [1, "two\nlines", {"deep": [[]]}], "empty": {}}})");
+  mkq::kueue::ClusterObjects manager;
+  manager.cluster = "m";
+  manager.role = mkq::kueue::ClusterRole::Manager;
+  manager.objects = {nested, nested};
+  mkq::kueue::ClusterObjects idle;
+  idle.cluster = "idle";
+  mkq::kueue::DesiredState state;
+  for (const auto& clusters : {std::vector<mkq::kueue::ClusterObjects>{},
+                               std::vector<mkq::kueue::ClusterObjects>{manager},
+                               std::vector<mkq::kueue::ClusterObjects>{manager, idle, manager}}) {
+    state.clusters = clusters;
+    CHECK(mkq::kueue::render_json(state) == whole(state));
+  }
 }
