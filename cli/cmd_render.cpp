@@ -73,7 +73,15 @@ int write_cluster_files(const kueue::DesiredState& state, const RenderOptions& o
 int run_render(const RenderOptions& options, const GlobalOptions& global) {
   const Compilation compiled = compile(options.path, CompileTo::Objects, global);
   print_diagnostics(compiled, global);
-  if (!compiled.state) return 1;
+  if (!compiled.state || !compiled.policy) return 1;
+  // Live-dependent orders are written at plan time (runtime/reconcile/capacity.h); render keeps the compiled one.
+  for (const sema::model::Dispatch& dispatch : compiled.policy->dispatches) {
+    if (!dispatch.selector || !dispatch.selector->resource) continue;
+    std::fprintf(stderr,
+                 "mkq: note: dispatch '%s' lists its workers most free %s first, as read when mkq plans; rendered "
+                 "here by name\n",
+                 dispatch.name.c_str(), dispatch.selector->resource->value.c_str());
+  }
   const kueue::DesiredState& state = *compiled.state;
   if (!options.output_dir.empty()) return write_cluster_files(state, options);
   const std::string text = options.format == RenderFormat::Json ? kueue::render_json(state) : kueue::render_yaml(state);

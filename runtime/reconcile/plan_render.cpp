@@ -127,15 +127,39 @@ std::optional<Action> action_from(const std::string& name) {
   return std::nullopt;
 }
 
+// Each dispatch ordered by free capacity, its workers as the MultiKueueConfig
+// lists them: "gpu-east: 8 nvidia.com/gpu free (2 nodes)".
+std::vector<std::string> order_lines(const DispatchOrder& order) {
+  std::vector<std::string> out;
+  for (const WorkerFree& worker : order.workers) {
+    if (!worker.error.empty()) {
+      out.push_back(worker.worker + ": cannot be read: " + worker.error);
+      continue;
+    }
+    out.push_back(worker.worker + ": " + worker.free + " " + order.resource + " free (" +
+                  std::to_string(worker.nodes) + (worker.nodes == 1 ? " node)" : " nodes)"));
+  }
+  return out;
+}
+
+std::string order_heading(const DispatchOrder& order) {
+  return "dispatch " + order.dispatch + ": workers by free " + order.resource + ", most first" +
+         (order.known() ? "" : " (order unknown)");
+}
+
 }  // namespace
 
 std::string render_text(const Plan& plan, bool color) {
   const Palette p{color};
-  std::string excluded;
+  std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
   for (const ExcludedCluster& e : plan.excluded) {
-    excluded += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
+    trailer += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
   }
-  if (!plan.has_changes() && plan.complete()) return no_changes_text(plan) + "\n" + excluded;
+  for (const DispatchOrder& order : plan.dispatch_orders) {
+    trailer += p.bold("# " + order_heading(order)) + "\n";
+    for (const std::string& line : order_lines(order)) trailer += "  " + (order.known() ? line : p.red(line)) + "\n";
+  }
+  if (!plan.has_changes() && plan.complete()) return no_changes_text(plan) + "\n" + trailer;
   std::string out = "mkq will perform the following actions:\n";
   for (const ClusterPlan& cluster : plan.clusters) {
     out += "\n" + p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")");
@@ -166,7 +190,7 @@ std::string render_text(const Plan& plan, bool color) {
       if (change.restart) out += "      " + restart_note(*change.restart) + "\n";
     }
   }
-  if (!excluded.empty()) out += "\n" + excluded;
+  if (!trailer.empty()) out += "\n" + trailer;
   const PlanSummary s = plan.summary();
   out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
   if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
@@ -180,12 +204,16 @@ std::string render_text(const Plan& plan, bool color) {
 
 std::string render_markdown(const Plan& plan) {
   const PlanSummary s = plan.summary();
-  std::string excluded;
+  std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
   for (const ExcludedCluster& e : plan.excluded) {
-    excluded += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+    trailer += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+  }
+  for (const DispatchOrder& order : plan.dispatch_orders) {
+    trailer += "\n#### " + order_heading(order) + "\n\n";
+    for (const std::string& line : order_lines(order)) trailer += "- " + escape_cell(line) + "\n";
   }
   if (!plan.has_changes() && plan.complete()) {
-    return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n" + excluded;
+    return "### mkq plan: no changes\n\n" + no_changes_text(plan) + "\n" + trailer;
   }
   std::string out = "### mkq plan: " + summary_line(s) + "\n";
   if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
@@ -235,7 +263,7 @@ std::string render_markdown(const Plan& plan) {
     }
     out += "```\n\n</details>\n";
   }
-  return out + excluded;
+  return out + trailer;
 }
 
 namespace {
@@ -346,6 +374,16 @@ Json render_json(const Plan& plan) {
   Json excluded = Json::array();
   for (const ExcludedCluster& e : plan.excluded) excluded.push_back(Json{{"name", e.cluster}, {"objects", e.objects}});
   out["excluded"] = std::move(excluded);
+  Json orders = Json::array();
+  for (const DispatchOrder& order : plan.dispatch_orders) {
+    Json workers = Json::array();
+    for (const WorkerFree& w : order.workers) {
+      workers.push_back(Json{{"name", w.worker}, {"free", w.free}, {"nodes", w.nodes}, {"error", w.error}});
+    }
+    orders.push_back(Json{{"dispatch", order.dispatch}, {"config", order.config}, {"resource", order.resource},
+                          {"known", order.known()}, {"workers", std::move(workers)}});
+  }
+  out["dispatch_orders"] = std::move(orders);
   return out;
 }
 
@@ -422,6 +460,15 @@ base::Result<Plan> plan_from_json(const Json& json) {
     }
     for (const Json& e : json.value("excluded", Json::array())) {
       plan.excluded.push_back(ExcludedCluster{e.at("name").get<std::string>(), e.at("objects").get<int>()});
+    }
+    for (const Json& o : json.value("dispatch_orders", Json::array())) {
+      DispatchOrder order{o.at("dispatch").get<std::string>(), o.at("config").get<std::string>(),
+                          o.at("resource").get<std::string>(), {}};
+      for (const Json& w : o.at("workers")) {
+        order.workers.push_back(WorkerFree{w.at("name").get<std::string>(), w.at("free").get<std::string>(),
+                                           w.at("nodes").get<int>(), w.at("error").get<std::string>()});
+      }
+      plan.dispatch_orders.push_back(std::move(order));
     }
     return plan;
   } catch (const std::exception& e) {
