@@ -77,7 +77,8 @@ std::optional<sema::Quantity> container_request(const Json& container, const std
 
 // The pod's request as the scheduler counts it (capacity.h).
 std::optional<sema::Quantity> pod_request(const Json& pod, const std::string& resource, std::string* error) {
-  const std::string where = "pod " + text_of(pod, {"metadata", "namespace"}) + "/" + text_of(pod, {"metadata", "name"}) + ":";
+  const std::string where =
+      "pod " + text_of(pod, {"metadata", "namespace"}) + "/" + text_of(pod, {"metadata", "name"}) + ":";
   std::optional<sema::Quantity> containers = sema::Quantity::from_int(0);
   sema::Quantity largest_init = sema::Quantity::from_int(0);
   for (const Json& init : items_at(pod, {"spec", "initContainers"})) {
@@ -172,6 +173,18 @@ bool only_reorders(const Change& change) {
   return before == after;
 }
 
+// One worker's free amount of `resource` from what was read, into `free`;
+// nullopt (with free.error) when it is unknown.
+std::optional<sema::Quantity> measure(const WorkerRead& read, const std::string& resource, WorkerFree& free) {
+  if (!free.error.empty()) return std::nullopt;
+  FreeAmount computed = free_amount(read.nodes, read.pods, resource);
+  free.error = std::move(computed.error);
+  free.nodes = computed.nodes;
+  if (!free.error.empty()) return std::nullopt;
+  free.free = computed.free.to_string();
+  return computed.free;
+}
+
 }  // namespace
 
 bool DispatchOrder::known() const {
@@ -191,7 +204,7 @@ FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& 
     const auto total = sum(out.free, *allocatable, &out.error);
     if (!total) return out;
     out.free = *total;
-    counted.insert(name);
+    if (!name.empty()) counted.insert(name);  // an unbound pod's nodeName is "" too
     ++out.nodes;
   }
   for (const Json& pod : pods) {
@@ -233,19 +246,8 @@ std::vector<DispatchOrder> order_by_free_capacity(const sema::model::Policy& pol
         found = read.emplace(worker.name, read_worker(target_of(targets, worker.name), live.find(worker.name), left_out))
                     .first;
       }
-      WorkerFree free;
-      free.worker = worker.name;
-      free.error = found->second.error;
-      std::optional<sema::Quantity> amount;
-      if (free.error.empty()) {
-        FreeAmount computed = free_amount(found->second.nodes, found->second.pods, order.resource);
-        free.error = std::move(computed.error);
-        free.nodes = computed.nodes;
-        if (free.error.empty()) {
-          amount = computed.free;
-          free.free = computed.free.to_string();
-        }
-      }
+      WorkerFree free{worker.name, "", 0, found->second.error};
+      std::optional<sema::Quantity> amount = measure(found->second, order.resource, free);
       ranked.emplace_back(std::move(amount), std::move(free));
     }
     if (std::all_of(ranked.begin(), ranked.end(), [](const auto& r) { return r.first.has_value(); })) {
@@ -262,7 +264,8 @@ std::vector<DispatchOrder> order_by_free_capacity(const sema::model::Policy& pol
     for (auto& [amount, worker] : ranked) order.workers.push_back(std::move(worker));
     out.push_back(std::move(order));
   }
-  std::sort(out.begin(), out.end(), [](const DispatchOrder& a, const DispatchOrder& b) { return a.dispatch < b.dispatch; });
+  std::sort(out.begin(), out.end(),
+            [](const DispatchOrder& a, const DispatchOrder& b) { return a.dispatch < b.dispatch; });
   return out;
 }
 
