@@ -93,6 +93,14 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
   const Compilation compiled = compile(options.path, CompileTo::Model, global);
   print_diagnostics(compiled, global);
   if (!compiled.ok()) return 1;
+  // Live-dependent orders are written at plan time (runtime/reconcile/capacity.h); render keeps the compiled one.
+  for (const sema::model::Dispatch& dispatch : compiled.policy->dispatches) {
+    if (!dispatch.selector || !dispatch.selector->resource) continue;
+    std::fprintf(stderr,
+                 "mkq: note: dispatch '%s' lists its workers most free %s first, as read when mkq plans; rendered "
+                 "here by name\n",
+                 dispatch.name.c_str(), dispatch.selector->resource->value.c_str());
+  }
   const auto start = std::chrono::steady_clock::now();
   const kueue::ClusterLowering lowering(*compiled.policy, operation::lower_options(compiled));
   int status = 0;

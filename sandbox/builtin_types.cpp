@@ -214,6 +214,62 @@ const GoType* deployment() {
   return kind("v1.Deployment", {{"spec", spec}, {"status", any("v1.DeploymentStatus")}});
 }
 
+// A Pod as the kubelet and the scheduler would leave it: the sandbox runs
+// neither, so tests write spec.nodeName and status as they want them.
+const GoType* pod() {
+  const GoType* condition = object("v1.PodCondition", {{"type", str("v1.PodConditionType")},
+                                                       {"observedGeneration", i64()},
+                                                       {"status", str("v1.ConditionStatus")},
+                                                       {"lastProbeTime", time_type()},
+                                                       {"lastTransitionTime", time_type()},
+                                                       {"reason", str()}, {"message", str()}});
+  const GoType* container_status = object(
+      "v1.ContainerStatus",
+      {{"name", str()}, {"state", any("v1.ContainerState")}, {"lastState", any("v1.ContainerState")},
+       {"ready", boolean()}, {"restartCount", i32()}, {"image", str()}, {"imageID", str()}, {"containerID", str()},
+       {"started", boolean()}, {"allocatedResources", any("v1.ResourceList")}, {"resources", any("*v1.ResourceRequirements")},
+       {"volumeMounts", any("[]v1.VolumeMountStatus")}, {"user", any("*v1.ContainerUser")},
+       {"allocatedResourcesStatus", any("[]v1.ResourceStatus")}, {"stopSignal", any("*v1.Signal")}});
+  Fields status = {{"observedGeneration", i64()}, {"phase", str("v1.PodPhase")}, {"conditions", slice(condition)},
+                   {"message", str()}, {"reason", str()}, {"nominatedNodeName", str()}, {"hostIP", str()},
+                   {"podIP", str()}, {"startTime", time_type()}, {"containerStatuses", slice(container_status)},
+                   {"initContainerStatuses", slice(container_status)},
+                   {"ephemeralContainerStatuses", slice(container_status)}, {"qosClass", str("v1.PodQOSClass")},
+                   {"resize", str("v1.PodResizeStatus")}};
+  for (const char* part : {"hostIPs", "podIPs", "resourceClaimStatuses", "extendedResourceClaimStatus"}) {
+    status[part] = any("pod status part");
+  }
+  return kind("v1.Pod", {{"spec", pod_spec()}, {"status", object("v1.PodStatus", std::move(status))}});
+}
+
+// A Node as a kubelet would report it: capacity, allocatable, conditions.
+const GoType* node() {
+  const GoType* quantities = map_of(scalar("resource.Quantity"), "v1.ResourceName");
+  const GoType* taint = object("v1.Taint", {{"key", str()}, {"value", str()}, {"effect", str("v1.TaintEffect")},
+                                            {"timeAdded", time_type()}});
+  const GoType* spec = object("v1.NodeSpec", {{"podCIDR", str()}, {"podCIDRs", strings()}, {"providerID", str()},
+                                              {"unschedulable", boolean()}, {"taints", slice(taint)},
+                                              {"configSource", any("v1.NodeConfigSource")}, {"externalID", str()}});
+  const GoType* condition = object("v1.NodeCondition", {{"type", str("v1.NodeConditionType")},
+                                                        {"status", str("v1.ConditionStatus")},
+                                                        {"lastHeartbeatTime", time_type()},
+                                                        {"lastTransitionTime", time_type()},
+                                                        {"reason", str()}, {"message", str()}});
+  const GoType* address = object("v1.NodeAddress", {{"type", str("v1.NodeAddressType")}, {"address", str()}});
+  const GoType* info = object("v1.NodeSystemInfo", {{"machineID", str()}, {"systemUUID", str()}, {"bootID", str()},
+                                                    {"kernelVersion", str()}, {"osImage", str()},
+                                                    {"containerRuntimeVersion", str()}, {"kubeletVersion", str()},
+                                                    {"kubeProxyVersion", str()}, {"operatingSystem", str()},
+                                                    {"architecture", str()}, {"swap", any("*v1.NodeSwapStatus")}});
+  Fields status = {{"capacity", quantities}, {"allocatable", quantities}, {"phase", str("v1.NodePhase")},
+                   {"conditions", slice(condition)}, {"addresses", slice(address)}, {"nodeInfo", info}};
+  for (const char* part : {"daemonEndpoints", "images", "volumesInUse", "volumesAttached", "config",
+                           "runtimeHandlers", "features", "declaredFeatures"}) {
+    status[part] = any("node status part");
+  }
+  return kind("v1.Node", {{"spec", spec}, {"status", object("v1.NodeStatus", std::move(status))}});
+}
+
 const GoType* policy_rules() {
   return slice(object("v1.PolicyRule", {{"verbs", strings()}, {"apiGroups", strings()}, {"resources", strings()},
                                         {"resourceNames", strings()}, {"nonResourceURLs", strings()}}));
@@ -251,6 +307,8 @@ const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
     (*out)[{rbac, "rolebindings"}] = kind("v1.RoleBinding", binding_fields());
     (*out)[{rbac, "clusterrolebindings"}] = kind("v1.ClusterRoleBinding", binding_fields());
     (*out)[{"apps", "deployments"}] = deployment();
+    (*out)[{"", "pods"}] = pod();
+    (*out)[{"", "nodes"}] = node();
     return out;
   }();
   return *table;

@@ -10,7 +10,8 @@
 // Written from the Kubernetes API reference (core/v1, apps/v1, rbac/v1), for
 // the kinds mkq's manifests and the MultiKueue setup write: Namespace,
 // ServiceAccount, ConfigMap, Secret, Role, ClusterRole, RoleBinding,
-// ClusterRoleBinding, Deployment. Every field of those kinds, of ObjectMeta,
+// ClusterRoleBinding, Deployment; and Node and Pod, which tests write to give
+// a worker capacity and load (nodes_pods.h). Every field of those kinds, of ObjectMeta,
 // of PodSpec and Container is declared; parts of a pod no client of the
 // sandbox writes (affinity, most volume sources, lifecycle hooks, ...) are
 // declared by name and accept any value inside. Other kinds are not decoded.

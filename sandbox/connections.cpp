@@ -84,6 +84,10 @@ std::unique_ptr<BIO, BioFree> bio_of(const std::string& pem) {
 
 // The collections of the job kinds Kueue's built-in MultiKueue adapters watch
 // on every worker (../shared/kueue/MULTIKUEUE.md §8), at their served versions.
+// Kueue watches only the kinds of the frameworks the manager enables; the probe
+// does not know them and checks each kind a worker serves, so it leaves out
+// Pods, which every worker serves (nodes_pods.h) while few policies enable the
+// pod integration.
 constexpr const char* kJobKindPaths[] = {
     "/apis/batch/v1/jobs",
     "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
@@ -99,7 +103,6 @@ constexpr const char* kJobKindPaths[] = {
     "/apis/trainer.kubeflow.org/v1alpha1/trainjobs",
     "/apis/leaderworkerset.x-k8s.io/v1/leaderworkersets",
     "/apis/apps/v1/statefulsets",
-    "/api/v1/pods",
 };
 
 // The message of an error answer (a metav1.Status), as client-go reports it.

@@ -84,6 +84,11 @@ Registry::Registry() {
   builtin_.push_back(builtin("", "v1", "secrets", "secret", "Secret", true, {}, false));
   builtin_.push_back(builtin("", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount", true, {"sa"}, false));
   builtin_.push_back(builtin("", "v1", "events", "event", "Event", true, {"ev"}, false));
+  // Nodes and Pods as written (no kubelet, no scheduler): capacity and load for tests (nodes_pods.h).
+  builtin_.push_back(builtin("", "v1", "nodes", "node", "Node", false, {"no"}, true));
+  auto pods = builtin("", "v1", "pods", "pod", "Pod", true, {"po"}, true);
+  pods.categories = {"all"};
+  builtin_.push_back(pods);
   // Groups in kube-apiserver's order: apps, events.k8s.io, authentication, authorization, rbac, coordination;
   // apiextensions last.
   auto deployments = builtin("apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, true);

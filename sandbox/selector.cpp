@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "sandbox/nodes_pods.h"
+
 namespace mkq::sandbox {
 namespace {
 
@@ -114,7 +116,7 @@ bool holds(const Requirement& r, const std::optional<std::string>& value) {
 }  // namespace
 
 std::optional<Selector> parse_selector(const std::string& label_selector, const std::string& field_selector,
-                                       std::string* error) {
+                                       const ResourceInfo& info, std::string* error) {
   Selector selector;
   for (const auto& term : split_terms(label_selector)) {
     auto r = parse_term(term, true);
@@ -130,7 +132,7 @@ std::optional<Selector> parse_selector(const std::string& label_selector, const 
       *error = "invalid selector: '" + field_selector + "'; can't understand '" + term + "'";
       return std::nullopt;
     }
-    if (r->key != "metadata.name" && r->key != "metadata.namespace") {
+    if (r->key != "metadata.name" && r->key != "metadata.namespace" && !is_field_label(info, r->key)) {
       *error = "field label not supported: " + r->key;
       return std::nullopt;
     }
@@ -148,8 +150,10 @@ bool Selector::matches(const nlohmann::json& object) const {
     if (!holds(r, value)) return false;
   }
   for (const auto& r : fields) {
-    const std::string key = r.key == "metadata.name" ? "name" : "namespace";
-    std::optional<std::string> value = meta.value(key, std::string());
+    const bool of_meta = r.key == "metadata.name" || r.key == "metadata.namespace";
+    const std::optional<std::string> value =
+        of_meta ? std::optional(meta.value(r.key == "metadata.name" ? "name" : "namespace", std::string()))
+                : field_label_value(r.key, object);
     if (!holds(r, value)) return false;
   }
   return true;

@@ -6,6 +6,7 @@
 #include <optional>
 
 #include "base/time.h"
+#include "sandbox/nodes_pods.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -270,18 +271,19 @@ nlohmann::json json_path_first(const nlohmann::json& object, const std::string& 
 nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::json>& objects,
                         const nlohmann::json& list_metadata, const std::string& include_object, std::time_t now) {
   const bool events = is_event(info);
+  const bool workloads = has_workload_printer(info);  // nodes, pods: all columns their own
   const auto columns = builtin_columns(info);
-  nlohmann::json definitions = events ? event_columns() : nlohmann::json::array();
-  if (!events) definitions.push_back({{"name", "Name"},
+  nlohmann::json definitions = events ? event_columns() : workloads ? workload_columns(info) : nlohmann::json::array();
+  if (!events && !workloads) definitions.push_back({{"name", "Name"},
                          {"type", "string"},
                          {"format", "name"},
                          {"description", "Name must be unique within a namespace."},
                          {"priority", 0}});
-  for (const auto& c : columns) {
+  for (const auto& c : columns) {  // none for nodes and pods
     definitions.push_back(
         {{"name", c.name}, {"type", c.type}, {"format", c.format}, {"description", c.description}, {"priority", c.priority}});
   }
-  if (!events) definitions.push_back({{"name", "Age"},
+  if (!events && !workloads) definitions.push_back({{"name", "Age"},
                          {"type", "string"},
                          {"format", ""},
                          {"description", "CreationTimestamp is a timestamp representing the server time when this "
@@ -293,6 +295,8 @@ nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::js
     nlohmann::json cells = nlohmann::json::array();
     if (events) {
       cells = event_cells(object, now);
+    } else if (workloads) {
+      cells = workload_cells(info, object, now);
     } else {
       cells.push_back(meta.value("name", std::string()));
       for (const auto& c : columns) cells.push_back(cell(c, object, now));

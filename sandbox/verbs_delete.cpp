@@ -142,7 +142,7 @@ ApiResponse delete_one(ClusterState& state, const ApiRequest& r, const ResourceI
 
 ApiResponse delete_collection(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
   std::string error;
-  const auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), &error);
+  const auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), info, &error);
   if (!selector) return bad_request(error);
   const std::optional<std::string> ns = info.namespaced && !t.ns.empty() ? std::optional(t.ns) : std::nullopt;
   json items = json::array();

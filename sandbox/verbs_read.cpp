@@ -95,7 +95,7 @@ ApiResponse get_object(ClusterState& state, const ApiRequest& r, const ResourceI
 
 ApiResponse list_objects(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
   std::string error;
-  const auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), &error);
+  const auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), info, &error);
   if (!selector) return bad_request(error);
   std::size_t limit = 0;
   std::string after;

@@ -115,7 +115,7 @@ std::optional<int> timeout_of(const ApiRequest& r) {
 ApiResponse watch(const std::shared_ptr<ClusterState>& state, const ApiRequest& r, const ResourceInfo& info,
                   const Target& t, std::unique_lock<std::mutex>& lock) {
   std::string error;
-  auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), &error);
+  auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), info, &error);
   if (!selector) return bad_request(error);
   if (!t.name.empty()) selector->fields.push_back({"metadata.name", Requirement::Op::Equals, {t.name}});
   const auto timeout = timeout_of(r);

@@ -12,7 +12,7 @@ namespace {
 namespace codes = bind_codes;
 
 const Schema kDispatchSchema{"dispatch", {"config", "queues", "workers", "mode", "step", "origin"}, {}, {"select"}};
-const Schema kSelectSchema{"select", {"labels", "order", "limit"}, {}, {}};
+const Schema kSelectSchema{"select", {"labels", "order", "resource", "limit"}, {}, {}};
 const Schema kKueueSchema{"kueue",
                           {"platform", "namespace", "integrations", "manage_jobs_without_queue_name",
                            "managed_namespaces", "external_frameworks", "restart"},
@@ -41,6 +41,31 @@ void unique_items(Binder& binder, std::vector<Located<std::string>>& items, cons
   items = std::move(kept);
 }
 
+// order = "most-free" and `resource` go together. A limit would make the set
+// of workers (and so what each worker is given) change with their load, so a
+// selection ordered by free capacity keeps every worker it matches.
+void check_free_order(Binder& binder, const Members& members, model::WorkerSelector& selector) {
+  const bool most_free = selector.order.value == model::WorkerOrder::MostFree;
+  const EvalAttribute* resource = members.field("resource");
+  if (most_free && resource == nullptr) {
+    binder.error(codes::kSelectOrderResource, selector.order.range,
+                 "order = \"most-free\" needs 'resource': the resource whose free amount orders the workers, "
+                 "e.g. resource = \"nvidia.com/gpu\"");
+  } else if (!most_free && resource != nullptr) {
+    auto& d = binder.error(codes::kSelectOrderResource, resource->name_range,
+                           "'resource' orders workers only with order = \"most-free\"");
+    d.notes.push_back({"the order is '" + std::string(model::to_string(selector.order.value)) + "'",
+                       selector.order.range});
+  }
+  if (most_free && selector.limit) {
+    auto& d = binder.error(codes::kSelectOrderResource, selector.limit->range,
+                           "'limit' cannot be used with order = \"most-free\": the workers kept would change with "
+                           "their load; narrow the selection with 'labels' instead");
+    d.notes.push_back({"ordered by free capacity here", selector.order.range});
+  }
+  if (!most_free) selector.resource.reset();
+}
+
 std::optional<model::WorkerSelector> bind_select(Binder& binder, const EvalBlock* block) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
@@ -54,6 +79,12 @@ std::optional<model::WorkerSelector> bind_select(Binder& binder, const EvalBlock
   }
   if (auto order = enum_field(binder, members, "order", model::kWorkerOrders)) selector.order = *order;
   selector.limit = integer_field(binder, members, "limit", 1);
+  if (auto resource = string_field(binder, members, "resource")) {
+    if (check_name(binder, NameFormat::ResourceName, resource->value, resource->range, "resource name")) {
+      selector.resource = std::move(*resource);
+    }
+  }
+  check_free_order(binder, members, selector);
   return selector;
 }
 

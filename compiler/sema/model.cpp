@@ -111,6 +111,7 @@ std::string_view to_string(WorkerOrder v) {
   switch (v) {
     case WorkerOrder::Priority: return "priority";
     case WorkerOrder::Name: return "name";
+    case WorkerOrder::MostFree: return "most-free";
   }
   return "";
 }

@@ -65,8 +65,9 @@ enum class FairSharingPreemptionStrategy { LessThanOrEqualToFinalShare, LessThan
 enum class CredentialsMode { ServiceAccount, Kubeconfig, ClusterProfile };
 // Language spellings: "all-at-once", "incremental", "external".
 enum class DispatchMode { AllAtOnce, Incremental, External };
-// Language spellings: "priority" (higher first, then by name), "name".
-enum class WorkerOrder { Priority, Name };
+// Language spellings: "priority" (higher first, then by name), "name",
+// "most-free" (most free of a resource first, read at plan time; by name in a render).
+enum class WorkerOrder { Priority, Name, MostFree };
 // Language spellings: "batch-user", "batch-admin".
 enum class AccessRole { BatchUser, BatchAdmin };
 // Which build of Kueue the clusters run, and so where its configuration lives.
@@ -111,7 +112,7 @@ inline constexpr std::array kFairSharingPreemptionStrategies = {
     FairSharingPreemptionStrategy::LessThanOrEqualToFinalShare, FairSharingPreemptionStrategy::LessThanInitialShare};
 inline constexpr std::array kCredentialsModes = {CredentialsMode::ServiceAccount, CredentialsMode::Kubeconfig,
                                                  CredentialsMode::ClusterProfile};
-inline constexpr std::array kWorkerOrders = {WorkerOrder::Priority, WorkerOrder::Name};
+inline constexpr std::array kWorkerOrders = {WorkerOrder::Priority, WorkerOrder::Name, WorkerOrder::MostFree};
 inline constexpr std::array kAccessRoles = {AccessRole::BatchUser, AccessRole::BatchAdmin};
 inline constexpr std::array kPlatforms = {Platform::Kubernetes, Platform::OpenShift};
 
@@ -342,7 +343,11 @@ struct Dispatcher {
 struct WorkerSelector {
   Labels labels;  // a worker matches when it has every one of these labels
   Located<WorkerOrder> order;  // default Priority
-  std::optional<Located<std::int64_t>> limit;
+  // Set exactly when order is MostFree: the resource whose free amount on a
+  // worker (allocatable of its Ready nodes minus requests of its unfinished
+  // pods) orders the workers at plan time (runtime/reconcile/capacity.h).
+  std::optional<Located<std::string>> resource;
+  std::optional<Located<std::int64_t>> limit;  // never with MostFree
   diag::SourceRange range;  // the select block
 };
 

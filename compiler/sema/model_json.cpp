@@ -275,7 +275,8 @@ Json to_json(const Dispatcher& d) {
 }
 
 Json to_json(const WorkerSelector& s) {
-  return Json{{"labels", to_json(s.labels)}, {"order", to_json(s.order)}, {"limit", to_json(s.limit)}};
+  return Json{{"labels", to_json(s.labels)}, {"order", to_json(s.order)}, {"resource", to_json(s.resource)},
+              {"limit", to_json(s.limit)}};
 }
 
 Json to_json(const Dispatch& d) {

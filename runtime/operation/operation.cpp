@@ -28,7 +28,7 @@ reconcile::PlanKind kind_of(bool destroy) { return destroy ? reconcile::PlanKind
 // reconcile::stale_reasons finds in the state and on the clusters.
 std::vector<std::string> stale_reasons(const reconcile::Plan& saved, Run& run) {
   std::vector<std::string> reasons;
-  if (detail::policy_digest(*run.compiled.state) != saved.policy_digest) {
+  if (run.policy_digest != saved.policy_digest) {
     reasons.push_back("the policy at " + saved.policy_path + " changed since the plan");
   }
   for (std::string& reason : reconcile::stale_reasons(saved, run.store->serial(), run.store->lineage(), run.live)) {

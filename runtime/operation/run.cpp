@@ -239,6 +239,12 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
     run.excluded =
         reconcile::exclude_clusters(options.runtime.exclude_clusters, run.live, *run.compiled.state, run.inventory);
   }
+  run.policy_digest = policy_digest(*run.compiled.state);
+  if (!run.destroy) {
+    run.dispatch_orders = reconcile::order_by_free_capacity(*run.compiled.policy, *run.compiled.state,
+                                                            run.session.targets, run.live,
+                                                            options.runtime.exclude_clusters);
+  }
   // A state from before identities were recorded: the identity its objects carry.
   if (run.store && run.store->policy().empty() && !run.inventory.empty()) {
     const std::string error = settle_identity(run.compiled, reconcile::identity_in_use(run.inventory, run.live),
@@ -294,10 +300,11 @@ reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind
                                               run.session.credentials.get(), options);
   std::error_code ec;
   plan.policy_path = fs::absolute(path, ec).string();
-  plan.policy_digest = policy_digest(*run.compiled.state);
+  plan.policy_digest = run.policy_digest;
   plan.lineage = lineage;
   plan.state_serial = run.store ? run.store->serial() : 0;
   plan.excluded = run.excluded;
+  reconcile::note_dispatch_orders(plan, run.dispatch_orders);
   return plan;
 }
 

@@ -9,6 +9,7 @@
 
 #include "runtime/operation/lock.h"
 #include "runtime/operation/operation.h"
+#include "runtime/reconcile/capacity.h"
 #include "runtime/reconcile/exclude.h"
 #include "runtime/state/state.h"
 
@@ -31,6 +32,12 @@ struct Run {
   Session session;
   reconcile::LiveState live;
   std::vector<reconcile::ExcludedCluster> excluded;  // --exclude-cluster: left out of `compiled.state` and `inventory`
+  // Of `compiled.state` as the policy makes it, before the dispatch orders
+  // were written into it: free capacity moving is not the policy changing.
+  std::string policy_digest;
+  // The dispatches ordered by free capacity, as read (reconcile/capacity.h);
+  // `compiled.state`'s MultiKueueConfigs list their workers in this order.
+  std::vector<reconcile::DispatchOrder> dispatch_orders;
 };
 
 // Compiles, opens the state (creating it when `lock_command` is set), locks it

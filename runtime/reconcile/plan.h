@@ -205,6 +205,27 @@ struct Finding {
 Json finding_json(const Finding& finding);
 Finding finding_from_json(const Json& json);
 
+// One worker of a dispatch ordered by free capacity (capacity.h): how much of
+// the resource it has free, or why that could not be read.
+struct WorkerFree {
+  std::string worker;
+  std::string free;   // a quantity in Kubernetes' canonical form ("8", "1500m"); "" when not read
+  int nodes = 0;      // the nodes counted: Ready and schedulable
+  std::string error;  // why the worker could not be read ("" when read)
+};
+
+// A dispatch whose MultiKueueConfig lists its workers most free first
+// (`select { order = "most-free", resource = ... }`), as read at plan time.
+struct DispatchOrder {
+  std::string dispatch;
+  std::string config;    // the MultiKueueConfig's name
+  std::string resource;  // "nvidia.com/gpu"
+  std::vector<WorkerFree> workers;  // as the MultiKueueConfig lists them: most free first, ties by name
+  // Every worker was read. Else the order is unknown: apply fails the
+  // MultiKueueConfig's change and sends nothing (never a silent fallback).
+  bool known() const;
+};
+
 struct PlanOptions {
   PlanKind kind = PlanKind::Apply;  // Destroy: every inventory object is deleted, desired ignored
   bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
@@ -240,6 +261,7 @@ struct Plan {
   std::int64_t state_serial = 0;
   std::vector<ClusterPlan> clusters;  // manager first, then workers by name
   std::vector<ExcludedCluster> excluded;  // by name; not in `clusters`
+  std::vector<DispatchOrder> dispatch_orders;  // one per dispatch ordered by free capacity, by name
   PlanOptions options;  // what it was made with (a saved plan is checked by making it again)
   Handover handover;    // empty leaving: not phased (every Change::step Unphased)
 

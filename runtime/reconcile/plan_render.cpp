@@ -179,13 +179,37 @@ std::string preflight_text(const Plan& plan, const Palette& p) {
 
 const char* kPreflightRefusal = "apply refuses this plan until the preflight errors are fixed";
 
+// Each dispatch ordered by free capacity, its workers as the MultiKueueConfig
+// lists them: "gpu-east: 8 nvidia.com/gpu free (2 nodes)".
+std::vector<std::string> order_lines(const DispatchOrder& order) {
+  std::vector<std::string> out;
+  for (const WorkerFree& worker : order.workers) {
+    if (!worker.error.empty()) {
+      out.push_back(worker.worker + ": cannot be read: " + worker.error);
+      continue;
+    }
+    out.push_back(worker.worker + ": " + worker.free + " " + order.resource + " free (" +
+                  std::to_string(worker.nodes) + (worker.nodes == 1 ? " node)" : " nodes)"));
+  }
+  return out;
+}
+
+std::string order_heading(const DispatchOrder& order) {
+  return "dispatch " + order.dispatch + ": workers by free " + order.resource + ", most first" +
+         (order.known() ? "" : " (order unknown)");
+}
+
 }  // namespace
 
 std::string render_text(const Plan& plan, bool color) {
   const Palette p{color};
-  std::string excluded;
+  std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
   for (const ExcludedCluster& e : plan.excluded) {
-    excluded += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
+    trailer += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
+  }
+  for (const DispatchOrder& order : plan.dispatch_orders) {
+    trailer += p.bold("# " + order_heading(order)) + "\n";
+    for (const std::string& line : order_lines(order)) trailer += "  " + (order.known() ? line : p.red(line)) + "\n";
   }
   const std::string preflight = preflight_text(plan, p);
   if (!plan.has_changes() && plan.complete()) {
@@ -193,7 +217,7 @@ std::string render_text(const Plan& plan, bool color) {
     for (const ClusterPlan& cluster : plan.clusters) {
       if (!cluster.kept.empty()) kept += p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")") + "\n" + kept_lines(cluster, "  ");
     }
-    std::string out = preflight + no_changes_text(plan) + "\n" + (kept.empty() ? "" : "\n" + kept) + excluded;
+    std::string out = preflight + no_changes_text(plan) + "\n" + (kept.empty() ? "" : "\n" + kept) + trailer;
     if (plan.preflight_failed()) out += p.red(std::string(kPreflightRefusal) + ".") + "\n";
     return out;
   }
@@ -227,7 +251,7 @@ std::string render_text(const Plan& plan, bool color) {
       if (change.restart) out += "      " + restart_note(*change.restart) + "\n";
     }
   }
-  if (!excluded.empty()) out += "\n" + excluded;
+  if (!trailer.empty()) out += "\n" + trailer;
   const std::vector<std::string> steps = handover_lines(plan);
   for (std::size_t index = 0; index < steps.size(); ++index) {
     out += (index == 0 ? "\n" + p.bold(steps[index]) : "  " + steps[index]) + "\n";
@@ -247,9 +271,13 @@ std::string render_text(const Plan& plan, bool color) {
 
 std::string render_markdown(const Plan& plan) {
   const PlanSummary s = plan.summary();
-  std::string excluded;
+  std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
   for (const ExcludedCluster& e : plan.excluded) {
-    excluded += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+    trailer += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+  }
+  for (const DispatchOrder& order : plan.dispatch_orders) {
+    trailer += "\n#### " + order_heading(order) + "\n\n";
+    for (const std::string& line : order_lines(order)) trailer += "- " + escape_cell(line) + "\n";
   }
   std::string preflight;
   if (!plan.preflight.empty()) {
@@ -262,7 +290,7 @@ std::string render_markdown(const Plan& plan) {
     if (plan.preflight_failed()) preflight += "\n**" + std::string(kPreflightRefusal) + "**.\n";
   }
   if (!plan.has_changes() && plan.complete()) {
-    return "### mkq plan: no changes\n" + preflight + "\n" + no_changes_text(plan) + "\n" + excluded;
+    return "### mkq plan: no changes\n" + preflight + "\n" + no_changes_text(plan) + "\n" + trailer;
   }
   std::string out = "### mkq plan: " + summary_line(s) + "\n" + preflight;
   if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
@@ -317,7 +345,7 @@ std::string render_markdown(const Plan& plan) {
     }
     out += "```\n\n</details>\n";
   }
-  return out + excluded;
+  return out + trailer;
 }
 
 namespace {
@@ -436,6 +464,16 @@ Json render_json(const Plan& plan) {
   Json preflight = Json::array();
   for (const Finding& finding : plan.preflight) preflight.push_back(finding_json(finding));
   out["preflight"] = std::move(preflight);
+  Json orders = Json::array();
+  for (const DispatchOrder& order : plan.dispatch_orders) {
+    Json workers = Json::array();
+    for (const WorkerFree& w : order.workers) {
+      workers.push_back(Json{{"name", w.worker}, {"free", w.free}, {"nodes", w.nodes}, {"error", w.error}});
+    }
+    orders.push_back(Json{{"dispatch", order.dispatch}, {"config", order.config}, {"resource", order.resource},
+                          {"known", order.known()}, {"workers", std::move(workers)}});
+  }
+  out["dispatch_orders"] = std::move(orders);
   return out;
 }
 
@@ -521,6 +559,15 @@ base::Result<Plan> plan_from_json(const Json& json) {
       plan.handover.leaving = json["handover"].at("leaving").get<std::vector<std::string>>();
     }
     for (const Json& f : json.value("preflight", Json::array())) plan.preflight.push_back(finding_from_json(f));
+    for (const Json& o : json.value("dispatch_orders", Json::array())) {
+      DispatchOrder order{o.at("dispatch").get<std::string>(), o.at("config").get<std::string>(),
+                          o.at("resource").get<std::string>(), {}};
+      for (const Json& w : o.at("workers")) {
+        order.workers.push_back(WorkerFree{w.at("name").get<std::string>(), w.at("free").get<std::string>(),
+                                           w.at("nodes").get<int>(), w.at("error").get<std::string>()});
+      }
+      plan.dispatch_orders.push_back(std::move(order));
+    }
     return plan;
   } catch (const std::exception& e) {
     return fail(std::string("the saved plan is malformed: ") + e.what());

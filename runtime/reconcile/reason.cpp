@@ -38,6 +38,7 @@ const char* words(Reason reason) {
     case Reason::CredentialRenewed: return "renewed";
     case Reason::NotPartOfRotation: return "not part of the rotation";
     case Reason::NotSelected: return "left alone: not selected";
+    case Reason::FreeCapacityOrder: return "workers reordered by free ";
     case Reason::Recorded: return "";
   }
   return nullptr;
@@ -76,6 +77,7 @@ std::string own_text(const Change& change) {
     case Reason::RevokeUnstoredToken:
       return base + change.revokes_token_of + " that an interrupted run issued and never stored";
     case Reason::RevokePreviousToken: return base + change.revokes_token_of;
+    case Reason::FreeCapacityOrder: return base + args.field;
     case Reason::Recorded: return args.text;
     default: break;
   }
@@ -119,6 +121,7 @@ const char* reason_name(Reason reason) {
     case Reason::CredentialRenewed: return "credential-renewed";
     case Reason::NotPartOfRotation: return "not-part-of-rotation";
     case Reason::NotSelected: return "not-selected";
+    case Reason::FreeCapacityOrder: return "free-capacity-order";
     case Reason::Recorded: return "recorded";
   }
   return "";

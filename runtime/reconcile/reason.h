@@ -56,6 +56,9 @@ enum class Reason {
   NotPartOfRotation,  // "not part of the rotation"
   // The controller (operation::ChangeSelection): a change of a kind it was not told to apply.
   NotSelected,  // "left alone: not selected"
+  // A MultiKueueConfig whose workers are ordered by free capacity (capacity.h):
+  // the same workers in another order, because their load changed.
+  FreeCapacityOrder,  // "workers reordered by free RESOURCE" (ReasonArgs::field)
   // Words read back from a file (a saved plan, `--format json`): TEXT as written.
   Recorded,
 };
@@ -63,7 +66,7 @@ inline constexpr Reason kLastReason = Reason::Recorded;  // tests walk None..kLa
 
 // The parameters of the reasons that take some; empty for the others.
 struct ReasonArgs {
-  std::string field;  // Immutable, ImmutableTopology: the field's dotted path
+  std::string field;  // Immutable, ImmutableTopology: the field's dotted path; FreeCapacityOrder: the resource
   // DriftFromDefaults: the fields that differ (paths below spec); with one
   // field, what it holds and Kueue's default, as words.
   std::vector<std::string> fields;

@@ -83,6 +83,75 @@ TEST_CASE("binder selects workers by labels, order and limit", "[sema][bind][dis
   CHECK(p.workers[0].range == by_priority.nested(0).range);
 }
 
+TEST_CASE("binder orders a selection by free capacity: by name until plan time", "[sema][bind][dispatch]") {
+  std::vector<Block> blocks = base();
+  blocks.push_back(Block("worker", {"west"}).set("labels", map({{"gpu", str("a100")}})).set("priority", num("30")));
+  blocks.push_back(Block("worker", {"east"}).set("labels", map({{"gpu", str("a100")}})).set("priority", num("10")));
+  blocks.push_back(queue_with("free", "f"));
+  const Block select =
+      Block("select").set("labels", map({{"gpu", str("a100")}})).set("order", str("most-free")).set("resource", str("nvidia.com/gpu"));
+  blocks.push_back(Block("dispatch", {"d2"}).set("queues", strings({"free"})).add(select));
+  const Result r = run(policy(blocks));
+  INFO(r.summary());
+  REQUIRE(r.model);
+  const model::Dispatch& d = *r.model->find_dispatch("d2");
+  REQUIRE(d.selector);
+  CHECK(d.selector->order.value == model::WorkerOrder::MostFree);
+  REQUIRE(d.selector->resource);
+  CHECK(d.selector->resource->value == "nvidia.com/gpu");
+  CHECK(d.selector->resource->range == select.value_of(2));
+  // Priorities do not order it: the compiled order is by name (the live order is written at plan time).
+  REQUIRE(d.workers.size() == 2);
+  CHECK(d.workers[0].name == "east");
+  CHECK(d.workers[1].name == "west");
+}
+
+TEST_CASE("binder requires order = most-free and resource together, and no limit", "[sema][bind][dispatch][errors]") {
+  SECTION("most-free without a resource") {
+    const Block select = Block("select").set("order", str("most-free"));
+    const Block dispatch = Block("dispatch", {"d2"}).set("queues", strings({"cq2"})).add(select);
+    const Result r = run(with_base({queue_with("cq2", "f"), dispatch}));
+    const auto& d = r.only(codes::kSelectOrderResource);
+    CHECK(d.message ==
+          "order = \"most-free\" needs 'resource': the resource whose free amount orders the workers, e.g. "
+          "resource = \"nvidia.com/gpu\"");
+    CHECK(d.range == select.value_of(0));
+  }
+  SECTION("a resource with another order") {
+    const Block select = Block("select").set("order", str("name")).set("resource", str("nvidia.com/gpu"));
+    const Block dispatch = Block("dispatch", {"d2"}).set("queues", strings({"cq2"})).add(select);
+    const Result r = run(with_base({queue_with("cq2", "f"), dispatch}));
+    const auto& d = r.only(codes::kSelectOrderResource);
+    CHECK(d.message == "'resource' orders workers only with order = \"most-free\"");
+    CHECK(d.range == select.name_of(1));
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].message == "the order is 'name'");
+    CHECK(d.notes[0].range == select.value_of(0));
+  }
+  SECTION("a resource without an order") {
+    const Block select = Block("select").set("resource", str("nvidia.com/gpu"));
+    const Block dispatch = Block("dispatch", {"d2"}).set("queues", strings({"cq2"})).add(select);
+    const Result r = run(with_base({queue_with("cq2", "f"), dispatch}));
+    CHECK(r.only(codes::kSelectOrderResource).notes[0].message == "the order is 'priority'");
+  }
+  SECTION("a limit") {
+    const Block select =
+        Block("select").set("order", str("most-free")).set("resource", str("cpu")).set("limit", num("1"));
+    const Block dispatch = Block("dispatch", {"d2"}).set("queues", strings({"cq2"})).add(select);
+    const Result r = run(with_base({queue_with("cq2", "f"), dispatch}));
+    const auto& d = r.only(codes::kSelectOrderResource);
+    CHECK(d.message.rfind("'limit' cannot be used with order = \"most-free\"", 0) == 0);
+    CHECK(d.range == select.value_of(2));
+  }
+  SECTION("a resource name that is not one") {
+    const Block select = Block("select").set("order", str("most-free")).set("resource", str("nvidia.com/gpu count"));
+    const Block dispatch = Block("dispatch", {"d2"}).set("queues", strings({"cq2"})).add(select);
+    const Result r = run(with_base({queue_with("cq2", "f"), dispatch}));
+    const auto& d = r.only(codes::kInvalidResourceName);
+    CHECK(d.range == select.value_of(1));  // the only diagnostic: the resource is there, only misspelt
+  }
+}
+
 TEST_CASE("binder requires 1 to 20 workers per dispatch", "[sema][bind][dispatch][errors]") {
   SECTION("a selection that matches nothing") {
     const Block dispatch = Block("dispatch", {"d2"})

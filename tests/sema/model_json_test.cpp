@@ -181,7 +181,7 @@ dispatch "d" {
         R"([{"key":"k","operator":"Exists","value":null,"effect":"NoSchedule","toleration_seconds":null}])");
   CHECK(part(json, "/dispatches/0"_json_pointer) ==
         R"({"name":"d","config_name":"d","queues":["q"],"workers":["w"],)"
-        R"("selector":{"labels":{"pool":"x"},"order":"priority","limit":1},"mode":null,"step":null,"origin":null})");
+        R"("selector":{"labels":{"pool":"x"},"order":"priority","resource":null,"limit":1},"mode":null,"step":null,"origin":null})");
 }
 
 TEST_CASE("model_to_json: the same policy always gives the same text", "[sema][model_json]") {

@@ -1,0 +1,295 @@
+// Capacity-aware dispatch (capacity.h): free capacity read from the workers'
+// Nodes and Pods, and the MultiKueueConfigs' clusters in that order.
+#include "runtime/reconcile/capacity.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace mkq::reconcile {
+namespace {
+
+const kube::ResourceType kNodes{"", "v1", "Node", "nodes", false};
+const kube::ResourceType kPods{"", "v1", "Pod", "pods", true};
+
+// The value at `path`, or null when any step is missing or not an object:
+// live objects are read as they come, never trusted to have a shape.
+const Json& at(const Json& object, std::initializer_list<const char*> path) {
+  static const Json kNull;
+  const Json* here = &object;
+  for (const char* key : path) {
+    if (!here->is_object()) return kNull;
+    const auto found = here->find(key);
+    if (found == here->end()) return kNull;
+    here = &*found;
+  }
+  return *here;
+}
+
+std::string text_of(const Json& object, std::initializer_list<const char*> path) {
+  const Json& value = at(object, path);
+  return value.is_string() ? value.get<std::string>() : "";
+}
+
+// Each item of the list at `path` (none when it is not a list).
+const Json& items_at(const Json& object, std::initializer_list<const char*> path) {
+  static const Json kEmpty = Json::array();
+  const Json& value = at(object, path);
+  return value.is_array() ? value : kEmpty;
+}
+
+// A quantity of a resource map (allocatable, requests, limits, overhead);
+// zero when absent, nullopt (with *error) when it does not parse.
+std::optional<sema::Quantity> quantity_in(const Json& map, const std::string& resource, const std::string& where,
+                                          std::string* error) {
+  if (!map.is_object() || !map.contains(resource)) return sema::Quantity::from_int(0);
+  const Json& value = map[resource];
+  const std::string text = value.is_string() ? value.get<std::string>() : value.is_number() ? value.dump() : "";
+  if (auto quantity = sema::Quantity::parse(text)) return quantity;
+  *error = where + " " + resource + " is not a quantity: " + value.dump();
+  return std::nullopt;
+}
+
+std::optional<sema::Quantity> sum(const sema::Quantity& a, const sema::Quantity& b, std::string* error) {
+  sema::QuantityError why = sema::QuantityError::None;
+  if (auto total = sema::Quantity::add(a, b, &why)) return total;
+  *error = std::string("the sum of the quantities: ") + sema::describe(why);
+  return std::nullopt;
+}
+
+// A node counts when it is Ready and not cordoned.
+bool counts(const Json& node) {
+  if (at(node, {"spec", "unschedulable"}) == true) return false;
+  const Json& conditions = items_at(node, {"status", "conditions"});
+  return std::any_of(conditions.begin(), conditions.end(), [](const Json& c) {
+    return text_of(c, {"type"}) == "Ready" && text_of(c, {"status"}) == "True";
+  });
+}
+
+// A container's request of `resource`: its request, else its limit (which
+// the API server copies into an unset request of an extended resource).
+std::optional<sema::Quantity> container_request(const Json& container, const std::string& resource,
+                                                const std::string& where, std::string* error) {
+  const Json& requests = at(container, {"resources", "requests"});
+  if (requests.is_object() && requests.contains(resource)) return quantity_in(requests, resource, where, error);
+  return quantity_in(at(container, {"resources", "limits"}), resource, where, error);
+}
+
+// The pod's request as the scheduler counts it (capacity.h).
+std::optional<sema::Quantity> pod_request(const Json& pod, const std::string& resource, std::string* error) {
+  const std::string where =
+      "pod " + text_of(pod, {"metadata", "namespace"}) + "/" + text_of(pod, {"metadata", "name"}) + ":";
+  std::optional<sema::Quantity> containers = sema::Quantity::from_int(0);
+  sema::Quantity largest_init = sema::Quantity::from_int(0);
+  for (const Json& init : items_at(pod, {"spec", "initContainers"})) {
+    const auto request = container_request(init, resource, where, error);
+    if (!request) return std::nullopt;
+    if (text_of(init, {"restartPolicy"}) == "Always") {  // a sidecar runs beside the containers
+      containers = sum(*containers, *request, error);
+      if (!containers) return std::nullopt;
+    } else if (request->compare(largest_init) > 0) {
+      largest_init = *request;
+    }
+  }
+  for (const Json& container : items_at(pod, {"spec", "containers"})) {
+    const auto request = container_request(container, resource, where, error);
+    if (!request) return std::nullopt;
+    containers = sum(*containers, *request, error);
+    if (!containers) return std::nullopt;
+  }
+  const sema::Quantity larger = containers->compare(largest_init) >= 0 ? *containers : largest_init;
+  const auto overhead = quantity_in(at(pod, {"spec", "overhead"}), resource, where + " overhead", error);
+  if (!overhead) return std::nullopt;
+  return sum(larger, *overhead, error);
+}
+
+// What one worker's Nodes and Pods were read as.
+struct WorkerRead {
+  std::vector<Json> nodes, pods;
+  std::string error;
+};
+
+WorkerRead read_worker(const Target* target, const ClusterLive* live, bool excluded) {
+  WorkerRead out;
+  if (excluded) {
+    out.error = "left out of this run (--exclude-cluster)";
+  } else if (live != nullptr && !live->reachable) {
+    out.error = live->error.empty() ? "unreachable" : live->error;
+  } else if (target == nullptr) {
+    out.error = "not connected";
+  } else if (target->client == nullptr) {
+    out.error = target->connect_error.empty() ? "not connected" : target->connect_error;
+  }
+  if (!out.error.empty()) return out;
+  for (auto [type, into] : {std::pair{&kNodes, &out.nodes}, std::pair{&kPods, &out.pods}}) {
+    kube::Result<kube::ObjectList> list = target->client->list(*type, kube::ListOptions{});
+    if (!list.ok()) {
+      const kube::Error& e = list.error();
+      out.error = "cannot list " + type->plural + ": " + e.message;
+      if (e.status == 403) out.error += " (mkq needs list on nodes and pods, cluster-wide, on this worker)";
+      return out;
+    }
+    *into = std::move(list.value().items);
+  }
+  return out;
+}
+
+const Target* target_of(const std::vector<Target>& targets, const std::string& cluster) {
+  for (const Target& target : targets) {
+    if (target.cluster == cluster) return &target;
+  }
+  return nullptr;
+}
+
+kueue::Object* config_object(kueue::DesiredState& desired, const std::string& name) {
+  for (kueue::ClusterObjects& cluster : desired.clusters) {
+    if (cluster.role != kueue::ClusterRole::Manager) continue;
+    for (kueue::Object& object : cluster.objects) {
+      if (object.kind == "MultiKueueConfig" && object.name == name) return &object;
+    }
+  }
+  return nullptr;
+}
+
+// The change only moves the same workers around: every differing field is
+// under spec.clusters, and what they held is what they hold, in another order.
+bool only_reorders(const Change& change) {
+  if (change.action != Action::Update || change.repairs_drift || change.fields.empty()) return false;
+  std::vector<std::string> before, after;
+  const auto add = [](const Json& value, std::vector<std::string>& into) {
+    if (value.is_array()) {
+      for (const Json& item : value) into.push_back(item.dump());
+    } else {
+      into.push_back(value.dump());
+    }
+  };
+  for (const FieldDiff& field : change.fields) {
+    if (field.path.rfind("spec.clusters", 0) != 0 || !field.before || !field.after) return false;
+    add(*field.before, before);
+    add(*field.after, after);
+  }
+  std::sort(before.begin(), before.end());
+  std::sort(after.begin(), after.end());
+  return before == after;
+}
+
+// One worker's free amount of `resource` from what was read, into `free`;
+// nullopt (with free.error) when it is unknown.
+std::optional<sema::Quantity> measure(const WorkerRead& read, const std::string& resource, WorkerFree& free) {
+  if (!free.error.empty()) return std::nullopt;
+  FreeAmount computed = free_amount(read.nodes, read.pods, resource);
+  free.error = std::move(computed.error);
+  free.nodes = computed.nodes;
+  if (!free.error.empty()) return std::nullopt;
+  free.free = computed.free.to_string();
+  return computed.free;
+}
+
+}  // namespace
+
+bool DispatchOrder::known() const {
+  return std::all_of(workers.begin(), workers.end(), [](const WorkerFree& w) { return w.error.empty(); });
+}
+
+FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& pods, const std::string& resource) {
+  FreeAmount out;
+  out.free = sema::Quantity::from_int(0);
+  std::set<std::string> counted;
+  for (const Json& node : nodes) {
+    if (!counts(node)) continue;
+    const std::string name = text_of(node, {"metadata", "name"});
+    const auto allocatable =
+        quantity_in(at(node, {"status", "allocatable"}), resource, "node " + name + ": allocatable", &out.error);
+    if (!allocatable) return out;
+    const auto total = sum(out.free, *allocatable, &out.error);
+    if (!total) return out;
+    out.free = *total;
+    if (!name.empty()) counted.insert(name);  // an unbound pod's nodeName is "" too
+    ++out.nodes;
+  }
+  for (const Json& pod : pods) {
+    const std::string phase = text_of(pod, {"status", "phase"});
+    if (phase == "Succeeded" || phase == "Failed") continue;
+    if (counted.count(text_of(pod, {"spec", "nodeName"})) == 0) continue;  // unbound, or on a node not counted
+    const auto request = pod_request(pod, resource, &out.error);
+    if (!request) return out;
+    sema::QuantityError why = sema::QuantityError::None;
+    const auto left = sema::Quantity::subtract(out.free, *request, &why);
+    if (!left) {
+      out.error = std::string("the free amount: ") + sema::describe(why);
+      return out;
+    }
+    out.free = *left;
+  }
+  return out;
+}
+
+std::vector<DispatchOrder> order_by_free_capacity(const sema::model::Policy& policy, kueue::DesiredState& desired,
+                                                  const std::vector<Target>& targets, const LiveState& live,
+                                                  const std::vector<std::string>& excluded) {
+  std::vector<DispatchOrder> out;
+  std::map<std::string, WorkerRead> read;  // each worker once, whatever the number of dispatches
+  for (const sema::model::Dispatch& dispatch : policy.dispatches) {
+    if (!dispatch.selector || dispatch.selector->order.value != sema::model::WorkerOrder::MostFree ||
+        !dispatch.selector->resource) {
+      continue;
+    }
+    DispatchOrder order;
+    order.dispatch = dispatch.name;
+    order.config = dispatch.config_name.value;
+    order.resource = dispatch.selector->resource->value;
+    std::vector<std::pair<std::optional<sema::Quantity>, WorkerFree>> ranked;
+    for (const sema::model::Ref& worker : dispatch.workers) {
+      auto found = read.find(worker.name);
+      if (found == read.end()) {
+        const bool left_out = std::find(excluded.begin(), excluded.end(), worker.name) != excluded.end();
+        found = read.emplace(worker.name, read_worker(target_of(targets, worker.name), live.find(worker.name), left_out))
+                    .first;
+      }
+      WorkerFree free{worker.name, "", 0, found->second.error};
+      std::optional<sema::Quantity> amount = measure(found->second, order.resource, free);
+      ranked.emplace_back(std::move(amount), std::move(free));
+    }
+    if (std::all_of(ranked.begin(), ranked.end(), [](const auto& r) { return r.first.has_value(); })) {
+      std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
+        const int by_free = a.first->compare(*b.first);
+        return by_free != 0 ? by_free > 0 : a.second.worker < b.second.worker;
+      });
+      if (kueue::Object* config = config_object(desired, order.config)) {
+        Json clusters = Json::array();
+        for (const auto& [amount, worker] : ranked) clusters.push_back(worker.worker);
+        config->document["spec"]["clusters"] = std::move(clusters);
+      }
+    }
+    for (auto& [amount, worker] : ranked) order.workers.push_back(std::move(worker));
+    out.push_back(std::move(order));
+  }
+  std::sort(out.begin(), out.end(),
+            [](const DispatchOrder& a, const DispatchOrder& b) { return a.dispatch < b.dispatch; });
+  return out;
+}
+
+void note_dispatch_orders(Plan& plan, std::vector<DispatchOrder> orders) {
+  for (const DispatchOrder& order : orders) {
+    for (ClusterPlan& cluster : plan.clusters) {
+      if (cluster.role != kueue::ClusterRole::Manager) continue;
+      for (Change& change : cluster.changes) {
+        if (change.ref.kind != "MultiKueueConfig" || change.ref.name != order.config) continue;
+        if (!order.known()) {
+          change.fields.clear();
+          if (change.action == Action::NoOp) change.action = Action::Update;
+          change.error = "the workers of dispatch '" + order.dispatch + "' cannot be ordered by free " +
+                         order.resource + ": not every worker could be read";
+          continue;
+        }
+        if (only_reorders(change)) {
+          change.reason = Reason::FreeCapacityOrder;
+          change.reason_args.field = order.resource;
+        }
+      }
+    }
+  }
+  plan.dispatch_orders = std::move(orders);
+}
+
+}  // namespace mkq::reconcile
