@@ -69,9 +69,15 @@ std::optional<int> ControllerCommand::run(const GlobalOptions& global) {
   controller::DirectoryWatch watch(watched);
   StderrLog log;
   operation::KubeconfigResolver resolver;
-  // SIGTERM and Ctrl-C: the loop ends after the run in flight; a second signal ends mkq at once.
+  // SIGTERM and Ctrl-C: an apply in flight starts no new change, the loop ends after it (exit 130
+  // when changes were left, else 0); a second signal ends mkq at once.
   const InterruptScope interrupts;
-  return controller::run(options_, resolver, watch, base::system_clock(), log, *interrupts.token());
+  switch (controller::run(options_, resolver, watch, base::system_clock(), log, *interrupts.token())) {
+    case controller::Ending::Stopped: return 0;
+    case controller::Ending::Interrupted: return kInterruptedExit;
+    case controller::Ending::CannotServe: return 1;
+  }
+  return 1;
 }
 
 }  // namespace mkq::cli

@@ -70,10 +70,19 @@ class PolicyWatch {
   virtual std::string digest() = 0;
 };
 
-// The entry function: runs until `stop` reads true (SIGTERM), then gives the
-// lease back and returns the exit code (1 when the HTTP address cannot be
-// served; 0 otherwise -- a failing run is reported, never an exit).
-int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch,
-        const base::Clock& clock, Log& log, const std::atomic<bool>& stop);
+// How the controller ended. A failing run is reported, never an ending.
+enum class Ending {
+  Stopped,      // told to stop between runs, or before a run's first change
+  Interrupted,  // told to stop during an apply: the changes in flight finished and are in the
+                // state, the others were not started (the next run plans them again)
+  CannotServe,  // the HTTP address cannot be served: nothing was run
+};
+
+// The entry function: runs until `stop` reads true (SIGTERM). A run in
+// flight then starts no new change, as `mkq apply` on its first interrupt:
+// the changes in flight finish, the state is written and its lock let go;
+// then the lease is given back.
+Ending run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch,
+           const base::Clock& clock, Log& log, const std::atomic<bool>& stop);
 
 }  // namespace mkq::controller

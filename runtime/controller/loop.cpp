@@ -94,7 +94,7 @@ operation::ChangeSelection selection_of(const Options& options) {
 
 Reconciler::Reconciler(const Options& options, std::string identity, operation::TargetResolver& resolver,
                        PolicyWatch& watch, const base::Clock& clock, Log& log, Metrics& metrics,
-                       const Leadership* leadership, EventRecorder* events)
+                       const Leadership* leadership, EventRecorder* events, const std::atomic<bool>* stop)
     : options_(options),
       identity_(std::move(identity)),
       resolver_(resolver),
@@ -103,7 +103,8 @@ Reconciler::Reconciler(const Options& options, std::string identity, operation::
       log_(log),
       metrics_(metrics),
       leadership_(leadership),
-      events_(events) {}
+      events_(events),
+      stop_(stop) {}
 
 bool Reconciler::tick() {
   const std::string digest = watch_.digest();
@@ -145,8 +146,9 @@ void Reconciler::run_once(const std::string& why) {
   request.select = select;
   request.command = "controller " + identity_;
   request.read_credentials = true;
-  ControllerUi ui(log_, leadership_ != nullptr ? leadership_->lost() : nullptr);
+  ControllerUi ui(log_, leadership_ != nullptr ? leadership_->lost() : nullptr, stop_);
   const operation::ApplyResult result = operation::apply(request, resolver_, ui);
+  interrupted_ = stop_ != nullptr && stop_->load() && result.report && result.report->interrupted;
   RunFacts facts = facts_of(result, ui, select);
   facts.metrics.finished_at = epoch_seconds(clock_.now());
   if (result.plan) {

@@ -36,10 +36,12 @@ struct RunFacts {
 class Reconciler {
  public:
   // Every reference must outlive the reconciler. `leadership` null: no
-  // election (this replica always leads); `events` null: no Events.
+  // election (this replica always leads); `events` null: no Events; `stop`
+  // (null: never) reads true once the controller is to end: an apply in
+  // flight starts no new change.
   Reconciler(const Options& options, std::string identity, operation::TargetResolver& resolver,
              PolicyWatch& watch, const base::Clock& clock, Log& log, Metrics& metrics,
-             const Leadership* leadership, EventRecorder* events);
+             const Leadership* leadership, EventRecorder* events, const std::atomic<bool>* stop = nullptr);
 
   // A run when one is due and this replica leads: the first look, the
   // policy's content changed, the interval passed since the last run, or
@@ -49,6 +51,9 @@ class Reconciler {
   // /readyz: ready once a run made a plan; a replica that does not lead is
   // ready (standing by).
   Probe ready() const;
+
+  // The last run's apply was cut short by `stop`: changes were left not started.
+  bool interrupted() const { return interrupted_; }
 
  private:
   // One run; `why` for the log ("start", "the policy changed", ...).
@@ -68,10 +73,12 @@ class Reconciler {
   Metrics& metrics_;
   const Leadership* leadership_;
   EventRecorder* events_;
+  const std::atomic<bool>* stop_;
 
   std::optional<std::string> digest_;  // of the policy at the last look
   std::optional<base::TimePoint> last_run_;
   bool was_leading_ = false;
+  bool interrupted_ = false;
   std::atomic<bool> planned_{false};
   std::set<std::string> drift_said_, pending_said_;  // what the last DriftDetected / OutOfSync named
 };
