@@ -23,7 +23,7 @@ namespace mkq::controller {
 
 // What a controller's runs carry out: credentials always; drift repairs with
 // self-heal; what the policy asks with sync auto.
-operation::ChangeSelection selection_of(const Options& options);
+operation::ChangeSelection selection_of(const Settings& settings);
 
 // What one run found and did, as it is reported.
 struct RunFacts {
@@ -54,8 +54,13 @@ class Reconciler {
 
   // The last run's apply was cut short by `stop`: changes were left not started.
   bool interrupted() const { return interrupted_; }
+  // What the runs do now: the flags over the policy's `sync {}` as last read.
+  const Settings& settings() const { return settings_; }
 
  private:
+  // Reads the policy's `sync {}` again (the policy's content changed): a
+  // policy that does not compile keeps the settings it had (its run says why).
+  void read_settings();
   // One run; `why` for the log ("start", "the policy changed", ...).
   void run_once(const std::string& why);
   // The log's line and the Events of a finished run.
@@ -75,6 +80,7 @@ class Reconciler {
   EventRecorder* events_;
   const std::atomic<bool>* stop_;
 
+  Settings settings_;
   std::optional<std::string> digest_;  // of the policy at the last look
   std::optional<base::TimePoint> last_run_;
   bool was_leading_ = false;

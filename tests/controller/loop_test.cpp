@@ -309,3 +309,58 @@ TEST_CASE("controller: an apply's cancellation turns true when the stop or the l
   CHECK(ui.begin_apply(plan)->token()->load());
   CHECK(controller::ControllerUi(log, nullptr, nullptr).begin_apply(plan) == nullptr);
 }
+
+TEST_CASE("controller: each flag set overrides the policy's sync block, which overrides the default",
+          "[controller][settings]") {
+  sema::model::SyncSettings policy;
+  policy.mode = sema::model::Located<sema::model::SyncMode>{sema::model::SyncMode::Auto, {}};
+  policy.self_heal = sema::model::Located<bool>{true, {}};
+  policy.interval = sema::model::Located<sema::Duration>{sema::Duration::from_millis(90000), {}};
+  controller::Options flags;
+  const controller::Settings defaults = controller::settings_of(flags, nullptr);
+  CHECK(defaults.sync == controller::Sync::Manual);
+  CHECK_FALSE(defaults.self_heal);
+  CHECK_FALSE(defaults.prune);
+  CHECK(defaults.interval == std::chrono::minutes(5));
+
+  const controller::Settings from_policy = controller::settings_of(flags, &policy);
+  CHECK(from_policy.sync == controller::Sync::Auto);
+  CHECK(from_policy.self_heal);
+  CHECK_FALSE(from_policy.prune);  // not in the block: the default
+  CHECK(from_policy.interval == seconds(90));
+
+  flags.sync = controller::Sync::Manual;
+  flags.self_heal = false;
+  flags.prune = true;
+  flags.interval = seconds(10);
+  const controller::Settings overridden = controller::settings_of(flags, &policy);
+  CHECK(overridden.sync == controller::Sync::Manual);
+  CHECK_FALSE(overridden.self_heal);
+  CHECK(overridden.prune);
+  CHECK(overridden.interval == seconds(10));
+}
+
+TEST_CASE("controller: the policy's sync block decides what a run carries out, read again when it changes",
+          "[controller][settings]") {
+  Controlled c;
+  c.options.interval.reset();  // no flag set
+  const auto with_sync = [&](const std::string& sync, int cpu) {
+    std::string text = fleet_policy(c.fleet.kubeconfig(), cpu);
+    text.replace(text.find("manager \"m\" {}"), 14, "manager \"m\" {\n  sync { " + sync + " }\n}");
+    c.fleet.write("policy.mkq", text);
+  };
+  with_sync("mode = \"manual\", interval = 1min", 8);
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, nullptr);
+  REQUIRE(loop.tick());
+  CHECK(c.fleet.cpu_quota() == "4");  // manual: the change is left
+  CHECK(loop.settings().interval == std::chrono::minutes(1));
+  c.clock.advance(std::chrono::minutes(1));
+  CHECK(loop.tick());  // due by the policy's interval, not the default 5 minutes
+
+  with_sync("mode = \"auto\"", 8);
+  c.watch.value = "v2";
+  REQUIRE(loop.tick());
+  CHECK(loop.settings().sync == controller::Sync::Auto);
+  CHECK(c.fleet.cpu_quota() == "8");
+}
