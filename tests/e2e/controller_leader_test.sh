@@ -34,7 +34,7 @@ set_cpu() { sed -i "s/quota \"default-flavor\" { cpu = [0-9]*, memory = 36Gi }/q
 set_cpu 10
 wait_until $((INTERVAL + 5)) cpu_is 10 || { cat "$TMP/$leader.log"; fail "the leader did not apply the change"; }
 sleep 2
-history_json() { "$MKQ" history --sandbox-dir "$SB" --state "$STATE" --json >"$TMP/$1.out" 2>"$TMP/$1.err" || { show "$1"; fail "mkq history"; }; }
+history_json() { "$MKQ" history --kubeconfig "$SB/kubeconfig" --state "$STATE" --json >"$TMP/$1.out" 2>"$TMP/$1.err" || { show "$1"; fail "mkq history"; }; }
 history_json history1
 /usr/bin/python3 - "$TMP/history1.out" "$leader_id" <<'PY' || { cat "$TMP/history1.out"; fail "the history names another writer than the leader"; }
 import json, sys
@@ -44,6 +44,10 @@ assert all(r["command"] == "controller " + sys.argv[2] for r in runs), [r["comma
 PY
 [ -z "$(events Applied | grep -v "^$leader_id ")" ] || { events Applied; fail "an Applied event of another instance"; }
 grep -q 'controller: run' "$TMP/$follower.log" && { cat "$TMP/$follower.log"; fail "the follower ran"; }
+if [ "${CONTROLLER_STATE:-}" = kubernetes ]; then
+  km -n mkq-system get secret fleet >/dev/null 2>&1 && [ ! -e "$TMP/state.db" ] && [ ! -e "$P/.mkq/state.db" ] ||
+    fail "the state is not (only) in the cluster"
+fi
 pass "exactly one of two controllers leads and applies ($leader_id); the history and the Events name it alone"
 
 # Killed right after a run ended (its next is an interval away): a kill within a run would leave the
