@@ -1,5 +1,6 @@
 #include "cli/cmd_controller.h"
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <system_error>
@@ -32,13 +33,15 @@ ControllerCommand::ControllerCommand(CLI::App& app, const ClusterCommands& clust
                    "The policy's directory, e.g. a mounted ConfigMap or a git-sync checkout "
                    "(default: .)");
   clusters.add_runtime_options(cmd_, options_.run.runtime);
+  // Each of these overrides the policy's `sync {}` block (docs/controller.md, "Settings").
   cmd_->add_option("--sync", sync_,
                    "auto: apply what the policy asks; manual (default): report it, apply only "
                    "credential rotations (and drift repairs with --self-heal)")
       ->check(CLI::IsMember({"auto", "manual"}));
-  cmd_->add_flag("--self-heal", options_.self_heal,
-                 "Repair drift (objects changed outside mkq); else report it");
-  cmd_->add_flag("--prune", options_.prune, "Delete objects mkq applied that the policy no longer declares");
+  cmd_->add_flag("--self-heal,!--no-self-heal", self_heal_,
+                 "Repair drift (objects changed outside mkq); else report it (default: off)");
+  cmd_->add_flag("--prune,!--no-prune", prune_,
+                 "Delete objects mkq applied that the policy no longer declares (default: off)");
   cmd_->add_option("--interval", interval_, "Plan at least this often (default: 5m)")->type_name("DURATION");
   cmd_->add_flag("--leader-elect,!--no-leader-elect", options_.leader.enabled,
                  "Reconcile only while holding the Lease on the manager (default: on)");
@@ -51,9 +54,13 @@ ControllerCommand::ControllerCommand(CLI::App& app, const ClusterCommands& clust
 
 std::optional<int> ControllerCommand::run(const GlobalOptions& global) {
   if (!*cmd_ || !cmd_->get_subcommands().empty()) return std::nullopt;
-  if (!parse_duration(interval_, &options_.interval) || options_.interval.count() <= 0) {
-    error_line("--interval takes a duration above zero such as 30s, 5m or 1h, not \"" + interval_ + "\"");
-    return 1;
+  if (!interval_.empty()) {
+    std::chrono::milliseconds interval{0};
+    if (!parse_duration(interval_, &interval) || interval.count() <= 0) {
+      error_line("--interval takes a duration above zero such as 30s, 5m or 1h, not \"" + interval_ + "\"");
+      return 1;
+    }
+    options_.interval = interval;
   }
   // A policy that is not there at all is a mistake of the install (a ConfigMap not mounted, a
   // wrong path), not a policy to report on every interval: refuse before serving anything.
@@ -63,15 +70,24 @@ std::optional<int> ControllerCommand::run(const GlobalOptions& global) {
     return 1;
   }
   if (!run_options(policy_, options_.run.runtime, global, &options_.run)) return 1;
-  options_.sync = sync_ == "auto" ? controller::Sync::Auto : controller::Sync::Manual;
+  if (!sync_.empty()) options_.sync = sync_ == "auto" ? controller::Sync::Auto : controller::Sync::Manual;
+  // --x counts +1, --no-x -1: above zero on, below off; zero (neither): the policy decides.
+  if (self_heal_ != 0) options_.self_heal = self_heal_ > 0;
+  if (prune_ != 0) options_.prune = prune_ > 0;
   std::vector<std::string> watched{policy_};
   for (const std::string& root : global.import_roots) watched.push_back(root);
   controller::DirectoryWatch watch(watched);
   StderrLog log;
   operation::KubeconfigResolver resolver;
-  // SIGTERM and Ctrl-C: the loop ends after the run in flight; a second signal ends mkq at once.
+  // SIGTERM and Ctrl-C: an apply in flight starts no new change, the loop ends after it (exit 130
+  // when changes were left, else 0); a second signal ends mkq at once.
   const InterruptScope interrupts;
-  return controller::run(options_, resolver, watch, base::system_clock(), log, *interrupts.token());
+  switch (controller::run(options_, resolver, watch, base::system_clock(), log, *interrupts.token())) {
+    case controller::Ending::Stopped: return 0;
+    case controller::Ending::Interrupted: return kInterruptedExit;
+    case controller::Ending::CannotServe: return 1;
+  }
+  return 1;
 }
 
 }  // namespace mkq::cli

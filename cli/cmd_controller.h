@@ -30,8 +30,11 @@ class ControllerCommand {
   CLI::App* cmd_ = nullptr;
   controller::Options options_;
   std::string policy_ = ".";
-  std::string sync_ = "manual";
-  std::string interval_ = "5m";
+  // Unset ("" or 0): the policy's `sync {}` decides, else the default.
+  std::string sync_;
+  int self_heal_ = 0;  // +1 per --self-heal, -1 per --no-self-heal
+  int prune_ = 0;
+  std::string interval_;
 };
 
 }  // namespace mkq::cli

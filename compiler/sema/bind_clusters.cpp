@@ -9,7 +9,12 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kManagerSchema{"manager", {"context", "kubeconfig", "labels"}, {}, {}};
+const Schema kManagerSchema{"manager", {"context", "kubeconfig", "labels"}, {}, {"state", "sync"}};
+const Schema kStateSchema{"state", {"namespace", "name"}, {}, {}};
+const Schema kSyncSchema{"sync", {"mode", "self_heal", "prune", "interval"}, {}, {}};
+
+// The state's Secrets and Lease are named NAME-... (runtime/state/cluster_state.h).
+constexpr std::size_t kStateNameMax = 40;
 const Schema kWorkerSchema{
     "worker", {"context", "kubeconfig", "labels", "priority", "secret"}, {"capacity", "override"}, {"credentials"}};
 const Schema kCredentialsSchema{
@@ -116,6 +121,45 @@ model::Credentials bind_credentials(Binder& binder, const EvalBlock* block, cons
   return credentials;
 }
 
+std::optional<model::StateSettings> bind_state(Binder& binder, const EvalBlock* block) {
+  if (block == nullptr) return std::nullopt;
+  Binder::InstantiationScope scope(binder, block->instantiated_from);
+  check_labels(binder, *block, {});
+  const Members members(binder, *block, kStateSchema);
+  model::StateSettings state;
+  state.range = block->range;
+  state.namespace_name = {"mkq-system", block->kind_range};
+  if (auto ns = string_field(binder, members, "namespace")) {
+    check_name(binder, NameFormat::DnsLabel, ns->value, ns->range, "namespace");
+    state.namespace_name = std::move(*ns);
+  }
+  if (auto name = string_field(binder, members, "name")) {
+    if (check_name(binder, NameFormat::DnsLabel, name->value, name->range, "state name") &&
+        name->value.size() > kStateNameMax) {
+      binder.error(codes::kStateName, name->range,
+                   "the state's name '" + name->value + "' has " + std::to_string(name->value.size()) +
+                       " characters; at most " + std::to_string(kStateNameMax) +
+                       " (its Secrets and lock are named after it)");
+    }
+    state.name = std::move(*name);
+  }
+  return state;
+}
+
+std::optional<model::SyncSettings> bind_sync(Binder& binder, const EvalBlock* block) {
+  if (block == nullptr) return std::nullopt;
+  Binder::InstantiationScope scope(binder, block->instantiated_from);
+  check_labels(binder, *block, {});
+  const Members members(binder, *block, kSyncSchema);
+  model::SyncSettings sync;
+  sync.range = block->range;
+  sync.mode = enum_field(binder, members, "mode", model::kSyncModes);
+  sync.self_heal = bool_field(binder, members, "self_heal");
+  sync.prune = bool_field(binder, members, "prune");
+  sync.interval = duration_field(binder, members, "interval", DurationBound::Positive);
+  return sync;
+}
+
 std::optional<model::ClusterQueueOverride> bind_override(Binder& binder, const EvalBlock& block) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
   const EvalLabel* label = check_labels(
@@ -157,6 +201,8 @@ void bind_manager(Binder& binder, const EvalBlock& block, Draft& draft) {
   if (label != nullptr) check_name(binder, NameFormat::Subdomain, label->text, label->range, "name");
   manager.connection = bind_connection(binder, members, manager);
   bind_labels_field(binder, members, manager.labels, manager.labels_range);
+  manager.state = bind_state(binder, members.block("state"));
+  manager.sync = bind_sync(binder, members.block("sync"));
   if (label == nullptr) return;
   draft.managers.push_back(std::move(manager));
 }

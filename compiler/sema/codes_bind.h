@@ -82,6 +82,7 @@ inline constexpr const char* kClusterProfileWithoutProvider = "E3095";  // a clu
 inline constexpr const char* kEmptyExecField = "E3096";         // an access provider with an empty name, command or environment variable name
 inline constexpr const char* kSharedClusterProfile = "E3097";   // two workers name one ClusterProfile
 inline constexpr const char* kSelectOrderResource = "E3098";    // order = "most-free" without 'resource', 'resource' with another order, or with 'limit'
+inline constexpr const char* kStateName = "E3099";              // a manager's state name longer than its Secrets' names allow
 
 // Warnings.
 inline constexpr const char* kOverrideNotServed = "W3001";      // an override of a queue not dispatched to that worker

@@ -124,6 +124,14 @@ std::string_view to_string(AccessRole v) {
   return "";
 }
 
+std::string_view to_string(SyncMode v) {
+  switch (v) {
+    case SyncMode::Manual: return "manual";
+    case SyncMode::Auto: return "auto";
+  }
+  return "";
+}
+
 std::string_view to_string(Platform v) {
   switch (v) {
     case Platform::Kubernetes: return "kubernetes";

@@ -75,6 +75,9 @@ enum class AccessRole { BatchUser, BatchAdmin };
 // ConfigMap), "openshift" (the Red Hat build of Kueue: the operator's `Kueue`
 // custom resource, ../shared/kueue/openshift).
 enum class Platform { Kubernetes, OpenShift };
+// What `mkq controller` carries out (docs/controller.md). Language spellings:
+// "manual" (the policy's changes reported, credentials applied), "auto".
+enum class SyncMode { Manual, Auto };
 
 std::string_view to_string(QueueingStrategy v);
 std::string_view to_string(StopPolicy v);
@@ -91,6 +94,7 @@ std::string_view to_string(DispatchMode v);
 std::string_view to_string(WorkerOrder v);
 std::string_view to_string(AccessRole v);
 std::string_view to_string(Platform v);
+std::string_view to_string(SyncMode v);
 
 // Every value of each enum, in declaration order (for parsing and "did you mean").
 inline constexpr std::array kQueueingStrategies = {QueueingStrategy::BestEffortFIFO, QueueingStrategy::StrictFIFO};
@@ -115,6 +119,7 @@ inline constexpr std::array kCredentialsModes = {CredentialsMode::ServiceAccount
 inline constexpr std::array kWorkerOrders = {WorkerOrder::Priority, WorkerOrder::Name, WorkerOrder::MostFree};
 inline constexpr std::array kAccessRoles = {AccessRole::BatchUser, AccessRole::BatchAdmin};
 inline constexpr std::array kPlatforms = {Platform::Kubernetes, Platform::OpenShift};
+inline constexpr std::array kSyncModes = {SyncMode::Manual, SyncMode::Auto};
 
 // The value of enum E spelled `text` (exactly, case-sensitive), if any.
 template <typename E, std::size_t N>
@@ -171,10 +176,33 @@ struct Connection {
   std::optional<Located<std::string>> kubeconfig;  // a path; unset: --kubeconfig / $KUBECONFIG
 };
 
+// `state { namespace = "...", name = "..." }` in the manager: the policy's
+// state kept in the manager cluster (the kubernetes:// backend, reached
+// through the manager's context) instead of the file beside the policy.
+// --state and MKQ_STATE override it.
+struct StateSettings {
+  Located<std::string> namespace_name;     // default "mkq-system"
+  std::optional<Located<std::string>> name;  // unset: the policy's identity (declared, else derived)
+  diag::SourceRange range;                 // the state block
+};
+
+// `sync { mode = "auto", self_heal = true, prune = false, interval = 5m }` in
+// the manager: what `mkq controller` does; each field unset leaves the
+// controller's default, and the controller's flag overrides it.
+struct SyncSettings {
+  std::optional<Located<SyncMode>> mode;
+  std::optional<Located<bool>> self_heal;
+  std::optional<Located<bool>> prune;
+  std::optional<Located<Duration>> interval;  // > 0
+  diag::SourceRange range;                    // the sync block
+};
+
 struct Manager : Declaration {
   Connection connection;
   Labels labels;
   diag::SourceRange labels_range;  // invalid when not written
+  std::optional<StateSettings> state;
+  std::optional<SyncSettings> sync;
 };
 
 // How the manager authenticates to a worker (the MultiKueueCluster's source).

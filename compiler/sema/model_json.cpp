@@ -129,10 +129,18 @@ Json to_json(const Connection& c) {
   return Json{{"context", to_json(c.context)}, {"kubeconfig", to_json(c.kubeconfig)}};
 }
 
+// The state and sync settings appear only when written (older outputs unchanged).
 Json to_json(const Manager& m) {
   Json out = declaration(m);
   out["connection"] = to_json(m.connection);
   out["labels"] = to_json(m.labels);
+  if (m.state) out["state"] = Json{{"namespace", to_json(m.state->namespace_name)}, {"name", to_json(m.state->name)}};
+  if (m.sync) {
+    out["sync"] = Json{{"mode", to_json(m.sync->mode)},
+                       {"self_heal", to_json(m.sync->self_heal)},
+                       {"prune", to_json(m.sync->prune)},
+                       {"interval", to_json(m.sync->interval)}};
+  }
   return out;
 }
 

@@ -17,6 +17,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <optional>
 #include <string>
 
 #include "base/clock.h"
@@ -41,16 +42,32 @@ struct LeaderOptions {
   std::chrono::milliseconds renew_deadline{10000};
 };
 
-struct Options {
-  operation::RunOptions run;  // run.path: the policy (a directory, usually a mounted ConfigMap)
+// What the controller's runs do, as the flags and the policy's `sync {}`
+// block decide it (settings_of).
+struct Settings {
   Sync sync = Sync::Manual;
   bool self_heal = false;  // drift repairs are applied (else reported and left alone)
   bool prune = false;      // objects mkq applied that the policy no longer has are deleted
   std::chrono::milliseconds interval{std::chrono::minutes(5)};  // a plan at least this often
+};
+
+struct Options {
+  operation::RunOptions run;  // run.path: the policy (a directory, usually a mounted ConfigMap)
+  // The flags (--sync, --self-heal/--no-self-heal, --prune/--no-prune,
+  // --interval): each one set overrides the policy's `sync {}`; unset, the
+  // policy's field decides, else Settings' default.
+  std::optional<Sync> sync;
+  std::optional<bool> self_heal;
+  std::optional<bool> prune;
+  std::optional<std::chrono::milliseconds> interval;
   std::chrono::milliseconds watch_every{1000};                  // the policy directory's digest, this often
   LeaderOptions leader;
   std::string listen = ":8080";  // ADDR:PORT of /healthz, /readyz, /metrics; port 0 picks one
 };
+
+// The settings of a run: each flag set, else the policy's field (`policy`
+// null: none), else the default.
+Settings settings_of(const Options& options, const sema::model::SyncSettings* policy);
 
 // What the controller writes for its operators, one line at a time: what it
 // does, and the errors of its runs (which never end it). Called from several
@@ -70,10 +87,19 @@ class PolicyWatch {
   virtual std::string digest() = 0;
 };
 
-// The entry function: runs until `stop` reads true (SIGTERM), then gives the
-// lease back and returns the exit code (1 when the HTTP address cannot be
-// served; 0 otherwise -- a failing run is reported, never an exit).
-int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch,
-        const base::Clock& clock, Log& log, const std::atomic<bool>& stop);
+// How the controller ended. A failing run is reported, never an ending.
+enum class Ending {
+  Stopped,      // told to stop between runs, or before a run's first change
+  Interrupted,  // told to stop during an apply: the changes in flight finished and are in the
+                // state, the others were not started (the next run plans them again)
+  CannotServe,  // the HTTP address cannot be served: nothing was run
+};
+
+// The entry function: runs until `stop` reads true (SIGTERM). A run in
+// flight then starts no new change, as `mkq apply` on its first interrupt:
+// the changes in flight finish, the state is written and its lock let go;
+// then the lease is given back.
+Ending run(const Options& options, operation::TargetResolver& resolver, PolicyWatch& watch,
+           const base::Clock& clock, Log& log, const std::atomic<bool>& stop);
 
 }  // namespace mkq::controller

@@ -84,17 +84,32 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
 
 }  // namespace
 
-operation::ChangeSelection selection_of(const Options& options) {
+Settings settings_of(const Options& options, const sema::model::SyncSettings* policy) {
+  Settings settings;
+  if (policy != nullptr) {
+    if (policy->mode) settings.sync = policy->mode->value == sema::model::SyncMode::Auto ? Sync::Auto : Sync::Manual;
+    if (policy->self_heal) settings.self_heal = policy->self_heal->value;
+    if (policy->prune) settings.prune = policy->prune->value;
+    if (policy->interval) settings.interval = std::chrono::milliseconds(policy->interval->value.millis());
+  }
+  settings.sync = options.sync.value_or(settings.sync);
+  settings.self_heal = options.self_heal.value_or(settings.self_heal);
+  settings.prune = options.prune.value_or(settings.prune);
+  settings.interval = options.interval.value_or(settings.interval);
+  return settings;
+}
+
+operation::ChangeSelection selection_of(const Settings& settings) {
   operation::ChangeSelection select;
-  select.policy = options.sync == Sync::Auto;
-  select.drift = options.self_heal;
+  select.policy = settings.sync == Sync::Auto;
+  select.drift = settings.self_heal;
   select.credentials = true;
   return select;
 }
 
 Reconciler::Reconciler(const Options& options, std::string identity, operation::TargetResolver& resolver,
                        PolicyWatch& watch, const base::Clock& clock, Log& log, Metrics& metrics,
-                       const Leadership* leadership, EventRecorder* events)
+                       const Leadership* leadership, EventRecorder* events, const std::atomic<bool>* stop)
     : options_(options),
       identity_(std::move(identity)),
       resolver_(resolver),
@@ -103,11 +118,22 @@ Reconciler::Reconciler(const Options& options, std::string identity, operation::
       log_(log),
       metrics_(metrics),
       leadership_(leadership),
-      events_(events) {}
+      events_(events),
+      stop_(stop),
+      settings_(settings_of(options, nullptr)) {}
+
+void Reconciler::read_settings() {
+  const operation::Compilation compiled =
+      operation::compile(options_.run.path, operation::CompileTo::Model, options_.run.compile);
+  if (!compiled.ok()) return;
+  const std::optional<sema::model::SyncSettings>& sync = compiled.policy->manager.sync;
+  settings_ = settings_of(options_, sync ? &*sync : nullptr);
+}
 
 bool Reconciler::tick() {
   const std::string digest = watch_.digest();
   const bool leading = leadership_ == nullptr || leadership_->leading();
+  if (!digest_ || digest != *digest_) read_settings();
   std::string why;
   if (!digest_) {
     why = "start";
@@ -115,7 +141,7 @@ bool Reconciler::tick() {
     why = "the policy changed";
   } else if (leading && !was_leading_) {
     why = "this replica leads now";
-  } else if (!last_run_ || clock_.now() - *last_run_ >= options_.interval) {
+  } else if (!last_run_ || clock_.now() - *last_run_ >= settings_.interval) {
     why = "interval";
   }
   digest_ = digest;
@@ -136,17 +162,18 @@ Probe Reconciler::ready() const {
 void Reconciler::run_once(const std::string& why) {
   last_run_ = clock_.now();
   log_.line("run (" + why + ")");
-  const operation::ChangeSelection select = selection_of(options_);
+  const operation::ChangeSelection select = selection_of(settings_);
   operation::ApplyRequest request;
   static_cast<operation::RunOptions&>(request) = options_.run;
   if (request.clock == nullptr) request.clock = &clock_;
   request.auto_approve = true;
-  request.no_prune = !options_.prune;
+  request.no_prune = !settings_.prune;
   request.select = select;
   request.command = "controller " + identity_;
   request.read_credentials = true;
-  ControllerUi ui(log_, leadership_ != nullptr ? leadership_->lost() : nullptr);
+  ControllerUi ui(log_, leadership_ != nullptr ? leadership_->lost() : nullptr, stop_);
   const operation::ApplyResult result = operation::apply(request, resolver_, ui);
+  interrupted_ = stop_ != nullptr && stop_->load() && result.report && result.report->interrupted;
   RunFacts facts = facts_of(result, ui, select);
   facts.metrics.finished_at = epoch_seconds(clock_.now());
   if (result.plan) {

@@ -23,7 +23,7 @@ namespace mkq::controller {
 
 // What a controller's runs carry out: credentials always; drift repairs with
 // self-heal; what the policy asks with sync auto.
-operation::ChangeSelection selection_of(const Options& options);
+operation::ChangeSelection selection_of(const Settings& settings);
 
 // What one run found and did, as it is reported.
 struct RunFacts {
@@ -36,10 +36,12 @@ struct RunFacts {
 class Reconciler {
  public:
   // Every reference must outlive the reconciler. `leadership` null: no
-  // election (this replica always leads); `events` null: no Events.
+  // election (this replica always leads); `events` null: no Events; `stop`
+  // (null: never) reads true once the controller is to end: an apply in
+  // flight starts no new change.
   Reconciler(const Options& options, std::string identity, operation::TargetResolver& resolver,
              PolicyWatch& watch, const base::Clock& clock, Log& log, Metrics& metrics,
-             const Leadership* leadership, EventRecorder* events);
+             const Leadership* leadership, EventRecorder* events, const std::atomic<bool>* stop = nullptr);
 
   // A run when one is due and this replica leads: the first look, the
   // policy's content changed, the interval passed since the last run, or
@@ -50,7 +52,15 @@ class Reconciler {
   // ready (standing by).
   Probe ready() const;
 
+  // The last run's apply was cut short by `stop`: changes were left not started.
+  bool interrupted() const { return interrupted_; }
+  // What the runs do now: the flags over the policy's `sync {}` as last read.
+  const Settings& settings() const { return settings_; }
+
  private:
+  // Reads the policy's `sync {}` again (the policy's content changed): a
+  // policy that does not compile keeps the settings it had (its run says why).
+  void read_settings();
   // One run; `why` for the log ("start", "the policy changed", ...).
   void run_once(const std::string& why);
   // The log's line and the Events of a finished run.
@@ -68,10 +78,13 @@ class Reconciler {
   Metrics& metrics_;
   const Leadership* leadership_;
   EventRecorder* events_;
+  const std::atomic<bool>* stop_;
 
+  Settings settings_;
   std::optional<std::string> digest_;  // of the policy at the last look
   std::optional<base::TimePoint> last_run_;
   bool was_leading_ = false;
+  bool interrupted_ = false;
   std::atomic<bool> planned_{false};
   std::set<std::string> drift_said_, pending_said_;  // what the last DriftDetected / OutOfSync named
 };

@@ -1,6 +1,7 @@
 #include "runtime/controller/ui.h"
 
 #include <sstream>
+#include <thread>
 
 namespace mkq::controller {
 
@@ -10,13 +11,41 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-class LeadershipCancellation final : public operation::Cancellation {
+// The executor reads one token (reconcile::ApplyOptions::cancel): this one
+// turns true, for the span of one apply, once either source does -- at once
+// when one already has, else within kRelayEvery.
+class EitherCancellation final : public operation::Cancellation {
  public:
-  explicit LeadershipCancellation(const std::atomic<bool>* lost) : lost_(lost) {}
-  const std::atomic<bool>* token() const override { return lost_; }
+  static constexpr std::chrono::milliseconds kRelayEvery{20};
+
+  EitherCancellation(const std::atomic<bool>* first, const std::atomic<bool>* second)
+      : first_(first), second_(second) {
+    if (relay()) return;
+    watching_ = std::thread([this] {
+      while (!done_.load() && !relay()) std::this_thread::sleep_for(kRelayEvery);
+    });
+  }
+  ~EitherCancellation() override {
+    done_.store(true);
+    if (watching_.joinable()) watching_.join();
+  }
+  EitherCancellation(const EitherCancellation&) = delete;
+  EitherCancellation& operator=(const EitherCancellation&) = delete;
+
+  const std::atomic<bool>* token() const override { return &cancelled_; }
 
  private:
-  const std::atomic<bool>* lost_;
+  // True (and the token set) once a source reads true.
+  bool relay() {
+    if ((first_ != nullptr && first_->load()) || (second_ != nullptr && second_->load())) cancelled_.store(true);
+    return cancelled_.load();
+  }
+
+  const std::atomic<bool>* first_;
+  const std::atomic<bool>* second_;
+  std::atomic<bool> cancelled_{false};
+  std::atomic<bool> done_{false};
+  std::thread watching_;
 };
 
 }  // namespace
@@ -51,8 +80,8 @@ void ControllerUi::show_plan(const reconcile::Plan& plan) {
 
 std::unique_ptr<operation::Cancellation> ControllerUi::begin_apply(const reconcile::Plan&) {
   apply_started_ = std::chrono::steady_clock::now();
-  if (lost_ == nullptr) return nullptr;
-  return std::make_unique<LeadershipCancellation>(lost_);
+  if (lost_ == nullptr && stop_ == nullptr) return nullptr;
+  return std::make_unique<EitherCancellation>(lost_, stop_);
 }
 
 void ControllerUi::progress(const reconcile::ProgressEvent& event) {

@@ -1,7 +1,9 @@
 // The operations' Ui port as the controller implements it: nobody to ask, so
 // every plan is carried out as far as the run's ChangeSelection allows;
 // what a run says goes to the log; what it took is measured for /metrics;
-// and an apply stops starting changes the moment this replica stops leading.
+// and an apply stops starting changes the moment this replica stops leading
+// or the controller is told to stop (SIGTERM), as `mkq apply` does on its
+// first interrupt: the changes in flight finish and the state is written.
 #pragma once
 
 #include <atomic>
@@ -17,8 +19,10 @@ namespace mkq::controller {
 
 class ControllerUi final : public operation::Ui {
  public:
-  // `lost` (null: never) reads true once this replica may no longer apply.
-  ControllerUi(Log& log, const std::atomic<bool>* lost) : log_(log), lost_(lost) {}
+  // `lost` (null: never) reads true once this replica may no longer apply;
+  // `stop` (null: never) once the controller is to end.
+  ControllerUi(Log& log, const std::atomic<bool>* lost, const std::atomic<bool>* stop = nullptr)
+      : log_(log), lost_(lost), stop_(stop) {}
 
   void compiled(const operation::Compilation& compilation) override;
   void target(const operation::TargetChoice&) override {}
@@ -42,6 +46,7 @@ class ControllerUi final : public operation::Ui {
  private:
   Log& log_;
   const std::atomic<bool>* lost_;
+  const std::atomic<bool>* stop_;
   std::vector<std::string> errors_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point apply_started_;

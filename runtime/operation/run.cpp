@@ -203,7 +203,15 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   run.compiled = compile(options.path, CompileTo::Objects, options.compile);
   run.ui.compiled(run.compiled);
   if (!run.compiled.state) return Stop::Failed;
-  const fs::path state_path = state_path_for(options.path, options.runtime);
+  const fs::path state_path = state_path_for(options.path, options.runtime, &*run.compiled.policy);
+  {
+    TargetRequest before_state;
+    before_state.policy = &*run.compiled.policy;
+    before_state.policy_path = options.path;
+    before_state.options = options.runtime;
+    before_state.verbose = options.verbose;
+    if (!resolver.prepare_state(before_state, state_path.string(), run.ui)) return Stop::Failed;
+  }
   std::string took_over;  // said after the target, which comes first
   if (const Stop stop = open_state(run, state_path, lock_command, &took_over); stop != Stop::None) return stop;
   if (!exclusions_ok(options.runtime.exclude_clusters, *run.compiled.policy, run.inventory, run.ui)) {

@@ -12,6 +12,7 @@
 #include "compiler/kueue/crds.h"
 #include "compiler/kueue/policy_name.h"
 #include "runtime/operation/hints.h"
+#include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 #include "sandbox/daemon.h"
 
@@ -287,8 +288,22 @@ std::string shown(const fs::path& path) {
   return relative.string();
 }
 
-fs::path state_path_for(const std::string& policy_path, const RuntimeOptions& options) {
+std::string policy_state_location(const sema::model::Policy& policy, const std::string& policy_path) {
+  const std::optional<sema::model::StateSettings>& state = policy.manager.state;
+  if (!state) return "";
+  const std::string name = state->name         ? state->name->value
+                           : policy.identity ? policy.identity->value
+                                             : kueue::derived_policy_name(kueue::policy_home(policy_path));
+  return std::string(state::kClusterScheme) + policy.manager.connection.context.value + "/" +
+         state->namespace_name.value + "/" + name;
+}
+
+fs::path state_path_for(const std::string& policy_path, const RuntimeOptions& options,
+                        const sema::model::Policy* policy) {
   if (!options.state_path.empty()) return options.state_path;
+  if (policy != nullptr) {
+    if (std::string location = policy_state_location(*policy, policy_path); !location.empty()) return location;
+  }
   const kueue::PolicyHome home = kueue::policy_home(policy_path);
   return state::default_state_path(home.directory, home.stem);
 }
@@ -297,6 +312,22 @@ fs::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& o
   std::error_code ec;
   if (!options.sandbox_dir.empty()) return fs::absolute(options.sandbox_dir, ec);
   return kueue::policy_home(policy_path).directory / ".mkq" / "sandbox";
+}
+
+bool KubeconfigResolver::prepare_state(const TargetRequest& request, const std::string& state_location, Ui& ui) {
+  if (!state::is_cluster_address(state_location)) return true;
+  const RuntimeOptions& options = request.options;
+  const std::vector<ClusterSpec> specs = cluster_specs(*request.policy, {}, options.exclude_clusters);
+  // The target open() will choose: the sandbox only when asked, or when no kubeconfig is named anywhere.
+  if (!options.sandbox) {
+    std::optional<kube::Kubeconfig> common;
+    if (!load_common(options, &common, ui)) return false;
+    const bool any_own = std::any_of(specs.begin(), specs.end(), [](const ClusterSpec& s) { return !s.kubeconfig.empty(); });
+    if (common || any_own) return true;
+  }
+  const fs::path dir = sandbox_dir_for(request.policy_path, options);
+  if (!sandbox::running_clusters(dir).empty()) return true;  // open() checks its clusters
+  return ensure_sandbox(specs, dir, request.verbose, ui);
 }
 
 bool KubeconfigResolver::open(const TargetRequest& request, Ui& ui, Session* session) {

@@ -50,6 +50,13 @@ class TargetResolver {
  public:
   virtual ~TargetResolver() = default;
   virtual bool open(const TargetRequest& request, Ui& ui, Session* session) = 0;
+  // Before the state at `state_location` is read (it comes before open):
+  // starts what the run would start anyway and the state is kept in -- the
+  // sandbox, for a kubernetes:// state in it. False (the reason given to
+  // `ui`) when that fails. The default starts nothing.
+  virtual bool prepare_state(const TargetRequest& /*request*/, const std::string& /*state_location*/, Ui& /*ui*/) {
+    return true;
+  }
 };
 
 // The real resolver: the sandbox with --sandbox, or when no kubeconfig is named
@@ -62,11 +69,22 @@ class TargetResolver {
 class KubeconfigResolver : public TargetResolver {
  public:
   bool open(const TargetRequest& request, Ui& ui, Session* session) override;
+  // A kubernetes:// state when the run's target is the sandbox and it is not
+  // running: the sandbox is started with the policy's clusters first.
+  bool prepare_state(const TargetRequest& request, const std::string& state_location, Ui& ui) override;
 };
 
-// The state file for a policy PATH and --state: as typed, else the policy's
-// default one beside it (state::default_state_path of kueue::policy_home).
-std::filesystem::path state_path_for(const std::string& policy_path, const RuntimeOptions& options);
+// Where a policy's state is kept: --state (or MKQ_STATE) as typed; else the
+// state the policy's manager names with a `state {}` block (`policy`, when
+// compiled; policy_state_location); else the policy's default file beside it
+// (state::default_state_path of kueue::policy_home).
+std::filesystem::path state_path_for(const std::string& policy_path, const RuntimeOptions& options,
+                                     const sema::model::Policy* policy = nullptr);
+// The state a policy's manager names: kubernetes://CONTEXT/NAMESPACE/NAME,
+// the manager's context, the block's namespace, its name or else the
+// policy's identity (declared, else derived from where it lives); "" when
+// the manager has no `state {}` block.
+std::string policy_state_location(const sema::model::Policy& policy, const std::string& policy_path);
 // The sandbox's directory: --sandbox-dir as typed (relative to the working
 // directory), else .mkq/sandbox in the policy's directory.
 std::filesystem::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& options);

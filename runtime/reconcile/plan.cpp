@@ -562,8 +562,12 @@ Change plan_document(const std::string& cluster, const kueue::Object& object, co
         std::find(live.unserved_kinds.begin(), live.unserved_kinds.end(), type) != live.unserved_kinds.end();
     if (unserved) {
       c.reason = Reason::NotServed;
+    } else if (recorded != nullptr) {
+      // Deleted outside mkq: drift when the policy still asks for what mkq applied.
+      c.reason = Reason::DeletedOutsideMkq;
+      c.repairs_drift = recorded->digest == document_digest(object.document, lineage);
     } else {
-      c.reason = recorded != nullptr ? Reason::DeletedOutsideMkq : Reason::NotOnCluster;
+      c.reason = Reason::NotOnCluster;
     }
     return c;
   }

@@ -99,7 +99,8 @@ struct Change {
   // Everything that differs is drift on an object mkq applied and the policy
   // did not change since (a field mkq sent, or a default it leaves, changed
   // outside mkq): apply takes the fields back (server-side apply with force);
-  // the plan showed the repair.
+  // the plan showed the repair. A Create is drift too when the object mkq
+  // applied was deleted outside mkq and the policy still asks for it as applied.
   bool repairs_drift = false;
   bool sensitive = false;   // a Secret: every value masked in every rendering
   bool credential = false;  // issued by the CredentialProvider at apply time

@@ -5,9 +5,11 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <thread>
 
 #include "runtime/controller/leader.h"
 #include "runtime/controller/loop.h"
+#include "runtime/controller/ui.h"
 #include "tests/controller/controller_test_support.h"
 
 namespace {
@@ -147,6 +149,51 @@ TEST_CASE("controller: drift is reported and left without self-heal, repaired wi
                         "Applied: applied 1 change (0 policy, 1 drift repairs"));
 }
 
+TEST_CASE("controller: an object mkq applied and someone deleted is drift, not a policy change",
+          "[controller][drift]") {
+  Controlled c;
+  c.options.sync = controller::Sync::Manual;
+  const auto type = c.manager().resource_for("kueue.x-k8s.io/v1beta2", "ClusterQueue").value();
+  REQUIRE(c.manager().remove(type, "", "cq", {}).ok());
+  REQUIRE_FALSE(c.fleet.cluster_queue().has_value());
+
+  // The plan's change is a create, typed as a drift repair (not by its reason's words).
+  controller::EventRecorder events(&c.manager(), c.options.leader, "test-1", c.clock, c.log);
+  controller::Reconciler left(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, &events);
+  REQUIRE(left.tick());
+  CHECK_FALSE(c.fleet.cluster_queue().has_value());  // self-heal off: reported, not applied
+  CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_drift_objects 1\n"));
+  CHECK(any_starts_with(events_on(c.manager(), "mkq-system"),
+                        "DriftDetected: 1 object changed outside mkq, left as they are (self-heal is off): "
+                        "m/ClusterQueue/cq"));
+  CHECK_FALSE(any_starts_with(events_on(c.manager(), "mkq-system"), "OutOfSync: "));
+
+  c.options.self_heal = true;  // sync manual still: a repair is not a policy change
+  controller::Reconciler healing(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                                 nullptr, &events);
+  REQUIRE(healing.tick());
+  CHECK(c.fleet.cpu_quota() == "4");
+  CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_changes_applied_total{kind=\"drift\"} 1\n"));
+  CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_changes_applied_total{kind=\"policy\"} 0\n"));
+}
+
+TEST_CASE("controller: an object deleted outside mkq whose policy changed since is a policy change",
+          "[controller][drift]") {
+  Controlled c;
+  c.options.sync = controller::Sync::Manual;
+  c.options.self_heal = true;
+  const auto type = c.manager().resource_for("kueue.x-k8s.io/v1beta2", "ClusterQueue").value();
+  REQUIRE(c.manager().remove(type, "", "cq", {}).ok());
+  c.fleet.write("policy.mkq", fleet_policy(c.fleet.kubeconfig(), 8));
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, nullptr);
+  REQUIRE(loop.tick());
+  CHECK_FALSE(c.fleet.cluster_queue().has_value());  // sync manual: what the policy now asks waits
+  CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_drift_objects 0\n"));
+  CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_pending_changes "));
+}
+
 TEST_CASE("controller: a leader that loses the lease stops reconciling at once", "[controller][leader]") {
   Controlled c;
   c.options.sync = controller::Sync::Auto;
@@ -206,4 +253,114 @@ TEST_CASE("controller: an unreachable worker fails the run, its gauge says so, a
   CHECK(
       any_starts_with(events_on(c.manager(), "mkq-system"), "ApplyFailed: run failed: w1 is unreachable: "));
   CHECK(loop.ready().ok);  // a plan was made: ready, and the metrics say the rest
+}
+
+TEST_CASE("controller: a stop (SIGTERM) during a run starts no change; the run is interrupted, the state kept",
+          "[controller][stop]") {
+  Controlled c;
+  c.options.sync = controller::Sync::Auto;
+  c.fleet.write("policy.mkq", fleet_policy(c.fleet.kubeconfig(), 8));
+  std::atomic<bool> stop{false};
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, nullptr, &stop);
+  // Between runs: the run carries out the policy's change and is not interrupted.
+  REQUIRE(loop.tick());
+  CHECK(c.fleet.cpu_quota() == "8");
+  CHECK_FALSE(loop.interrupted());
+
+  // The signal comes while the run refreshes and plans: its apply starts nothing.
+  c.fleet.write("policy.mkq", fleet_policy(c.fleet.kubeconfig(), 12));
+  c.watch.value = "v2";
+  stop.store(true);
+  REQUIRE(loop.tick());
+  CHECK(c.fleet.cpu_quota() == "8");
+  CHECK(loop.interrupted());
+  CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_last_run_result{result=\"interrupted\"} 1\n"));
+  // The state was written and let go: the run is in the history, and the next apply takes the lock.
+  const auto history = c.fleet.state()->history(1, false);
+  REQUIRE(history.size() == 1);
+  CHECK(history.front().result == "interrupted");
+  const operation::ApplyResult next = operation::apply(c.fleet.apply_request(), c.fleet.resolver, c.fleet.ui);
+  REQUIRE(next.report.has_value());
+  CHECK(next.report->success());
+  CHECK(c.fleet.cpu_quota() == "12");
+}
+
+TEST_CASE("controller: an apply's cancellation turns true when the stop or the lease's loss does",
+          "[controller][stop]") {
+  FakeLog log;
+  const reconcile::Plan plan;
+  for (const bool by_stop : {true, false}) {
+    std::atomic<bool> lost{false}, stop{false};
+    controller::ControllerUi ui(log, &lost, &stop);
+    const std::unique_ptr<operation::Cancellation> cancel = ui.begin_apply(plan);
+    REQUIRE(cancel != nullptr);
+    CHECK_FALSE(cancel->token()->load());
+    (by_stop ? stop : lost).store(true);
+    const auto deadline = std::chrono::steady_clock::now() + seconds(5);
+    while (!cancel->token()->load() && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    CHECK(cancel->token()->load());
+  }
+  // Already stopped when the apply begins: cancelled from the start.
+  std::atomic<bool> stopped{true};
+  controller::ControllerUi ui(log, nullptr, &stopped);
+  CHECK(ui.begin_apply(plan)->token()->load());
+  CHECK(controller::ControllerUi(log, nullptr, nullptr).begin_apply(plan) == nullptr);
+}
+
+TEST_CASE("controller: each flag set overrides the policy's sync block, which overrides the default",
+          "[controller][settings]") {
+  sema::model::SyncSettings policy;
+  policy.mode = sema::model::Located<sema::model::SyncMode>{sema::model::SyncMode::Auto, {}};
+  policy.self_heal = sema::model::Located<bool>{true, {}};
+  policy.interval = sema::model::Located<sema::Duration>{sema::Duration::from_millis(90000), {}};
+  controller::Options flags;
+  const controller::Settings defaults = controller::settings_of(flags, nullptr);
+  CHECK(defaults.sync == controller::Sync::Manual);
+  CHECK_FALSE(defaults.self_heal);
+  CHECK_FALSE(defaults.prune);
+  CHECK(defaults.interval == std::chrono::minutes(5));
+
+  const controller::Settings from_policy = controller::settings_of(flags, &policy);
+  CHECK(from_policy.sync == controller::Sync::Auto);
+  CHECK(from_policy.self_heal);
+  CHECK_FALSE(from_policy.prune);  // not in the block: the default
+  CHECK(from_policy.interval == seconds(90));
+
+  flags.sync = controller::Sync::Manual;
+  flags.self_heal = false;
+  flags.prune = true;
+  flags.interval = seconds(10);
+  const controller::Settings overridden = controller::settings_of(flags, &policy);
+  CHECK(overridden.sync == controller::Sync::Manual);
+  CHECK_FALSE(overridden.self_heal);
+  CHECK(overridden.prune);
+  CHECK(overridden.interval == seconds(10));
+}
+
+TEST_CASE("controller: the policy's sync block decides what a run carries out, read again when it changes",
+          "[controller][settings]") {
+  Controlled c;
+  c.options.interval.reset();  // no flag set
+  const auto with_sync = [&](const std::string& sync, int cpu) {
+    std::string text = fleet_policy(c.fleet.kubeconfig(), cpu);
+    text.replace(text.find("manager \"m\" {}"), 14, "manager \"m\" {\n  sync { " + sync + " }\n}");
+    c.fleet.write("policy.mkq", text);
+  };
+  with_sync("mode = \"manual\", interval = 1min", 8);
+  controller::Reconciler loop(c.options, "test-1", c.fleet.resolver, c.watch, c.clock, c.log, c.metrics,
+                              nullptr, nullptr);
+  REQUIRE(loop.tick());
+  CHECK(c.fleet.cpu_quota() == "4");  // manual: the change is left
+  CHECK(loop.settings().interval == std::chrono::minutes(1));
+  c.clock.advance(std::chrono::minutes(1));
+  CHECK(loop.tick());  // due by the policy's interval, not the default 5 minutes
+
+  with_sync("mode = \"auto\"", 8);
+  c.watch.value = "v2";
+  REQUIRE(loop.tick());
+  CHECK(loop.settings().sync == controller::Sync::Auto);
+  CHECK(c.fleet.cpu_quota() == "8");
 }

@@ -4,7 +4,8 @@
 # credentials.
 #   controller_fleet [SANDBOX-UP-ARGS...]   the sandbox with the quickstart's clusters, the namespace
 #                    mkq-system on the manager, $P the policy directory (extra lines of the worker's block
-#                    in $WORKER_EXTRA), applied once with `mkq apply`
+#                    in $WORKER_EXTRA), applied once with `mkq apply`; the state at $STATE (set it before:
+#                    a file, or kubernetes://...; default $TMP/state.db)
 #   start_controller NAME ARGS...   `mkq controller --policy $P ARGS` in the background, its log in
 #                    $TMP/NAME.log; waits for its address: PORT_NAME, PID_NAME
 #   metrics NAME     /metrics of controller NAME on stdout
@@ -32,14 +33,17 @@ controller_fleet() {
   P="$TMP/policy"
   mkdir -p "$P"
   sed "s|^\(  secret = \"worker1-secret\".*\)$|\1\n${WORKER_EXTRA:-}|" "$ROOT/examples/quickstart/policy.mkq" >"$P/policy.mkq"
-  mkq_run apply0 apply "$P" --auto-approve --wait=60s
+  STATE=${STATE:-$TMP/state.db}
+  timeout 300 "$MKQ" apply "$P" --auto-approve --wait=60s --sandbox-dir "$SB" --state "$STATE" \
+    >"$TMP/apply0.out" 2>"$TMP/apply0.err"
+  rc=$?
   [ "$rc" = 0 ] || { show apply0; fail "the first apply exited $rc"; }
 }
 
 start_controller() {
   local name=$1 address
   shift
-  "$MKQ" controller --policy "$P" --sandbox-dir "$SB" --state "$TMP/state.db" --listen 127.0.0.1:0 "$@" \
+  "$MKQ" controller --policy "$P" --sandbox-dir "$SB" --state "$STATE" --listen 127.0.0.1:0 "$@" \
     >"$TMP/$name.log" 2>&1 &
   eval "PID_$name=$!"
   CONTROLLER_PIDS="$CONTROLLER_PIDS $!"

@@ -2,7 +2,10 @@
 # End to end (issue 14, the controller): two controllers on the same state and the same Lease.
 #   1. exactly one leads (/metrics mkq_controller_leader 1 and 0); a policy change is applied by it alone:
 #      the history names one writer, the Applied Events one reporting instance
-#   2. kill -9 the leader: the other leads within the lease's duration (15 s) and applies the next change
+#   2. kill -9 the leader: the other leads within the lease's duration (15 s) and applies the next change;
+#      the history names one writer per run, the new leader after the kill
+# With CONTROLLER_STATE=kubernetes the state is kept in the manager cluster
+# (kubernetes://manager-cluster/mkq-system/fleet) rather than in a file.
 # Usage: controller_leader_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
 MKQ=${1:?usage: controller_leader_test.sh MKQ [KUBECTL]}
@@ -13,6 +16,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$(dirname "$0")/controller_common.sh"
 e2e_require_clients
 e2e_setup controller-leader
+[ "${CONTROLLER_STATE:-}" = kubernetes ] && STATE=kubernetes://$MANAGER/mkq-system/fleet
 controller_fleet
 INTERVAL=5
 
@@ -30,7 +34,8 @@ set_cpu() { sed -i "s/quota \"default-flavor\" { cpu = [0-9]*, memory = 36Gi }/q
 set_cpu 10
 wait_until $((INTERVAL + 5)) cpu_is 10 || { cat "$TMP/$leader.log"; fail "the leader did not apply the change"; }
 sleep 2
-"$MKQ" history --state "$TMP/state.db" --json >"$TMP/history1.out" 2>&1 || { cat "$TMP/history1.out"; fail "mkq history"; }
+history_json() { "$MKQ" history --kubeconfig "$SB/kubeconfig" --state "$STATE" --json >"$TMP/$1.out" 2>"$TMP/$1.err" || { show "$1"; fail "mkq history"; }; }
+history_json history1
 /usr/bin/python3 - "$TMP/history1.out" "$leader_id" <<'PY' || { cat "$TMP/history1.out"; fail "the history names another writer than the leader"; }
 import json, sys
 runs = [r for r in json.load(open(sys.argv[1])) if r["command"].startswith("controller ")]
@@ -39,8 +44,17 @@ assert all(r["command"] == "controller " + sys.argv[2] for r in runs), [r["comma
 PY
 [ -z "$(events Applied | grep -v "^$leader_id ")" ] || { events Applied; fail "an Applied event of another instance"; }
 grep -q 'controller: run' "$TMP/$follower.log" && { cat "$TMP/$follower.log"; fail "the follower ran"; }
+if [ "${CONTROLLER_STATE:-}" = kubernetes ]; then
+  km -n mkq-system get secret fleet >/dev/null 2>&1 && [ ! -e "$TMP/state.db" ] && [ ! -e "$P/.mkq/state.db" ] ||
+    fail "the state is not (only) in the cluster"
+fi
 pass "exactly one of two controllers leads and applies ($leader_id); the history and the Events name it alone"
 
+# Killed right after a run ended (its next is an interval away): a kill within a run would leave the
+# state's lock to expire first (60 s), which is the state's test (e2e.state_kubernetes), not this one.
+leader_runs=$(metric $leader 'mkq_controller_runs_total{result="success"}')
+wait_until $((INTERVAL + 5)) metric_is $leader 'mkq_controller_runs_total{result="success"}' -gt "$leader_runs" ||
+  fail "the leader made no run"
 kill -9 "$(eval echo \$PID_$leader)"
 killed=$(date +%s.%N)
 wait_until 25 metric_is $follower mkq_controller_leader -eq 1 || { cat "$TMP/$follower.log"; fail "the follower never led"; }
@@ -52,5 +66,15 @@ took=$(/usr/bin/python3 -c "import sys, time; print('%.1f' % (time.time() - floa
 set_cpu 11
 wait_until $((INTERVAL + 5)) cpu_is 11 || { cat "$TMP/$follower.log"; fail "the new leader did not apply the change"; }
 events LeaderElected | grep -q "^$follower_id " || { events LeaderElected; fail "no LeaderElected event of the new leader"; }
+sleep 2
+history_json history2
+/usr/bin/python3 - "$TMP/history2.out" "$leader_id" "$follower_id" <<'PY' || { cat "$TMP/history2.out"; fail "the history after the kill"; }
+import json, sys
+runs = [r for r in json.load(open(sys.argv[1])) if r["command"].startswith("controller ")]
+writers = [r["command"].split(" ", 1)[1] for r in runs]
+assert set(writers) <= {sys.argv[2], sys.argv[3]}, writers
+assert sys.argv[3] in writers, "no run of the new leader: %s" % writers
+assert all(r["result"] == "success" for r in runs), [(r["command"], r["result"]) for r in runs]
+PY
 pass "kill -9 the leader: the other leads after $took s and applies the next change"
 exit 0

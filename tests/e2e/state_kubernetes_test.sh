@@ -2,6 +2,7 @@
 # End to end (issue 14.1, state in the cluster): examples/quickstart applied
 # with --state kubernetes://manager-cluster/mkq-state/fleet, the state kept in
 # the sandbox's manager and locked by a Lease.
+#   0. Before the sandbox runs: history says to start it; plan starts it first (nothing created there).
 #   1. The state is in Secrets of the namespace mkq-state, which holds no token.
 #   2. Two applies from two working directories: while the first waits at its
 #      confirmation prompt (a pseudo-terminal, so it holds the lock for as long
@@ -41,12 +42,17 @@ mkq_state() {
   rc=$?
 }
 
-# Before the sandbox runs, a kubernetes:// state cannot be reached, and mkq says how to go on.
-mkq_in a early plan .
+# Before the sandbox runs, a command that would not start it (history) cannot reach a kubernetes://
+# state in it, and says how to go on; plan, which starts the sandbox anyway, starts it before it reads
+# the state (and, a dry run, creates nothing there).
+(cd "$TMP/a" && timeout 60 "$MKQ" history --state "$STATE") >"$TMP/early.out" 2>"$TMP/early.err"
+rc=$?
 [ "$rc" = 1 ] && grep -q "mkq: error: state $STATE: cannot reach the cluster of context manager-cluster: .*is not running: start it first with \`mkq sandbox up\`" "$TMP/early.err" ||
-  { show early; fail "plan before the sandbox runs: exit $rc"; }
-timeout 60 "$MKQ" sandbox up --dir "$SB" --clusters manager-cluster,multikueue-test-worker1 >"$TMP/up.log" 2>&1 ||
-  { cat "$TMP/up.log"; fail "sandbox up"; }
+  { show early; fail "history before the sandbox runs: exit $rc"; }
+mkq_in a plan0 plan .
+[ "$rc" = 0 ] && grep -q "^mkq: starting the sandbox at" "$TMP/plan0.err" && grep -q "^Plan: 13 to add" "$TMP/plan0.out" ||
+  { show plan0; fail "plan before the sandbox runs: exit $rc"; }
+k --context manager-cluster get namespace mkq-state >/dev/null 2>&1 && fail "the plan created the state's namespace"
 
 # 1. Apply with the state in the cluster.
 mkq_in a apply1 apply . --auto-approve --wait=60s
