@@ -230,10 +230,13 @@ timeout 300 "$MKQ" destroy "$P" --auto-approve --sandbox-dir "$SB" --state "$TMP
 timeout 300 "$MKQ" apply "$P" --auto-approve --qps 2 --burst 1 --sandbox-dir "$SB" --state "$TMP/state.db" \
   >"$TMP/slow.out" 2>&1 &
 BG=$!
-for _ in $(seq 50); do
+# Until its first object is created (its run has begun): at 2 requests/s the
+# refresh and preflight before it take several seconds.
+for _ in $(seq 600); do
   grep -q "created" "$TMP/slow.out" 2>/dev/null && break
   sleep 0.1
 done
+grep -q "created" "$TMP/slow.out" || { cat "$TMP/slow.out"; fail "the slow apply created nothing within 60 s"; }
 start=$(date +%s%N)
 mkq_run apply11 apply "$P" --auto-approve
 elapsed_ms=$((($(date +%s%N) - start) / 1000000))
