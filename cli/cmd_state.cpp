@@ -44,12 +44,28 @@ Json holder_json(const state::LockHolder& h) {
   return Json{{"command", h.command}, {"user", h.user}, {"host", h.host}, {"pid", h.pid}, {"since", h.since}};
 }
 
+// A state in a cluster with chunk Secrets no index names (a writer that
+// crashed mid-write): said on stderr, with what removes them. Nothing is said
+// when they cannot be listed: the listing is what was asked.
+void warn_orphaned_chunks(const state::StateStore& store) {
+  const base::Result<std::vector<std::string>> orphans = store.orphaned_chunks();
+  if (!orphans || orphans->empty()) return;
+  std::string names;
+  for (const std::string& name : *orphans) names += (names.empty() ? "" : ", ") + name;
+  std::fprintf(stderr,
+               "mkq: warning: %zu chunk Secret%s of %s %s named by no index (left by an interrupted write): %s; the "
+               "next write to the state removes %s\n",
+               orphans->size(), orphans->size() == 1 ? "" : "s", store.location().c_str(),
+               orphans->size() == 1 ? "is" : "are", names.c_str(), orphans->size() == 1 ? "it" : "them");
+}
+
 int state_list(const state::StateStore& store, bool json) {
-  const auto entries = store.inventory();
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+  if (!inventory) {
+    error_line(base::render(inventory.error()));
     return 1;
   }
+  const std::vector<state::InventoryEntry>& entries = *inventory;
   if (json) {
     Json out = Json::array();
     for (const auto& e : entries) out.push_back(entry_json(e));
@@ -58,23 +74,29 @@ int state_list(const state::StateStore& store, bool json) {
   }
   if (entries.empty()) {
     std::puts("no objects in the state");
+    warn_orphaned_chunks(store);
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ADDRESS", "UID", "APPLIED"}};
   for (const auto& e : entries) rows.push_back({e.ref.address(), or_dash(e.uid), or_dash(e.applied_at)});
   print_table(rows);
+  warn_orphaned_chunks(store);
   return 0;
 }
 
 int state_show(const state::StateStore& store, const std::string& address, bool json) {
-  const auto found = store.find(address);
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<std::optional<state::InventoryEntry>> entry = store.find(address);
+  if (!entry) {
+    error_line(base::render(entry.error()));
     return 1;
   }
+  const std::optional<state::InventoryEntry>& found = *entry;
   if (!found) {
-    std::vector<std::string> addresses;
-    for (const auto& e : store.inventory()) addresses.push_back(e.ref.address());
+    const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+    std::vector<std::string> addresses;  // for "did you mean": none when the inventory cannot be read
+    if (inventory) {
+      for (const auto& e : *inventory) addresses.push_back(e.ref.address());
+    }
     std::string message = "no object '" + address + "' in the state";
     if (const auto match = diag::closest_match(address, addresses))
       message += "; did you mean '" + *match + "'?";
@@ -102,11 +124,12 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
 
 int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
   state::LockHolder holder;
-  const state::UnlockResult result = store.unlock(options.force, &holder);
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<state::UnlockResult> unlocked = store.unlock(options.force, &holder);
+  if (!unlocked) {
+    error_line(base::render(unlocked.error()));
     return 1;
   }
+  const state::UnlockResult result = *unlocked;
   if (result == state::UnlockResult::HolderRuns) {
     error_line("the lock is held by " + holder.describe() + ", which still runs on this host: let it finish (or " +
                 "stop it); to release the lock anyway, run `" +
@@ -139,6 +162,18 @@ void print_unknown(const std::vector<std::string>& unknown, const std::vector<st
   }
 }
 
+// The history's run of a `state rm`: each object forgotten.
+base::Result<void> record_forgotten(state::StateStore& store, const state::ForgetResult& result) {
+  const base::Result<std::int64_t> run_id = store.begin_run("state rm", "");
+  if (!run_id) return run_id.error();
+  std::vector<state::StateWrite> outcomes;
+  for (const state::InventoryEntry& entry : result.forgotten) {
+    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", *run_id, {entry.ref.address(), "forget", "ok", ""}});
+  }
+  if (base::Result<void> written = store.record_batch(outcomes); !written) return written;
+  return store.finish_run(*run_id, "success");
+}
+
 // `mkq state rm ADDRESS...` / `--cluster NAME`: forget, under the state lock,
 // and record what was forgotten in the history. No cluster is contacted.
 int state_rm(state::StateStore& store, const StateCommandOptions& options) {
@@ -148,30 +183,33 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   }
   state::LockHolder holder;
   operation::StateLock lock;
-  switch (lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder)) {
+  const base::Result<state::LockResult> locked = lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder);
+  if (!locked) {
+    error_line(base::render(locked.error()));
+    return 1;
+  }
+  switch (*locked) {
     case state::LockResult::Acquired: break;
     case state::LockResult::AcquiredStale:
       std::fprintf(stderr, "mkq: took over a stale lock: %s (%s)\n", holder.describe().c_str(),
                    holder.why_stale().c_str());
       break;
     case state::LockResult::Held:
-      error_line(store.last_error().empty()
-                      ? lock_held_message(options.state_path, holder, options.policy_path, options.state_option)
-                      : store.last_error());
+      error_line(lock_held_message(options.state_path, holder, options.policy_path, options.state_option));
       return 1;
   }
-  state::ForgetResult result;
-  std::string error;
   const bool by_cluster = !options.clusters.empty();
-  const bool ok = by_cluster ? store.forget_clusters(options.clusters, &result, &error)
-                             : store.forget(options.addresses, &result, &error);
-  if (!ok) {
-    error_line(error);
+  const base::Result<state::ForgetResult> forgot =
+      by_cluster ? store.forget_clusters(options.clusters) : store.forget(options.addresses);
+  if (!forgot) {
+    error_line(base::render(forgot.error()));
     return 1;
   }
+  const state::ForgetResult& result = *forgot;
   if (!result.unknown.empty()) {
-    std::vector<std::string> known;
-    for (const state::InventoryEntry& entry : store.inventory()) {
+    const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+    std::vector<std::string> known;  // for "did you mean": none when the inventory cannot be read
+    for (const state::InventoryEntry& entry : inventory ? *inventory : std::vector<state::InventoryEntry>{}) {
       const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
       if (known.empty() || known.back() != key) known.push_back(key);
     }
@@ -179,14 +217,10 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
     error_line("nothing was forgotten");
     return 1;
   }
-  const std::int64_t run_id = store.begin_run("state rm", "", &error);
-  std::vector<state::StateWrite> outcomes;
-  for (const state::InventoryEntry& entry : result.forgotten) {
-    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", run_id, {entry.ref.address(), "forget", "ok", ""}});
-  }
-  if (run_id == 0 || !store.record_batch(outcomes, &error) || !store.finish_run(run_id, "success", &error)) {
+  const base::Result<void> recorded = record_forgotten(store, result);
+  if (!recorded) {
     std::fprintf(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: %s\n",
-                 error.c_str());
+                 base::render(recorded.error()).c_str());
   }
   if (options.json) {
     Json out = Json::array();
@@ -209,15 +243,15 @@ int state_transfer(const StateCommandOptions& options) {
                " a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)");
     return 1;
   }
-  std::string error;
-  auto cluster = operation::connect_cluster_state(options.state_path, options.runtime, options.policy_path, &error);
-  if (cluster == nullptr) {
-    error_line(error);
+  base::Result<std::unique_ptr<state::ClusterState>> cluster =
+      operation::connect_cluster_state(options.state_path, options.runtime, options.policy_path);
+  if (!cluster) {
+    error_line(base::render(cluster.error()));
     return 1;
   }
   const kube::Result<state::Transfer> done =
-      push ? state::push_state(options.file, *cluster, state::LockHolder{"state push", "", "", 0, ""}, options.force)
-           : state::pull_state(*cluster, options.file, options.force);
+      push ? state::push_state(options.file, **cluster, state::LockHolder{"state push", "", "", 0, ""}, options.force)
+           : state::pull_state(**cluster, options.file, options.force);
   if (!done.ok()) {
     error_line(done.error().message);
     return 1;

@@ -32,15 +32,13 @@ std::string or_dash(const std::string& text) { return text.empty() ? "-" : text;
 std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,
                                               const std::string& policy_path, bool* missing) {
   *missing = false;
-  std::string error;
-  auto store = operation::open_state_at(path, runtime, policy_path, false, &error);
-  if (store != nullptr) return store;
-  if (error.empty()) {
-    *missing = true;
-  } else {
-    error_line(error);
+  base::Result<std::unique_ptr<state::StateStore>> store = operation::open_state_at(path, runtime, policy_path, false);
+  if (!store) {
+    error_line(base::render(store.error()));
+    return nullptr;
   }
-  return nullptr;
+  *missing = *store == nullptr;
+  return std::move(store.value());
 }
 
 }  // namespace mkq::cli

@@ -74,9 +74,8 @@ int run(const Options& options, operation::TargetResolver& resolver, PolicyWatch
     return metrics.render(std::chrono::duration<double>(clock.now().time_since_epoch()).count());
   };
   HttpServer http(endpoints);
-  std::string error;
-  if (!http.start(options.listen, &error)) {
-    log.error(error);
+  if (const base::Result<void> serving = http.start(options.listen); !serving) {
+    log.error(base::render(serving.error()));
     return 1;
   }
   log.line("serving /healthz, /readyz and /metrics on http://" + http.address() + " as " + identity);
