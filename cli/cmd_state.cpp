@@ -1,7 +1,8 @@
 // `mkq state list|show|unlock|rm|push|pull`: read the state database
 // (runtime/state) and print it; `state unlock`, `state rm` and `state push|pull`
 // are the writes, and none touches a cluster's policy objects (`mkq history`
-// is cmd_history.cpp). Results go to stdout, errors to stderr as "mkq: error: ...".
+// is cmd_history.cpp, `state push|pull` cmd_state_transfer.cpp). Results go to
+// stdout, errors to stderr as "mkq: error: ...".
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -12,8 +13,6 @@
 #include "compiler/diag/diagnostic.h"
 #include "runtime/operation/hints.h"
 #include "runtime/operation/lock.h"
-#include "runtime/operation/state_open.h"
-#include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 
 namespace mkq::cli {
@@ -42,21 +41,6 @@ Json entry_json(const state::InventoryEntry& e) {
 
 Json holder_json(const state::LockHolder& h) {
   return Json{{"command", h.command}, {"user", h.user}, {"host", h.host}, {"pid", h.pid}, {"since", h.since}};
-}
-
-// A state in a cluster with chunk Secrets no index names (a writer that
-// crashed mid-write): said on stderr, with what removes them. Nothing is said
-// when they cannot be listed: the listing is what was asked.
-void warn_orphaned_chunks(const state::StateStore& store) {
-  const base::Result<std::vector<std::string>> orphans = store.orphaned_chunks();
-  if (!orphans || orphans->empty()) return;
-  std::string names;
-  for (const std::string& name : *orphans) names += (names.empty() ? "" : ", ") + name;
-  std::fprintf(stderr,
-               "mkq: warning: %zu chunk Secret%s of %s %s named by no index (left by an interrupted write): %s; the "
-               "next write to the state removes %s\n",
-               orphans->size(), orphans->size() == 1 ? "" : "s", store.location().c_str(),
-               orphans->size() == 1 ? "is" : "are", names.c_str(), orphans->size() == 1 ? "it" : "them");
 }
 
 int state_list(const state::StateStore& store, bool json) {
@@ -162,16 +146,17 @@ void print_unknown(const std::vector<std::string>& unknown, const std::vector<st
   }
 }
 
-// The history's run of a `state rm`: each object forgotten.
-base::Result<void> record_forgotten(state::StateStore& store, const state::ForgetResult& result) {
-  const base::Result<std::int64_t> run_id = store.begin_run("state rm", "");
-  if (!run_id) return run_id.error();
-  std::vector<state::StateWrite> outcomes;
-  for (const state::InventoryEntry& entry : result.forgotten) {
-    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", *run_id, {entry.ref.address(), "forget", "ok", ""}});
+// What `state rm` could have forgotten, for "did you mean": the inventory's
+// addresses, or its clusters; none when the inventory cannot be read.
+std::vector<std::string> known_keys(const state::StateStore& store, bool by_cluster) {
+  const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+  std::vector<std::string> known;
+  if (!inventory) return known;
+  for (const state::InventoryEntry& entry : *inventory) {
+    const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
+    if (known.empty() || known.back() != key) known.push_back(key);
   }
-  if (base::Result<void> written = store.record_batch(outcomes); !written) return written;
-  return store.finish_run(*run_id, "success");
+  return known;
 }
 
 // `mkq state rm ADDRESS...` / `--cluster NAME`: forget, under the state lock,
@@ -183,7 +168,8 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   }
   state::LockHolder holder;
   operation::StateLock lock;
-  const base::Result<state::LockResult> locked = lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder);
+  const base::Result<state::LockResult> locked =
+      lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder);
   if (!locked) {
     error_line(base::render(locked.error()));
     return 1;
@@ -207,17 +193,15 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   }
   const state::ForgetResult& result = *forgot;
   if (!result.unknown.empty()) {
-    const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
-    std::vector<std::string> known;  // for "did you mean": none when the inventory cannot be read
-    for (const state::InventoryEntry& entry : inventory ? *inventory : std::vector<state::InventoryEntry>{}) {
-      const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
-      if (known.empty() || known.back() != key) known.push_back(key);
-    }
-    print_unknown(result.unknown, known, by_cluster ? "object of cluster" : "object");
+    print_unknown(result.unknown, known_keys(store, by_cluster), by_cluster ? "object of cluster" : "object");
     error_line("nothing was forgotten");
     return 1;
   }
-  const base::Result<void> recorded = record_forgotten(store, result);
+  std::vector<state::ObjectOutcome> outcomes;
+  for (const state::InventoryEntry& entry : result.forgotten) {
+    outcomes.push_back({entry.ref.address(), "forget", "ok", ""});
+  }
+  const base::Result<std::int64_t> recorded = state::record_finished_run(store, "state rm", outcomes, "success");
   if (!recorded) {
     std::fprintf(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: %s\n",
                  base::render(recorded.error()).c_str());
@@ -234,53 +218,10 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   return 0;
 }
 
-// `mkq state push` / `mkq state pull`: the local file to the cluster of
-// --state kubernetes://..., or back; what would be lost is refused without --force.
-int state_transfer(const StateCommandOptions& options) {
-  const bool push = options.action == "push";
-  if (!state::is_cluster_address(options.state_path)) {
-    error_line(std::string("state ") + options.action + " copies a state " + (push ? "into" : "out of") +
-               " a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)");
-    return 1;
-  }
-  base::Result<std::unique_ptr<state::ClusterState>> cluster =
-      operation::connect_cluster_state(options.state_path, options.runtime, options.policy_path);
-  if (!cluster) {
-    error_line(base::render(cluster.error()));
-    return 1;
-  }
-  const kube::Result<state::Transfer> done =
-      push ? state::push_state(options.file, **cluster, state::LockHolder{"state push", "", "", 0, ""}, options.force)
-           : state::pull_state(**cluster, options.file, options.force);
-  if (!done.ok()) {
-    error_line(done.error().message);
-    return 1;
-  }
-  if (done.value().outcome == state::Transfer::Outcome::LockHeld) {
-    error_line(lock_held_message(options.state_path, done.value().holder, options.policy_path, options.state_option) +
-               "; nothing was pushed");
-    return 1;
-  }
-  const std::string what = "(lineage " + done.value().lineage + ", serial " + std::to_string(done.value().serial) + ")";
-  if (options.json) {
-    print_json(Json{{push ? "pushed" : "pulled",
-                     {{"from", push ? options.file : options.state_path},
-                      {"to", push ? options.state_path : options.file},
-                      {"lineage", done.value().lineage},
-                      {"serial", done.value().serial},
-                      {"replaced", done.value().replaced}}}});
-  } else if (push) {
-    std::printf("pushed %s to %s %s\n", options.file.c_str(), options.state_path.c_str(), what.c_str());
-  } else {
-    std::printf("pulled %s into %s %s\n", options.state_path.c_str(), options.file.c_str(), what.c_str());
-  }
-  return 0;
-}
-
 }  // namespace
 
 int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*/) {
-  if (options.action == "push" || options.action == "pull") return state_transfer(options);
+  if (options.action == "push" || options.action == "pull") return run_state_transfer(options);
   bool missing = false;
   auto store = open_state(options.state_path, options.runtime, options.policy_path, &missing);
   if (store == nullptr && !missing) return 1;

@@ -593,7 +593,8 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
   if (journal != nullptr) {
     if (const base::Result<void> begun = journal->begin(intent); !begun) {
       return kube::Error(0, state::kStateError,
-                         "worker " + worker.name + ": cannot record the rotation in the state, so nothing was issued: " +
+                         "worker " + worker.name +
+                             ": cannot record the rotation in the state, so nothing was issued: " +
                              base::describe(begun.error()));
     }
   }

@@ -37,6 +37,18 @@ base::Result<std::optional<LockHolder>> current_lock(StoreData& impl) {
 
 }  // namespace detail
 
+namespace {
+
+// The state as it is kept beside it (detail::back_up), unless nothing was
+// ever recorded (`serial` 0): an older backup then stays in place.
+base::Result<void> back_up_unless_empty(detail::StoreData& impl, const base::Result<std::int64_t>& serial) {
+  if (!serial) return serial.error();
+  if (*serial == 0) return {};
+  return detail::back_up(impl);
+}
+
+}  // namespace
+
 bool LockHolder::runs_here() const { return base::liveness(host, pid) == base::Liveness::Runs; }
 
 base::Result<LockResult> StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
@@ -76,11 +88,7 @@ base::Result<LockResult> StateStore::acquire_lock(const LockHolder& me, LockHold
   // Before the run's first write, the state as it was is kept beside it; a
   // state never written to (serial 0) keeps an older backup in place.
   if (!impl_->backed_up) {
-    base::Result<std::int64_t> recorded = serial();
-    base::Result<void> kept = !recorded ? base::Result<void>(recorded.error())
-                              : *recorded > 0 ? detail::back_up(*impl_)
-                                              : base::Result<void>();
-    if (!kept) {
+    if (const base::Result<void> kept = back_up_unless_empty(*impl_, serial()); !kept) {
       (void)release_lock();  // the backup's failure is the one to tell
       return kept.error();
     }

@@ -250,6 +250,11 @@ class StateStore {
   std::unique_ptr<Impl> impl_;
 };
 
+// A run that is over as soon as it began (`mkq state rm`): begun as
+// `command`, its outcomes recorded, finished as `result`; the run's id.
+base::Result<std::int64_t> record_finished_run(StateStore& store, const std::string& command,
+                                               const std::vector<ObjectOutcome>& outcomes, const std::string& result);
+
 // "sha256:<hex>" of the canonical (sorted-key, compact) JSON of `document`,
 // salted with `lineage`. Used for inventory digests and never reversible.
 std::string digest_of(const std::string& canonical_json, const std::string& lineage);

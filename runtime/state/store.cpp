@@ -64,17 +64,11 @@ base::Result<void> migrate(detail::StoreData& impl) {
   return {};
 }
 
-// Opens `path`; create: migrate it to the current schema version (and make
-// the file when `make_file`); otherwise it is read at the version it has.
-base::Result<void> open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create,
-                             bool make_file = false) {
-  detail::StoreData* impl = &store;
-  impl->path = path;
-  Database& db = impl->db;
-  if (!db.open(path.string(), make_file, false)) return db.error();
-  sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs);
-
-  // The first read of the header: a file that is not SQLite fails here.
+// The schema version in the header of the database `db` opened: an Error
+// when it is not an mkq state (another program's SQLite file, a version newer
+// than this mkq, no tables unless `make_file`). A file that is not SQLite
+// fails at this first read.
+base::Result<std::int64_t> header_version(Database& db, bool make_file) {
   const std::optional<std::int64_t> application_id = db.query_integer("PRAGMA application_id");
   const std::optional<std::int64_t> version = db.query_integer("PRAGMA user_version");
   if (!application_id || !version) return db.error();
@@ -94,12 +88,27 @@ base::Result<void> open_impl(detail::StoreData& store, const std::filesystem::pa
   // An older file is read as it is (its missing columns read as their
   // defaults) and migrated by the next apply, which opens it to write.
   if (*version == 0 && !make_file) return db.error("not an mkq state database (it has no tables)");
+  return *version;
+}
+
+// Opens `path`; create: migrate it to the current schema version (and make
+// the file when `make_file`); otherwise it is read at the version it has.
+base::Result<void> open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create,
+                             bool make_file = false) {
+  detail::StoreData* impl = &store;
+  impl->path = path;
+  Database& db = impl->db;
+  if (!db.open(path.string(), make_file, false)) return db.error();
+  sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs);
+  const base::Result<std::int64_t> version = header_version(db, make_file);
+  if (!version) return version.error();
   if (create) {
     Statement journal(db.handle(), "PRAGMA journal_mode = WAL");
     journal.run();
     if (!journal.ok()) return db.error();
   }
   if (!db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")) return db.error();
+  const int latest = latest_schema_version();
   if (*version < latest && create) {
     if (base::Result<void> migrated = migrate(*impl); !migrated) return migrated;
   }
@@ -702,6 +711,17 @@ base::Result<ForgetResult> forget_where(Database& db, int schema_version, const 
 }
 
 }  // namespace
+
+base::Result<std::int64_t> record_finished_run(StateStore& store, const std::string& command,
+                                               const std::vector<ObjectOutcome>& outcomes, const std::string& result) {
+  const base::Result<std::int64_t> run_id = store.begin_run(command, "");
+  if (!run_id) return run_id;
+  std::vector<StateWrite> writes;
+  for (const ObjectOutcome& outcome : outcomes) writes.push_back({StateWrite::Kind::Outcome, {}, "", *run_id, outcome});
+  if (base::Result<void> written = store.record_batch(writes); !written) return written.error();
+  if (base::Result<void> finished = store.finish_run(*run_id, result); !finished) return finished.error();
+  return run_id;
+}
 
 base::Result<ForgetResult> StateStore::forget(const std::vector<std::string>& addresses) {
   return forget_where(impl_->db, impl_->schema_version, "address", addresses, &impl_->serial);

@@ -78,7 +78,7 @@ TEST_CASE("apply replaces an object: delete, wait until gone, create", "[reconci
   CHECK(verbs[1] == "GET");
   CHECK(verbs.back() == "PATCH");
 
-  const auto entry = state.store->find("w1/LocalQueue/team/lq").value().value();
+  const auto entry = state.store->find("w1/LocalQueue/team/lq").value();
   REQUIRE(entry);
   CHECK(entry->uid == new_uid);
 }
@@ -120,7 +120,7 @@ TEST_CASE("apply waits for a deletion's finalizers", "[reconcile][apply][delete]
     controller.join();
     REQUIRE(report.success());
     CHECK(fake.size() == 0);
-    CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value().value());
+    CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value());
   }
   SECTION("and fails at the deletion timeout naming the finalizers") {
     ApplyOptions options = fast_options();
@@ -129,7 +129,7 @@ TEST_CASE("apply waits for a deletion's finalizers", "[reconcile][apply][delete]
     REQUIRE(report.failed == 1);
     CHECK(report.results[0].message == "still present after 80ms: finalizers [test.mkq.dev/hold]");
     // Still in the inventory: the next plan deletes it again.
-    CHECK(state.store->find("w1/ClusterQueue/cq").value().value());
+    CHECK(state.store->find("w1/ClusterQueue/cq").value());
   }
 }
 
@@ -143,7 +143,7 @@ TEST_CASE("apply counts a deletion of an object already gone as done", "[reconci
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   REQUIRE(report.success());
   CHECK(calls_of(fake, "DELETE").size() == 1);
-  CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value().value());
+  CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value());
 }
 
 TEST_CASE("apply forgets an inventory object that is already gone without a request", "[reconcile][apply][delete]") {
@@ -159,7 +159,7 @@ TEST_CASE("apply forgets an inventory object that is already gone without a requ
   CHECK(report.success());
   CHECK(report.results.empty());
   CHECK(fake.calls().empty());
-  CHECK_FALSE(state.store->find("w1/ClusterQueue/gone").value().value());
+  CHECK_FALSE(state.store->find("w1/ClusterQueue/gone").value());
 }
 
 }  // namespace

@@ -149,7 +149,7 @@ TEST_CASE("apply revokes a leftover token and then finishes the worker's transac
   write.kind = state::StateWrite::Kind::IntentBegun;
   write.intent = intent;
   REQUIRE(mkq::testing::take(state.store->record_batch({write}), &error));
-  const std::int64_t serial = state.store->serial().value().value();
+  const std::int64_t serial = state.store->serial().value();
   worker.put(anchor("old-a"), "mkq");
   worker.put(anchor("old-b"), "mkq");
   worker.put(anchor("new"), "mkq");
@@ -166,9 +166,9 @@ TEST_CASE("apply revokes a leftover token and then finishes the worker's transac
     CHECK_FALSE(worker.object("v1", "Secret", "kueue-system", "old-a"));
     CHECK_FALSE(worker.object("v1", "Secret", "kueue-system", "old-b"));
     CHECK(worker.object("v1", "Secret", "kueue-system", "new"));
-    CHECK(state.store->credential_intents().value().value().empty());
-    CHECK(state.store->inventory().value().value().empty());  // anchors are never inventory objects
-    CHECK(state.store->serial().value().value() == serial);
+    CHECK(state.store->credential_intents().value().empty());
+    CHECK(state.store->inventory().value().empty());  // anchors are never inventory objects
+    CHECK(state.store->serial().value() == serial);
   }
   SECTION("one fails: the intent stays for the next plan") {
     worker.fail_when([](const std::string& call) -> std::optional<kube::Error> {
@@ -181,14 +181,14 @@ TEST_CASE("apply revokes a leftover token and then finishes the worker's transac
     CHECK_FALSE(report.success());
     CHECK_FALSE(worker.object("v1", "Secret", "kueue-system", "old-a"));
     CHECK(worker.object("v1", "Secret", "kueue-system", "old-b"));
-    REQUIRE(state.store->credential_intents().value().value().size() == 1);
-    CHECK(state.store->credential_intents().value().value()[0].worker == "worker1");
+    REQUIRE(state.store->credential_intents().value().size() == 1);
+    CHECK(state.store->credential_intents().value()[0].worker == "worker1");
   }
   SECTION("already gone: the revocation is done") {
     REQUIRE(worker.remove(kube::ResourceType{"", "v1", "Secret", "secrets", true}, "kueue-system", "old-a", {}));
     const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
     REQUIRE(report.success());
-    CHECK(state.store->credential_intents().value().value().empty());
+    CHECK(state.store->credential_intents().value().empty());
   }
 }
 

@@ -59,8 +59,8 @@ TEST_CASE("state writer: find and flush see what is queued; the destructor write
     writer.add(applied("b"));
     writer.add(outcome(state.run_id, "b"));
   }
-  CHECK(state.store->inventory().value().value().size() == 2);
-  const auto run = state.store->find_run(state.run_id).value().value();
+  CHECK(state.store->inventory().value().size() == 2);
+  const auto run = state.store->find_run(state.run_id).value();
   REQUIRE(run);
   CHECK(run->objects.size() == 1);
 }
@@ -72,7 +72,7 @@ TEST_CASE("state writer: a record that cannot be written does not cost the other
   writer.add(applied("a"));
   writer.add(outcome(state.run_id + 100, "a"));  // no such run
   writer.add(applied("b"));
-  CHECK(state.store->inventory().value().value().size() == 2);
+  CHECK(state.store->inventory().value().size() == 2);
   // The record's object first (base::render), then the store's message.
   CHECK(writer.flush() == "the state could not record 1 change: w1/Cohort/a: state " +
                               (state.dir.path() / "state.db").string() + ": no run " +
