@@ -500,12 +500,12 @@ TEST_CASE("no token in any message or description", "[credentials]") {
     lives.push_back(live);
     for (const Json* state : {static_cast<const Json*>(nullptr), &live}) {
       const CredentialDecision d = provider->decide("m", world.secret(worker), state, nullptr);
-      texts.insert(texts.end(), {d.description, d.reason, d.error});
+      texts.insert(texts.end(), {d.description, d.reason(), d.error});
     }
     Json tampered = live;
     tampered["metadata"]["annotations"]["mkq.dev/credential-server"] = credtest::kTokenMarker;  // nonsense
     const CredentialDecision d = provider->decide("m", world.secret(worker), &tampered, nullptr);
-    texts.insert(texts.end(), {d.description, d.reason, d.error});
+    texts.insert(texts.end(), {d.description, d.reason(), d.error});
   }
   for (auto& [name, client] : world.clients) {
     client->fail = mkq::kube::Error{500, "InternalError", "boom", nullptr};

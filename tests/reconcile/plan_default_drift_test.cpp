@@ -278,7 +278,8 @@ TEST_CASE("plan and apply: the repair takes the defaults back, records the polic
 
   const auto after = plan_now();
   CHECK(actions(after).empty());
-  for (const state::InventoryEntry& entry : state.store->inventory().value()) {
+  const std::vector<state::InventoryEntry> inventory = state.store->inventory().value();
+  for (const state::InventoryEntry& entry : inventory) {
     if (entry.ref.address() != "worker1/ClusterQueue/cluster-queue") continue;
     CHECK(entry.digest == reconcile::document_digest(find(desired, "worker1", "ClusterQueue", "cluster-queue")->document,
                                                      state.store->lineage()));
