@@ -53,11 +53,12 @@ int history_run(const state::StateStore& store, const std::string& run_text, boo
     error_line("'" + run_text + "' is not a run id (a number from mkq history)");
     return 1;
   }
-  const auto run = store.find_run(id);
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<std::optional<state::RunRecord>> found = store.find_run(id);
+  if (!found) {
+    error_line(base::render(found.error()));
     return 1;
   }
+  const std::optional<state::RunRecord>& run = *found;
   if (!run) {
     error_line("no run " + run_text + " in the history");
     return 1;
@@ -103,11 +104,12 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
   }
   if (!options.run.empty()) return history_run(*store, options.run, options.json);
 
-  const auto runs = store->history(options.limit, true);
-  if (!store->last_error().empty()) {
-    error_line(store->last_error());
+  const base::Result<std::vector<state::RunRecord>> history = store->history(options.limit, true);
+  if (!history) {
+    error_line(base::render(history.error()));
     return 1;
   }
+  const std::vector<state::RunRecord>& runs = *history;
   if (options.json) {
     Json out = Json::array();
     for (const auto& run : runs) out.push_back(run_json(run, false));

@@ -1,7 +1,8 @@
 // `mkq state list|show|unlock|rm|push|pull`: read the state database
 // (runtime/state) and print it; `state unlock`, `state rm` and `state push|pull`
 // are the writes, and none touches a cluster's policy objects (`mkq history`
-// is cmd_history.cpp). Results go to stdout, errors to stderr as "mkq: error: ...".
+// is cmd_history.cpp, `state push|pull` cmd_state_transfer.cpp). Results go to
+// stdout, errors to stderr as "mkq: error: ...".
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -12,8 +13,6 @@
 #include "compiler/diag/diagnostic.h"
 #include "runtime/operation/hints.h"
 #include "runtime/operation/lock.h"
-#include "runtime/operation/state_open.h"
-#include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 
 namespace mkq::cli {
@@ -45,11 +44,12 @@ Json holder_json(const state::LockHolder& h) {
 }
 
 int state_list(const state::StateStore& store, bool json) {
-  const auto entries = store.inventory();
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+  if (!inventory) {
+    error_line(base::render(inventory.error()));
     return 1;
   }
+  const std::vector<state::InventoryEntry>& entries = *inventory;
   if (json) {
     Json out = Json::array();
     for (const auto& e : entries) out.push_back(entry_json(e));
@@ -58,23 +58,29 @@ int state_list(const state::StateStore& store, bool json) {
   }
   if (entries.empty()) {
     std::puts("no objects in the state");
+    warn_orphaned_chunks(store);
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ADDRESS", "UID", "APPLIED"}};
   for (const auto& e : entries) rows.push_back({e.ref.address(), or_dash(e.uid), or_dash(e.applied_at)});
   print_table(rows);
+  warn_orphaned_chunks(store);
   return 0;
 }
 
 int state_show(const state::StateStore& store, const std::string& address, bool json) {
-  const auto found = store.find(address);
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<std::optional<state::InventoryEntry>> entry = store.find(address);
+  if (!entry) {
+    error_line(base::render(entry.error()));
     return 1;
   }
+  const std::optional<state::InventoryEntry>& found = *entry;
   if (!found) {
-    std::vector<std::string> addresses;
-    for (const auto& e : store.inventory()) addresses.push_back(e.ref.address());
+    const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+    std::vector<std::string> addresses;  // for "did you mean": none when the inventory cannot be read
+    if (inventory) {
+      for (const auto& e : *inventory) addresses.push_back(e.ref.address());
+    }
     std::string message = "no object '" + address + "' in the state";
     if (const auto match = diag::closest_match(address, addresses))
       message += "; did you mean '" + *match + "'?";
@@ -102,11 +108,12 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
 
 int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
   state::LockHolder holder;
-  const state::UnlockResult result = store.unlock(options.force, &holder);
-  if (!store.last_error().empty()) {
-    error_line(store.last_error());
+  const base::Result<state::UnlockResult> unlocked = store.unlock(options.force, &holder);
+  if (!unlocked) {
+    error_line(base::render(unlocked.error()));
     return 1;
   }
+  const state::UnlockResult result = *unlocked;
   if (result == state::UnlockResult::HolderRuns) {
     error_line("the lock is held by " + holder.describe() + ", which still runs on this host: let it finish (or " +
                 "stop it); to release the lock anyway, run `" +
@@ -139,6 +146,19 @@ void print_unknown(const std::vector<std::string>& unknown, const std::vector<st
   }
 }
 
+// What `state rm` could have forgotten, for "did you mean": the inventory's
+// addresses, or its clusters; none when the inventory cannot be read.
+std::vector<std::string> known_keys(const state::StateStore& store, bool by_cluster) {
+  const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
+  std::vector<std::string> known;
+  if (!inventory) return known;
+  for (const state::InventoryEntry& entry : *inventory) {
+    const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
+    if (known.empty() || known.back() != key) known.push_back(key);
+  }
+  return known;
+}
+
 // `mkq state rm ADDRESS...` / `--cluster NAME`: forget, under the state lock,
 // and record what was forgotten in the history. No cluster is contacted.
 int state_rm(state::StateStore& store, const StateCommandOptions& options) {
@@ -148,45 +168,43 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   }
   state::LockHolder holder;
   operation::StateLock lock;
-  switch (lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder)) {
+  const base::Result<state::LockResult> locked =
+      lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder);
+  if (!locked) {
+    error_line(base::render(locked.error()));
+    return 1;
+  }
+  switch (*locked) {
     case state::LockResult::Acquired: break;
     case state::LockResult::AcquiredStale:
       std::fprintf(stderr, "mkq: took over a stale lock: %s (%s)\n", holder.describe().c_str(),
                    holder.why_stale().c_str());
       break;
     case state::LockResult::Held:
-      error_line(store.last_error().empty()
-                      ? lock_held_message(options.state_path, holder, options.policy_path, options.state_option)
-                      : store.last_error());
+      error_line(lock_held_message(options.state_path, holder, options.policy_path, options.state_option));
       return 1;
   }
-  state::ForgetResult result;
-  std::string error;
   const bool by_cluster = !options.clusters.empty();
-  const bool ok = by_cluster ? store.forget_clusters(options.clusters, &result, &error)
-                             : store.forget(options.addresses, &result, &error);
-  if (!ok) {
-    error_line(error);
+  const base::Result<state::ForgetResult> forgot =
+      by_cluster ? store.forget_clusters(options.clusters) : store.forget(options.addresses);
+  if (!forgot) {
+    error_line(base::render(forgot.error()));
     return 1;
   }
+  const state::ForgetResult& result = *forgot;
   if (!result.unknown.empty()) {
-    std::vector<std::string> known;
-    for (const state::InventoryEntry& entry : store.inventory()) {
-      const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
-      if (known.empty() || known.back() != key) known.push_back(key);
-    }
-    print_unknown(result.unknown, known, by_cluster ? "object of cluster" : "object");
+    print_unknown(result.unknown, known_keys(store, by_cluster), by_cluster ? "object of cluster" : "object");
     error_line("nothing was forgotten");
     return 1;
   }
-  const std::int64_t run_id = store.begin_run("state rm", "", &error);
-  std::vector<state::StateWrite> outcomes;
+  std::vector<state::ObjectOutcome> outcomes;
   for (const state::InventoryEntry& entry : result.forgotten) {
-    outcomes.push_back({state::StateWrite::Kind::Outcome, {}, "", run_id, {entry.ref.address(), "forget", "ok", ""}});
+    outcomes.push_back({entry.ref.address(), "forget", "ok", ""});
   }
-  if (run_id == 0 || !store.record_batch(outcomes, &error) || !store.finish_run(run_id, "success", &error)) {
+  const base::Result<std::int64_t> recorded = state::record_finished_run(store, "state rm", outcomes, "success");
+  if (!recorded) {
     std::fprintf(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: %s\n",
-                 error.c_str());
+                 base::render(recorded.error()).c_str());
   }
   if (options.json) {
     Json out = Json::array();
@@ -200,53 +218,10 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   return 0;
 }
 
-// `mkq state push` / `mkq state pull`: the local file to the cluster of
-// --state kubernetes://..., or back; what would be lost is refused without --force.
-int state_transfer(const StateCommandOptions& options) {
-  const bool push = options.action == "push";
-  if (!state::is_cluster_address(options.state_path)) {
-    error_line(std::string("state ") + options.action + " copies a state " + (push ? "into" : "out of") +
-               " a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)");
-    return 1;
-  }
-  std::string error;
-  auto cluster = operation::connect_cluster_state(options.state_path, options.runtime, options.policy_path, &error);
-  if (cluster == nullptr) {
-    error_line(error);
-    return 1;
-  }
-  const kube::Result<state::Transfer> done =
-      push ? state::push_state(options.file, *cluster, state::LockHolder{"state push", "", "", 0, ""}, options.force)
-           : state::pull_state(*cluster, options.file, options.force);
-  if (!done.ok()) {
-    error_line(done.error().message);
-    return 1;
-  }
-  if (done.value().outcome == state::Transfer::Outcome::LockHeld) {
-    error_line(lock_held_message(options.state_path, done.value().holder, options.policy_path, options.state_option) +
-               "; nothing was pushed");
-    return 1;
-  }
-  const std::string what = "(lineage " + done.value().lineage + ", serial " + std::to_string(done.value().serial) + ")";
-  if (options.json) {
-    print_json(Json{{push ? "pushed" : "pulled",
-                     {{"from", push ? options.file : options.state_path},
-                      {"to", push ? options.state_path : options.file},
-                      {"lineage", done.value().lineage},
-                      {"serial", done.value().serial},
-                      {"replaced", done.value().replaced}}}});
-  } else if (push) {
-    std::printf("pushed %s to %s %s\n", options.file.c_str(), options.state_path.c_str(), what.c_str());
-  } else {
-    std::printf("pulled %s into %s %s\n", options.state_path.c_str(), options.file.c_str(), what.c_str());
-  }
-  return 0;
-}
-
 }  // namespace
 
 int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*/) {
-  if (options.action == "push" || options.action == "pull") return state_transfer(options);
+  if (options.action == "push" || options.action == "pull") return run_state_transfer(options);
   bool missing = false;
   auto store = open_state(options.state_path, options.runtime, options.policy_path, &missing);
   if (store == nullptr && !missing) return 1;

@@ -29,18 +29,31 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
 
+// A state in a cluster with chunk Secrets no index names (a writer that
+// crashed mid-write): said on stderr, with what removes them. Nothing is said
+// when they cannot be listed: the listing is what was asked.
+void warn_orphaned_chunks(const state::StateStore& store) {
+  const base::Result<std::vector<std::string>> orphans = store.orphaned_chunks();
+  if (!orphans || orphans->empty()) return;
+  std::string names;
+  for (const std::string& name : *orphans) names += (names.empty() ? "" : ", ") + name;
+  std::fprintf(stderr,
+               "mkq: warning: %zu chunk Secret%s of %s %s named by no index (left by an interrupted write): %s; the "
+               "next write to the state removes %s\n",
+               orphans->size(), orphans->size() == 1 ? "" : "s", store.location().c_str(),
+               orphans->size() == 1 ? "is" : "are", names.c_str(), orphans->size() == 1 ? "it" : "them");
+}
+
 std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,
                                               const std::string& policy_path, bool* missing) {
   *missing = false;
-  std::string error;
-  auto store = operation::open_state_at(path, runtime, policy_path, false, &error);
-  if (store != nullptr) return store;
-  if (error.empty()) {
-    *missing = true;
-  } else {
-    error_line(error);
+  base::Result<std::unique_ptr<state::StateStore>> store = operation::open_state_at(path, runtime, policy_path, false);
+  if (!store) {
+    error_line(base::render(store.error()));
+    return nullptr;
   }
-  return nullptr;
+  *missing = *store == nullptr;
+  return std::move(store.value());
 }
 
 }  // namespace mkq::cli

@@ -27,4 +27,12 @@ std::string or_dash(const std::string& text);
 std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,
                                               const std::string& policy_path, bool* missing);
 
+// A state in a cluster with chunk Secrets no index names: a warning on stderr
+// naming them (nothing when there are none, or they cannot be listed).
+void warn_orphaned_chunks(const state::StateStore& store);
+
+struct StateCommandOptions;
+// `mkq state push|pull` (cmd_state_transfer.cpp).
+int run_state_transfer(const StateCommandOptions& options);
+
 }  // namespace mkq::cli

@@ -80,9 +80,8 @@ Ending run(const Options& options, operation::TargetResolver& resolver, PolicyWa
     return metrics.render(std::chrono::duration<double>(clock.now().time_since_epoch()).count());
   };
   HttpServer http(endpoints);
-  std::string error;
-  if (!http.start(options.listen, &error)) {
-    log.error(error);
+  if (const base::Result<void> serving = http.start(options.listen); !serving) {
+    log.error(base::render(serving.error()));
     return Ending::CannotServe;
   }
   log.line("serving /healthz, /readyz and /metrics on http://" + http.address() + " as " + identity);

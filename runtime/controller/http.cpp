@@ -27,12 +27,11 @@ HttpServer::HttpServer(Endpoints endpoints) : endpoints_(std::move(endpoints)) {
 
 HttpServer::~HttpServer() { stop(); }
 
-bool HttpServer::start(const std::string& listen, std::string* error) {
+base::Result<void> HttpServer::start(const std::string& listen) {
   std::string host;
   int port = 0;
   if (!parse_listen(listen, &host, &port)) {
-    *error = "--listen " + listen + ": not an ADDR:PORT such as :8080 or 127.0.0.1:0";
-    return false;
+    return base::Error::config("--listen " + listen + ": not an ADDR:PORT such as :8080 or 127.0.0.1:0");
   }
   server_ = std::make_unique<httplib::Server>();
   const auto probe = [](const std::function<Probe()>& check) {
@@ -54,13 +53,12 @@ bool HttpServer::start(const std::string& listen, std::string* error) {
     port = 0;
   }
   if (port == 0) {
-    *error = "--listen " + listen + ": cannot listen there (in use, or not an address of this host)";
     server_.reset();
-    return false;
+    return base::Error::config("--listen " + listen + ": cannot listen there (in use, or not an address of this host)");
   }
   address_ = host + ":" + std::to_string(port);
   thread_ = std::thread([this] { server_->listen_after_bind(); });
-  return true;
+  return {};
 }
 
 void HttpServer::stop() {

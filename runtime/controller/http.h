@@ -8,6 +8,8 @@
 #include <string>
 #include <thread>
 
+#include "base/result.h"
+
 namespace httplib {
 class Server;
 }
@@ -33,8 +35,9 @@ class HttpServer {
   HttpServer& operator=(const HttpServer&) = delete;
 
   // Binds ADDR:PORT (":8080" is every address; port 0 picks a free one) and
-  // serves in a thread. False with *error when the address cannot be bound.
-  bool start(const std::string& listen, std::string* error);
+  // serves in a thread. An Error (ConfigError) when the address is malformed
+  // or cannot be bound.
+  base::Result<void> start(const std::string& listen);
   void stop();
   // The address it serves, "127.0.0.1:34567" (the port chosen for port 0).
   const std::string& address() const { return address_; }

@@ -51,6 +51,7 @@ namespace {
 
 namespace model = sema::model;
 using kube::Json;
+using Cause = reconcile::CredentialCause;
 
 constexpr const char* kCredential = "mkq.dev/credential";       // "placeholder" | "issued"
 constexpr const char* kExpires = "mkq.dev/credential-expires";  // RFC 3339
@@ -169,6 +170,7 @@ class Provider final : public reconcile::CredentialProvider {
                                        const Json* live, const state::InventoryEntry* recorded) override;
   std::vector<reconcile::StaleCredential> leftovers(const std::string& cluster, const kueue::Object& secret,
                                                     const Json* live) override;
+  // The Secret's document, or an Error about the Secret (its address).
   kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret,
                            reconcile::CredentialJournal* journal) override;
   std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored,
@@ -231,6 +233,8 @@ class Provider final : public reconcile::CredentialProvider {
   }
 
   kube::Result<Computed> compute(const model::Worker& worker) const;
+  kube::Result<Json> issue_for(const std::string& cluster, const kueue::Object& secret,
+                               reconcile::CredentialJournal* journal);
   reconcile::CredentialDecision decide_computed(const model::Worker& worker, const Json* live) const;
   reconcile::CredentialDecision decide_token_request(const model::Worker& worker, const Json* live) const;
   kube::Result<Json> request_token(const model::Worker& worker, const kueue::Object& secret,
@@ -328,35 +332,35 @@ reconcile::CredentialDecision Provider::decide_computed(const model::Worker& wor
   }
   decision.issue = true;
   if (live == nullptr) {
-    decision.reason = "not on the cluster";
+    decision.cause = Cause::NotOnCluster;
     return decision;
   }
   if (annotation(*live, kCredential) == "placeholder") {
-    decision.reason = "placeholder on the cluster";
+    decision.cause = Cause::Placeholder;
     return decision;
   }
   const std::optional<std::string> have = live_kubeconfig(*live);
   if (!have || *have != want->kubeconfig) {
     if (!written_by_mkq(*live)) {
-      decision.reason = "changed outside mkq";
+      decision.cause = Cause::ChangedOutsideMkq;
     } else if (kubeconfig_mode) {
-      decision.reason = "the policy's kubeconfig changed";
+      decision.cause = Cause::PolicyKubeconfigChanged;
     } else if (annotation(*live, kServer) != access_.at(worker.name).endpoint.cluster.server) {
-      decision.reason = "worker's server changed";
+      decision.cause = Cause::ServerChanged;
     } else if (annotation(*live, kCaDigest) !=
                sha256_digest(access_.at(worker.name).endpoint.cluster.certificate_authority_data)) {
-      decision.reason = "worker's CA changed";
+      decision.cause = Cause::CaChanged;
     } else {
-      decision.reason = "the policy's token changed";
+      decision.cause = Cause::PolicyTokenChanged;
     }
     return decision;
   }
   if (rotation_forced(worker)) {
-    decision.reason = "rotation requested";
+    decision.cause = Cause::RotationRequested;
     return decision;
   }
   decision.issue = false;
-  decision.reason = "credential current";
+  decision.cause = Cause::Current;
   return decision;
 }
 
@@ -376,36 +380,37 @@ reconcile::CredentialDecision Provider::decide_token_request(const model::Worker
   }
   decision.issue = true;
   const kube::ClusterEntry& endpoint = access.value()->endpoint.cluster;
-  const auto reason = [&]() -> std::string {
-    if (live == nullptr) return "not on the cluster";
-    if (annotation(*live, kCredential) == "placeholder") return "placeholder on the cluster";
-    if (!written_by_mkq(*live)) return "changed outside mkq";
-    if (annotation(*live, kServer) != endpoint.server) return "worker's server changed";
+  const auto cause = [&]() -> Cause {
+    if (live == nullptr) return Cause::NotOnCluster;
+    if (annotation(*live, kCredential) == "placeholder") return Cause::Placeholder;
+    if (!written_by_mkq(*live)) return Cause::ChangedOutsideMkq;
+    if (annotation(*live, kServer) != endpoint.server) return Cause::ServerChanged;
     if (annotation(*live, kCaDigest) != sha256_digest(endpoint.certificate_authority_data)) {
-      return "worker's CA changed";
+      return Cause::CaChanged;
     }
     // A token that is not bound to an anchor cannot be revoked; one whose anchor is gone is refused.
     const std::string anchor = annotation(*live, kAnchor);
-    if (anchor.empty()) return "not revocable (no anchor Secret)";
+    if (anchor.empty()) return Cause::NotRevocable;
     if (const auto anchors = anchors_on(worker); anchors && anchors->count(anchor) == 0) {
-      return "its anchor Secret is gone (token revoked)";
+      return Cause::AnchorGone;
     }
     const auto expires = parse_rfc3339(annotation(*live, kExpires));
-    if (!expires) return "expiry unknown";
-    if (*expires <= now) return "expired";
+    if (!expires) return Cause::ExpiryUnknown;
+    if (*expires <= now) return Cause::Expired;
     const auto window = std::chrono::milliseconds(worker.credentials.rotate_before.value.millis());
-    if (*expires - now <= window)
-      return "expires within " + worker.credentials.rotate_before.value.to_string();
-    if (rotation_forced(worker)) return "rotation requested";
+    if (*expires - now <= window) {
+      decision.window = worker.credentials.rotate_before.value.to_string();
+      return Cause::ExpiresWithin;
+    }
+    if (rotation_forced(worker)) return Cause::RotationRequested;
     decision.description = token_description(worker, *expires);
-    return "";
+    return Cause::Current;
   }();
-  if (reason.empty()) {
+  decision.cause = cause;
+  if (cause == Cause::Current) {
     decision.issue = false;
-    decision.reason = "credential current";
     return decision;
   }
-  decision.reason = reason;
   if (access.value()->client == nullptr)
     decision.error = "worker " + worker.name + " is unreachable: cannot request a token";
   return decision;
@@ -425,7 +430,7 @@ reconcile::CredentialDecision Provider::decide(const std::string& cluster, const
     switch (worker->credentials.mode.value) {
       case model::CredentialsMode::ClusterProfile:
         decision.description = "credentials from ClusterProfile " + worker->credentials.cluster_profile.value;
-        decision.reason = "no Secret in clusterprofile mode";
+        decision.cause = Cause::ClusterProfile;
         return decision;
       case model::CredentialsMode::Kubeconfig:
         return decide_computed(*worker, live);
@@ -587,9 +592,10 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
   }
   if (journal != nullptr) {
     if (const base::Result<void> begun = journal->begin(intent); !begun) {
-      return kube::Error(0, "StateError",
+      return kube::Error(0, state::kStateError,
                          "worker " + worker.name +
-                             ": cannot record the rotation in the state, so nothing was issued: " + begun.error().message);
+                             ": cannot record the rotation in the state, so nothing was issued: " +
+                             base::describe(begun.error()));
     }
   }
   kube::Result<Anchor> anchor = create_anchor(worker, *access, secret, name, account_uid);
@@ -798,6 +804,15 @@ std::vector<reconcile::LiveCredentials> Provider::live_credentials() {
 
 kube::Result<Json> Provider::issue(const std::string& cluster, const kueue::Object& secret,
                                    reconcile::CredentialJournal* journal) {
+  kube::Result<Json> issued = issue_for(cluster, secret, journal);
+  if (issued) return issued;
+  // Whatever failed (the worker's API, the state's journal, a secret source), it failed for this Secret.
+  return std::move(issued.error())
+      .about(base::ObjectRef{cluster, "v1", "Secret", secret.namespace_name, secret.name}.address());
+}
+
+kube::Result<Json> Provider::issue_for(const std::string& cluster, const kueue::Object& secret,
+                                       reconcile::CredentialJournal* journal) {
   try {
     const model::Worker* worker = worker_for(secret);
     if (worker == nullptr) {

@@ -13,17 +13,20 @@ class StateLock {
   StateLock(const StateLock&) = delete;
   StateLock& operator=(const StateLock&) = delete;
 
-  // StateStore::acquire_lock; the lock is this guard's unless the answer is Held.
-  // `store` must outlive the guard.
-  state::LockResult acquire(state::StateStore& store, const state::LockHolder& me, state::LockHolder* previous) {
+  // StateStore::acquire_lock; the lock is this guard's unless the answer is
+  // Held or an Error. `store` must outlive the guard.
+  base::Result<state::LockResult> acquire(state::StateStore& store, const state::LockHolder& me,
+                                          state::LockHolder* previous) {
     release();
-    const state::LockResult result = store.acquire_lock(me, previous);
-    if (result != state::LockResult::Held) store_ = &store;
+    base::Result<state::LockResult> result = store.acquire_lock(me, previous);
+    if (result && *result != state::LockResult::Held) store_ = &store;
     return result;
   }
-  // Gives the lock back now (a run that only reads from here on); no-op when not held.
+  // Gives the lock back now (a run that only reads from here on); no-op when
+  // not held. Best effort: a lock that could not be removed is the store's to
+  // try again (its destructor does), and is stale once this process is gone.
   void release() {
-    if (store_ != nullptr) store_->release_lock();
+    if (store_ != nullptr) (void)store_->release_lock();
     store_ = nullptr;
   }
   bool held() const { return store_ != nullptr; }

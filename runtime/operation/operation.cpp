@@ -31,7 +31,7 @@ std::vector<std::string> stale_reasons(const reconcile::Plan& saved, Run& run) {
   if (run.policy_digest != saved.policy_digest) {
     reasons.push_back("the policy at " + saved.policy_path + " changed since the plan");
   }
-  for (std::string& reason : reconcile::stale_reasons(saved, run.store->serial(), run.store->lineage(), run.live)) {
+  for (std::string& reason : reconcile::stale_reasons(saved, run.serial, run.store->lineage(), run.live)) {
     reasons.push_back(std::move(reason));
   }
   return reasons;

@@ -90,12 +90,13 @@ double milliseconds_since(std::chrono::steady_clock::time_point started) {
 
 // Opens the state (and the lock) of a run; Stop::None when it may go on.
 Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_command, std::string* took_over) {
-  std::string error;
-  run.store = open_state_at(state_path.string(), run.runtime, run.policy_path, !lock_command.empty(), &error);
-  if (!run.store && !error.empty()) {
-    run.ui.error(error);
+  base::Result<std::unique_ptr<state::StateStore>> opened =
+      open_state_at(state_path.string(), run.runtime, run.policy_path, !lock_command.empty());
+  if (!opened) {
+    run.ui.error(base::render(opened.error()));
     return Stop::Failed;
   }
+  run.store = std::move(opened.value());
   const std::string identity_error = settle_identity(run.compiled, run.store ? run.store->policy() : "",
                                                      run.runtime.state_path.empty(), state_path);
   if (!identity_error.empty()) {
@@ -106,25 +107,32 @@ Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_co
     state::LockHolder previous;
     state::LockHolder me;  // the store fills in who and when (base/host.h)
     me.command = lock_command;
-    switch (run.lock.acquire(*run.store, me, &previous)) {
+    const base::Result<state::LockResult> locked = run.lock.acquire(*run.store, me, &previous);
+    if (!locked) {  // the lock could not be read or taken: said as it is, as a lock not ours
+      run.ui.error(base::render(locked.error()));
+      return Stop::LockHeld;
+    }
+    switch (*locked) {
       case state::LockResult::Acquired:
         break;
       case state::LockResult::AcquiredStale:
         *took_over = previous.describe() + " (" + previous.why_stale() + ")";
         break;
       case state::LockResult::Held:
-        run.ui.error(run.store->last_error().empty()
-                         ? lock_held_message(state_path.string(), previous, run.policy_path, run.runtime.state_path)
-                         : run.store->last_error());
+        run.ui.error(lock_held_message(state_path.string(), previous, run.policy_path, run.runtime.state_path));
         return Stop::LockHeld;
     }
   }
   if (run.store) {
-    run.inventory = run.store->inventory();
-    if (!run.store->last_error().empty()) {  // never an unreadable inventory taken for an empty one
-      run.ui.error(run.store->last_error());
+    // Never an unreadable inventory taken for an empty one; the serial is the inventory's.
+    base::Result<std::vector<state::InventoryEntry>> inventory = run.store->inventory();
+    const base::Result<std::int64_t> serial = inventory ? run.store->serial() : base::Result<std::int64_t>(0);
+    if (!inventory || !serial) {
+      run.ui.error(base::render(!inventory ? inventory.error() : serial.error()));
       return Stop::Failed;
     }
+    run.inventory = std::move(inventory.value());
+    run.serial = *serial;
   }
   return Stop::None;
 }
@@ -152,13 +160,13 @@ ApplyResult verify(Run& run, const reconcile::Plan& plan, const Execution& execu
 ApplyResult execute(Run& run, const reconcile::Plan& plan, const Execution& execution) {
   ApplyResult result;
   result.command = execution.command;
-  std::string error;
-  result.run_id = run.store->begin_run(execution.command, plan.policy_digest, &error);
-  if (result.run_id == 0) {
-    run.ui.error(error);
+  const base::Result<std::int64_t> run_id = run.store->begin_run(execution.command, plan.policy_digest);
+  if (!run_id) {
+    run.ui.error(base::render(run_id.error()));
     result.stop = Stop::Failed;
     return result;
   }
+  result.run_id = *run_id;
   // From here a cancellation stops the run cleanly: nothing new starts, the
   // state is written, the lock released and the outcome reported.
   const std::unique_ptr<Cancellation> cancellation = run.ui.begin_apply(plan);
@@ -183,8 +191,10 @@ ApplyResult execute(Run& run, const reconcile::Plan& plan, const Execution& exec
     timing.retries -= before.retries;
     run.ui.timing(timing);
   }
-  if (!run.store->finish_run(result.run_id, reconcile::run_result_name(result.report->result()), &error)) {
-    run.ui.error(error);
+  if (const base::Result<void> finished =
+          run.store->finish_run(result.run_id, reconcile::run_result_name(result.report->result()));
+      !finished) {
+    run.ui.error(base::render(finished.error()));
   }
   return result;
 }
@@ -220,11 +230,12 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   if (options.clock != nullptr) provider.clock = options.clock;
   // What an interrupted credential rotation recorded: the provider finishes it.
   if (run.store) {
-    provider.unfinished = run.store->credential_intents();
-    if (!run.store->last_error().empty()) {
-      run.ui.error(run.store->last_error());
+    base::Result<std::vector<state::CredentialIntent>> unfinished = run.store->credential_intents();
+    if (!unfinished) {
+      run.ui.error(base::render(unfinished.error()));
       return Stop::Failed;
     }
+    provider.unfinished = std::move(unfinished.value());
   }
   TargetRequest target;
   target.policy = &*run.compiled.policy;
@@ -310,7 +321,7 @@ reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind
   plan.policy_path = fs::absolute(path, ec).string();
   plan.policy_digest = run.policy_digest;
   plan.lineage = lineage;
-  plan.state_serial = run.store ? run.store->serial() : 0;
+  plan.state_serial = run.serial;
   plan.excluded = run.excluded;
   reconcile::note_dispatch_orders(plan, run.dispatch_orders);
   return plan;

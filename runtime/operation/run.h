@@ -29,6 +29,7 @@ struct Run {
   std::unique_ptr<state::StateStore> store;  // null for a plan without a state file
   StateLock lock;
   std::vector<state::InventoryEntry> inventory;
+  std::int64_t serial = 0;  // the state's serial when `inventory` was read (0: no state)
   Session session;
   reconcile::LiveState live;
   std::vector<reconcile::ExcludedCluster> excluded;  // --exclude-cluster: left out of `compiled.state` and `inventory`

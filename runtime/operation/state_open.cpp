@@ -1,6 +1,5 @@
 #include "runtime/operation/state_open.h"
 
-#include <optional>
 #include <system_error>
 
 #include "runtime/kube/kubeconfig.h"
@@ -51,30 +50,30 @@ kube::Result<std::unique_ptr<kube::Client>> state_client(const state::ClusterAdd
 
 }  // namespace
 
-std::unique_ptr<state::ClusterState> connect_cluster_state(const std::string& location, const RuntimeOptions& options,
-                                                           const std::string& policy_path, std::string* error) {
-  const std::optional<state::ClusterAddress> address = state::parse_cluster_address(location, error);
-  if (!address) return nullptr;
+base::Result<std::unique_ptr<state::ClusterState>> connect_cluster_state(const std::string& location,
+                                                                        const RuntimeOptions& options,
+                                                                        const std::string& policy_path) {
+  const base::Result<state::ClusterAddress> address = state::parse_cluster_address(location);
+  if (!address) return address.error();
   kube::Result<std::unique_ptr<kube::Client>> client = state_client(*address, options, policy_path);
   if (!client) {
-    *error = "state " + location + ": cannot reach the cluster of context " + address->context + ": " +
-             client.error().message;
-    return nullptr;
+    return kube::Error::config("state " + location + ": cannot reach the cluster of context " + address->context +
+                               ": " + client.error().message);
   }
   auto cluster = std::make_unique<state::ClusterState>(*client.value(), *address);
   cluster->keep(std::move(client.value()));
-  return cluster;
+  return std::move(cluster);
 }
 
-std::unique_ptr<state::StateStore> open_state_at(const std::string& location, const RuntimeOptions& options,
-                                                 const std::string& policy_path, bool create, std::string* error) {
-  error->clear();
+base::Result<std::unique_ptr<state::StateStore>> open_state_at(const std::string& location,
+                                                              const RuntimeOptions& options,
+                                                              const std::string& policy_path, bool create) {
   if (!state::is_cluster_address(location)) {
-    return create ? state::StateStore::open(location, error) : state::StateStore::open_existing(location, error);
+    return create ? state::StateStore::open(location) : state::StateStore::open_existing(location);
   }
-  std::unique_ptr<state::ClusterState> cluster = connect_cluster_state(location, options, policy_path, error);
-  if (cluster == nullptr) return nullptr;
-  return state::StateStore::open_in_cluster(std::move(cluster), create, error);
+  base::Result<std::unique_ptr<state::ClusterState>> cluster = connect_cluster_state(location, options, policy_path);
+  if (!cluster) return cluster.error();
+  return state::StateStore::open_in_cluster(std::move(cluster.value()), create);
 }
 
 }  // namespace mkq::operation

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string>
 
+#include "base/result.h"
 #include "runtime/operation/options.h"
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
@@ -15,14 +16,16 @@
 namespace mkq::operation {
 
 // Connects to the state in a cluster named by `location` (kubernetes://...).
-// nullptr with *error ("--state kubernetes://x/ns/n: the kubeconfig ... has no
-// context x ...") when the address or its context cannot be used.
-std::unique_ptr<state::ClusterState> connect_cluster_state(const std::string& location, const RuntimeOptions& options,
-                                                           const std::string& policy_path, std::string* error);
+// An Error ("--state kubernetes://x/ns/n: the kubeconfig ... has no context
+// x ...") when the address or its context cannot be used.
+base::Result<std::unique_ptr<state::ClusterState>> connect_cluster_state(const std::string& location,
+                                                                        const RuntimeOptions& options,
+                                                                        const std::string& policy_path);
 
 // Opens the state at `location` (state_path_for's answer): `create` makes it
-// when absent; otherwise an absent state is nullptr with *error empty.
-std::unique_ptr<state::StateStore> open_state_at(const std::string& location, const RuntimeOptions& options,
-                                                 const std::string& policy_path, bool create, std::string* error);
+// when absent; otherwise an absent state is a null store.
+base::Result<std::unique_ptr<state::StateStore>> open_state_at(const std::string& location,
+                                                              const RuntimeOptions& options,
+                                                              const std::string& policy_path, bool create);
 
 }  // namespace mkq::operation

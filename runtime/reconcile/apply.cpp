@@ -875,7 +875,9 @@ void Executor::drop_vanished(const ClusterPlan& cluster) {
   // whose object is already gone: forget it, no request.
   for (const Change& change : cluster.changes) {
     if (change.action != Action::NoOp || !change.live_uid.empty()) continue;
-    if (!writer_.find(change.ref.address())) continue;
+    // Unreadable: nothing recorded; the next plan finds the entry again.
+    const base::Result<std::optional<state::InventoryEntry>> recorded = writer_.find(change.ref.address());
+    if (!recorded || !*recorded) continue;
     record_deleted(change);
   }
 }
@@ -961,12 +963,13 @@ ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, sta
                        std::int64_t run_id, CredentialProvider* credentials, const ApplyOptions& options) {
   try {
     // The policy's identity is fixed in its state by its first apply.
-    std::string identity_error;
-    if (state.policy().empty() && !plan.policy.empty() && !state.set_policy(plan.policy, &identity_error)) {
-      ApplyReport report;
-      report.failed = 1;
-      report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, identity_error});
-      return report;
+    if (state.policy().empty() && !plan.policy.empty()) {
+      if (const base::Result<void> recorded = state.set_policy(plan.policy); !recorded) {
+        ApplyReport report;
+        report.failed = 1;
+        report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, base::render(recorded.error())});
+        return report;
+      }
     }
     Executor executor(plan, targets, state, run_id, credentials, options);
     return executor.run();

@@ -23,12 +23,36 @@ namespace mkq::reconcile {
 
 using Json = kube::Json;  // as in target.h
 
+// Why a credential is issued, or not: what a caller decides on. Its words
+// (CredentialDecision::reason) are for display only.
+enum class CredentialCause {
+  None,                     // no cause given (the decision is an error)
+  NotOnCluster,             // "not on the cluster"
+  Placeholder,              // "placeholder on the cluster"
+  ChangedOutsideMkq,        // "changed outside mkq"
+  PolicyKubeconfigChanged,  // "the policy's kubeconfig changed"
+  PolicyTokenChanged,       // "the policy's token changed"
+  ServerChanged,            // "worker's server changed"
+  CaChanged,                // "worker's CA changed"
+  NotRevocable,             // "not revocable (no anchor Secret)"
+  AnchorGone,               // "its anchor Secret is gone (token revoked)"
+  ExpiryUnknown,            // "expiry unknown"
+  Expired,                  // "expired"
+  ExpiresWithin,            // "expires within WINDOW"
+  RotationRequested,        // "rotation requested"
+  Current,                  // "credential current" (not issued)
+  ClusterProfile,           // "no Secret in clusterprofile mode" (not issued)
+};
+
 struct CredentialDecision {
   bool issue = false;        // true: apply writes a freshly issued credential
   std::string description;   // without values: "token for multikueue-sa, expires 2026-12-21"
-  std::string reason;        // why (when issue): "not on the cluster", "placeholder on the cluster",
-                             // "expires within 7d", "changed outside mkq", "worker's server changed"
+  CredentialCause cause = CredentialCause::None;  // why (issued or not)
+  std::string window;        // ExpiresWithin: the rotation window as the policy says it ("7d")
   std::string error;         // non-empty: the credential cannot be issued (the plan reports it, apply fails it)
+
+  // The cause in words ("expires within 7d"); "" for None.
+  std::string reason() const;
 };
 
 // Where credential transactions are recorded. The apply executor gives the
@@ -81,7 +105,8 @@ class CredentialProvider {
     return {};
   }
   // Apply time, after every worker's objects are applied: the complete Secret
-  // document to apply (data filled, base64), or the error. A credential that
+  // document to apply (data filled, base64), or the error (about the Secret:
+  // Error::address is its address). A credential that
   // replaces others is recorded in `journal` (null: nothing is recorded)
   // before anything changes.
   virtual kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret,

@@ -432,7 +432,7 @@ Change plan_credential(const std::string& cluster, const kueue::Object& object, 
   }
   const CredentialDecision decision = credentials->decide(cluster, object, live, recorded);
   c.reason_args.credential = decision.description;
-  c.reason_args.cause = decision.reason;
+  c.reason_args.cause = decision.reason();
   if (!decision.error.empty()) {
     c.action = write;
     c.reason = Reason::CredentialCannotBeIssued;
@@ -446,7 +446,7 @@ Change plan_credential(const std::string& cluster, const kueue::Object& object, 
     return c;
   }
   c.action = write;
-  c.reason = live == nullptr ? Reason::NotOnCluster : Reason::CredentialRenewed;
+  c.reason = decision.cause == CredentialCause::NotOnCluster ? Reason::NotOnCluster : Reason::CredentialRenewed;
   c.desired = object.document;
   return c;
 }

@@ -91,6 +91,28 @@ std::string own_text(const Change& change) {
 
 }  // namespace
 
+std::string CredentialDecision::reason() const {
+  switch (cause) {
+    case CredentialCause::None: return "";
+    case CredentialCause::NotOnCluster: return "not on the cluster";
+    case CredentialCause::Placeholder: return "placeholder on the cluster";
+    case CredentialCause::ChangedOutsideMkq: return "changed outside mkq";
+    case CredentialCause::PolicyKubeconfigChanged: return "the policy's kubeconfig changed";
+    case CredentialCause::PolicyTokenChanged: return "the policy's token changed";
+    case CredentialCause::ServerChanged: return "worker's server changed";
+    case CredentialCause::CaChanged: return "worker's CA changed";
+    case CredentialCause::NotRevocable: return "not revocable (no anchor Secret)";
+    case CredentialCause::AnchorGone: return "its anchor Secret is gone (token revoked)";
+    case CredentialCause::ExpiryUnknown: return "expiry unknown";
+    case CredentialCause::Expired: return "expired";
+    case CredentialCause::ExpiresWithin: return "expires within " + window;
+    case CredentialCause::RotationRequested: return "rotation requested";
+    case CredentialCause::Current: return "credential current";
+    case CredentialCause::ClusterProfile: return "no Secret in clusterprofile mode";
+  }
+  return "";
+}
+
 const char* reason_name(Reason reason) {
   switch (reason) {
     case Reason::None: return "none";

@@ -55,14 +55,13 @@ void StateWriter::write_queue() {
     batch.swap(queue_);
   }
   if (batch.empty()) return;
-  std::string error;
-  if (store_.record_batch(batch, &error)) return;
+  if (store_.record_batch(batch)) return;
   // One bad record must not cost the others: write them one by one.
   for (const state::StateWrite& write : batch) {
-    std::string one_error;
-    if (store_.record_batch({write}, &one_error)) continue;
+    const base::Result<void> written = store_.record_batch({write});
+    if (written) continue;
     ++failed_;
-    if (first_error_.empty()) first_error_ = one_error;
+    if (first_error_.empty()) first_error_ = base::render(written.error());  // names the record's object
   }
 }
 
@@ -80,12 +79,10 @@ std::string StateWriter::flush() {
 base::Result<void> StateWriter::write_now(state::StateWrite write) {
   const std::lock_guard<std::mutex> lock(store_mutex_);
   write_queue();
-  std::string error;
-  if (store_.record_batch({std::move(write)}, &error)) return {};
-  return base::Error(0, "StateError", std::move(error));
+  return store_.record_batch({std::move(write)});
 }
 
-std::optional<state::InventoryEntry> StateWriter::find(const std::string& address) {
+base::Result<std::optional<state::InventoryEntry>> StateWriter::find(const std::string& address) {
   const std::lock_guard<std::mutex> lock(store_mutex_);
   write_queue();
   return store_.find(address);

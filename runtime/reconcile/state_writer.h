@@ -38,16 +38,18 @@ class StateWriter {
   StateWriter& operator=(const StateWriter&) = delete;
 
   void add(state::StateWrite write);
-  // Writes the queue now. Returns the failures since the last call ("" none):
-  // "the state could not record 3 objects: database or disk is full".
+  // Writes the queue now. Returns the failures since the last call ("" none),
+  // the first one's object named: "the state could not record 3 changes:
+  // w1/Cohort/a: state /x/state.db: database or disk is full".
   std::string flush();
   // Writes the queue and then `write` now, in the caller's thread, and
   // returns only once they are committed: for a record that must be durable
-  // before the caller goes on (a credential intent, state.h). An Error
-  // (reason "StateError") when `write` could not be recorded.
+  // before the caller goes on (a credential intent, state.h). The store's
+  // Error (state::kStateError, about the write's address) when `write` could
+  // not be recorded.
   base::Result<void> write_now(state::StateWrite write);
   // The store's entry, after writing the queue (so it is current).
-  std::optional<state::InventoryEntry> find(const std::string& address);
+  base::Result<std::optional<state::InventoryEntry>> find(const std::string& address);
   std::string lineage();
 
  private:

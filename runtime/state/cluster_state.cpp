@@ -32,6 +32,7 @@ constexpr const char* kSize = "mkq.dev/state-size";
 constexpr const char* kChunks = "mkq.dev/state-chunks";
 constexpr const char* kChunkOf = "mkq.dev/state-chunk-of";
 constexpr const char* kChunkKey = "chunk";
+constexpr const char* kChunkType = "mkq.dev/state-chunk";
 // A database larger than this is refused before it is inflated.
 constexpr std::size_t kMaxDatabaseBytes = std::size_t{1} << 30;
 
@@ -90,6 +91,16 @@ std::string resource_version_of(const Json& object) {
   return version.is_string() ? version.get<std::string>() : std::string();
 }
 
+// The serial an index gives, or a chunk was written for; 0 when it names none.
+std::int64_t serial_of(const Json& object) {
+  try {
+    const std::string text = annotation(object, kSerial);
+    return text.empty() ? 0 : std::stoll(text);
+  } catch (const std::exception&) {
+    return 0;
+  }
+}
+
 std::vector<std::string> split_commas(const std::string& text) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -133,12 +144,10 @@ std::string ClusterAddress::uri() const {
 
 bool is_cluster_address(const std::string& text) { return text.rfind(kClusterScheme, 0) == 0; }
 
-std::optional<ClusterAddress> parse_cluster_address(const std::string& text, std::string* error) {
-  const auto fail = [&](const std::string& why) -> std::optional<ClusterAddress> {
-    if (error != nullptr) {
-      *error = "--state " + text + ": " + why + " (a state in a cluster is kubernetes://CONTEXT/NAMESPACE/NAME)";
-    }
-    return std::nullopt;
+base::Result<ClusterAddress> parse_cluster_address(const std::string& text) {
+  const auto fail = [&](const std::string& why) {
+    return base::Error::config("--state " + text + ": " + why +
+                               " (a state in a cluster is kubernetes://CONTEXT/NAMESPACE/NAME)");
   };
   if (!is_cluster_address(text)) return fail("not a kubernetes:// address");
   const std::string rest = text.substr(kClusterScheme.size());
@@ -199,12 +208,14 @@ kube::Result<void> ClusterState::overwrite_next() {
   const kube::Result<Json> index = client_.get(secret_type(), address_.namespace_name, address_.name);
   base_version_.clear();
   base_chunks_.clear();
+  base_serial_ = 0;
   if (!index.ok()) {
     if (index.error().not_found()) return {};
     return state_error(address_, index.error(), "cannot read its index");
   }
   base_version_ = resource_version_of(index.value());
   base_chunks_ = split_commas(annotation(index.value(), kChunks));
+  base_serial_ = serial_of(index.value());
   return {};
 }
 
@@ -236,6 +247,7 @@ kube::Result<std::optional<StateSnapshot>> ClusterState::read() {
       if (!index.error().not_found()) return state_error(address_, index.error(), "cannot read its index");
       base_version_.clear();
       base_chunks_.clear();
+      base_serial_ = 0;
       return std::optional<StateSnapshot>();
     }
     const Json& object = index.value();
@@ -273,6 +285,7 @@ kube::Result<std::optional<StateSnapshot>> ClusterState::read() {
     snapshot.database = std::move(*database);
     base_version_ = resource_version_of(object);
     base_chunks_ = split_commas(annotation(object, kChunks));
+    base_serial_ = snapshot.serial;
     return std::optional<StateSnapshot>(std::move(snapshot));
   }
 }
@@ -301,8 +314,12 @@ kube::Result<void> ClusterState::write(const StateSnapshot& snapshot) {
     labels[kChunkOf] = address_.name;
     const Json chunk{{"apiVersion", "v1"},
                      {"kind", "Secret"},
-                     {"metadata", {{"name", name}, {"namespace", address_.namespace_name}, {"labels", labels}}},
-                     {"type", "mkq.dev/state-chunk"},
+                     {"metadata",
+                      {{"name", name},
+                       {"namespace", address_.namespace_name},
+                       {"labels", labels},
+                       {"annotations", {{kSerial, std::to_string(snapshot.serial)}}}}},
+                     {"type", kChunkType},
                      {"data", {{kChunkKey, base::base64_encode(compressed->substr(offset, options_.chunk_bytes))}}}};
     const kube::Result<Json> created = client_.create(secret_type(), chunk);
     if (!created.ok()) {
@@ -333,8 +350,50 @@ kube::Result<void> ClusterState::write(const StateSnapshot& snapshot) {
   }
   std::vector<std::string> old = std::exchange(base_chunks_, chunks);
   base_version_ = resource_version_of(written.value());
+  base_serial_ = snapshot.serial;
   remove_chunks(old);
+  if (!orphans_swept_) {
+    orphans_swept_ = true;  // once per process: orphans come from crashes, not from every write
+    (void)remove_orphaned_chunks();  // best effort: the write itself is done
+  }
   return {};
+}
+
+kube::Result<std::vector<std::string>> ClusterState::orphaned_chunks() {
+  kube::ListOptions list;
+  list.namespace_name = address_.namespace_name;
+  list.label_selector = std::string(kChunkOf) + "=" + address_.name;
+  const kube::Result<kube::ObjectList> secrets = client_.list(secret_type(), list);
+  if (!secrets.ok()) return state_error(address_, secrets.error(), "cannot list its chunks");
+  const std::string prefix = address_.name + "-";
+  std::vector<std::string> orphans;
+  for (const Json& secret : secrets.value().items) {
+    const Json& metadata = secret.contains("metadata") ? secret["metadata"] : Json();
+    const std::string name = metadata.is_object() && metadata.contains("name") && metadata["name"].is_string()
+                                 ? metadata["name"].get<std::string>()
+                                 : std::string();
+    const bool labelled = metadata.is_object() && metadata.contains("labels") && metadata["labels"].is_object() &&
+                          metadata["labels"].value(kChunkOf, Json()) == address_.name &&
+                          metadata["labels"].value("mkq.dev/state", Json()) == address_.name;
+    const bool chunk = secret.value("type", Json()) == kChunkType;
+    if (name.rfind(prefix, 0) != 0 || !labelled || !chunk) continue;  // never anything but this state's chunks
+    if (std::find(base_chunks_.begin(), base_chunks_.end(), name) != base_chunks_.end()) continue;
+    if (serial_of(secret) >= base_serial_) continue;
+    orphans.push_back(name);
+  }
+  std::sort(orphans.begin(), orphans.end());
+  return orphans;
+}
+
+kube::Result<std::vector<std::string>> ClusterState::remove_orphaned_chunks() {
+  kube::Result<std::vector<std::string>> orphans = orphaned_chunks();
+  if (!orphans.ok()) return orphans;
+  std::vector<std::string> removed;
+  for (const std::string& name : orphans.value()) {
+    const kube::Result<Json> gone = client_.remove(secret_type(), address_.namespace_name, name, kube::DeleteOptions{});
+    if (gone.ok() || gone.error().not_found()) removed.push_back(name);
+  }
+  return removed;
 }
 
 }  // namespace mkq::state

@@ -8,7 +8,9 @@
 // precondition, then deletes the old chunks: of two writers one wins and the
 // other gets Conflict and changes nothing (its new chunks are removed again),
 // and a reader never sees half a write. A crash leaves the index on the last
-// write that got through; at worst chunks nobody names are left behind.
+// write that got through; at worst chunks nobody names are left behind, and
+// the first write of the next process that writes removes them
+// (orphaned_chunks()).
 //
 // The lock is a coordination.k8s.io/v1 Lease, NAME-lock (kube::Lease): the
 // holder's identity is "user@host (pid N)" and annotations say which command
@@ -52,10 +54,10 @@ inline constexpr std::string_view kClusterScheme = "kubernetes://";
 
 // `text` names a state in a cluster (it starts with kubernetes://).
 bool is_cluster_address(const std::string& text);
-// The address of kubernetes://CONTEXT/NAMESPACE/NAME; nullopt with *error
+// The address of kubernetes://CONTEXT/NAMESPACE/NAME; an Error (ConfigError)
 // when a part is missing or NAMESPACE/NAME are no DNS labels (NAME at most 40
 // characters, so that its chunks' and lock's names stay valid).
-std::optional<ClusterAddress> parse_cluster_address(const std::string& text, std::string* error);
+base::Result<ClusterAddress> parse_cluster_address(const std::string& text);
 
 struct ClusterStateOptions {
   std::chrono::seconds lock_duration{60};  // the Lease's leaseDurationSeconds
@@ -116,6 +118,19 @@ class ClusterState {
   kube::Result<LockResult> lock(const LockHolder& me, LockHolder* previous);
   // Releases our lock (no-op when not held); best effort.
   void unlock();
+
+  // The chunk Secrets of this state that the index read or written last does
+  // not name and that were written for an older serial than it (by a writer
+  // that crashed between its chunks and its index, or whose clean-up after
+  // losing the race failed): their names, sorted. Only Secrets labelled as
+  // this state's chunks, of type mkq.dev/state-chunk and named NAME-..., are
+  // ever considered; a chunk without a serial (an older mkq's) counts as
+  // serial 0. Chunks of the current serial are left alone: they may be a
+  // concurrent writer's, about to lose the race and remove them itself.
+  kube::Result<std::vector<std::string>> orphaned_chunks();
+  // Deletes them (best effort: one that cannot be deleted is left for the
+  // next time); the names deleted. Done by the first successful write().
+  kube::Result<std::vector<std::string>> remove_orphaned_chunks();
   bool locked() const;
   // Renews our lease now (what the background renewal does).
   kube::Result<void> renew();
@@ -140,7 +155,9 @@ class ClusterState {
   ClusterStateOptions options_;
   std::string base_version_;                // the index's resourceVersion read or written last
   std::vector<std::string> base_chunks_;    // the chunks that index names
+  std::int64_t base_serial_ = 0;            // the serial that index gives
   bool namespace_ready_ = false;
+  bool orphans_swept_ = false;              // the first successful write removed the orphaned chunks
   std::unique_ptr<Renewal> renewal_;        // while the lock is ours
 };
 

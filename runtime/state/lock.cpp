@@ -10,14 +10,13 @@ namespace mkq::state {
 
 namespace detail {
 
-std::optional<LockHolder> read_lock(Database& db, bool* ok) {
+base::Result<std::optional<LockHolder>> read_lock(Database& db) {
   Statement row(db.handle(), "SELECT command, user, host, pid, since FROM lock WHERE id = 1");
   if (!row.step()) {
-    *ok = row.ok();
-    return std::nullopt;
+    if (!row.ok()) return db.error();
+    return std::optional<LockHolder>();
   }
-  *ok = true;
-  return LockHolder{row.text(0), row.text(1), row.text(2), row.integer(3), row.text(4)};
+  return std::optional<LockHolder>(LockHolder{row.text(0), row.text(1), row.text(2), row.integer(3), row.text(4)});
 }
 
 LockHolder complete_holder(LockHolder holder, const std::string& now) {
@@ -28,48 +27,52 @@ LockHolder complete_holder(LockHolder holder, const std::string& now) {
   return holder;
 }
 
-std::optional<LockHolder> current_lock(StoreData& impl, bool* ok) {
-  if (!impl.cluster) return read_lock(impl.db, ok);
+base::Result<std::optional<LockHolder>> current_lock(StoreData& impl) {
+  if (!impl.cluster) return read_lock(impl.db);
   // A Lease that cannot be read is taken for no lock: a run under way then
   // reads as interrupted in the history, never the other way round.
-  *ok = true;
   kube::Result<std::optional<LockHolder>> holder = impl.cluster->lock_holder();
   return holder.ok() ? holder.value() : std::nullopt;
 }
 
 }  // namespace detail
 
+namespace {
+
+// The state as it is kept beside it (detail::back_up), unless nothing was
+// ever recorded (`serial` 0): an older backup then stays in place.
+base::Result<void> back_up_unless_empty(detail::StoreData& impl, const base::Result<std::int64_t>& serial) {
+  if (!serial) return serial.error();
+  if (*serial == 0) return {};
+  return detail::back_up(impl);
+}
+
+}  // namespace
+
 bool LockHolder::runs_here() const { return base::liveness(host, pid) == base::Liveness::Runs; }
 
-LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
-  impl_->last_error.clear();
+base::Result<LockResult> StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) {
   Database& db = impl_->db;
   const LockHolder holder = detail::complete_holder(me, detail::now_rfc3339(*impl_));
   if (impl_->cluster) return detail::acquire_cluster_lock(*impl_, holder, previous);
 
-  // A failure is reported as Held (nothing changed) with last_error() saying why.
-  const auto failed = [&]() {
-    impl_->last_error = db.error_message();
-    if (previous != nullptr) *previous = LockHolder{};
-    return LockResult::Held;
-  };
   Transaction tx(db);
-  if (!tx.begun()) return failed();
-  bool ok = true;
-  const std::optional<LockHolder> current = detail::read_lock(db, &ok);
-  if (!ok) return failed();
+  if (!tx.begun()) return db.error();
+  const base::Result<std::optional<LockHolder>> current = detail::read_lock(db);
+  if (!current) return current.error();
 
   LockResult result = LockResult::Acquired;
-  if (current) {
-    const bool ours = current->host == holder.host && current->pid == holder.pid;
-    const bool stale = base::liveness(current->host, current->pid) == base::Liveness::Gone;
+  if (*current) {
+    const LockHolder& held = **current;
+    const bool ours = held.host == holder.host && held.pid == holder.pid;
+    const bool stale = base::liveness(held.host, held.pid) == base::Liveness::Gone;
     if (!ours && !stale) {
-      if (previous != nullptr) *previous = *current;
+      if (previous != nullptr) *previous = held;
       return LockResult::Held;  // the destructor rolls back: nothing changed
     }
     if (!ours) {
       result = LockResult::AcquiredStale;
-      if (previous != nullptr) *previous = *current;
+      if (previous != nullptr) *previous = held;
     }
   }
   Statement write(
@@ -80,108 +83,72 @@ LockResult StateStore::acquire_lock(const LockHolder& me, LockHolder* previous) 
       .bind(3, holder.host)
       .bind(4, holder.pid)
       .bind(5, holder.since);
-  if (!write.run() || !tx.commit()) return failed();
+  if (!write.run() || !tx.commit()) return db.error();
   impl_->held_lock = holder;
   // Before the run's first write, the state as it was is kept beside it; a
   // state never written to (serial 0) keeps an older backup in place.
-  if (!impl_->backed_up && serial() > 0) {
-    std::string error;
-    if (!detail::back_up(*impl_, &error)) {
-      release_lock();
-      impl_->last_error = error;
-      if (previous != nullptr) *previous = LockHolder{};
-      return LockResult::Held;
+  if (!impl_->backed_up) {
+    if (const base::Result<void> kept = back_up_unless_empty(*impl_, serial()); !kept) {
+      (void)release_lock();  // the backup's failure is the one to tell
+      return kept.error();
     }
   }
   impl_->backed_up = true;
   return result;
 }
 
-void StateStore::release_lock() {
-  if (!impl_->held_lock) return;
-  impl_->last_error.clear();
+base::Result<void> StateStore::release_lock() {
+  if (!impl_->held_lock) return {};
   if (impl_->cluster) {
     impl_->cluster->unlock();
     impl_->held_lock.reset();
-    return;
+    return {};
   }
   Statement remove(impl_->db.handle(), "DELETE FROM lock WHERE id = 1 AND host = ?1 AND pid = ?2");
   remove.bind(1, impl_->held_lock->host).bind(2, impl_->held_lock->pid);
-  if (!remove.run()) {
-    impl_->last_error = impl_->db.error_message();
-    return;  // still ours: a later release (or the destructor) tries again
-  }
+  if (!remove.run()) return impl_->db.error();  // still ours: a later release (or the destructor) tries again
   impl_->held_lock.reset();
+  return {};
 }
 
-std::optional<LockHolder> StateStore::force_unlock() {
-  impl_->last_error.clear();
+base::Result<std::optional<LockHolder>> StateStore::force_unlock() {
   if (impl_->cluster) {
     kube::Result<std::optional<LockHolder>> broken = impl_->cluster->break_lock();
     impl_->cluster->unlock();
     impl_->held_lock.reset();
-    if (broken.ok()) return broken.value();
-    impl_->last_error = broken.error().message;
-    return std::nullopt;
+    return broken;
   }
   Database& db = impl_->db;
   Transaction tx(db);
-  if (!tx.begun()) {
-    impl_->last_error = db.error_message();
-    return std::nullopt;
-  }
-  bool ok = true;
-  const std::optional<LockHolder> current = detail::read_lock(db, &ok);
-  if (!ok) {
-    impl_->last_error = db.error_message();
-    return std::nullopt;
-  }
-  if (!current) return std::nullopt;
-  if (!db.exec("DELETE FROM lock") || !tx.commit()) {
-    impl_->last_error = db.error_message();
-    return std::nullopt;
-  }
-  if (impl_->held_lock) impl_->held_lock.reset();
+  if (!tx.begun()) return db.error();
+  base::Result<std::optional<LockHolder>> current = detail::read_lock(db);
+  if (!current || !*current) return current;
+  if (!db.exec("DELETE FROM lock") || !tx.commit()) return db.error();
+  impl_->held_lock.reset();
   return current;
 }
 
-std::optional<LockHolder> StateStore::lock_holder() const {
-  impl_->last_error.clear();
-  bool ok = true;
-  std::optional<LockHolder> holder = detail::current_lock(*impl_, &ok);
-  if (!ok && impl_->last_error.empty()) impl_->last_error = impl_->db.error_message();
-  return holder;
-}
+base::Result<std::optional<LockHolder>> StateStore::lock_holder() const { return detail::current_lock(*impl_); }
 
-UnlockResult StateStore::unlock(bool force, LockHolder* holder) {
-  impl_->last_error.clear();
+base::Result<UnlockResult> StateStore::unlock(bool force, LockHolder* holder) {
   if (impl_->cluster) {
     kube::Result<std::optional<LockHolder>> current = impl_->cluster->lock_holder();
-    if (!current.ok()) {
-      impl_->last_error = current.error().message;
-      return UnlockResult::NotLocked;
-    }
+    if (!current.ok()) return current.error();
     if (!current.value()) return UnlockResult::NotLocked;
     if (holder != nullptr) *holder = *current.value();
     if (!force && current.value()->runs_here()) return UnlockResult::HolderRuns;
-    if (!force_unlock() && !impl_->last_error.empty()) return UnlockResult::NotLocked;
+    if (base::Result<std::optional<LockHolder>> broken = force_unlock(); !broken) return broken.error();
     return UnlockResult::Released;
   }
   Database& db = impl_->db;
   Transaction tx(db);
-  bool ok = tx.begun();
-  const std::optional<LockHolder> current = ok ? detail::read_lock(db, &ok) : std::nullopt;
-  if (!ok) {
-    impl_->last_error = db.error_message();
-    return UnlockResult::NotLocked;
-  }
-  if (!current) return UnlockResult::NotLocked;
-  if (holder != nullptr) *holder = *current;
-  if (!force && current->runs_here()) return UnlockResult::HolderRuns;  // the destructor rolls back
-  if (!db.exec("DELETE FROM lock") || !tx.commit()) {
-    impl_->last_error = db.error_message();
-    return UnlockResult::NotLocked;
-  }
+  if (!tx.begun()) return db.error();
+  const base::Result<std::optional<LockHolder>> current = detail::read_lock(db);
+  if (!current) return current.error();
+  if (!*current) return UnlockResult::NotLocked;
+  if (holder != nullptr) *holder = **current;
+  if (!force && (*current)->runs_here()) return UnlockResult::HolderRuns;  // the destructor rolls back
+  if (!db.exec("DELETE FROM lock") || !tx.commit()) return db.error();
   impl_->held_lock.reset();
   return UnlockResult::Released;
 }

@@ -7,6 +7,8 @@
 #include <filesystem>
 #include <system_error>
 
+#include "runtime/state/state.h"
+
 namespace mkq::state {
 
 namespace {
@@ -120,7 +122,7 @@ std::optional<std::int64_t> Database::query_integer(const char* sql) {
 }
 
 std::string Database::error_message() const {
-  if (!hook_error_.empty()) return hook_error_;
+  if (hook_error_) return hook_error_->message;
   if (db_ == nullptr) return "state " + name_ + ": out of memory";
   std::string message = "state " + name_ + ": " + sqlite3_errmsg(db_);
   // SQLite's "unable to open database file" or "attempt to write a readonly
@@ -144,10 +146,17 @@ std::string Database::error_message() const {
 
 std::string Database::error_message(const std::string& what) const { return "state " + name_ + ": " + what; }
 
+base::Error Database::error() const {
+  if (hook_error_) return *hook_error_;
+  return {0, kStateError, error_message()};
+}
+
+base::Error Database::error(const std::string& what) const { return {0, kStateError, error_message(what)}; }
+
 int Database::error_code() const { return db_ == nullptr ? SQLITE_NOMEM : sqlite3_errcode(db_); }
 
 Transaction::Transaction(Database& db) : db_(db) {
-  db_.hook_error_.clear();
+  db_.hook_error_.reset();
   begun_ = db_.run_cached("BEGIN IMMEDIATE");
 }
 
@@ -159,12 +168,13 @@ bool Transaction::commit() {
   if (!begun_ || done_) return false;
   if (db_.before_commit_) {
     if (!db_.broken_.empty()) {
-      db_.hook_error_ = db_.broken_;
+      db_.hook_error_ = base::Error(0, kStateError, db_.broken_);
       return false;
     }
-    std::string error;
-    if (!db_.before_commit_(&error)) {
-      db_.hook_error_ = error.empty() ? db_.error_message("the write could not be kept") : error;
+    base::Result<void> kept = db_.before_commit_();
+    if (!kept) {
+      db_.hook_error_ = std::move(kept.error());
+      if (db_.hook_error_->message.empty()) db_.hook_error_->message = db_.error_message("the write could not be kept");
       return false;  // the destructor rolls back
     }
   }

@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "base/result.h"
+
 struct sqlite3;
 struct sqlite3_stmt;
 
@@ -63,11 +65,11 @@ class Database {
   // What messages call the state ("state NAME: ..."); the file's path until set.
   void set_name(const std::string& name) { name_ = name; }
 
-  // Runs inside every Transaction just before its COMMIT: false, with the
-  // reason, keeps the transaction from committing (it is rolled back) and
-  // error_message() gives the reason. A state kept in a cluster pushes each
-  // transaction here, so that what the cluster holds is what was committed.
-  using BeforeCommit = std::function<bool(std::string* error)>;
+  // Runs inside every Transaction just before its COMMIT: an Error keeps the
+  // transaction from committing (it is rolled back) and error() gives it as
+  // it came. A state kept in a cluster pushes each transaction here, so that
+  // what the cluster holds is what was committed.
+  using BeforeCommit = std::function<base::Result<void>()>;
   void set_before_commit(BeforeCommit hook) { before_commit_ = std::move(hook); }
   sqlite3* handle() const { return db_; }
 
@@ -85,6 +87,11 @@ class Database {
   std::string error_message() const;
   std::string error_message(const std::string& what) const;
   int error_code() const;
+  // The last failure as an Error: the before-commit hook's as it came, else
+  // error_message() with reason kStateError (state.h).
+  base::Error error() const;
+  // "state PATH: WHAT" as an Error (reason kStateError).
+  base::Error error(const std::string& what) const;
 
  private:
   friend class Transaction;
@@ -94,8 +101,8 @@ class Database {
   std::string name_;  // in messages
   std::map<std::string, sqlite3_stmt*> cache_;
   BeforeCommit before_commit_;
-  // Why the last commit failed in before_commit_ (error_message() says it).
-  std::string hook_error_;
+  // Why the last commit failed in before_commit_ (error() gives it).
+  std::optional<base::Error> hook_error_;
   // Set when a commit failed after before_commit_ succeeded: what the hook
   // pushed was not committed here, so no later transaction commits.
   std::string broken_;

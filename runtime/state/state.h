@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "base/clock.h"
+#include "base/result.h"
 #include "base/object_ref.h"
 
 namespace mkq::state {
@@ -124,26 +125,32 @@ struct ForgetResult {
   std::vector<std::string> unknown;       // addresses (or clusters) the inventory does not hold
 };
 
+// The reason (base::Error::reason) of a StateStore's own failures: the file,
+// the database or the working copy failed. A state kept in a cluster passes
+// the cluster's errors through as they are (Conflict, 409, when another writer
+// got there first). Messages name the state: "state /x/state.db: database is
+// locked". A failure that concerns one object (an inventory entry, an
+// object's outcome) carries its address in base::Error::address.
+inline constexpr const char* kStateError = "StateError";
+
 class StateStore {
  public:
   // Opens (creating the directory, owner-only, and the file when absent) and
   // migrates. Every open verifies the file (SQLite's integrity check, schema
   // version, lineage) and refuses a zero-byte file; a damaged state's error
-  // names its backup. nullptr with *error ("state /x/state.db: file is not a
-  // database; ...").
-  static std::unique_ptr<StateStore> open(const std::filesystem::path& path, std::string* error);
-  // Never creates or migrates; verifies as open() does. nullptr when absent
-  // (error empty), unreadable or damaged.
-  static std::unique_ptr<StateStore> open_existing(const std::filesystem::path& path, std::string* error);
+  // names its backup ("state /x/state.db: file is not a database; ...").
+  static base::Result<std::unique_ptr<StateStore>> open(const std::filesystem::path& path);
+  // Never creates or migrates; verifies as open() does. A null store when
+  // there is none; an Error when it is unreadable or damaged.
+  static base::Result<std::unique_ptr<StateStore>> open_existing(const std::filesystem::path& path);
   // The state kept in a cluster (cluster_state.h), read into a private working
   // copy (an owner-only temporary directory, removed with the store) and
   // verified as a file is. `create`: made when there is none, and migrated;
-  // else nullptr with *error empty when there is none. Every transaction is
-  // pushed to the cluster before it commits -- one that cannot be (another
-  // writer got there first) is not committed and its call fails -- and the
-  // lock is the cluster's Lease. Messages name the state's kubernetes:// address.
-  static std::unique_ptr<StateStore> open_in_cluster(std::unique_ptr<ClusterState> cluster, bool create,
-                                                     std::string* error);
+  // else a null store when there is none. Every transaction is pushed to the
+  // cluster before it commits -- one that cannot be (another writer got there
+  // first) is not committed and its call fails -- and the lock is the
+  // cluster's Lease. Messages name the state's kubernetes:// address.
+  static base::Result<std::unique_ptr<StateStore>> open_in_cluster(std::unique_ptr<ClusterState> cluster, bool create);
   ~StateStore();
   StateStore(const StateStore&) = delete;
   StateStore& operator=(const StateStore&) = delete;
@@ -152,15 +159,16 @@ class StateStore {
   // Where the state is kept, as the user names it: the file's path, or kubernetes://CONTEXT/NAMESPACE/NAME.
   std::string location() const;
   // The committed database as a file's bytes, without the lock (what `mkq
-  // state push` sends); false with *error on a failure.
-  bool snapshot(StateSnapshot* out, std::string* error) const;
+  // state push` sends).
+  base::Result<StateSnapshot> snapshot() const;
   std::string lineage() const;   // a random UUID chosen when the file was created
   // The identity of the policy this state belongs to (the mkq.dev/policy label
   // of its objects); empty until its first apply records it.
   std::string policy() const;
   // Records the identity (one transaction; the serial does not change).
-  bool set_policy(const std::string& policy, std::string* error);
-  std::int64_t serial() const;   // +1 with every committed inventory change
+  base::Result<void> set_policy(const std::string& policy);
+  // +1 with every committed inventory change; read from the database.
+  base::Result<std::int64_t> serial() const;
   int schema_version() const;
   // The clock whose time the state records (lock, runs, applied objects): the
   // system's unless a caller -- a test, a composition root -- chooses another,
@@ -170,73 +178,82 @@ class StateStore {
   // The apply lock. Acquired: it is ours. AcquiredStale: the holder was a
   // process on this host that no longer runs; its lock was taken over
   // (*previous says whose). Held: someone else holds it (*previous says who);
-  // nothing changed. The first acquisition of a store (once per run) keeps
-  // the state as it is as PATH.backup (owner-only, without the lock) unless
-  // nothing was ever recorded (serial 0); when that fails the lock is released
-  // and the answer is Held with an empty *previous and last_error() saying why.
-  LockResult acquire_lock(const LockHolder& me, LockHolder* previous);
-  // Releases our lock (no-op when not ours).
-  void release_lock();
-  // `mkq state unlock`: removes whatever lock there is; returns who held it.
-  std::optional<LockHolder> force_unlock();
-  std::optional<LockHolder> lock_holder() const;
+  // nothing changed -- an answer, not an error. The first acquisition of a
+  // store (once per run) keeps the state as it is as PATH.backup (owner-only,
+  // without the lock) unless nothing was ever recorded (serial 0); when that
+  // fails the lock is released and the answer is an Error, as it is when the
+  // lock cannot be read or written.
+  base::Result<LockResult> acquire_lock(const LockHolder& me, LockHolder* previous);
+  // Releases our lock (no-op when not ours). An Error when it could not be
+  // removed: it is still ours, and a later release (or the destructor) tries again.
+  base::Result<void> release_lock();
+  // Removes whatever lock there is; who held it (nullopt: nobody).
+  base::Result<std::optional<LockHolder>> force_unlock();
+  // The holder of the lock; nullopt when free.
+  base::Result<std::optional<LockHolder>> lock_holder() const;
 
-  std::vector<InventoryEntry> inventory() const;  // sorted by address
-  std::optional<InventoryEntry> find(const std::string& address) const;
-  // Insert or replace by address / remove; each bumps the serial. Return false
-  // with *error on a database failure.
-  bool record_applied(const InventoryEntry& entry, std::string* error);
-  bool record_deleted(const std::string& address, std::string* error);
+  base::Result<std::vector<InventoryEntry>> inventory() const;  // sorted by address
+  // The entry at `address`; nullopt when the inventory has none.
+  base::Result<std::optional<InventoryEntry>> find(const std::string& address) const;
+  // Insert or replace by address / remove; each bumps the serial. An Error
+  // about the entry's address on a database failure.
+  base::Result<void> record_applied(const InventoryEntry& entry);
+  base::Result<void> record_deleted(const std::string& address);
 
   // Several records in one transaction, in order: an apply's group commit,
   // one commit for many objects instead of one each. The same effect as the
   // single calls (the serial grows by one per inventory change); all or
-  // nothing.
-  bool record_batch(const std::vector<StateWrite>& writes, std::string* error);
+  // nothing. A failure of one record is about its address (the entry's, the
+  // deleted object's, the outcome's, the worker of an intent); a failed
+  // commit is about none.
+  base::Result<void> record_batch(const std::vector<StateWrite>& writes);
 
   // Credential transactions (CredentialIntent): the intents not finished, by
-  // worker (empty for a file older than schema version 3; last_error() on a
-  // failure). Begin and finish are record_batch writes (IntentBegun,
-  // IntentFinished).
-  std::vector<CredentialIntent> credential_intents() const;
+  // worker (empty for a file older than schema version 3). Begin and finish
+  // are record_batch writes (IntentBegun, IntentFinished).
+  base::Result<std::vector<CredentialIntent>> credential_intents() const;
 
-  // History.
-  std::int64_t begin_run(const std::string& command, const std::string& policy_digest, std::string* error);
-  bool record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error);
-  bool finish_run(std::int64_t run_id, const std::string& result, std::string* error);
+  // History. begin_run answers the new run's id.
+  base::Result<std::int64_t> begin_run(const std::string& command, const std::string& policy_digest);
+  base::Result<void> record_outcome(std::int64_t run_id, const ObjectOutcome& outcome);
+  base::Result<void> finish_run(std::int64_t run_id, const std::string& result);
   // Newest first; runs left "running" by a dead process read as "interrupted".
-  std::vector<RunRecord> history(int limit, bool with_objects) const;
+  base::Result<std::vector<RunRecord>> history(int limit, bool with_objects) const;
   // One run with its objects (`mkq history RUN`); nullopt when there is none.
-  std::optional<RunRecord> find_run(std::int64_t run_id) const;
+  base::Result<std::optional<RunRecord>> find_run(std::int64_t run_id) const;
 
-  // PRAGMA integrity_check's answer ("ok" when sound).
-  std::string integrity_check() const;
+  // A state in a cluster: its chunk Secrets that no index names and that are
+  // older than its serial (ClusterState::orphaned_chunks), which the first
+  // write of a run removes; always none for a file.
+  base::Result<std::vector<std::string>> orphaned_chunks() const;
+
+  // PRAGMA integrity_check's answer ("ok" when sound; else the problems, one
+  // per line); an Error when the check itself could not run.
+  base::Result<std::string> integrity_check() const;
 
   // `mkq state unlock`: removes the lock, unless its holder is a process that
   // still runs on this host and `force` is false (HolderRuns: nothing changed).
-  // *holder says who held it (Released, HolderRuns). Failures: NotLocked with
-  // last_error() set.
-  UnlockResult unlock(bool force, LockHolder* holder);
+  // *holder says who held it (Released, HolderRuns).
+  base::Result<UnlockResult> unlock(bool force, LockHolder* holder);
 
   // `mkq state rm`: forgets inventory entries without touching any cluster, in
   // one transaction; the serial grows by the number forgotten. All or nothing:
-  // when an address is not in the inventory, result->unknown names it and
-  // nothing is forgotten. false with *error on a database failure.
-  bool forget(const std::vector<std::string>& addresses, ForgetResult* result, std::string* error);
+  // when an address is not in the inventory, the answer's `unknown` names it
+  // and nothing is forgotten.
+  base::Result<ForgetResult> forget(const std::vector<std::string>& addresses);
   // The same for every entry of the named clusters; a cluster with no entry is unknown.
-  bool forget_clusters(const std::vector<std::string>& clusters, ForgetResult* result, std::string* error);
-
-  // The failure of the last call that has no error out-parameter (acquire_lock,
-  // force_unlock, lock_holder, inventory, find, history, find_run, serial,
-  // credential_intents);
-  // empty when it succeeded. "state /x/state.db: database is locked".
-  std::string last_error() const;
+  base::Result<ForgetResult> forget_clusters(const std::vector<std::string>& clusters);
 
  private:
   struct Impl;
   explicit StateStore(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl_;
 };
+
+// A run that is over as soon as it began (`mkq state rm`): begun as
+// `command`, its outcomes recorded, finished as `result`; the run's id.
+base::Result<std::int64_t> record_finished_run(StateStore& store, const std::string& command,
+                                               const std::vector<ObjectOutcome>& outcomes, const std::string& result);
 
 // "sha256:<hex>" of the canonical (sorted-key, compact) JSON of `document`,
 // salted with `lineage`. Used for inventory digests and never reversible.

@@ -33,156 +33,110 @@ namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
 
-void set_error(std::string* error, const std::string& message) {
-  if (error != nullptr) *error = message;
-}
-
 // Runs every migration newer than the file's version in one transaction, then
 // records the lineage of a new file. Another process may have migrated between
 // our first look and BEGIN IMMEDIATE: the version is read again inside.
-bool migrate(detail::StoreData& impl, std::string* error) {
+base::Result<void> migrate(detail::StoreData& impl) {
   Database& db = impl.db;
   Transaction tx(db);
-  if (!tx.begun()) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if (!tx.begun()) return db.error();
   const std::optional<std::int64_t> current = db.query_integer("PRAGMA user_version");
-  if (!current) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if (!current) return db.error();
   const int latest = latest_schema_version();
   if (*current > latest) {
-    set_error(error, db.error_message("schema version " + std::to_string(*current) +
-                                      " is newer than this mkq understands (" + std::to_string(latest) +
-                                      "); use a newer mkq"));
-    return false;
+    return db.error("schema version " + std::to_string(*current) + " is newer than this mkq understands (" +
+                    std::to_string(latest) + "); use a newer mkq");
   }
   for (const Migration& migration : migrations()) {
     if (migration.version <= *current) continue;
     if (!db.exec(migration.sql)) {
-      set_error(error, db.error_message("migration to schema version " + std::to_string(migration.version) +
-                                        " failed: " + sqlite3_errmsg(db.handle())));
-      return false;
+      return db.error("migration to schema version " + std::to_string(migration.version) +
+                      " failed: " + sqlite3_errmsg(db.handle()));
     }
   }
   const std::string pragmas = "PRAGMA user_version = " + std::to_string(latest) +
                               "; PRAGMA application_id = " + std::to_string(kApplicationId) + ";";
-  if (!db.exec(pragmas.c_str())) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if (!db.exec(pragmas.c_str())) return db.error();
   const std::string lineage = detail::random_uuid();
-  if (lineage.empty()) {
-    set_error(error, db.error_message("cannot generate a lineage: the random number generator failed"));
-    return false;
-  }
+  if (lineage.empty()) return db.error("cannot generate a lineage: the random number generator failed");
   Statement insert(db.handle(), "INSERT OR IGNORE INTO meta (id, lineage, serial) VALUES (1, ?1, 0)");
-  if (!insert.bind(1, lineage).run() || !tx.commit()) {
-    set_error(error, db.error_message());
-    return false;
+  if (!insert.bind(1, lineage).run() || !tx.commit()) return db.error();
+  return {};
+}
+
+// The schema version in the header of the database `db` opened: an Error
+// when it is not an mkq state (another program's SQLite file, a version newer
+// than this mkq, no tables unless `make_file`). A file that is not SQLite
+// fails at this first read.
+base::Result<std::int64_t> header_version(Database& db, bool make_file) {
+  const std::optional<std::int64_t> application_id = db.query_integer("PRAGMA application_id");
+  const std::optional<std::int64_t> version = db.query_integer("PRAGMA user_version");
+  if (!application_id || !version) return db.error();
+  if (*application_id != 0 && *application_id != kApplicationId) {
+    return db.error("not an mkq state database (another program's SQLite file)");
   }
-  return true;
+  const int latest = latest_schema_version();
+  if (*version > latest) {
+    return db.error("schema version " + std::to_string(*version) + " is newer than this mkq understands (" +
+                    std::to_string(latest) + "); use a newer mkq");
+  }
+  if (*version == 0) {
+    const std::optional<std::int64_t> tables = db.query_integer("SELECT count(*) FROM sqlite_master");
+    if (!tables) return db.error();
+    if (*tables != 0) return db.error("not an mkq state database (another program's SQLite file)");
+  }
+  // An older file is read as it is (its missing columns read as their
+  // defaults) and migrated by the next apply, which opens it to write.
+  if (*version == 0 && !make_file) return db.error("not an mkq state database (it has no tables)");
+  return *version;
 }
 
 // Opens `path`; create: migrate it to the current schema version (and make
 // the file when `make_file`); otherwise it is read at the version it has.
-bool open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create, std::string* error,
-               bool make_file = false) {
+base::Result<void> open_impl(detail::StoreData& store, const std::filesystem::path& path, bool create,
+                             bool make_file = false) {
   detail::StoreData* impl = &store;
   impl->path = path;
   Database& db = impl->db;
-  if (!db.open(path.string(), make_file, false)) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if (!db.open(path.string(), make_file, false)) return db.error();
   sqlite3_busy_timeout(db.handle(), kBusyTimeoutMs);
-
-  // The first read of the header: a file that is not SQLite fails here.
-  const std::optional<std::int64_t> application_id = db.query_integer("PRAGMA application_id");
-  const std::optional<std::int64_t> version = db.query_integer("PRAGMA user_version");
-  if (!application_id || !version) {
-    set_error(error, db.error_message());
-    return false;
-  }
-  if (*application_id != 0 && *application_id != kApplicationId) {
-    set_error(error, db.error_message("not an mkq state database (another program's SQLite file)"));
-    return false;
-  }
-  const int latest = latest_schema_version();
-  if (*version > latest) {
-    set_error(error, db.error_message("schema version " + std::to_string(*version) +
-                                      " is newer than this mkq understands (" + std::to_string(latest) +
-                                      "); use a newer mkq"));
-    return false;
-  }
-  if (*version == 0) {
-    const std::optional<std::int64_t> tables = db.query_integer("SELECT count(*) FROM sqlite_master");
-    if (!tables) {
-      set_error(error, db.error_message());
-      return false;
-    }
-    if (*tables != 0) {
-      set_error(error, db.error_message("not an mkq state database (another program's SQLite file)"));
-      return false;
-    }
-  }
-  // An older file is read as it is (its missing columns read as their
-  // defaults) and migrated by the next apply, which opens it to write.
-  if (*version == 0 && !make_file) {
-    set_error(error, db.error_message("not an mkq state database (it has no tables)"));
-    return false;
-  }
+  const base::Result<std::int64_t> version = header_version(db, make_file);
+  if (!version) return version.error();
   if (create) {
     Statement journal(db.handle(), "PRAGMA journal_mode = WAL");
     journal.run();
-    if (!journal.ok()) {
-      set_error(error, db.error_message());
-      return false;
-    }
+    if (!journal.ok()) return db.error();
   }
-  if (!db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")) {
-    set_error(error, db.error_message());
-    return false;
+  if (!db.exec("PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;")) return db.error();
+  const int latest = latest_schema_version();
+  if (*version < latest && create) {
+    if (base::Result<void> migrated = migrate(*impl); !migrated) return migrated;
   }
-  if (*version < latest && create && !migrate(*impl, error)) return false;
   impl->schema_version = create ? latest : static_cast<int>(*version);
 
   Statement meta(db.handle(), impl->schema_version >= 2 ? "SELECT lineage, serial, policy FROM meta WHERE id = 1"
                                                         : "SELECT lineage, serial, '' FROM meta WHERE id = 1");
-  if (!meta.step()) {
-    set_error(error,
-              meta.ok() ? db.error_message("not an mkq state database (no lineage)") : db.error_message());
-    return false;
-  }
+  if (!meta.step()) return meta.ok() ? db.error("not an mkq state database (no lineage)") : db.error();
   impl->lineage = meta.text(0);
   impl->serial = meta.integer(1);
   impl->policy = meta.text(2);
-  if (impl->lineage.empty()) {
-    set_error(error, db.error_message("not an mkq state database (no lineage)"));
-    return false;
-  }
-  return true;
+  if (impl->lineage.empty()) return db.error("not an mkq state database (no lineage)");
+  return {};
 }
 
 // SQLite's own check of every page and index (PRAGMA integrity_check): a
 // zeroed or truncated page is found here, before anything reads the
 // inventory. About 5 ms on the bench's state of 4,000 inventory rows
 // (quick_check, which skips the index contents, about 2 ms).
-bool verify(Database& db, std::string* error) {
+base::Result<void> verify(Database& db) {
   Statement rows(db.handle(), "PRAGMA integrity_check");
   std::string answer;  // the first problem; "*** in database main ***" heads the list
   while (answer.empty() && rows.step()) {
     if (rows.text(0).rfind("*** in database", 0) != 0) answer = rows.text(0);
   }
-  if (!rows.ok()) {
-    set_error(error, db.error_message());
-    return false;
-  }
-  if (answer == "ok") return true;
-  set_error(error, db.error_message("damaged: " + (answer.empty() ? std::string("no answer from the check") : answer)));
-  return false;
+  if (!rows.ok()) return db.error();
+  if (answer == "ok") return {};
+  return db.error("damaged: " + (answer.empty() ? std::string("no answer from the check") : answer));
 }
 
 // The backup beside a state (Terraform's terraform.tfstate.backup).
@@ -210,22 +164,23 @@ std::string with_backup_hint(const std::filesystem::path& path, int code, std::s
 
 // A zero-byte file is no state: no command initialises it in place (it may be
 // a state truncated by a full disk). The way out is named.
-bool refuse_empty(const std::filesystem::path& path, std::string* error) {
+base::Result<void> refuse_empty(const std::filesystem::path& path) {
   std::error_code ec;
   const auto size = std::filesystem::file_size(path, ec);
-  if (ec || size != 0) return false;
-  set_error(error, "state " + path.string() + ": not an mkq state: empty file; if no state is meant to be there, "
-                   "delete it to start afresh: rm " + path.string());
-  return true;
+  if (ec || size != 0) return {};
+  return base::Error(0, kStateError,
+                     "state " + path.string() + ": not an mkq state: empty file; if no state is meant to be there, "
+                     "delete it to start afresh: rm " + path.string());
 }
 
 }  // namespace
 
-bool detail::open_verified(StoreData& store, const std::filesystem::path& path, bool migrate_it, std::string* error) {
-  if (refuse_empty(path, error)) return false;
-  if (open_impl(store, path, migrate_it, error) && verify(store.db, error)) return true;
-  if (error != nullptr) *error = with_backup_hint(path, store.db.error_code(), *error);
-  return false;
+base::Result<void> detail::open_verified(StoreData& store, const std::filesystem::path& path, bool migrate_it) {
+  if (base::Result<void> empty = refuse_empty(path); !empty) return empty;
+  base::Result<void> opened = open_impl(store, path, migrate_it);
+  if (opened) opened = verify(store.db);
+  if (!opened) opened.error().message = with_backup_hint(path, store.db.error_code(), opened.error().message);
+  return opened;
 }
 
 namespace {
@@ -297,14 +252,14 @@ std::string inventory_select(int schema_version) {
 
 namespace detail {
 
-bool back_up(StoreData& impl, std::string* error) {
+base::Result<void> back_up(StoreData& impl) {
   const std::filesystem::path target = backup_of(impl.path);
   const std::filesystem::path temporary = target.string() + ".new-" + std::to_string(getpid());
   const auto failed = [&](const std::string& why) {
     std::error_code ec;
     std::filesystem::remove(temporary, ec);
-    set_error(error, "state " + impl.path.string() + ": cannot keep a backup in " + target.string() + ": " + why);
-    return false;
+    return base::Error(0, kStateError,
+                       "state " + impl.path.string() + ": cannot keep a backup in " + target.string() + ": " + why);
   };
   ::unlink(temporary.c_str());
   const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -329,7 +284,7 @@ bool back_up(StoreData& impl, std::string* error) {
   if (sqlite3_close(copy) != SQLITE_OK && rc == SQLITE_OK) rc = SQLITE_ERROR;
   if (rc != SQLITE_OK) return failed(message);
   if (::rename(temporary.c_str(), target.c_str()) != 0) return failed(std::system_category().message(errno));
-  return true;
+  return {};
 }
 
 }  // namespace detail
@@ -337,7 +292,7 @@ bool back_up(StoreData& impl, std::string* error) {
 StateStore::StateStore(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
 StateStore::~StateStore() {
-  if (impl_ != nullptr) release_lock();
+  if (impl_ != nullptr) (void)release_lock();  // best effort: a lock left behind is stale once we are gone
 }
 
 namespace {
@@ -346,73 +301,72 @@ namespace {
 // the file is created and migrated under a temporary name beside it, made
 // owner-only, and linked into place. When another process linked its own
 // first, ours is discarded and theirs is used (one lineage).
-bool create_state(const std::filesystem::path& path, std::string* error) {
+base::Result<void> create_state(const std::filesystem::path& path) {
   const std::filesystem::path temporary =
       path.string() + ".new-" + std::to_string(getpid()) + "-" + detail::random_uuid().substr(0, 8);
   {
     const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
     if (fd < 0) {
-      set_error(error, "state " + path.string() + ": cannot create " + temporary.string() + ": " +
-                           std::system_category().message(errno));
-      return false;
+      return base::Error(0, kStateError,
+                         "state " + path.string() + ": cannot create " + temporary.string() + ": " +
+                             std::system_category().message(errno));
     }
     ::close(fd);
     detail::StoreData fresh;
-    if (!open_impl(fresh, temporary, true, error, true)) {
+    if (base::Result<void> made = open_impl(fresh, temporary, true, true); !made) {
       std::error_code ec;
       std::filesystem::remove(temporary, ec);
-      return false;
+      return made;
     }
   }  // closed: the WAL is checkpointed into the file and removed
   const bool linked = ::link(temporary.c_str(), path.c_str()) == 0;
   const int link_errno = errno;
   std::error_code ec;
   std::filesystem::remove(temporary, ec);
-  if (linked || link_errno == EEXIST) return true;
-  set_error(error, "state " + path.string() + ": cannot create it: " + std::system_category().message(link_errno));
-  return false;
+  if (linked || link_errno == EEXIST) return {};
+  return base::Error(0, kStateError,
+                     "state " + path.string() + ": cannot create it: " + std::system_category().message(link_errno));
 }
 
 }  // namespace
 
-std::unique_ptr<StateStore> StateStore::open(const std::filesystem::path& path, std::string* error) {
+base::Result<std::unique_ptr<StateStore>> StateStore::open(const std::filesystem::path& path) {
   try {
     const std::filesystem::path directory = path.parent_path();
     std::error_code ec;
     if (!directory.empty() && !std::filesystem::is_directory(directory, ec)) {
       std::filesystem::create_directories(directory, ec);
       if (ec) {
-        set_error(error, "state " + path.string() + ": cannot create the directory " + directory.string() +
-                             ": " + ec.message());
-        return nullptr;
+        return base::Error(0, kStateError,
+                           "state " + path.string() + ": cannot create the directory " + directory.string() + ": " +
+                               ec.message());
       }
       // The directory mkq made (.mkq/) is the owner's alone, whatever the umask.
       std::filesystem::permissions(directory, std::filesystem::perms::owner_all, ec);
     }
-    if (!std::filesystem::exists(path, ec) && !create_state(path, error)) return nullptr;
+    if (!std::filesystem::exists(path, ec)) {
+      if (base::Result<void> created = create_state(path); !created) return created.error();
+    }
     auto impl = std::make_unique<Impl>();
-    if (!detail::open_verified(*impl, path, true, error)) return nullptr;
+    if (base::Result<void> opened = detail::open_verified(*impl, path, true); !opened) return opened.error();
     return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
   } catch (const std::exception& e) {
-    set_error(error, "state " + path.string() + ": " + e.what());
-    return nullptr;
+    return base::Error(0, kStateError, "state " + path.string() + ": " + e.what());
   }
 }
 
-std::unique_ptr<StateStore> StateStore::open_existing(const std::filesystem::path& path, std::string* error) {
+base::Result<std::unique_ptr<StateStore>> StateStore::open_existing(const std::filesystem::path& path) {
   try {
-    if (error != nullptr) error->clear();
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) {
-      if (ec) set_error(error, "state " + path.string() + ": " + ec.message());
-      return nullptr;
+      if (ec) return base::Error(0, kStateError, "state " + path.string() + ": " + ec.message());
+      return std::unique_ptr<StateStore>();  // none
     }
     auto impl = std::make_unique<Impl>();
-    if (!detail::open_verified(*impl, path, false, error)) return nullptr;
+    if (base::Result<void> opened = detail::open_verified(*impl, path, false); !opened) return opened.error();
     return std::unique_ptr<StateStore>(new StateStore(std::move(impl)));  // private constructor
   } catch (const std::exception& e) {
-    set_error(error, "state " + path.string() + ": " + e.what());
-    return nullptr;
+    return base::Error(0, kStateError, "state " + path.string() + ": " + e.what());
   }
 }
 
@@ -422,24 +376,17 @@ std::string StateStore::lineage() const { return impl_->lineage; }
 
 std::string StateStore::policy() const { return impl_->policy; }
 
-bool StateStore::set_policy(const std::string& policy, std::string* error) {
+base::Result<void> StateStore::set_policy(const std::string& policy) {
   Transaction tx(impl_->db);  // a transaction of its own: a state in a cluster pushes each
   Statement update(impl_->db.handle(), "UPDATE meta SET policy = ?1 WHERE id = 1");
-  if (!tx.begun() || !update.bind(1, policy).run() || !tx.commit()) {
-    set_error(error, impl_->db.error_message());
-    return false;
-  }
+  if (!tx.begun() || !update.bind(1, policy).run() || !tx.commit()) return impl_->db.error();
   impl_->policy = policy;
-  return true;
+  return {};
 }
 
-std::int64_t StateStore::serial() const {
-  impl_->last_error.clear();
+base::Result<std::int64_t> StateStore::serial() const {
   const std::optional<std::int64_t> serial = impl_->db.query_integer("SELECT serial FROM meta WHERE id = 1");
-  if (!serial) {
-    impl_->last_error = impl_->db.error_message();
-    return impl_->serial;
-  }
+  if (!serial) return impl_->db.error();
   impl_->serial = *serial;
   return *serial;
 }
@@ -448,24 +395,20 @@ int StateStore::schema_version() const { return impl_->schema_version; }
 
 void StateStore::use_clock(const base::Clock& clock) { impl_->clock = &clock; }
 
-std::string StateStore::last_error() const { return impl_->last_error; }
-
-std::vector<InventoryEntry> StateStore::inventory() const {
-  impl_->last_error.clear();
+base::Result<std::vector<InventoryEntry>> StateStore::inventory() const {
   std::vector<InventoryEntry> entries;
   Statement rows(impl_->db.handle(), (inventory_select(impl_->schema_version) + "ORDER BY address").c_str());
   while (rows.step()) entries.push_back(read_entry(rows));
-  if (!rows.ok()) impl_->last_error = impl_->db.error_message();
+  if (!rows.ok()) return impl_->db.error();
   return entries;
 }
 
-std::optional<InventoryEntry> StateStore::find(const std::string& address) const {
-  impl_->last_error.clear();
+base::Result<std::optional<InventoryEntry>> StateStore::find(const std::string& address) const {
   Statement row(impl_->db.handle(), (inventory_select(impl_->schema_version) + "WHERE address = ?1").c_str());
   row.bind(1, address);
-  if (row.step()) return read_entry(row);
-  if (!row.ok()) impl_->last_error = impl_->db.error_message();
-  return std::nullopt;
+  if (row.step()) return std::optional<InventoryEntry>(read_entry(row));
+  if (!row.ok()) return impl_->db.error().about(address);
+  return std::optional<InventoryEntry>();
 }
 
 namespace {
@@ -502,7 +445,7 @@ bool remove_inventory(Database& db, const std::string& address, bool* changed) {
   return true;
 }
 
-bool insert_outcome(Database& db, std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
+base::Result<void> insert_outcome(Database& db, std::int64_t run_id, const ObjectOutcome& outcome) {
   Statement insert(
       db,
       "INSERT INTO run_objects (run_id, address, action, result, message) VALUES (?1, ?2, ?3, ?4, ?5)");
@@ -511,10 +454,8 @@ bool insert_outcome(Database& db, std::int64_t run_id, const ObjectOutcome& outc
       .bind(3, outcome.action)
       .bind(4, outcome.result)
       .bind(5, outcome.message);
-  if (insert.run()) return true;
-  set_error(error, insert.code() == SQLITE_CONSTRAINT ? db.error_message("no run " + std::to_string(run_id))
-                                                      : db.error_message());
-  return false;
+  if (insert.run()) return {};
+  return insert.code() == SQLITE_CONSTRAINT ? db.error("no run " + std::to_string(run_id)) : db.error();
 }
 
 // Anchor names are DNS subdomain names: a newline never occurs in one.
@@ -561,64 +502,74 @@ bool bump_serial(Database& db, std::int64_t by) {
 
 }  // namespace
 
-bool StateStore::record_applied(const InventoryEntry& entry, std::string* error) {
-  return record_batch({StateWrite{StateWrite::Kind::Applied, entry, "", 0, {}}}, error);
+base::Result<void> StateStore::record_applied(const InventoryEntry& entry) {
+  return record_batch({StateWrite{StateWrite::Kind::Applied, entry, "", 0, {}}});
 }
 
-bool StateStore::record_deleted(const std::string& address, std::string* error) {
-  return record_batch({StateWrite{StateWrite::Kind::Deleted, {}, address, 0, {}}}, error);
+base::Result<void> StateStore::record_deleted(const std::string& address) {
+  return record_batch({StateWrite{StateWrite::Kind::Deleted, {}, address, 0, {}}});
 }
 
-bool StateStore::record_batch(const std::vector<StateWrite>& writes, std::string* error) {
-  if (writes.empty()) return true;
+namespace {
+
+// The object a StateWrite is about: its errors carry this address.
+std::string address_of(const StateWrite& write) {
+  switch (write.kind) {
+    case StateWrite::Kind::Applied: return write.entry.ref.address();
+    case StateWrite::Kind::Outcome: return write.outcome.address;
+    case StateWrite::Kind::IntentBegun: return write.intent.worker;
+    case StateWrite::Kind::Deleted:
+    case StateWrite::Kind::IntentFinished: return write.address;
+  }
+  return write.address;
+}
+
+// One write of a batch, inside its transaction; *inventory_changes grows when it changed the inventory.
+base::Result<void> apply_write(detail::StoreData& impl, const StateWrite& write, std::int64_t* inventory_changes) {
+  Database& db = impl.db;
+  bool ok = true;
+  switch (write.kind) {
+    case StateWrite::Kind::Applied:
+      ok = upsert_inventory(db, write.entry, detail::now_rfc3339(impl));
+      if (ok) ++*inventory_changes;
+      break;
+    case StateWrite::Kind::Deleted: {
+      bool changed = false;
+      ok = remove_inventory(db, write.address, &changed);
+      if (ok && changed) ++*inventory_changes;
+      break;
+    }
+    case StateWrite::Kind::Outcome:
+      return insert_outcome(db, write.run_id, write.outcome);
+    case StateWrite::Kind::IntentBegun:
+      ok = begin_intent(db, write.intent, detail::now_rfc3339(impl));
+      break;
+    case StateWrite::Kind::IntentFinished:
+      ok = finish_intent(db, write.address);
+      break;
+  }
+  if (!ok) return db.error();
+  return {};
+}
+
+}  // namespace
+
+base::Result<void> StateStore::record_batch(const std::vector<StateWrite>& writes) {
+  if (writes.empty()) return {};
   Database& db = impl_->db;
   Transaction tx(db);
-  if (!tx.begun()) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if (!tx.begun()) return db.error();
   std::int64_t inventory_changes = 0;
   for (const StateWrite& write : writes) {
-    switch (write.kind) {
-      case StateWrite::Kind::Applied:
-        if (!upsert_inventory(db, write.entry, detail::now_rfc3339(*impl_))) {
-          set_error(error, db.error_message());
-          return false;
-        }
-        ++inventory_changes;
-        break;
-      case StateWrite::Kind::Deleted: {
-        bool changed = false;
-        if (!remove_inventory(db, write.address, &changed)) {
-          set_error(error, db.error_message());
-          return false;
-        }
-        if (changed) ++inventory_changes;
-        break;
-      }
-      case StateWrite::Kind::Outcome:
-        if (!insert_outcome(db, write.run_id, write.outcome, error)) return false;
-        break;
-      case StateWrite::Kind::IntentBegun:
-      case StateWrite::Kind::IntentFinished:
-        if (!(write.kind == StateWrite::Kind::IntentBegun ? begin_intent(db, write.intent, detail::now_rfc3339(*impl_))
-                                                           : finish_intent(db, write.address))) {
-          set_error(error, db.error_message());
-          return false;
-        }
-        break;
-    }
+    base::Result<void> written = apply_write(*impl_, write, &inventory_changes);
+    if (!written) return std::move(written.error()).about(address_of(write));
   }
-  if ((inventory_changes > 0 && !bump_serial(db, inventory_changes)) || !tx.commit()) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if ((inventory_changes > 0 && !bump_serial(db, inventory_changes)) || !tx.commit()) return db.error();
   impl_->serial += inventory_changes;
-  return true;
+  return {};
 }
 
-std::vector<CredentialIntent> StateStore::credential_intents() const {
-  impl_->last_error.clear();
+base::Result<std::vector<CredentialIntent>> StateStore::credential_intents() const {
   std::vector<CredentialIntent> intents;
   if (impl_->schema_version < 3) return intents;  // an older file, read as it is: no rotation recorded
   Statement rows(impl_->db.handle(),
@@ -633,111 +584,91 @@ std::vector<CredentialIntent> StateStore::credential_intents() const {
     intent.started_at = rows.text(5);
     intents.push_back(std::move(intent));
   }
-  if (!rows.ok()) impl_->last_error = impl_->db.error_message();
+  if (!rows.ok()) return impl_->db.error();
   return intents;
 }
 
-std::int64_t StateStore::begin_run(const std::string& command, const std::string& policy_digest,
-                                   std::string* error) {
+base::Result<std::int64_t> StateStore::begin_run(const std::string& command, const std::string& policy_digest) {
   Database& db = impl_->db;
   // The run belongs to the lock's holder when this store holds it, so that
   // history() can tell a live run from an interrupted one.
   const std::string host = impl_->held_lock ? impl_->held_lock->host : base::host_name();
   const std::int64_t pid = impl_->held_lock ? impl_->held_lock->pid : base::process_id();
   Transaction tx(db);
-  if (!tx.begun()) {
-    set_error(error, db.error_message());
-    return 0;
-  }
+  if (!tx.begun()) return db.error();
   Statement insert(
       db.handle(),
       "INSERT INTO runs (started_at, command, policy_digest, result, serial_before, serial_after, host, "
       "pid) SELECT ?1, ?2, ?3, 'running', serial, serial, ?4, ?5 FROM meta WHERE id = 1");
   insert.bind(1, detail::now_rfc3339(*impl_)).bind(2, command).bind(3, policy_digest).bind(4, host).bind(5, pid);
-  if (!insert.run()) {
-    set_error(error, db.error_message());
-    return 0;
-  }
+  if (!insert.run()) return db.error();
   const std::int64_t id = sqlite3_last_insert_rowid(db.handle());
-  if (!tx.commit()) {
-    set_error(error, db.error_message());
-    return 0;
-  }
+  if (!tx.commit()) return db.error();
   return id;
 }
 
-bool StateStore::record_outcome(std::int64_t run_id, const ObjectOutcome& outcome, std::string* error) {
-  return record_batch({StateWrite{StateWrite::Kind::Outcome, {}, "", run_id, outcome}}, error);
+base::Result<void> StateStore::record_outcome(std::int64_t run_id, const ObjectOutcome& outcome) {
+  return record_batch({StateWrite{StateWrite::Kind::Outcome, {}, "", run_id, outcome}});
 }
 
-bool StateStore::finish_run(std::int64_t run_id, const std::string& result, std::string* error) {
+base::Result<void> StateStore::finish_run(std::int64_t run_id, const std::string& result) {
   Database& db = impl_->db;
   Transaction tx(db);  // a transaction of its own: a state in a cluster pushes each
   Statement update(db.handle(),
                    "UPDATE runs SET finished_at = ?1, result = ?2, "
                    "serial_after = (SELECT serial FROM meta WHERE id = 1) WHERE id = ?3");
   update.bind(1, detail::now_rfc3339(*impl_)).bind(2, result).bind(3, run_id);
-  if (!tx.begun() || !update.run()) {
-    set_error(error, db.error_message());
-    return false;
-  }
-  if (sqlite3_changes(db.handle()) == 0) {
-    set_error(error, db.error_message("no run " + std::to_string(run_id)));
-    return false;
-  }
-  if (!tx.commit()) {
-    set_error(error, db.error_message());
-    return false;
-  }
-  return true;
+  if (!tx.begun() || !update.run()) return db.error();
+  if (sqlite3_changes(db.handle()) == 0) return db.error("no run " + std::to_string(run_id));
+  if (!tx.commit()) return db.error();
+  return {};
 }
 
-std::vector<RunRecord> StateStore::history(int limit, bool with_objects) const {
-  impl_->last_error.clear();
+base::Result<std::vector<RunRecord>> StateStore::history(int limit, bool with_objects) const {
   Database& db = impl_->db;
-  bool lock_ok = true;
-  const std::optional<LockHolder> lock = detail::current_lock(*impl_, &lock_ok);
+  const base::Result<std::optional<LockHolder>> lock = detail::current_lock(*impl_);
+  if (!lock) return lock.error();
   std::vector<RunRecord> runs;
   Statement rows(db.handle(), (std::string(kRunColumns) + "ORDER BY id DESC LIMIT ?1").c_str());
   rows.bind(1, static_cast<std::int64_t>(limit > 0 ? limit : -1));  // -1: no limit
   while (rows.step()) {
     RunRecord run = read_run(rows);
-    if (run.result == "running" && !still_running(rows, lock)) run.result = "interrupted";
+    if (run.result == "running" && !still_running(rows, *lock)) run.result = "interrupted";
     runs.push_back(std::move(run));
   }
-  bool ok = rows.ok() && lock_ok;
+  if (!rows.ok()) return db.error();
   if (with_objects) {
-    for (RunRecord& run : runs) ok = read_objects(db, run) && ok;
+    for (RunRecord& run : runs) {
+      if (!read_objects(db, run)) return db.error();
+    }
   }
-  if (!ok) impl_->last_error = db.error_message();
   return runs;
 }
 
-std::optional<RunRecord> StateStore::find_run(std::int64_t run_id) const {
-  impl_->last_error.clear();
+base::Result<std::optional<RunRecord>> StateStore::find_run(std::int64_t run_id) const {
   Database& db = impl_->db;
-  bool lock_ok = true;
-  const std::optional<LockHolder> lock = detail::current_lock(*impl_, &lock_ok);
+  const base::Result<std::optional<LockHolder>> lock = detail::current_lock(*impl_);
+  if (!lock) return lock.error();
   Statement row(db.handle(), (std::string(kRunColumns) + "WHERE id = ?1").c_str());
   row.bind(1, run_id);
   if (!row.step()) {
-    if (!row.ok()) impl_->last_error = db.error_message();
-    return std::nullopt;
+    if (!row.ok()) return db.error();
+    return std::optional<RunRecord>();
   }
   RunRecord run = read_run(row);
-  if (run.result == "running" && !still_running(row, lock)) run.result = "interrupted";
-  if (!read_objects(db, run) || !lock_ok) impl_->last_error = db.error_message();
-  return run;
+  if (run.result == "running" && !still_running(row, *lock)) run.result = "interrupted";
+  if (!read_objects(db, run)) return db.error();
+  return std::optional<RunRecord>(std::move(run));
 }
 
-std::string StateStore::integrity_check() const {
+base::Result<std::string> StateStore::integrity_check() const {
   Statement rows(impl_->db.handle(), "PRAGMA integrity_check");
   std::string answer;
   while (rows.step()) {
     if (!answer.empty()) answer += "\n";
     answer += rows.text(0);
   }
-  if (!rows.ok()) return impl_->db.error_message();
+  if (!rows.ok()) return impl_->db.error();
   return answer;
 }
 
@@ -745,14 +676,11 @@ namespace {
 
 // Forgets, in one transaction, every inventory entry whose `column` equals one
 // of `keys`; a key that matches none is unknown and then nothing is forgotten.
-bool forget_where(Database& db, int schema_version, const std::string& column, const std::vector<std::string>& keys,
-                  ForgetResult* result, std::string* error, std::int64_t* serial) {
-  *result = ForgetResult{};
+base::Result<ForgetResult> forget_where(Database& db, int schema_version, const std::string& column,
+                                        const std::vector<std::string>& keys, std::int64_t* serial) {
+  ForgetResult result;
   Transaction tx(db);
-  if (!tx.begun()) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  if (!tx.begun()) return db.error();
   std::set<std::string> seen;
   for (const std::string& key : keys) {
     if (!seen.insert(key).second) continue;
@@ -760,46 +688,47 @@ bool forget_where(Database& db, int schema_version, const std::string& column, c
     rows.bind(1, key);
     bool any = false;
     while (rows.step()) {
-      result->forgotten.push_back(read_entry(rows));
+      result.forgotten.push_back(read_entry(rows));
       any = true;
     }
-    if (!rows.ok()) {
-      set_error(error, db.error_message());
-      return false;
-    }
-    if (!any) result->unknown.push_back(key);
+    if (!rows.ok()) return db.error();
+    if (!any) result.unknown.push_back(key);
   }
-  if (!result->unknown.empty()) {
-    result->forgotten.clear();
-    return true;  // the destructor rolls back: nothing was forgotten
+  if (!result.unknown.empty()) {
+    result.forgotten.clear();
+    return result;  // the destructor rolls back: nothing was forgotten
   }
-  for (const InventoryEntry& entry : result->forgotten) {
+  for (const InventoryEntry& entry : result.forgotten) {
     bool changed = false;
-    if (!remove_inventory(db, entry.ref.address(), &changed)) {
-      set_error(error, db.error_message());
-      return false;
-    }
+    if (!remove_inventory(db, entry.ref.address(), &changed)) return db.error().about(entry.ref.address());
   }
-  const auto count = static_cast<std::int64_t>(result->forgotten.size());
-  if ((count > 0 && !bump_serial(db, count)) || !tx.commit()) {
-    set_error(error, db.error_message());
-    return false;
-  }
+  const auto count = static_cast<std::int64_t>(result.forgotten.size());
+  if ((count > 0 && !bump_serial(db, count)) || !tx.commit()) return db.error();
   *serial += count;
-  std::sort(result->forgotten.begin(), result->forgotten.end(),
+  std::sort(result.forgotten.begin(), result.forgotten.end(),
             [](const InventoryEntry& a, const InventoryEntry& b) { return a.ref.address() < b.ref.address(); });
-  return true;
+  return result;
 }
 
 }  // namespace
 
-bool StateStore::forget(const std::vector<std::string>& addresses, ForgetResult* result, std::string* error) {
-  return forget_where(impl_->db, impl_->schema_version, "address", addresses, result, error, &impl_->serial);
+base::Result<std::int64_t> record_finished_run(StateStore& store, const std::string& command,
+                                               const std::vector<ObjectOutcome>& outcomes, const std::string& result) {
+  const base::Result<std::int64_t> run_id = store.begin_run(command, "");
+  if (!run_id) return run_id;
+  std::vector<StateWrite> writes;
+  for (const ObjectOutcome& outcome : outcomes) writes.push_back({StateWrite::Kind::Outcome, {}, "", *run_id, outcome});
+  if (base::Result<void> written = store.record_batch(writes); !written) return written.error();
+  if (base::Result<void> finished = store.finish_run(*run_id, result); !finished) return finished.error();
+  return run_id;
 }
 
-bool StateStore::forget_clusters(const std::vector<std::string>& clusters, ForgetResult* result,
-                                 std::string* error) {
-  return forget_where(impl_->db, impl_->schema_version, "cluster", clusters, result, error, &impl_->serial);
+base::Result<ForgetResult> StateStore::forget(const std::vector<std::string>& addresses) {
+  return forget_where(impl_->db, impl_->schema_version, "address", addresses, &impl_->serial);
+}
+
+base::Result<ForgetResult> StateStore::forget_clusters(const std::vector<std::string>& clusters) {
+  return forget_where(impl_->db, impl_->schema_version, "cluster", clusters, &impl_->serial);
 }
 
 }  // namespace mkq::state

@@ -27,10 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-void set_error(std::string* error, const std::string& message) {
-  if (error != nullptr) *error = message;
-}
-
 // The database of `db` as a file's bytes -- inside a transaction, with what
 // it changed so far.
 std::optional<std::string> serialize(sqlite3* db) {
@@ -43,46 +39,39 @@ std::optional<std::string> serialize(sqlite3* db) {
 }
 
 // Writes `bytes` to `path` (owner-only), replacing it.
-bool write_file(const fs::path& path, const std::string& bytes, std::string* error) {
+base::Result<void> write_file(const fs::path& path, const std::string& bytes) {
+  const auto failed = [&] {
+    return base::Error(0, kStateError, "cannot write " + path.string() + ": " + std::system_category().message(errno));
+  };
   const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (fd < 0) {
-    set_error(error, "cannot write " + path.string() + ": " + std::system_category().message(errno));
-    return false;
-  }
+  if (fd < 0) return failed();
   ::fchmod(fd, 0600);
   std::size_t done = 0;
   while (done < bytes.size()) {
     const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
     if (n <= 0) {
-      set_error(error, "cannot write " + path.string() + ": " + std::system_category().message(errno));
+      base::Error error = failed();
       ::close(fd);
-      return false;
+      return error;
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    set_error(error, "cannot write " + path.string() + ": " + std::system_category().message(errno));
-    return false;
-  }
-  return true;
+  if (::fsync(fd) != 0 || ::close(fd) != 0) return failed();
+  return {};
 }
 
-// What is pushed before a transaction of a state in a cluster commits.
-bool push(detail::StoreData& impl, std::string* error) {
+// What is pushed before a transaction of a state in a cluster commits: the
+// cluster's Error as it came (Conflict when another writer got there first).
+base::Result<void> push(detail::StoreData& impl) {
   StateSnapshot snapshot;
   const std::optional<std::string> bytes = serialize(impl.db.handle());
   Statement meta(impl.db.handle(), "SELECT serial, policy FROM meta WHERE id = 1");
-  if (!bytes || !meta.step()) {
-    set_error(error, impl.db.error_message());
-    return false;
-  }
+  if (!bytes || !meta.step()) return impl.db.error();
   snapshot.database = *bytes;
   snapshot.lineage = impl.lineage;
   snapshot.serial = meta.integer(0);
   snapshot.policy = meta.text(1);
-  const kube::Result<void> written = impl.cluster->write(snapshot);
-  if (!written.ok()) set_error(error, written.error().message);
-  return written.ok();
+  return impl.cluster->write(snapshot);
 }
 
 // "state /tmp/mkq-state-x/state.db: ..." as the user knows it: "state kubernetes://...: ...".
@@ -98,30 +87,26 @@ std::string named(std::string message, const fs::path& working, const std::strin
 // taken after it was read). The lineage must be the one read before -- unless
 // there was none: the copy made then was new and never written, and the state
 // another process made since is the one.
-bool reload(detail::StoreData& impl, std::string* error) {
+base::Result<void> reload(detail::StoreData& impl) {
   const std::string uri = impl.cluster->address().uri();
   const bool was_absent = impl.cluster->base_version().empty();
   kube::Result<std::optional<StateSnapshot>> read = impl.cluster->read();
-  if (!read.ok()) {
-    set_error(error, read.error().message);
-    return false;
-  }
+  if (!read.ok()) return read.error();
   if (!read.value() || (read.value()->lineage != impl.lineage && !was_absent)) {
-    set_error(error, "state " + uri + " was " +
-                         (read.value() ? "replaced by another state (lineage " + read.value()->lineage + ")"
-                                       : std::string("removed")) +
-                         " since it was read; nothing was changed: run again");
-    return false;
+    return base::Error(0, kStateError,
+                       "state " + uri + " was " +
+                           (read.value() ? "replaced by another state (lineage " + read.value()->lineage + ")"
+                                         : std::string("removed")) +
+                           " since it was read; nothing was changed: run again");
   }
   impl.db.close();
   std::error_code ec;
   fs::remove(impl.path.string() + "-wal", ec);
   fs::remove(impl.path.string() + "-shm", ec);
-  if (!write_file(impl.path, read.value()->database, error) || !detail::open_verified(impl, impl.path, true, error)) {
-    if (error != nullptr) *error = named(*error, impl.path, uri);
-    return false;
-  }
-  return true;
+  base::Result<void> reopened = write_file(impl.path, read.value()->database);
+  if (reopened) reopened = detail::open_verified(impl, impl.path, true);
+  if (!reopened) reopened.error().message = named(reopened.error().message, impl.path, uri);
+  return reopened;
 }
 
 }  // namespace
@@ -143,70 +128,73 @@ WorkingDirectory& WorkingDirectory::operator=(WorkingDirectory&& other) noexcept
   return *this;
 }
 
-WorkingDirectory WorkingDirectory::make(std::string* error) {
+base::Result<WorkingDirectory> WorkingDirectory::make() {
   std::error_code ec;
   std::string pattern = (fs::temp_directory_path(ec) / "mkq-state-XXXXXX").string();
-  WorkingDirectory made;
   if (ec || ::mkdtemp(pattern.data()) == nullptr) {  // mkdtemp: mode 0700
-    set_error(error, "cannot make a working copy of the state under " + fs::temp_directory_path(ec).string() + ": " +
-                         std::system_category().message(errno));
-    return made;
+    return base::Error(0, kStateError,
+                       "cannot make a working copy of the state under " + fs::temp_directory_path(ec).string() +
+                           ": " + std::system_category().message(errno));
   }
+  WorkingDirectory made;
   made.path_ = pattern;
   return made;
 }
 
-LockResult acquire_cluster_lock(StoreData& impl, const LockHolder& me, LockHolder* previous) {
-  const auto failed = [&](const std::string& why) {
+base::Result<LockResult> acquire_cluster_lock(StoreData& impl, const LockHolder& me, LockHolder* previous) {
+  // A failure gives the lease back (when it was taken) and is the answer.
+  const auto failed = [&](base::Error why) {
     impl.cluster->unlock();
-    impl.last_error = why;
-    if (previous != nullptr) *previous = LockHolder{};
-    return LockResult::Held;
+    return why;
   };
   const kube::Result<LockResult> locked = impl.cluster->lock(me, previous);
-  if (!locked.ok()) return failed(locked.error().message);
+  if (!locked.ok()) return failed(locked.error());
   if (locked.value() == LockResult::Held) return LockResult::Held;
   // What was read before the lock may have moved since: read it again.
   const kube::Result<std::string> version = impl.cluster->current_version();
-  if (!version.ok()) return failed(version.error().message);
-  std::string error;
-  if (version.value() != impl.cluster->base_version() && !reload(impl, &error)) return failed(error);
+  if (!version.ok()) return failed(version.error());
+  if (version.value() != impl.cluster->base_version()) {
+    if (base::Result<void> reloaded = reload(impl); !reloaded) return failed(reloaded.error());
+  }
   impl.held_lock = me;
   return locked.value();
 }
 
 }  // namespace detail
 
-std::unique_ptr<StateStore> StateStore::open_in_cluster(std::unique_ptr<ClusterState> cluster, bool create,
-                                                        std::string* error) {
-  if (error != nullptr) error->clear();
+base::Result<std::unique_ptr<StateStore>> StateStore::open_in_cluster(std::unique_ptr<ClusterState> cluster,
+                                                                       bool create) {
   const std::string uri = cluster->address().uri();
   kube::Result<std::optional<StateSnapshot>> read = cluster->read();
-  if (!read.ok()) {
-    set_error(error, read.error().message);
-    return nullptr;
+  if (!read.ok()) return read.error();
+  if (!read.value() && !create) return std::unique_ptr<StateStore>();  // none
+  base::Result<detail::WorkingDirectory> working = detail::WorkingDirectory::make();
+  if (!working) return working.error();
+  const fs::path path = working->path() / "state.db";
+  if (read.value()) {
+    if (base::Result<void> written = write_file(path, read.value()->database); !written) return written.error();
   }
-  if (!read.value() && !create) return nullptr;
-  detail::WorkingDirectory working = detail::WorkingDirectory::make(error);
-  if (working.path().empty()) return nullptr;
-  const fs::path path = working.path() / "state.db";
-  if (read.value() && !write_file(path, read.value()->database, error)) return nullptr;
-  std::unique_ptr<StateStore> store = create ? open(path, error) : open_existing(path, error);
-  if (store == nullptr) {
-    if (error != nullptr) *error = named(*error, path, uri);
-    return nullptr;
+  base::Result<std::unique_ptr<StateStore>> store = create ? open(path) : open_existing(path);
+  if (!store) {
+    store.error().message = named(store.error().message, path, uri);
+    return store;
   }
-  if (read.value() && (store->lineage() != read.value()->lineage || store->serial() != read.value()->serial)) {
-    set_error(error, "state " + uri + " is damaged: its index gives lineage " + read.value()->lineage + " and serial " +
-                         std::to_string(read.value()->serial) + ", its database " + store->lineage() + " and " +
-                         std::to_string(store->serial()) + "; nothing was changed");
-    return nullptr;
+  if (read.value()) {
+    // The database's own lineage and serial must be the ones its index gives.
+    const base::Result<std::int64_t> serial = store.value()->serial();
+    if (!serial) return serial.error();
+    if (store.value()->lineage() != read.value()->lineage || *serial != read.value()->serial) {
+      return base::Error(0, kStateError,
+                         "state " + uri + " is damaged: its index gives lineage " + read.value()->lineage +
+                             " and serial " + std::to_string(read.value()->serial) + ", its database " +
+                             store.value()->lineage() + " and " + std::to_string(*serial) + "; nothing was changed");
+    }
   }
-  Impl& impl = *store->impl_;
-  impl.working_copy = std::move(working);
+  Impl& impl = *store.value()->impl_;
+  impl.working_copy = std::move(working.value());
   impl.cluster = std::move(cluster);
   impl.db.set_name(uri);
-  impl.db.set_before_commit([&impl](std::string* why) { return push(impl, why); });
+  impl.db.set_before_commit([&impl] { return push(impl); });
   return store;
 }
 
@@ -214,7 +202,12 @@ std::string StateStore::location() const {
   return impl_->cluster ? impl_->cluster->address().uri() : impl_->path.string();
 }
 
-bool StateStore::snapshot(StateSnapshot* out, std::string* error) const {
+base::Result<std::vector<std::string>> StateStore::orphaned_chunks() const {
+  if (!impl_->cluster) return std::vector<std::string>();
+  return impl_->cluster->orphaned_chunks();
+}
+
+base::Result<StateSnapshot> StateStore::snapshot() const {
   // A consistent copy through the backup API, into memory, without the lock
   // row: a state pushed or pulled is not locked.
   sqlite3* copy = nullptr;
@@ -226,17 +219,20 @@ bool StateStore::snapshot(StateSnapshot* out, std::string* error) const {
     if (rc == SQLITE_DONE) rc = sqlite3_exec(copy, "DELETE FROM lock", nullptr, nullptr, nullptr);
   }
   std::optional<std::string> bytes = rc == SQLITE_OK ? serialize(copy) : std::nullopt;
+  base::Error failure;
   if (!bytes) {
-    set_error(error, impl_->db.error_message(std::string("cannot copy it: ") +
-                                             (copy != nullptr ? sqlite3_errmsg(copy) : "out of memory")));
+    failure = impl_->db.error(std::string("cannot copy it: ") + (copy != nullptr ? sqlite3_errmsg(copy) : "out of memory"));
   }
   sqlite3_close(copy);
-  if (!bytes) return false;
-  out->database = std::move(*bytes);
-  out->lineage = impl_->lineage;
-  out->serial = serial();
-  out->policy = impl_->policy;
-  return true;
+  if (!bytes) return failure;
+  base::Result<std::int64_t> recorded = serial();
+  if (!recorded) return recorded.error();
+  StateSnapshot out;
+  out.database = std::move(*bytes);
+  out.lineage = impl_->lineage;
+  out.serial = *recorded;
+  out.policy = impl_->policy;
+  return out;
 }
 
 }  // namespace mkq::state

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "base/clock.h"
+#include "base/result.h"
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/sqlite_db.h"
 #include "runtime/state/state.h"
@@ -24,8 +25,8 @@ class WorkingDirectory {
   ~WorkingDirectory();
   WorkingDirectory(WorkingDirectory&& other) noexcept : path_(std::move(other.path_)) { other.path_.clear(); }
   WorkingDirectory& operator=(WorkingDirectory&& other) noexcept;
-  // A new one under the system's temporary directory; empty path with *error on a failure.
-  static WorkingDirectory make(std::string* error);
+  // A new one under the system's temporary directory.
+  static base::Result<WorkingDirectory> make();
   const std::filesystem::path& path() const { return path_; }
 
  private:
@@ -48,7 +49,6 @@ struct StoreData {
   std::int64_t serial = 0;              // the last serial read or written
   std::optional<LockHolder> held_lock;  // the lock this store acquired, until released
   bool backed_up = false;               // this run's backup is written (once per run)
-  std::string last_error;               // the last failure of a call without an error out-parameter
   const base::Clock* clock = &base::system_clock();  // the times the state records; never null
 };
 
@@ -67,22 +67,22 @@ LockHolder complete_holder(LockHolder holder, const std::string& now);
 std::string random_uuid();
 
 // Writes the state as it is now to PATH.backup (owner-only, replaced
-// atomically, without the lock row). false with *error on a failure.
-bool back_up(StoreData& impl, std::string* error);
+// atomically, without the lock row).
+base::Result<void> back_up(StoreData& impl);
 
 // The lock row, if any.
-std::optional<LockHolder> read_lock(Database& db, bool* ok);
+base::Result<std::optional<LockHolder>> read_lock(Database& db);
 // The lock as it stands: the row of a file, the unexpired Lease of a state in
-// a cluster (*ok false, last_error set, when it cannot be read).
-std::optional<LockHolder> current_lock(StoreData& impl, bool* ok);
+// a cluster (one that cannot be read is taken for none).
+base::Result<std::optional<LockHolder>> current_lock(StoreData& impl);
 
 // Opens an existing state file (migrating it when `migrate_it`) and verifies it.
-bool open_verified(StoreData& store, const std::filesystem::path& path, bool migrate_it, std::string* error);
+base::Result<void> open_verified(StoreData& store, const std::filesystem::path& path, bool migrate_it);
 
 // The lock of a state in a cluster (StateStore::acquire_lock with `me` filled
 // in): the Lease, then the working copy read again when the state moved since
 // it was read.
-LockResult acquire_cluster_lock(StoreData& impl, const LockHolder& me, LockHolder* previous);
+base::Result<LockResult> acquire_cluster_lock(StoreData& impl, const LockHolder& me, LockHolder* previous);
 
 }  // namespace detail
 }  // namespace mkq::state

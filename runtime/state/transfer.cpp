@@ -38,15 +38,12 @@ std::string would_lose(const std::string& theirs_name, const std::string& theirs
 
 // Writes `bytes` as `file`, replacing it at once: a temporary file beside it,
 // owner-only, renamed into place. The old file's -wal and -shm go with it.
-bool replace_file(const fs::path& file, const std::string& bytes, std::string* error) {
+base::Result<void> replace_file(const fs::path& file, const std::string& bytes) {
   std::error_code ec;
   const fs::path directory = file.has_parent_path() ? file.parent_path() : fs::path(".");
   if (!fs::is_directory(directory, ec)) {
     fs::create_directories(directory, ec);
-    if (ec) {
-      *error = "cannot create the directory " + directory.string() + ": " + ec.message();
-      return false;
-    }
+    if (ec) return base::Error::config("cannot create the directory " + directory.string() + ": " + ec.message());
     fs::permissions(directory, fs::perms::owner_all, ec);
   }
   const fs::path temporary = file.string() + ".pull-" + std::to_string(::getpid());
@@ -65,29 +62,31 @@ bool replace_file(const fs::path& file, const std::string& bytes, std::string* e
     fs::remove(file.string() + "-shm", ec);
     ok = ::rename(temporary.c_str(), file.c_str()) == 0;
   }
-  if (!ok) {
-    *error = "cannot write " + file.string() + ": " + std::system_category().message(errno);
-    fs::remove(temporary, ec);
-  }
-  return ok;
+  if (ok) return {};
+  base::Error error = base::Error::config("cannot write " + file.string() + ": " + std::system_category().message(errno));
+  fs::remove(temporary, ec);
+  return error;
 }
 
 }  // namespace
 
 kube::Result<Transfer> push_state(const fs::path& file, ClusterState& cluster, const LockHolder& me, bool force) {
   const std::string uri = cluster.address().uri();
-  std::string error;
   StateSnapshot snapshot;
   {
-    const std::unique_ptr<StateStore> local = StateStore::open_existing(file, &error);
-    if (local == nullptr) {
-      if (error.empty()) return kube::Error{404, "NotFound", "no state at " + file.string() + ": nothing to push", kube::Json()};
-      return kube::Error{422, "Invalid", error + "; nothing was pushed", kube::Json()};
+    const base::Result<std::unique_ptr<StateStore>> local = StateStore::open_existing(file);
+    if (!local) return kube::Error{422, "Invalid", local.error().message + "; nothing was pushed", kube::Json()};
+    if (*local == nullptr) {
+      return kube::Error{404, "NotFound", "no state at " + file.string() + ": nothing to push", kube::Json()};
     }
-    if (const std::optional<LockHolder> holder = local->lock_holder()) {
-      return refused("the state " + file.string() + " is locked: " + holder->describe() + "; nothing was pushed");
+    const base::Result<std::optional<LockHolder>> holder = (*local)->lock_holder();
+    if (!holder) return holder.error();
+    if (*holder) {
+      return refused("the state " + file.string() + " is locked: " + (*holder)->describe() + "; nothing was pushed");
     }
-    if (!local->snapshot(&snapshot, &error)) return kube::Error{0, "ConfigError", error, kube::Json()};
+    base::Result<StateSnapshot> copied = (*local)->snapshot();
+    if (!copied) return kube::Error{0, "ConfigError", copied.error().message, kube::Json()};
+    snapshot = std::move(copied.value());
   }
   Transfer transfer;
   LockHolder previous;
@@ -130,16 +129,20 @@ kube::Result<Transfer> pull_state(ClusterState& cluster, const fs::path& file, b
   Transfer transfer;
   std::error_code ec;
   if (fs::exists(file, ec)) {
-    std::string error;
-    const std::unique_ptr<StateStore> local = StateStore::open_existing(file, &error);
-    if (local == nullptr && !force) {
-      return refused(error + "; nothing was pulled; to replace it anyway: mkq state pull --force");
+    const base::Result<std::unique_ptr<StateStore>> opened = StateStore::open_existing(file);
+    if (!opened && !force) {
+      return refused(opened.error().message + "; nothing was pulled; to replace it anyway: mkq state pull --force");
     }
+    const StateStore* local = opened ? opened->get() : nullptr;
     if (local != nullptr) {
-      if (const std::optional<LockHolder> holder = local->lock_holder()) {
-        return refused("the state " + file.string() + " is locked: " + holder->describe() + "; nothing was pulled");
+      const base::Result<std::optional<LockHolder>> holder = local->lock_holder();
+      if (!holder) return holder.error();
+      if (*holder) {
+        return refused("the state " + file.string() + " is locked: " + (*holder)->describe() + "; nothing was pulled");
       }
-      const std::string lose = would_lose(file.string(), local->lineage(), local->serial(), "the state in " + uri,
+      const base::Result<std::int64_t> serial = local->serial();
+      if (!serial) return serial.error();
+      const std::string lose = would_lose(file.string(), local->lineage(), *serial, "the state in " + uri,
                                           snapshot.lineage, snapshot.serial);
       if (!lose.empty() && !force) {
         return refused(lose + "; nothing was pulled; to replace it anyway: mkq state pull --force");
@@ -147,8 +150,7 @@ kube::Result<Transfer> pull_state(ClusterState& cluster, const fs::path& file, b
     }
     transfer.replaced = true;
   }
-  std::string error;
-  if (!replace_file(file, snapshot.database, &error)) return kube::Error{0, "ConfigError", error, kube::Json()};
+  if (base::Result<void> replaced = replace_file(file, snapshot.database); !replaced) return replaced.error();
   transfer.lineage = snapshot.lineage;
   transfer.serial = snapshot.serial;
   return transfer;

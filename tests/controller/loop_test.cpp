@@ -114,7 +114,7 @@ TEST_CASE("controller: sync auto applies a change of the policy's content at onc
   CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_changes_applied_total{kind=\"policy\"} "));
   CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_pending_changes 0\n"));
   // The run is in the state's history under the controller's name.
-  const auto history = c.fleet.state()->history(1, false);
+  const auto history = c.fleet.state()->history(1, false).value();
   REQUIRE(history.size() == 1);
   CHECK(history.front().command == "controller test-1");
 }

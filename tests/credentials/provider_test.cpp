@@ -32,13 +32,13 @@ TEST_CASE("serviceaccount: a Secret absent or still the placeholder is issued", 
   const CredentialDecision absent = provider->decide("m", world.secret("east"), nullptr, nullptr);
   CHECK(absent.issue);
   CHECK(absent.error.empty());
-  CHECK(absent.reason == "not on the cluster");
+  CHECK(absent.reason() == "not on the cluster");
   CHECK(absent.description == "token for multikueue-sa, expires 2026-12-21");
 
   const Json placeholder = world.secret("east").document;
   const CredentialDecision held = provider->decide("m", world.secret("east"), &placeholder, nullptr);
   CHECK(held.issue);
-  CHECK(held.reason == "placeholder on the cluster");
+  CHECK(held.reason() == "placeholder on the cluster");
 
   const CredentialDecision north = provider->decide("m", world.secret("north"), nullptr, nullptr);
   CHECK(north.description == "token for multikueue-north, expires 2026-11-23");
@@ -123,7 +123,7 @@ TEST_CASE("serviceaccount: an issued credential is current until the rotation wi
   const CredentialDecision current = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK_FALSE(current.issue);
   CHECK(current.error.empty());
-  CHECK(current.reason == "credential current");
+  CHECK(current.reason() == "credential current");
   CHECK(current.description == "token for multikueue-sa, expires 2026-12-21");
 
   world.clock.set(credtest::at("2026-12-14T09:59:59Z"));  // 7d and 1s before expiry
@@ -132,13 +132,13 @@ TEST_CASE("serviceaccount: an issued credential is current until the rotation wi
   world.clock.set(credtest::at("2026-12-14T10:00:00Z"));  // exactly 7d before: rotate
   const CredentialDecision window = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK(window.issue);
-  CHECK(window.reason == "expires within 7d");
+  CHECK(window.reason() == "expires within 7d");
   CHECK(window.description == "token for multikueue-sa, expires 2027-01-13");
 
   world.clock.set(credtest::at("2026-12-21T10:00:01Z"));
   const CredentialDecision expired = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK(expired.issue);
-  CHECK(expired.reason == "expired");
+  CHECK(expired.reason() == "expired");
 }
 
 TEST_CASE("serviceaccount: the policy's lifetime and window apply", "[credentials]") {
@@ -155,7 +155,7 @@ TEST_CASE("serviceaccount: the policy's lifetime and window apply", "[credential
   world.clock.set(credtest::at("2026-11-22T11:00:00Z"));
   const CredentialDecision window = provider->decide("m", world.secret("north"), &live, nullptr);
   CHECK(window.issue);
-  CHECK(window.reason == "expires within 1d");
+  CHECK(window.reason() == "expires within 1d");
 }
 
 TEST_CASE("serviceaccount: a changed server or CA rotates", "[credentials]") {
@@ -170,7 +170,7 @@ TEST_CASE("serviceaccount: a changed server or CA rotates", "[credentials]") {
     auto provider = world.provider();
     const CredentialDecision decision = provider->decide("m", world.secret("east"), &live, nullptr);
     CHECK(decision.issue);
-    CHECK(decision.reason == "worker's server changed");
+    CHECK(decision.reason() == "worker's server changed");
     const Json again = issued(world, "east", *provider);
     CHECK(again["metadata"]["annotations"]["mkq.dev/credential-server"] == "https://east-new.example:6443");
     CHECK_FALSE(provider->decide("m", world.secret("east"), &again, nullptr).issue);
@@ -180,7 +180,7 @@ TEST_CASE("serviceaccount: a changed server or CA rotates", "[credentials]") {
     auto provider = world.provider();
     const CredentialDecision decision = provider->decide("m", world.secret("east"), &live, nullptr);
     CHECK(decision.issue);
-    CHECK(decision.reason == "worker's CA changed");
+    CHECK(decision.reason() == "worker's CA changed");
   }
   SECTION("no CA at all (system trust) is an error") {
     world.endpoints["east"].cluster.certificate_authority_data.clear();
@@ -206,7 +206,7 @@ TEST_CASE("serviceaccount: a Secret changed outside mkq is rewritten", "[credent
   SECTION("the data key removed") { live["data"] = Json::object(); }
   const CredentialDecision decision = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK(decision.issue);
-  CHECK(decision.reason == "changed outside mkq");
+  CHECK(decision.reason() == "changed outside mkq");
 }
 
 TEST_CASE("serviceaccount: an unknown expiry rotates", "[credentials]") {
@@ -216,7 +216,7 @@ TEST_CASE("serviceaccount: an unknown expiry rotates", "[credentials]") {
   live["metadata"]["annotations"]["mkq.dev/credential-expires"] = "soon";
   const CredentialDecision decision = provider->decide("m", world.secret("east"), &live, nullptr);
   CHECK(decision.issue);
-  CHECK(decision.reason == "expiry unknown");
+  CHECK(decision.reason() == "expiry unknown");
 }
 
 TEST_CASE("serviceaccount: force_rotate for one worker or all", "[credentials]") {
@@ -234,15 +234,15 @@ TEST_CASE("serviceaccount: force_rotate for one worker or all", "[credentials]")
     auto provider = world.provider(options);
     const CredentialDecision n = provider->decide("m", world.secret("north"), &north, nullptr);
     CHECK(n.issue);
-    CHECK(n.reason == "rotation requested");
+    CHECK(n.reason() == "rotation requested");
     CHECK_FALSE(provider->decide("m", world.secret("east"), &east, nullptr).issue);
   }
   SECTION("all") {
     mkq::credentials::ProviderOptions options;
     options.force_rotate = true;
     auto provider = world.provider(options);
-    CHECK(provider->decide("m", world.secret("north"), &north, nullptr).reason == "rotation requested");
-    CHECK(provider->decide("m", world.secret("east"), &east, nullptr).reason == "rotation requested");
+    CHECK(provider->decide("m", world.secret("north"), &north, nullptr).reason() == "rotation requested");
+    CHECK(provider->decide("m", world.secret("east"), &east, nullptr).reason() == "rotation requested");
   }
   SECTION("rotate_only without force_rotate does nothing") {
     mkq::credentials::ProviderOptions options;
@@ -337,7 +337,7 @@ TEST_CASE("serviceaccount with a pre-issued token", "[credentials]") {
   auto provider = world.provider();
   const CredentialDecision absent = provider->decide("m", world.secret("south"), nullptr, nullptr);
   CHECK(absent.issue);
-  CHECK(absent.reason == "not on the cluster");
+  CHECK(absent.reason() == "not on the cluster");
   CHECK(absent.description == "token for multikueue-sa from env:SOUTH_TOKEN");
 
   const Json live = issued(world, "south", *provider);
@@ -351,13 +351,13 @@ TEST_CASE("serviceaccount with a pre-issued token", "[credentials]") {
 
   const CredentialDecision current = provider->decide("m", world.secret("south"), &live, nullptr);
   CHECK_FALSE(current.issue);
-  CHECK(current.reason == "credential current");
+  CHECK(current.reason() == "credential current");
 
   world.secrets["env:SOUTH_TOKEN"] = "another-token";
-  CHECK(provider->decide("m", world.secret("south"), &live, nullptr).reason == "the policy's token changed");
+  CHECK(provider->decide("m", world.secret("south"), &live, nullptr).reason() == "the policy's token changed");
   world.secrets["env:SOUTH_TOKEN"] = std::string("pre-issued-") + credtest::kTokenMarker;
   world.endpoints["south"].cluster.server = "https://south-2.example:6443";
-  CHECK(world.provider()->decide("m", world.secret("south"), &live, nullptr).reason ==
+  CHECK(world.provider()->decide("m", world.secret("south"), &live, nullptr).reason() ==
         "worker's server changed");
 
   world.secrets.erase("env:SOUTH_TOKEN");
@@ -374,7 +374,7 @@ TEST_CASE("kubeconfig mode: the file's content, current or changed", "[credentia
 
   const CredentialDecision absent = provider->decide("m", world.secret("west"), nullptr, nullptr);
   CHECK(absent.issue);
-  CHECK(absent.reason == "not on the cluster");
+  CHECK(absent.reason() == "not on the cluster");
   CHECK(absent.description == "kubeconfig from file:" + world.west_file.string());
 
   const Json live = issued(world, "west", *provider);
@@ -385,20 +385,20 @@ TEST_CASE("kubeconfig mode: the file's content, current or changed", "[credentia
 
   const CredentialDecision current = provider->decide("m", world.secret("west"), &live, nullptr);
   CHECK_FALSE(current.issue);
-  CHECK(current.reason == "credential current");
+  CHECK(current.reason() == "credential current");
   CHECK(current.description == "kubeconfig from file:" + world.west_file.string());
 
   world.write_west(credtest::given_kubeconfig("    token: other\n"));
   const CredentialDecision changed = provider->decide("m", world.secret("west"), &live, nullptr);
   CHECK(changed.issue);
-  CHECK(changed.reason == "the policy's kubeconfig changed");
+  CHECK(changed.reason() == "the policy's kubeconfig changed");
 
   Json edited = live;
   edited["data"]["kubeconfig"] = mkq::credentials::base64_encode("edited by hand");
-  CHECK(provider->decide("m", world.secret("west"), &edited, nullptr).reason == "changed outside mkq");
+  CHECK(provider->decide("m", world.secret("west"), &edited, nullptr).reason() == "changed outside mkq");
 
   const Json placeholder = world.secret("west").document;
-  CHECK(provider->decide("m", world.secret("west"), &placeholder, nullptr).reason ==
+  CHECK(provider->decide("m", world.secret("west"), &placeholder, nullptr).reason() ==
         "placeholder on the cluster");
 
   std::filesystem::remove(world.west_file);
@@ -500,12 +500,12 @@ TEST_CASE("no token in any message or description", "[credentials]") {
     lives.push_back(live);
     for (const Json* state : {static_cast<const Json*>(nullptr), &live}) {
       const CredentialDecision d = provider->decide("m", world.secret(worker), state, nullptr);
-      texts.insert(texts.end(), {d.description, d.reason, d.error});
+      texts.insert(texts.end(), {d.description, d.reason(), d.error});
     }
     Json tampered = live;
     tampered["metadata"]["annotations"]["mkq.dev/credential-server"] = credtest::kTokenMarker;  // nonsense
     const CredentialDecision d = provider->decide("m", world.secret(worker), &tampered, nullptr);
-    texts.insert(texts.end(), {d.description, d.reason, d.error});
+    texts.insert(texts.end(), {d.description, d.reason(), d.error});
   }
   for (auto& [name, client] : world.clients) {
     client->fail = mkq::kube::Error{500, "InternalError", "boom", nullptr};
@@ -681,7 +681,7 @@ TEST_CASE("serviceaccount: a credential without a live anchor is re-issued", "[c
     auto next = world.provider();
     const CredentialDecision decision = next->decide("m", world.secret("east"), &live, nullptr);
     CHECK(decision.issue);
-    CHECK(decision.reason == "not revocable (no anchor Secret)");
+    CHECK(decision.reason() == "not revocable (no anchor Secret)");
   }
   SECTION("its anchor was deleted: the token is refused") {
     east.stored.clear();
@@ -689,7 +689,7 @@ TEST_CASE("serviceaccount: a credential without a live anchor is re-issued", "[c
     east.object_calls.clear();
     const CredentialDecision decision = next->decide("m", world.secret("east"), &live, nullptr);
     CHECK(decision.issue);
-    CHECK(decision.reason == "its anchor Secret is gone (token revoked)");
+    CHECK(decision.reason() == "its anchor Secret is gone (token revoked)");
     CHECK(next->decide("m", world.secret("east"), &live, nullptr).issue);
     CHECK(east.object_calls.size() == 1);  // one LIST per worker and run
   }

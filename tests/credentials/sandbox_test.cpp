@@ -218,7 +218,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
     auto fresh = mkq::credentials::make_provider(world.policy(), access, {});
     const auto decision = fresh->decide("m", world.secret("east"), &secret, nullptr);
     CHECK(decision.issue);
-    CHECK(decision.reason == "its anchor Secret is gone (token revoked)");
+    CHECK(decision.reason() == "its anchor Secret is gone (token revoked)");
   }
 
   SECTION("rotation: storing the new credential revokes the old token; the ServiceAccount stays") {

@@ -11,6 +11,7 @@
 #   3. A Lease left by a crashed holder (written with kubectl, expired) is
 #      taken over and the run says so.
 #   4. state pull / state push round trip; a state of another lineage refused.
+#   5. An orphaned chunk Secret is reported by state list and deleted by the next write.
 # Usage: state_kubernetes_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
 MKQ=${1:?usage: state_kubernetes_test.sh MKQ [KUBECTL]}
@@ -186,3 +187,38 @@ mkq_state refused state push --state "$STATE" --file "$TMP/other.db"
 mkq_state refused_pull state pull --state "$STATE" --file "$TMP/other.db"
 [ "$rc" = 1 ] && grep -q "is another state" "$TMP/refused_pull.err" || { show refused_pull; fail "pull over a local state of another lineage: exit $rc"; }
 pass "state pull and push round trip (same inventory, no token in the file); another lineage refused both ways, nothing changed"
+
+# 5. A chunk left by an interrupted write (written with kubectl: labelled as fleet's chunk, an old
+#    serial) is reported by state list and deleted by the next write; a Secret of the namespace
+#    that is not a chunk of the state is left alone.
+cat >"$TMP/orphan.yaml" <<'EOF'
+apiVersion: v1
+kind: Secret
+metadata:
+  name: fleet-0dead0ff-0
+  namespace: mkq-state
+  labels: {app.kubernetes.io/managed-by: mkq, mkq.dev/state: fleet, mkq.dev/state-chunk-of: fleet}
+  annotations: {mkq.dev/state-serial: "1"}
+type: mkq.dev/state-chunk
+data: {chunk: AAAA}
+---
+apiVersion: v1
+kind: Secret
+metadata:
+  name: fleet-notes
+  namespace: mkq-state
+  labels: {mkq.dev/state-chunk-of: fleet}
+data: {note: AAAA}
+EOF
+k --context manager-cluster apply -f "$TMP/orphan.yaml" >"$TMP/orphan_apply.out" 2>&1 || { cat "$TMP/orphan_apply.out"; fail "kubectl apply of an orphaned chunk"; }
+mkq_state orphans state list --state "$STATE"
+[ "$rc" = 0 ] && grep -q -x "mkq: warning: 1 chunk Secret of $STATE is named by no index (left by an interrupted write): fleet-0dead0ff-0; the next write to the state removes it" "$TMP/orphans.err" ||
+  { show orphans; fail "state list does not report the orphaned chunk"; }
+sed -i 's/cpu = 10, memory = 36Gi }$/cpu = 11, memory = 36Gi }/' "$TMP/a/policy.mkq"
+mkq_in a orphans_write apply . --auto-approve
+[ "$rc" = 0 ] || { show orphans_write; fail "apply with an orphaned chunk in the state's namespace: exit $rc"; }
+! k --context manager-cluster -n mkq-state get secret fleet-0dead0ff-0 >/dev/null 2>&1 || fail "the orphaned chunk is still there after a write"
+k --context manager-cluster -n mkq-state get secret fleet-notes >/dev/null 2>&1 || fail "a Secret that is no chunk of the state was deleted"
+mkq_state orphans_after state list --state "$STATE"
+[ "$rc" = 0 ] && ! grep -q "named by no index" "$TMP/orphans_after.err" || { show orphans_after; fail "state list after the write"; }
+pass "an orphaned chunk is reported by state list and deleted by the next write; a Secret that is no chunk of the state is kept"

@@ -44,8 +44,8 @@ TEST_CASE("apply carries the plan out, records it, and gives the lock back", "[o
   CHECK(fleet.cluster_queue().has_value());
   const auto state = fleet.state();
   REQUIRE(state != nullptr);
-  CHECK_FALSE(state->inventory().empty());
-  CHECK_FALSE(state->lock_holder().has_value());
+  CHECK_FALSE(state->inventory().value().empty());
+  CHECK_FALSE(state->lock_holder().value().has_value());
 
   // Made again, the plan has nothing to do.
   fleet.ui = FakeUi{};
@@ -63,7 +63,7 @@ TEST_CASE("apply stops when another run holds the state's lock", "[operation][ap
   const auto other_run = fleet.state();
   state::LockHolder other{"apply", "alice", "another-host.invalid", 4242, "2026-01-01T00:00:00Z"};
   state::LockHolder previous;
-  REQUIRE(other_run->acquire_lock(other, &previous) == state::LockResult::Acquired);
+  REQUIRE(other_run->acquire_lock(other, &previous).value() == state::LockResult::Acquired);
   const operation::ApplyResult result = operation::apply(fleet.apply_request(), fleet.resolver, fleet.ui);
   CHECK(result.stop == Stop::LockHeld);
   CHECK_FALSE(result.report.has_value());
@@ -71,7 +71,7 @@ TEST_CASE("apply stops when another run holds the state's lock", "[operation][ap
   CHECK(fleet.resolver.opened == 1);  // no cluster was even reached this time
   CHECK(fleet.cpu_quota() == "4");  // the old quota
   // The other run's lock stays.
-  const auto holder = other_run->lock_holder();
+  const auto holder = other_run->lock_holder().value();
   REQUIRE(holder.has_value());
   CHECK(holder->host == "another-host.invalid");
 }
@@ -86,7 +86,7 @@ TEST_CASE("apply refuses to delete everything it applied unless allowed", "[oper
   CHECK(result.plan->removes_everything());
   CHECK(contains(fleet.ui.errors, "this apply would delete every object mkq applied and create none"));
   CHECK(fleet.cluster_queue().has_value());
-  CHECK_FALSE(fleet.state()->lock_holder().has_value());  // the guard gave the lock back
+  CHECK_FALSE(fleet.state()->lock_holder().value().has_value());  // the guard gave the lock back
 
   fleet.ui = FakeUi{};
   operation::ApplyRequest allowed = fleet.apply_request();
@@ -109,7 +109,7 @@ TEST_CASE("apply refuses objects of another policy unless it takes them over", "
   CHECK(contains(fleet.ui.errors, "apply refuses this plan; nothing was changed"));
   CHECK(contains(fleet.ui.errors, "owned by policy other"));
   CHECK(fleet.cluster_queue()->at("metadata").at("labels").at("mkq.dev/policy") == "other");
-  CHECK(fleet.state()->inventory().empty());
+  CHECK(fleet.state()->inventory().value().empty());
 
   fleet.ui = FakeUi{};
   operation::ApplyRequest take_over = fleet.apply_request();
@@ -131,8 +131,8 @@ TEST_CASE("apply changes nothing when the user does not confirm", "[operation][a
   CHECK(fleet.ui.applies == 0);
   CHECK_FALSE(fleet.cluster_queue().has_value());
   const auto state = fleet.state();
-  CHECK(state->inventory().empty());
-  CHECK_FALSE(state->lock_holder().has_value());
+  CHECK(state->inventory().value().empty());
+  CHECK_FALSE(state->lock_holder().value().has_value());
 }
 
 TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered with", "[operation][saved]") {
@@ -191,7 +191,7 @@ TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered 
     fleet.ui = FakeUi{};
     CHECK(operation::apply_saved_plan(saved, fleet.resolver, fleet.ui).stop == Stop::StalePlan);
   }
-  CHECK_FALSE(fleet.state()->lock_holder().has_value());
+  CHECK_FALSE(fleet.state()->lock_holder().value().has_value());
 }
 
 TEST_CASE("a file that is not a saved plan is refused before anything is read", "[operation][saved]") {

@@ -16,6 +16,7 @@
 #include "runtime/operation/operation.h"
 #include "runtime/state/state.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/result.h"
 
 namespace mkq::operation::testing {
 
@@ -173,7 +174,7 @@ struct Fleet {
   }
   std::unique_ptr<state::StateStore> state() const {
     std::string error;
-    return state::StateStore::open_existing(state_path(), &error);
+    return mkq::testing::take(state::StateStore::open_existing(state_path()), &error);
   }
   // The ClusterQueue "cq" on the manager, if any.
   std::optional<Json> cluster_queue() {

@@ -50,5 +50,5 @@ TEST_CASE("apply with a selection carries out only the selected kinds of change"
   REQUIRE(result.stop == operation::Stop::None);
   CHECK(fleet.cpu_quota() == "4");
   REQUIRE(result.run_id > 0);
-  CHECK(fleet.state()->find_run(result.run_id)->command == "controller test");
+  CHECK(fleet.state()->find_run(result.run_id).value()->command == "controller test");
 }

@@ -84,9 +84,9 @@ TEST_CASE("an interrupted apply starts nothing new and finishes what is in fligh
 
   // The state holds exactly what was done: the next plan finds nothing
   // "applied by mkq but missing from the state".
-  CHECK(state.store->inventory().size() == static_cast<std::size_t>(done));
+  CHECK(state.store->inventory().value().size() == static_cast<std::size_t>(done));
   CHECK(worker.size() == static_cast<std::size_t>(done));
-  const std::vector<state::RunRecord> runs = state.store->history(1, true);
+  const std::vector<state::RunRecord> runs = state.store->history(1, true).value();
   REQUIRE(runs.size() == 1);
   REQUIRE(runs[0].objects.size() == 41);
   int skipped = 0;
@@ -121,7 +121,7 @@ TEST_CASE("an apply interrupted before it starts sends no request", "[reconcile]
   CHECK(count_outcome(report, Outcome::NotStarted) == 4);
   CHECK(report.result() == RunResult::Interrupted);
   CHECK(worker.calls().empty());
-  CHECK(state.store->inventory().empty());
+  CHECK(state.store->inventory().value().empty());
 }
 
 TEST_CASE("a dependent of a change not started is not started either, not skipped", "[reconcile][apply][cancel]") {

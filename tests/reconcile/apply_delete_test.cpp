@@ -3,6 +3,7 @@
 #include <thread>
 
 #include "apply_test_support.h"
+#include "tests/support/result.h"
 
 namespace mkq::reconcile::testing {
 namespace {
@@ -24,7 +25,7 @@ void remember(state::StateStore& store, const std::string& cluster, const std::s
   entry.digest = "sha256:old";
   entry.applied_at = "2026-01-01T00:00:00Z";
   std::string error;
-  REQUIRE(store.record_applied(entry, &error));
+  REQUIRE(mkq::testing::take(store.record_applied(entry), &error));
 }
 
 std::string uid_of(const kube::FakeClient& fake, const std::string& kind, const std::string& namespace_name,
@@ -77,7 +78,7 @@ TEST_CASE("apply replaces an object: delete, wait until gone, create", "[reconci
   CHECK(verbs[1] == "GET");
   CHECK(verbs.back() == "PATCH");
 
-  const auto entry = state.store->find("w1/LocalQueue/team/lq");
+  const auto entry = state.store->find("w1/LocalQueue/team/lq").value();
   REQUIRE(entry);
   CHECK(entry->uid == new_uid);
 }
@@ -119,7 +120,7 @@ TEST_CASE("apply waits for a deletion's finalizers", "[reconcile][apply][delete]
     controller.join();
     REQUIRE(report.success());
     CHECK(fake.size() == 0);
-    CHECK_FALSE(state.store->find("w1/ClusterQueue/cq"));
+    CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value());
   }
   SECTION("and fails at the deletion timeout naming the finalizers") {
     ApplyOptions options = fast_options();
@@ -128,7 +129,7 @@ TEST_CASE("apply waits for a deletion's finalizers", "[reconcile][apply][delete]
     REQUIRE(report.failed == 1);
     CHECK(report.results[0].message == "still present after 80ms: finalizers [test.mkq.dev/hold]");
     // Still in the inventory: the next plan deletes it again.
-    CHECK(state.store->find("w1/ClusterQueue/cq"));
+    CHECK(state.store->find("w1/ClusterQueue/cq").value());
   }
 }
 
@@ -142,7 +143,7 @@ TEST_CASE("apply counts a deletion of an object already gone as done", "[reconci
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   REQUIRE(report.success());
   CHECK(calls_of(fake, "DELETE").size() == 1);
-  CHECK_FALSE(state.store->find("w1/ClusterQueue/cq"));
+  CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value());
 }
 
 TEST_CASE("apply forgets an inventory object that is already gone without a request", "[reconcile][apply][delete]") {
@@ -158,7 +159,7 @@ TEST_CASE("apply forgets an inventory object that is already gone without a requ
   CHECK(report.success());
   CHECK(report.results.empty());
   CHECK(fake.calls().empty());
-  CHECK_FALSE(state.store->find("w1/ClusterQueue/gone"));
+  CHECK_FALSE(state.store->find("w1/ClusterQueue/gone").value());
 }
 
 }  // namespace

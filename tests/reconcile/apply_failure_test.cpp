@@ -30,7 +30,7 @@ TEST_CASE("apply reports a conflict with another manager, and takes over with fo
     CHECK(message.find("conflict with \"kubectl-edit\": .spec.cohort") != std::string::npos);
     CHECK(message.find("--force-conflicts") != std::string::npos);
     CHECK((*fake.object(kKueue, "ClusterQueue", "", "cq"))["spec"]["cohort"] == "theirs");
-    CHECK_FALSE(state.store->find("w1/ClusterQueue/cq"));
+    CHECK_FALSE(state.store->find("w1/ClusterQueue/cq").value());
   }
   SECTION("with --force-conflicts") {
     options.force_conflicts = true;
@@ -66,7 +66,7 @@ TEST_CASE("apply goes on with the other clusters when one cannot be reached", "[
   CHECK(reachable.size() == 2);
   CHECK(down.calls().empty());
 
-  const std::vector<state::RunRecord> runs = state.store->history(1, true);
+  const std::vector<state::RunRecord> runs = state.store->history(1, true).value();
   REQUIRE(runs.size() == 1);
   int failed = 0;
   for (const state::ObjectOutcome& outcome : runs[0].objects) failed += outcome.result == "failed" ? 1 : 0;
@@ -123,7 +123,7 @@ TEST_CASE("apply skips what depends on a failed object", "[reconcile][apply]") {
     CHECK(call.find("rolebindings") == std::string::npos);
   }
 
-  const std::vector<state::RunRecord> runs = state.store->history(1, true);
+  const std::vector<state::RunRecord> runs = state.store->history(1, true).value();
   REQUIRE(runs.size() == 1);
   int skipped = 0;
   for (const state::ObjectOutcome& outcome : runs[0].objects) {
@@ -174,7 +174,7 @@ class TestProvider : public CredentialProvider {
  public:
   CredentialDecision decide(const std::string&, const kueue::Object&, const Json*,
                             const state::InventoryEntry*) override {
-    return CredentialDecision{true, "test token", "not on the cluster", ""};
+    return CredentialDecision{true, "test token", reconcile::CredentialCause::NotOnCluster, "", ""};
   }
   kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret, CredentialJournal*) override {
     ++issued;
@@ -232,7 +232,7 @@ TEST_CASE("apply asks the credential provider for a credential Secret, after the
   // The value is never in a result, event or the state.
   for (const ObjectResult& result : report.results) CHECK(result.message.find("s3cr3t") == std::string::npos);
   for (const ProgressEvent& event : log.events()) CHECK(event.message.find("s3cr3t") == std::string::npos);
-  const auto entry = state.store->find("manager/Secret/kueue-system/w1-kubeconfig");
+  const auto entry = state.store->find("manager/Secret/kueue-system/w1-kubeconfig").value();
   REQUIRE(entry);
   CHECK(entry->digest.rfind("sha256:", 0) == 0);
 }

@@ -59,26 +59,26 @@ TEST_CASE("apply adopts an object that was there before mkq, and a release gives
   const reconcile::ApplyReport applied =
       reconcile::apply_plan(adopt, world.targets(), *state.store, state.run_id, nullptr, options);
   REQUIRE(applied.success());
-  const auto entry = state.store->find(kConfig);
+  const auto entry = state.store->find(kConfig).value();
   REQUIRE(entry.has_value());
   CHECK(entry->adopted);
   CHECK(Json::parse(entry->prior).dump().find("healthProbeBindAddress") != std::string::npos);
   CHECK(world.manager.object("v1", "ConfigMap", "kueue-system", "kueue-manager-config")
             .value()["data"]["controller_manager_config.yaml"] == "waitForPodsReady:\n  enable: true\n");
-  CHECK_FALSE(state.store->find("manager/ClusterQueue/cluster-queue")->adopted);  // created by mkq
+  CHECK_FALSE(state.store->find("manager/ClusterQueue/cluster-queue").value()->adopted);  // created by mkq
 
   // A later apply of the same object keeps what it was before mkq.
-  world.inventory = state.store->inventory();
+  world.inventory = state.store->inventory().value();
   desired.clusters[0].objects.back().document["metadata"]["labels"]["extra"] = "x";
   const reconcile::ApplyReport again =
       reconcile::apply_plan(world.plan(desired), world.targets(), *state.store, state.run_id, nullptr, options);
   REQUIRE(again.success());
-  CHECK(state.store->find(kConfig)->adopted);
-  CHECK(state.store->find(kConfig)->prior.rfind(entry->prior.substr(0, entry->prior.size() - 1), 0) == 0);
+  CHECK(state.store->find(kConfig).value()->adopted);
+  CHECK(state.store->find(kConfig).value()->prior.rfind(entry->prior.substr(0, entry->prior.size() - 1), 0) == 0);
 
   // Destroy: the configuration is released -- its original content back, mkq's labels and
   // ownership gone -- and everything mkq created is deleted.
-  world.inventory = state.store->inventory();
+  world.inventory = state.store->inventory().value();
   reconcile::PlanOptions destroy;
   destroy.kind = reconcile::PlanKind::Destroy;
   const reconcile::Plan release = world.plan(desired, nullptr, destroy);
@@ -92,8 +92,8 @@ TEST_CASE("apply adopts an object that was there before mkq, and a release gives
   CHECK((*config)["data"] == installed_config()["data"]);
   CHECK((*config)["metadata"].value("labels", Json::object()).empty());
   CHECK_FALSE(has_manager(*config, "mkq"));
-  CHECK(state.store->find(kConfig) == std::nullopt);
-  CHECK(state.store->inventory().empty());
+  CHECK(state.store->find(kConfig).value() == std::nullopt);
+  CHECK(state.store->inventory().value().empty());
   CHECK_FALSE(world.manager.object("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cluster-queue").has_value());
   CHECK(result_for(released, kConfig)->action == reconcile::Action::Release);
 }
@@ -107,7 +107,7 @@ TEST_CASE("apply does not release an object changed since the plan", "[reconcile
   options.force_conflicts = true;
   REQUIRE(reconcile::apply_plan(world.plan(desired), world.targets(), *state.store, state.run_id, nullptr, options)
               .success());
-  world.inventory = state.store->inventory();
+  world.inventory = state.store->inventory().value();
   desired.clusters[0].objects.pop_back();
   const reconcile::Plan release = world.plan(desired);
   REQUIRE(plantest::change_of(release, kConfig)->action == reconcile::Action::Release);
@@ -121,7 +121,7 @@ TEST_CASE("apply does not release an object changed since the plan", "[reconcile
   CHECK(result_for(report, kConfig)->message == "changed on the cluster since the plan; run `mkq plan` again");
   CHECK(result_for(report, "manager/Deployment/kueue-system/kueue-controller-manager")->outcome ==
         reconcile::Outcome::Skipped);
-  CHECK(state.store->find(kConfig).has_value());  // still mkq's: the next plan decides again
+  CHECK(state.store->find(kConfig).value().has_value());  // still mkq's: the next plan decides again
 }
 
 TEST_CASE("apply never carries out a change the plan refuses", "[reconcile][apply][ownership]") {
@@ -151,7 +151,7 @@ TEST_CASE("apply never carries out a change the plan refuses", "[reconcile][appl
   CHECK(result_for(taken, "worker1/ResourceFlavor/default-flavor")->ok());
   CHECK(world.worker.object("kueue.x-k8s.io/v1beta2", "ResourceFlavor", "", "default-flavor")
             .value()["metadata"]["labels"]["mkq.dev/policy"] == "test");
-  CHECK(state.store->find("worker1/ResourceFlavor/default-flavor")->adopted);
+  CHECK(state.store->find("worker1/ResourceFlavor/default-flavor").value()->adopted);
 }
 
 TEST_CASE("apply fixes the policy's identity in a state that has none, and keeps it", "[reconcile][apply][ownership]") {
@@ -163,7 +163,7 @@ TEST_CASE("apply fixes the policy's identity in a state that has none, and keeps
                                 fast_options())
               .success());
   CHECK(state.store->policy() == "test");
-  world.inventory = state.store->inventory();
+  world.inventory = state.store->inventory().value();
   desired.policy = "renamed";
   reconcile::apply_plan(world.plan(desired), world.targets(), *state.store, state.run_id, nullptr, fast_options());
   CHECK(state.store->policy() == "test");  // a rename is the command's refusal, never the executor's

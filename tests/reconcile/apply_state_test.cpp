@@ -30,7 +30,7 @@ TEST_CASE("apply records each applied object in the inventory and each outcome i
   CHECK(report.failed == 1);
   CHECK(report.results.size() == 2);  // no-ops are not results
 
-  const std::vector<state::InventoryEntry> inventory = state.store->inventory();
+  const std::vector<state::InventoryEntry> inventory = state.store->inventory().value();
   REQUIRE(inventory.size() == 1);
   const state::InventoryEntry& entry = inventory[0];
   const auto live = fake.object("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cq");
@@ -47,7 +47,7 @@ TEST_CASE("apply records each applied object in the inventory and each outcome i
   CHECK(entry.run_id == state.run_id);
   CHECK(entry.applied_at.size() == 20);  // 2026-11-21T10:00:00Z
 
-  const std::vector<state::RunRecord> runs = state.store->history(1, true);
+  const std::vector<state::RunRecord> runs = state.store->history(1, true).value();
   REQUIRE(runs.size() == 1);
   REQUIRE(runs[0].objects.size() == 2);
   for (const state::ObjectOutcome& outcome : runs[0].objects) {

@@ -19,6 +19,7 @@
 #include "runtime/reconcile/apply.h"
 #include "runtime/state/state.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/result.h"
 
 namespace mkq::reconcile::testing {
 
@@ -36,9 +37,9 @@ struct StateFixture {
 
   StateFixture() {
     std::string error;
-    store = state::StateStore::open(dir.path() / "state.db", &error);
+    store = mkq::testing::take(state::StateStore::open(dir.path() / "state.db"), &error);
     if (store == nullptr) throw std::runtime_error("cannot open the state: " + error);
-    run_id = store->begin_run("apply", "sha256:policy", &error);
+    run_id = mkq::testing::take(store->begin_run("apply", "sha256:policy"), &error);
     if (run_id == 0) throw std::runtime_error("cannot begin a run: " + error);
   }
 };

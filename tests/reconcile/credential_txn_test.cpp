@@ -6,6 +6,7 @@
 #include "tests/reconcile/plan_test_support.h"
 
 #include "runtime/reconcile/credential_txn.h"
+#include "tests/support/result.h"
 
 namespace {
 
@@ -21,8 +22,8 @@ class Leftovers : public reconcile::CredentialProvider {
   std::vector<StaleCredential> stale;
   reconcile::CredentialDecision decide(const std::string&, const mkq::kueue::Object&, const Json*,
                                        const state::InventoryEntry*) override {
-    return reconcile::CredentialDecision{false, "token for multikueue-sa, expires 2026-12-21", "credential current",
-                                         ""};
+    return reconcile::CredentialDecision{false, "token for multikueue-sa, expires 2026-12-21",
+                                         reconcile::CredentialCause::Current, "", ""};
   }
   std::vector<StaleCredential> leftovers(const std::string&, const mkq::kueue::Object&, const Json*) override {
     return stale;
@@ -147,8 +148,8 @@ TEST_CASE("apply revokes a leftover token and then finishes the worker's transac
   state::StateWrite write;
   write.kind = state::StateWrite::Kind::IntentBegun;
   write.intent = intent;
-  REQUIRE(state.store->record_batch({write}, &error));
-  const std::int64_t serial = state.store->serial();
+  REQUIRE(mkq::testing::take(state.store->record_batch({write}), &error));
+  const std::int64_t serial = state.store->serial().value();
   worker.put(anchor("old-a"), "mkq");
   worker.put(anchor("old-b"), "mkq");
   worker.put(anchor("new"), "mkq");
@@ -165,9 +166,9 @@ TEST_CASE("apply revokes a leftover token and then finishes the worker's transac
     CHECK_FALSE(worker.object("v1", "Secret", "kueue-system", "old-a"));
     CHECK_FALSE(worker.object("v1", "Secret", "kueue-system", "old-b"));
     CHECK(worker.object("v1", "Secret", "kueue-system", "new"));
-    CHECK(state.store->credential_intents().empty());
-    CHECK(state.store->inventory().empty());  // anchors are never inventory objects
-    CHECK(state.store->serial() == serial);
+    CHECK(state.store->credential_intents().value().empty());
+    CHECK(state.store->inventory().value().empty());  // anchors are never inventory objects
+    CHECK(state.store->serial().value() == serial);
   }
   SECTION("one fails: the intent stays for the next plan") {
     worker.fail_when([](const std::string& call) -> std::optional<kube::Error> {
@@ -180,14 +181,14 @@ TEST_CASE("apply revokes a leftover token and then finishes the worker's transac
     CHECK_FALSE(report.success());
     CHECK_FALSE(worker.object("v1", "Secret", "kueue-system", "old-a"));
     CHECK(worker.object("v1", "Secret", "kueue-system", "old-b"));
-    REQUIRE(state.store->credential_intents().size() == 1);
-    CHECK(state.store->credential_intents()[0].worker == "worker1");
+    REQUIRE(state.store->credential_intents().value().size() == 1);
+    CHECK(state.store->credential_intents().value()[0].worker == "worker1");
   }
   SECTION("already gone: the revocation is done") {
     REQUIRE(worker.remove(kube::ResourceType{"", "v1", "Secret", "secrets", true}, "kueue-system", "old-a", {}));
     const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
     REQUIRE(report.success());
-    CHECK(state.store->credential_intents().empty());
+    CHECK(state.store->credential_intents().value().empty());
   }
 }
 

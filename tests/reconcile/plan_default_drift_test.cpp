@@ -256,11 +256,11 @@ TEST_CASE("plan and apply: the repair takes the defaults back, records the polic
     return reconcile::apply_plan(plan, world.targets(), *state.store, state.run_id, nullptr, rt::fast_options());
   };
   const auto plan_now = [&] {
-    return reconcile::make_plan(desired, state.store->inventory(), state.store->lineage(), world.refresh(desired),
+    return reconcile::make_plan(desired, state.store->inventory().value(), state.store->lineage(), world.refresh(desired),
                                 nullptr, {});
   };
   REQUIRE(run(plan_now()).success());
-  world.inventory = state.store->inventory();  // refresh reads what the state knows
+  world.inventory = state.store->inventory().value();  // refresh reads what the state knows
   edit_worker_queue(world, [](Json& spec) {
     spec["stopPolicy"] = "Hold";
     spec["preemption"] = Json{{"reclaimWithinCohort", "Any"}};
@@ -278,7 +278,8 @@ TEST_CASE("plan and apply: the repair takes the defaults back, records the polic
 
   const auto after = plan_now();
   CHECK(actions(after).empty());
-  for (const state::InventoryEntry& entry : state.store->inventory()) {
+  const std::vector<state::InventoryEntry> inventory = state.store->inventory().value();
+  for (const state::InventoryEntry& entry : inventory) {
     if (entry.ref.address() != "worker1/ClusterQueue/cluster-queue") continue;
     CHECK(entry.digest == reconcile::document_digest(find(desired, "worker1", "ClusterQueue", "cluster-queue")->document,
                                                      state.store->lineage()));

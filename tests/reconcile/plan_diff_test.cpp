@@ -314,7 +314,8 @@ TEST_CASE("plan: a credential placeholder is decided by the provider", "[reconci
   }
   SECTION("issue") {
     TestCredentials provider;
-    provider.decision = {true, "token for multikueue-sa, expires 2026-12-21", "not on the cluster", ""};
+    provider.decision = {true, "token for multikueue-sa, expires 2026-12-21", reconcile::CredentialCause::NotOnCluster,
+                         "", ""};
     const auto plan = world.plan(desired, &provider);
     CHECK(provider.decided == 1);
     const auto* secret = change_of(plan, "manager/Secret/kueue-system/worker1-secret");
@@ -330,7 +331,8 @@ TEST_CASE("plan: a credential placeholder is decided by the provider", "[reconci
     world.apply(policy());
     world.apply_one("manager", placeholder_secret());
     TestCredentials provider;
-    provider.decision = {false, "token for multikueue-sa, expires 2026-12-21", "", ""};
+    provider.decision = {false, "token for multikueue-sa, expires 2026-12-21", reconcile::CredentialCause::None, "",
+                         ""};
     const auto plan = world.plan(desired, &provider);
     const auto* secret = change_of(plan, "manager/Secret/kueue-system/worker1-secret");
     REQUIRE(secret != nullptr);
@@ -340,7 +342,8 @@ TEST_CASE("plan: a credential placeholder is decided by the provider", "[reconci
   }
   SECTION("cannot issue") {
     TestCredentials provider;
-    provider.decision = {true, "token for multikueue-sa", "not on the cluster", "worker1 is unreachable"};
+    provider.decision = {true, "token for multikueue-sa", reconcile::CredentialCause::NotOnCluster, "",
+                         "worker1 is unreachable"};
     const auto plan = world.plan(desired, &provider);
     const auto* secret = change_of(plan, "manager/Secret/kueue-system/worker1-secret");
     CHECK(secret->action == Action::Create);

@@ -16,7 +16,7 @@ class RotatingCredentials : public reconcile::CredentialProvider {
  public:
   reconcile::CredentialDecision decide(const std::string&, const kueue::Object&, const Json*,
                                        const state::InventoryEntry*) override {
-    return {true, "token for multikueue-sa, expires 2026-12-21", "expires within 7d", ""};
+    return {true, "token for multikueue-sa, expires 2026-12-21", reconcile::CredentialCause::ExpiresWithin, "7d", ""};
   }
   kube::Result<Json> issue(const std::string&, const kueue::Object&, reconcile::CredentialJournal*) override {
     return kube::Error{500, "InternalError", "not in this test", Json()};

@@ -132,7 +132,7 @@ TEST_CASE("apply restarts Kueue's controller manager after its configuration cha
   // After the ConfigMap, and recorded in the history as a restart.
   CHECK(events.index_of(ProgressEvent::Phase::Done, "manager/ConfigMap/kueue-system/kueue-manager-config") <
         events.index_of(ProgressEvent::Phase::Started, kDeploymentAddress));
-  const auto run = state.store->find_run(state.run_id);
+  const auto run = state.store->find_run(state.run_id).value();
   REQUIRE(run);
   bool recorded = false;
   for (const auto& outcome : run->objects) {
@@ -140,7 +140,7 @@ TEST_CASE("apply restarts Kueue's controller manager after its configuration cha
       recorded = outcome.action == "restart" && outcome.result == "ok";
   }
   CHECK(recorded);
-  CHECK_FALSE(state.store->find(kDeploymentAddress));  // mkq does not own the Deployment
+  CHECK_FALSE(state.store->find(kDeploymentAddress).value());  // mkq does not own the Deployment
 }
 
 TEST_CASE("apply's restart: skipped after a failed change, a failure without the Deployment, off by policy",

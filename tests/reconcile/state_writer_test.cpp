@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "apply_test_support.h"
+#include "tests/support/result.h"
 
 namespace mkq::reconcile::testing {
 namespace {
@@ -37,15 +38,15 @@ TEST_CASE("state writer: a burst is written in one commit, soon and without a fl
   for (int index = 0; index < 50; ++index) writer.add(applied("c" + std::to_string(index)));
   // Another connection sees the burst appear all at once (one transaction).
   std::string error;
-  auto reader = state::StateStore::open_existing(state.dir.path() / "state.db", &error);
+  auto reader = mkq::testing::take(state::StateStore::open_existing(state.dir.path() / "state.db"), &error);
   REQUIRE(reader);
   std::size_t seen = 0;
   for (int attempt = 0; attempt < 500 && seen == 0; ++attempt) {
     std::this_thread::sleep_for(5ms);
-    seen = reader->inventory().size();
+    seen = reader->inventory().value().size();
   }
   CHECK(seen == 50);
-  CHECK(reader->serial() == 50);
+  CHECK(reader->serial().value() == 50);
   CHECK(writer.flush().empty());
 }
 
@@ -58,8 +59,8 @@ TEST_CASE("state writer: find and flush see what is queued; the destructor write
     writer.add(applied("b"));
     writer.add(outcome(state.run_id, "b"));
   }
-  CHECK(state.store->inventory().size() == 2);
-  const auto run = state.store->find_run(state.run_id);
+  CHECK(state.store->inventory().value().size() == 2);
+  const auto run = state.store->find_run(state.run_id).value();
   REQUIRE(run);
   CHECK(run->objects.size() == 1);
 }
@@ -71,9 +72,11 @@ TEST_CASE("state writer: a record that cannot be written does not cost the other
   writer.add(applied("a"));
   writer.add(outcome(state.run_id + 100, "a"));  // no such run
   writer.add(applied("b"));
-  CHECK(state.store->inventory().size() == 2);
-  CHECK(writer.flush() == "the state could not record 1 change: state " + (state.dir.path() / "state.db").string() +
-                              ": no run " + std::to_string(state.run_id + 100));
+  CHECK(state.store->inventory().value().size() == 2);
+  // The record's object first (base::render), then the store's message.
+  CHECK(writer.flush() == "the state could not record 1 change: w1/Cohort/a: state " +
+                              (state.dir.path() / "state.db").string() + ": no run " +
+                              std::to_string(state.run_id + 100));
   CHECK(writer.flush().empty());  // reported once
 }
 

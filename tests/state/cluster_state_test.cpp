@@ -12,8 +12,11 @@
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
+#include "tests/support/result.h"
 #include "tests/support/fake_client.h"
 #include "tests/support/fake_clock.h"
+
+using mkq::testing::take;
 
 using mkq::kube::FakeClient;
 using mkq::kube::Json;
@@ -46,7 +49,7 @@ std::unique_ptr<ClusterState> cluster_state(FakeClient& fake, const mkq::testing
 
 std::unique_ptr<StateStore> open_store(FakeClient& fake, const mkq::testing::FakeClock& clock, bool create,
                                        std::string* error) {
-  return StateStore::open_in_cluster(cluster_state(fake, clock), create, error);
+  return mkq::testing::take(StateStore::open_in_cluster(cluster_state(fake, clock), create), error);
 }
 
 InventoryEntry entry(const std::string& name) {
@@ -117,19 +120,19 @@ TEST_CASE("a state store in a cluster pushes every commit: another process reads
     auto store = open_store(fake, clock, true, &error);
     REQUIRE(store != nullptr);
     CHECK(store->location() == "kubernetes://manager/mkq-state/fleet");
-    REQUIRE(store->acquire_lock(holder("host-a", 1111), nullptr) == LockResult::Acquired);
-    REQUIRE(store->record_applied(entry("team-a"), &error));
-    REQUIRE(store->record_applied(entry("team-b"), &error));
-    CHECK(store->serial() == 2);
+    REQUIRE(store->acquire_lock(holder("host-a", 1111), nullptr).value() == LockResult::Acquired);
+    REQUIRE(take(store->record_applied(entry("team-a")), &error));
+    REQUIRE(take(store->record_applied(entry("team-b")), &error));
+    CHECK(store->serial().value() == 2);
   }
   CHECK(index_of(fake)["metadata"]["annotations"]["mkq.dev/state-serial"] == "2");
   auto again = open_store(fake, clock, false, &error);
   REQUIRE(again != nullptr);
-  CHECK(again->serial() == 2);
-  REQUIRE(again->inventory().size() == 2);
-  CHECK(again->inventory()[1].ref.address() == "manager/ClusterQueue/team-b");
+  CHECK(again->serial().value() == 2);
+  REQUIRE(again->inventory().value().size() == 2);
+  CHECK(again->inventory().value()[1].ref.address() == "manager/ClusterQueue/team-b");
   // The lock was released with the first store: the Lease names nobody.
-  CHECK(again->lock_holder() == std::nullopt);
+  CHECK(again->lock_holder().value() == std::nullopt);
 }
 
 TEST_CASE("an absent state in a cluster is no state for a reader and nothing is written", "[state][cluster]") {
@@ -173,25 +176,25 @@ TEST_CASE("of two writers of a state in a cluster the second fails and the first
   {
     auto seed = open_store(fake, clock, true, &error);
     REQUIRE(seed != nullptr);
-    REQUIRE(seed->record_applied(entry("seed"), &error));
+    REQUIRE(take(seed->record_applied(entry("seed")), &error));
   }
   auto first = open_store(fake, clock, true, &error);
   auto second = open_store(fake, clock, true, &error);
   REQUIRE(first != nullptr);
   REQUIRE(second != nullptr);
-  REQUIRE(first->record_applied(entry("first"), &error));
-  CHECK_FALSE(second->record_applied(entry("second"), &error));
+  REQUIRE(take(first->record_applied(entry("first")), &error));
+  CHECK_FALSE(take(second->record_applied(entry("second")), &error));
   CHECK(error ==
         "the state in kubernetes://manager/mkq-state/fleet was changed by another writer since it was read; nothing "
         "was recorded: run again to plan against what it holds now");
   // Not committed in the second's copy either.
-  CHECK_FALSE(second->find("manager/ClusterQueue/second"));
+  CHECK_FALSE(second->find("manager/ClusterQueue/second").value());
 
   auto reader = open_store(fake, clock, false, &error);
   REQUIRE(reader != nullptr);
-  CHECK(reader->serial() == 2);
-  CHECK(reader->find("manager/ClusterQueue/first"));
-  CHECK_FALSE(reader->find("manager/ClusterQueue/second"));
+  CHECK(reader->serial().value() == 2);
+  CHECK(reader->find("manager/ClusterQueue/first").value());
+  CHECK_FALSE(reader->find("manager/ClusterQueue/second").value());
 }
 
 TEST_CASE("the lock of a state in a cluster is a Lease: held names its holder, expired is taken over",
@@ -201,20 +204,20 @@ TEST_CASE("the lock of a state in a cluster is a Lease: held names its holder, e
   std::string error;
   auto first = open_store(fake, clock, true, &error);
   auto second = open_store(fake, clock, true, &error);
-  REQUIRE(first->acquire_lock(holder("host-a", 1111), nullptr) == LockResult::Acquired);
+  REQUIRE(first->acquire_lock(holder("host-a", 1111), nullptr).value() == LockResult::Acquired);
   const Json lease = fake.object("coordination.k8s.io/v1", "Lease", "mkq-state", "fleet-lock").value_or(Json());
   CHECK(lease["spec"]["holderIdentity"] == "alice@host-a (pid 1111)");
   CHECK(lease["spec"]["leaseDurationSeconds"] == 60);
   CHECK(lease["metadata"]["annotations"]["mkq.dev/lock-command"] == "apply");
 
   LockHolder previous;
-  CHECK(second->acquire_lock(holder("host-b", 2222), &previous) == LockResult::Held);
+  CHECK(second->acquire_lock(holder("host-b", 2222), &previous).value() == LockResult::Held);
   CHECK(previous.describe() == "apply by alice@host-a (pid 1111) since 2026-09-21T14:13:20Z");
-  REQUIRE(second->lock_holder());
-  CHECK(second->lock_holder()->host == "host-a");
+  REQUIRE(second->lock_holder().value());
+  CHECK(second->lock_holder().value()->host == "host-a");
 
   clock.advance(seconds(61));  // the first stopped renewing: its lease ran out
-  CHECK(second->acquire_lock(holder("host-b", 2222), &previous) == LockResult::AcquiredStale);
+  CHECK(second->acquire_lock(holder("host-b", 2222), &previous).value() == LockResult::AcquiredStale);
   CHECK(previous.host == "host-a");
   CHECK(previous.why_stale() == "its lease expired at 2026-09-21T14:14:20Z");
 }
@@ -259,13 +262,13 @@ TEST_CASE("a lock taken after another writer pushed reads the state again", "[st
   auto slow = open_store(fake, clock, true, &error);  // read before the other's write
   {
     auto fast = open_store(fake, clock, true, &error);
-    REQUIRE(fast->acquire_lock(holder("host-b", 2222), nullptr) == LockResult::Acquired);
-    REQUIRE(fast->record_applied(entry("fast"), &error));
+    REQUIRE(fast->acquire_lock(holder("host-b", 2222), nullptr).value() == LockResult::Acquired);
+    REQUIRE(take(fast->record_applied(entry("fast")), &error));
   }
-  REQUIRE(slow->acquire_lock(holder("host-a", 1111), nullptr) == LockResult::Acquired);
-  CHECK(slow->find("manager/ClusterQueue/fast"));
-  REQUIRE(slow->record_applied(entry("slow"), &error));
-  CHECK(slow->serial() == 2);
+  REQUIRE(slow->acquire_lock(holder("host-a", 1111), nullptr).value() == LockResult::Acquired);
+  CHECK(slow->find("manager/ClusterQueue/fast").value());
+  REQUIRE(take(slow->record_applied(entry("slow")), &error));
+  CHECK(slow->serial().value() == 2);
 }
 
 TEST_CASE("`mkq state unlock` on a state in a cluster removes the Lease and names its holder",
@@ -274,13 +277,13 @@ TEST_CASE("`mkq state unlock` on a state in a cluster removes the Lease and name
   mkq::testing::FakeClock clock(kStart);
   std::string error;
   auto holder_store = open_store(fake, clock, true, &error);
-  REQUIRE(holder_store->acquire_lock(holder("host-a", 1111), nullptr) == LockResult::Acquired);
+  REQUIRE(holder_store->acquire_lock(holder("host-a", 1111), nullptr).value() == LockResult::Acquired);
   auto other = open_store(fake, clock, true, &error);
   LockHolder was;
-  CHECK(other->unlock(false, &was) == mkq::state::UnlockResult::Released);
+  CHECK(other->unlock(false, &was).value() == mkq::state::UnlockResult::Released);
   CHECK(was.host == "host-a");
   CHECK_FALSE(fake.object("coordination.k8s.io/v1", "Lease", "mkq-state", "fleet-lock"));
-  CHECK(other->unlock(false, &was) == mkq::state::UnlockResult::NotLocked);
+  CHECK(other->unlock(false, &was).value() == mkq::state::UnlockResult::NotLocked);
 }
 
 TEST_CASE("a damaged state in a cluster is refused before anything is touched", "[state][cluster][errors]") {
@@ -289,7 +292,7 @@ TEST_CASE("a damaged state in a cluster is refused before anything is touched", 
   std::string error;
   {
     auto store = open_store(fake, clock, true, &error);
-    REQUIRE(store->record_applied(entry("a"), &error));
+    REQUIRE(take(store->record_applied(entry("a")), &error));
   }
   const Json index = index_of(fake);
   const std::string chunk_name = index["metadata"]["annotations"]["mkq.dev/state-chunks"].get<std::string>();
@@ -334,23 +337,25 @@ TEST_CASE("a damaged state in a cluster is refused before anything is touched", 
 }
 
 TEST_CASE("kubernetes:// addresses name a context, a namespace and a name", "[state][cluster][errors]") {
-  std::string error;
-  const auto address = mkq::state::parse_cluster_address("kubernetes://kind-manager/mkq-state/fleet", &error);
+  const auto address = mkq::state::parse_cluster_address("kubernetes://kind-manager/mkq-state/fleet");
   REQUIRE(address);
   CHECK(address->context == "kind-manager");
   CHECK(address->namespace_name == "mkq-state");
   CHECK(address->name == "fleet");
   CHECK(address->uri() == "kubernetes://kind-manager/mkq-state/fleet");
   // A context may hold slashes (arn:aws:eks:.../cluster/x).
-  CHECK(mkq::state::parse_cluster_address("kubernetes://arn:aws:eks:eu:1:cluster/prod/mkq/fleet", &error)->context ==
+  CHECK(mkq::state::parse_cluster_address("kubernetes://arn:aws:eks:eu:1:cluster/prod/mkq/fleet")->context ==
         "arn:aws:eks:eu:1:cluster/prod");
-  CHECK_FALSE(mkq::state::parse_cluster_address("kubernetes://manager/fleet", &error));
-  CHECK(error ==
+  const auto no_name = mkq::state::parse_cluster_address("kubernetes://manager/fleet");
+  REQUIRE_FALSE(no_name);
+  CHECK(no_name.error().reason == "ConfigError");
+  CHECK(no_name.error().message ==
         "--state kubernetes://manager/fleet: it names no namespace and name (a state in a cluster is "
         "kubernetes://CONTEXT/NAMESPACE/NAME)");
-  CHECK_FALSE(mkq::state::parse_cluster_address("kubernetes://manager/Mkq/fleet", &error));
-  CHECK_THAT(error, Catch::Contains("the namespace \"Mkq\" is not a DNS label"));
-  CHECK_FALSE(mkq::state::parse_cluster_address("kubernetes://m/ns/" + std::string(41, 'a'), &error));
+  const auto upper = mkq::state::parse_cluster_address("kubernetes://manager/Mkq/fleet");
+  REQUIRE_FALSE(upper);
+  CHECK_THAT(upper.error().message, Catch::Contains("the namespace \"Mkq\" is not a DNS label"));
+  CHECK_FALSE(mkq::state::parse_cluster_address("kubernetes://m/ns/" + std::string(41, 'a')));
 }
 
 TEST_CASE("state push copies a file into a cluster and pull copies it back, refusing another lineage",
@@ -360,8 +365,8 @@ TEST_CASE("state push copies a file into a cluster and pull copies it back, refu
   TempDir dir;
   std::string error;
   {
-    auto local = StateStore::open(dir / "state.db", &error);
-    REQUIRE(local->record_applied(entry("pushed"), &error));
+    auto local = take(StateStore::open(dir / "state.db"), &error);
+    REQUIRE(take(local->record_applied(entry("pushed")), &error));
   }
   auto cluster = cluster_state(fake, clock);
   const auto pushed = mkq::state::push_state(dir / "state.db", *cluster, holder("host-a", 1111), false);
@@ -372,14 +377,14 @@ TEST_CASE("state push copies a file into a cluster and pull copies it back, refu
 
   const auto pulled = mkq::state::pull_state(*cluster, dir / "copy" / "state.db", false);
   REQUIRE(pulled.ok());
-  auto copy = StateStore::open_existing(dir / "copy" / "state.db", &error);
+  auto copy = take(StateStore::open_existing(dir / "copy" / "state.db"), &error);
   REQUIRE(copy != nullptr);
   CHECK(copy->lineage() == pushed.value().lineage);
-  CHECK(copy->find("manager/ClusterQueue/pushed"));
-  CHECK(copy->lock_holder() == std::nullopt);
+  CHECK(copy->find("manager/ClusterQueue/pushed").value());
+  CHECK(copy->lock_holder().value() == std::nullopt);
 
   // Another state (a fresh file: another lineage) is not pushed over it...
-  { auto other = StateStore::open(dir / "other.db", &error); }
+  { auto other = take(StateStore::open(dir / "other.db"), &error); }
   const Json before = index_of(fake);
   const auto refused = mkq::state::push_state(dir / "other.db", *cluster, holder("host-a", 1111), false);
   REQUIRE_FALSE(refused.ok());
@@ -401,12 +406,12 @@ TEST_CASE("state push refuses to replace a newer state in the cluster, and a hel
   mkq::testing::FakeClock clock(kStart);
   TempDir dir;
   std::string error;
-  { auto local = StateStore::open(dir / "state.db", &error); }
+  { auto local = take(StateStore::open(dir / "state.db"), &error); }
   auto cluster = cluster_state(fake, clock);
   REQUIRE(mkq::state::push_state(dir / "state.db", *cluster, holder("host-a", 1111), false).ok());
   {
     auto remote = open_store(fake, clock, true, &error);
-    REQUIRE(remote->record_applied(entry("newer"), &error));
+    REQUIRE(take(remote->record_applied(entry("newer")), &error));
   }
   const auto refused = mkq::state::push_state(dir / "state.db", *cluster, holder("host-a", 1111), false);
   REQUIRE_FALSE(refused.ok());
@@ -418,4 +423,92 @@ TEST_CASE("state push refuses to replace a newer state in the cluster, and a hel
   REQUIRE(held.ok());
   CHECK(held.value().outcome == mkq::state::Transfer::Outcome::LockHeld);
   CHECK(held.value().holder.host == "host-b");
+}
+
+namespace {
+
+// A Secret in the state's namespace: `chunk_of` labels it as a chunk of that
+// state (none: unlabelled), `type` and `serial` (none: no annotation) as given.
+Json secret(const std::string& name, const std::string& chunk_of, const std::string& type, const std::string& serial) {
+  Json metadata{{"name", name}, {"namespace", "mkq-state"}};
+  if (!chunk_of.empty()) {
+    metadata["labels"] = Json{{"app.kubernetes.io/managed-by", "mkq"},
+                              {"mkq.dev/state", chunk_of},
+                              {"mkq.dev/state-chunk-of", chunk_of}};
+  }
+  if (!serial.empty()) metadata["annotations"] = Json{{"mkq.dev/state-serial", serial}};
+  return Json{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", metadata}, {"type", type},
+              {"data", {{"chunk", "AAAA"}}}};
+}
+
+bool exists(const FakeClient& fake, const std::string& name) {
+  return fake.object("v1", "Secret", "mkq-state", name).has_value();
+}
+
+}  // namespace
+
+TEST_CASE("a state in a cluster: the first write of a process removes orphaned chunks of older serials, and only them",
+          "[state][cluster][orphans]") {
+  FakeClient fake;
+  mkq::testing::FakeClock clock(kStart);
+  {
+    auto earlier = cluster_state(fake, clock);
+    REQUIRE(earlier->write(StateSnapshot{"database at serial 2", "lineage-1", 2, "fleet"}).ok());
+  }
+  // What crashed writers left, and what is not theirs to lose.
+  fake.put(secret("fleet-dead0001-0", "fleet", "mkq.dev/state-chunk", "1"));   // an older serial: orphaned
+  fake.put(secret("fleet-dead0002-0", "fleet", "mkq.dev/state-chunk", ""));    // no serial (an older mkq's): orphaned
+  fake.put(secret("fleet-beef0003-0", "fleet", "mkq.dev/state-chunk", "3"));   // the serial being written: kept
+  fake.put(secret("other-dead0004-0", "other", "mkq.dev/state-chunk", "1"));   // another state's: kept
+  fake.put(secret("fleet-notes", "fleet", "Opaque", "1"));                     // not a chunk: kept
+  fake.put(secret("unrelated-0", "fleet", "mkq.dev/state-chunk", "1"));        // not named NAME-...: kept
+  fake.put(secret("fleet-dead0005-0", "", "mkq.dev/state-chunk", "1"));        // not labelled: kept
+
+  auto writer = cluster_state(fake, clock);
+  REQUIRE(writer->read().ok());
+  const auto orphans = writer->orphaned_chunks();
+  REQUIRE(orphans.ok());
+  CHECK(orphans.value() == std::vector<std::string>{"fleet-dead0001-0", "fleet-dead0002-0"});
+  // A reader removes nothing.
+  CHECK(exists(fake, "fleet-dead0001-0"));
+
+  REQUIRE(writer->write(StateSnapshot{"database at serial 3", "lineage-1", 3, "fleet"}).ok());
+  CHECK_FALSE(exists(fake, "fleet-dead0001-0"));
+  CHECK_FALSE(exists(fake, "fleet-dead0002-0"));
+  for (const char* kept : {"fleet-beef0003-0", "other-dead0004-0", "fleet-notes", "unrelated-0", "fleet-dead0005-0"}) {
+    INFO(kept);
+    CHECK(exists(fake, kept));
+  }
+  CHECK(chunk_count(fake, index_of(fake)) == 1);
+  const auto after = writer->orphaned_chunks();
+  REQUIRE(after.ok());
+  CHECK(after.value().empty());
+  // What the write left reads back whole.
+  auto reader = cluster_state(fake, clock);
+  const auto read = reader->read();
+  REQUIRE(read.ok());
+  REQUIRE(read.value());
+  CHECK(read.value()->database == "database at serial 3");
+
+  // Once per process: a chunk orphaned later waits for the next process's first write.
+  fake.put(secret("fleet-dead0006-0", "fleet", "mkq.dev/state-chunk", "2"));
+  REQUIRE(writer->write(StateSnapshot{"database at serial 4", "lineage-1", 4, "fleet"}).ok());
+  CHECK(exists(fake, "fleet-dead0006-0"));
+  auto next = cluster_state(fake, clock);
+  REQUIRE(next->read().ok());
+  REQUIRE(next->write(StateSnapshot{"database at serial 5", "lineage-1", 5, "fleet"}).ok());
+  CHECK_FALSE(exists(fake, "fleet-dead0006-0"));
+}
+
+TEST_CASE("a state in a cluster: its chunks say the serial they were written for", "[state][cluster][orphans]") {
+  FakeClient fake;
+  mkq::testing::FakeClock clock(kStart);
+  auto writer = cluster_state(fake, clock);
+  REQUIRE(writer->write(StateSnapshot{"database", "lineage-1", 7, "fleet"}).ok());
+  const Json index = index_of(fake);
+  const std::string chunk = index["metadata"]["annotations"]["mkq.dev/state-chunks"].get<std::string>();
+  const auto object = fake.object("v1", "Secret", "mkq-state", chunk);
+  REQUIRE(object);
+  CHECK((*object)["metadata"]["annotations"]["mkq.dev/state-serial"] == "7");
+  CHECK((*object)["type"] == "mkq.dev/state-chunk");
 }

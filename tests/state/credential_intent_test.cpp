@@ -8,6 +8,9 @@
 #include "runtime/state/schema.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
+#include "tests/support/result.h"
+
+using mkq::testing::take;
 
 namespace mkq::state {
 namespace {
@@ -43,17 +46,16 @@ TEST_CASE("state records a credential intent, one per worker, until it is finish
   const auto path = dir.path() / "state.db";
   std::string error;
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
-    CHECK(store->credential_intents().empty());
-    REQUIRE(store->record_batch({begun(intent("worker1", {"sa-token-a", "sa-token-b"}, "sa-token-c")),
-                                 begun(intent("worker2", {}, "sa-token-x"))},
-                                &error));
-    CHECK(store->serial() == 0);  // no inventory change
+    CHECK(store->credential_intents().value().empty());
+    REQUIRE(take(store->record_batch({begun(intent("worker1", {"sa-token-a", "sa-token-b"}, "sa-token-c")),
+                                 begun(intent("worker2", {}, "sa-token-x"))}), &error));
+    CHECK(store->serial().value() == 0);  // no inventory change
   }
-  auto store = StateStore::open(path, &error);
+  auto store = take(StateStore::open(path), &error);
   REQUIRE(store != nullptr);
-  auto intents = store->credential_intents();
+  auto intents = store->credential_intents().value();
   REQUIRE(intents.size() == 2);
   CHECK(intents[0].worker == "worker1");
   CHECK(intents[0].secret == "kueue-system/worker1-secret");
@@ -65,18 +67,17 @@ TEST_CASE("state records a credential intent, one per worker, until it is finish
   CHECK(intents[1].revokes.empty());
 
   // A new transaction for a worker replaces its earlier intent.
-  REQUIRE(store->record_batch({begun(intent("worker1", {"sa-token-c"}, "sa-token-d"))}, &error));
-  intents = store->credential_intents();
+  REQUIRE(take(store->record_batch({begun(intent("worker1", {"sa-token-c"}, "sa-token-d"))}), &error));
+  intents = store->credential_intents().value();
   REQUIRE(intents.size() == 2);
   CHECK(intents[0].revokes == std::vector<std::string>{"sa-token-c"});
   CHECK(intents[0].issues == "sa-token-d");
 
-  REQUIRE(store->record_batch({finished("worker1"), finished("no-such-worker")}, &error));
-  intents = store->credential_intents();
+  REQUIRE(take(store->record_batch({finished("worker1"), finished("no-such-worker")}), &error));
+  intents = store->credential_intents().value();
   REQUIRE(intents.size() == 1);
   CHECK(intents[0].worker == "worker2");
-  CHECK(store->serial() == 0);
-  CHECK(store->last_error().empty());
+  CHECK(store->serial().value() == 0);
 }
 
 TEST_CASE("state migrates a v2 file to v3: it opens read-only without intents, then records them",
@@ -95,21 +96,20 @@ TEST_CASE("state migrates a v2 file to v3: it opens read-only without intents, t
   }
   std::string error;
   {
-    auto store = StateStore::open_existing(path, &error);
+    auto store = take(StateStore::open_existing(path), &error);
     REQUIRE(store != nullptr);
     CHECK(store->schema_version() == 2);
-    CHECK(store->credential_intents().empty());
-    CHECK(store->last_error().empty());
+    CHECK(store->credential_intents().value().empty());
   }
-  auto store = StateStore::open(path, &error);
+  auto store = take(StateStore::open(path), &error);
   REQUIRE(store != nullptr);
   CHECK(store->schema_version() == 3);
   CHECK(store->lineage() == "lineage-2");
-  CHECK(store->serial() == 6);
+  CHECK(store->serial().value() == 6);
   CHECK(store->policy() == "fleet");
-  REQUIRE(store->record_batch({begun(intent("worker1", {"a"}, "b"))}, &error));
-  CHECK(store->credential_intents().size() == 1);
-  CHECK(store->integrity_check() == "ok");
+  REQUIRE(take(store->record_batch({begun(intent("worker1", {"a"}, "b"))}), &error));
+  CHECK(store->credential_intents().value().size() == 1);
+  CHECK(store->integrity_check().value() == "ok");
 }
 
 }  // namespace

@@ -9,6 +9,9 @@
 
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
+#include "tests/support/result.h"
+
+using mkq::testing::take;
 
 namespace mkq::state {
 namespace {
@@ -35,9 +38,9 @@ InventoryEntry row(std::size_t i) {
 // A real state of kRows inventory rows, closed (its WAL checkpointed).
 void make_state(const std::filesystem::path& path) {
   std::string error;
-  auto store = StateStore::open(path, &error);
+  auto store = take(StateStore::open(path), &error);
   REQUIRE(store != nullptr);
-  for (std::size_t i = 0; i < kRows; ++i) REQUIRE(store->record_applied(row(i), &error));
+  for (std::size_t i = 0; i < kRows; ++i) REQUIRE(take(store->record_applied(row(i)), &error));
 }
 
 // The first page of the inventory table (its root), as sqlite_master says.
@@ -74,8 +77,8 @@ mode_t mode_of(const std::filesystem::path& path) {
 // open() and open_existing() refuse alike, with the same message.
 std::string refused_by_both(const std::filesystem::path& path) {
   std::string by_open, by_existing;
-  CHECK(StateStore::open(path, &by_open) == nullptr);
-  CHECK(StateStore::open_existing(path, &by_existing) == nullptr);
+  CHECK(take(StateStore::open(path), &by_open) == nullptr);
+  CHECK(take(StateStore::open_existing(path), &by_existing) == nullptr);
   CHECK(by_open == by_existing);
   return by_open;
 }
@@ -131,34 +134,34 @@ TEST_CASE("state backup: written when the lock is taken, readable, without the l
   std::string error;
   std::string lineage;
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     lineage = store->lineage();
     LockHolder previous;
     // A state never written to has nothing worth keeping.
-    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous) == LockResult::Acquired);
+    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous).value() == LockResult::Acquired);
     CHECK(!std::filesystem::exists(backup));
     store->release_lock();
   }
   make_state(path);
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     LockHolder previous;
-    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous) == LockResult::Acquired);
+    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous).value() == LockResult::Acquired);
     REQUIRE(std::filesystem::exists(backup));
     CHECK(mode_of(backup) == 0600);
     // Once per run: the run's own writes do not replace the backup.
-    REQUIRE(store->record_deleted(row(0).ref.address(), &error));
+    REQUIRE(take(store->record_deleted(row(0).ref.address()), &error));
     store->release_lock();
-    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous) == LockResult::Acquired);
+    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous).value() == LockResult::Acquired);
   }
-  auto copy = StateStore::open_existing(backup, &error);
+  auto copy = take(StateStore::open_existing(backup), &error);
   REQUIRE(copy != nullptr);
   CHECK(copy->lineage() == lineage);
-  CHECK(copy->inventory().size() == kRows);
-  CHECK(!copy->lock_holder().has_value());
-  CHECK(copy->integrity_check() == "ok");
+  CHECK(copy->inventory().value().size() == kRows);
+  CHECK(!copy->lock_holder().value().has_value());
+  CHECK(copy->integrity_check().value() == "ok");
   copy.reset();
 
   // Damaged, the state names its backup; copied back, it opens again.
@@ -167,9 +170,9 @@ TEST_CASE("state backup: written when the lock is taken, readable, without the l
   CHECK(damaged.find("; the state before the last write is kept beside it: restore it with: cp " + backup.string() +
                      " " + path.string()) != std::string::npos);
   std::filesystem::copy_file(backup, path, std::filesystem::copy_options::overwrite_existing);
-  auto restored = StateStore::open(path, &error);
+  auto restored = take(StateStore::open(path), &error);
   REQUIRE(restored != nullptr);
-  CHECK(restored->inventory().size() == kRows);
+  CHECK(restored->inventory().value().size() == kRows);
 }
 
 TEST_CASE("state files and the directory mkq makes are owner-only under umask 000", "[state][integrity][backup]") {
@@ -179,10 +182,10 @@ TEST_CASE("state files and the directory mkq makes are owner-only under umask 00
   make_state(path);
   std::string error;
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     LockHolder previous;
-    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous) == LockResult::Acquired);
+    REQUIRE(store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous).value() == LockResult::Acquired);
   }
   ::umask(before);
   CHECK(mode_of(dir.path() / ".mkq") == 0700);
@@ -201,7 +204,7 @@ std::string error_without_write_access(const std::filesystem::path& path) {
     std::filesystem::permissions(path.parent_path(),
                                  std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
     std::string error;
-    CHECK(StateStore::open_existing(path, &error) == nullptr);
+    CHECK(take(StateStore::open_existing(path), &error) == nullptr);
     std::filesystem::permissions(path.parent_path(), std::filesystem::perms::owner_all);
     return error;
   }
@@ -218,7 +221,7 @@ std::string error_without_write_access(const std::filesystem::path& path) {
     ::close(answer[0]);
     if (::setgid(65534) != 0 || ::setuid(65534) != 0) ::_exit(2);
     std::string error;
-    const bool opened = StateStore::open_existing(path, &error) != nullptr;
+    const bool opened = take(StateStore::open_existing(path), &error) != nullptr;
     if (opened) error = "opened";
     const ssize_t written = ::write(answer[1], error.data(), error.size());
     ::_exit(written == static_cast<ssize_t>(error.size()) ? 0 : 3);

@@ -9,6 +9,9 @@
 
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
+#include "tests/support/result.h"
+
+using mkq::testing::take;
 
 namespace mkq::state {
 namespace {
@@ -43,54 +46,53 @@ TEST_CASE("lock holder describes itself", "[state][lock]") {
 TEST_CASE("lock: acquire, held by a live process, release, force unlock", "[state][lock]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
-  CHECK(!store->lock_holder());
+  CHECK(!store->lock_holder().value());
 
   // Another live process on this host (our parent) holds it.
   LockHolder previous;
-  REQUIRE(store->acquire_lock(holder(getppid()), &previous) == LockResult::Acquired);
-  auto mine = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(store->acquire_lock(holder(getppid()), &previous).value() == LockResult::Acquired);
+  auto mine = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(mine != nullptr);
-  CHECK(mine->acquire_lock(holder(getpid()), &previous) == LockResult::Held);
+  CHECK(mine->acquire_lock(holder(getpid()), &previous).value() == LockResult::Held);
   CHECK(previous.pid == getppid());
   CHECK(previous.user == "tester");
   CHECK(previous.describe().find("(pid " + std::to_string(getppid()) + ")") != std::string::npos);
-  CHECK(mine->lock_holder()->pid == getppid());
+  CHECK(mine->lock_holder().value()->pid == getppid());
 
   // A holder on another host is never taken for stale, even with a dead pid.
-  REQUIRE(store->force_unlock());
-  REQUIRE(store->acquire_lock(holder(dead_pid(), "elsewhere.example"), &previous) == LockResult::Acquired);
-  CHECK(mine->acquire_lock(holder(getpid()), &previous) == LockResult::Held);
+  REQUIRE(store->force_unlock().value());
+  REQUIRE(store->acquire_lock(holder(dead_pid(), "elsewhere.example"), &previous).value() == LockResult::Acquired);
+  CHECK(mine->acquire_lock(holder(getpid()), &previous).value() == LockResult::Held);
   CHECK(previous.host == "elsewhere.example");
 
   // Releasing a lock that is not ours changes nothing.
   mine->release_lock();
-  CHECK(mine->lock_holder()->host == "elsewhere.example");
+  CHECK(mine->lock_holder().value()->host == "elsewhere.example");
 
-  const auto released = mine->force_unlock();
+  const auto released = mine->force_unlock().value();
   REQUIRE(released);
   CHECK(released->host == "elsewhere.example");
-  CHECK(!mine->lock_holder());
-  CHECK(!mine->force_unlock());
-  CHECK(mine->last_error().empty());
+  CHECK(!mine->lock_holder().value());
+  CHECK(!mine->force_unlock().value());
 
   // Acquire, acquire again (ours: still Acquired), release.
-  CHECK(mine->acquire_lock(holder(getpid()), &previous) == LockResult::Acquired);
-  CHECK(mine->acquire_lock(holder(getpid()), &previous) == LockResult::Acquired);
-  CHECK(store->lock_holder()->pid == getpid());
+  CHECK(mine->acquire_lock(holder(getpid()), &previous).value() == LockResult::Acquired);
+  CHECK(mine->acquire_lock(holder(getpid()), &previous).value() == LockResult::Acquired);
+  CHECK(store->lock_holder().value()->pid == getpid());
   mine->release_lock();
-  CHECK(!store->lock_holder());
+  CHECK(!store->lock_holder().value());
 }
 
 TEST_CASE("lock: defaults the holder's user, host, pid and time", "[state][lock]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
   LockHolder previous;
-  REQUIRE(store->acquire_lock(LockHolder{"state rm", "", "", 0, ""}, &previous) == LockResult::Acquired);
-  const auto held = store->lock_holder();
+  REQUIRE(store->acquire_lock(LockHolder{"state rm", "", "", 0, ""}, &previous).value() == LockResult::Acquired);
+  const auto held = store->lock_holder().value();
   REQUIRE(held);
   CHECK(held->command == "state rm");
   CHECK_FALSE(held->user.empty());
@@ -103,39 +105,39 @@ TEST_CASE("lock: defaults the holder's user, host, pid and time", "[state][lock]
 TEST_CASE("lock: a holder on this host whose process is gone is taken over", "[state][lock]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
   const pid_t gone = dead_pid();
   LockHolder previous;
-  REQUIRE(store->acquire_lock(holder(gone), &previous) == LockResult::Acquired);
-  const std::int64_t run = store->begin_run("apply", "", &error);  // belongs to the dead holder
+  REQUIRE(store->acquire_lock(holder(gone), &previous).value() == LockResult::Acquired);
+  const std::int64_t run = take(store->begin_run("apply", ""), &error);  // belongs to the dead holder
   REQUIRE(run > 0);
 
-  auto mine = StateStore::open(dir.path() / "state.db", &error);
+  auto mine = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(mine != nullptr);
-  CHECK(mine->history(1, false)[0].result == "interrupted");
-  CHECK(mine->acquire_lock(holder(getpid()), &previous) == LockResult::AcquiredStale);
+  CHECK(mine->history(1, false).value()[0].result == "interrupted");
+  CHECK(mine->acquire_lock(holder(getpid()), &previous).value() == LockResult::AcquiredStale);
   CHECK(previous.pid == gone);
-  CHECK(mine->lock_holder()->pid == getpid());
-  CHECK(mine->history(1, false)[0].result == "interrupted");
+  CHECK(mine->lock_holder().value()->pid == getpid());
+  CHECK(mine->history(1, false).value()[0].result == "interrupted");
 
   // The old store's release must not remove the new holder's lock.
   store->release_lock();
-  CHECK(mine->lock_holder()->pid == getpid());
+  CHECK(mine->lock_holder().value()->pid == getpid());
 }
 
 TEST_CASE("lock: a store releases its lock when it closes", "[state][lock]") {
   TempDir dir;
   std::string error;
   {
-    auto store = StateStore::open(dir.path() / "state.db", &error);
+    auto store = take(StateStore::open(dir.path() / "state.db"), &error);
     REQUIRE(store != nullptr);
     LockHolder previous;
-    REQUIRE(store->acquire_lock(holder(getpid()), &previous) == LockResult::Acquired);
+    REQUIRE(store->acquire_lock(holder(getpid()), &previous).value() == LockResult::Acquired);
   }
-  auto store = StateStore::open_existing(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open_existing(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
-  CHECK(!store->lock_holder());
+  CHECK(!store->lock_holder().value());
 }
 
 // Child: open (maybe creating) the state, wait for the go signal, try the lock,
@@ -143,15 +145,17 @@ TEST_CASE("lock: a store releases its lock when it closes", "[state][lock]") {
 // then stay alive until the parent closes `hold`, and exit without releasing.
 [[noreturn]] void race_child(const std::filesystem::path& path, int go, int report, int hold) {
   std::string error;
-  auto store = StateStore::open(path, &error);
+  auto store = take(StateStore::open(path), &error);
   char signal = 0;
   if (read(go, &signal, 1) != 1) _exit(3);
   std::string message = "E";
   if (store != nullptr) {
     LockHolder previous;
-    const LockResult result = store->acquire_lock(holder(getpid()), &previous);
-    message = result == LockResult::Acquired ? "A" : result == LockResult::AcquiredStale ? "S" : "H";
-    if (!store->last_error().empty()) message = "E";
+    const base::Result<LockResult> result = store->acquire_lock(holder(getpid()), &previous);
+    message = !result                                ? "E"
+              : *result == LockResult::Acquired      ? "A"
+              : *result == LockResult::AcquiredStale ? "S"
+                                                     : "H";
     message += store->lineage();
   }
   message.resize(64, ' ');
@@ -215,12 +219,12 @@ TEST_CASE("lock: of two processes racing for a new state, exactly one wins", "[s
 
     // Both children are gone: the next applier takes the lock over as stale.
     std::string error;
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     LockHolder previous;
-    CHECK(store->acquire_lock(holder(getpid()), &previous) == LockResult::AcquiredStale);
+    CHECK(store->acquire_lock(holder(getpid()), &previous).value() == LockResult::AcquiredStale);
     CHECK((previous.pid == children[0] || previous.pid == children[1]));
-    CHECK(store->integrity_check() == "ok");
+    CHECK(store->integrity_check().value() == "ok");
   }
 }
 
@@ -234,33 +238,32 @@ TEST_CASE("lock holder runs_here: a live pid on this host only", "[state][lock]"
 TEST_CASE("lock: unlock refuses while the holder still runs on this host, unless forced", "[state][lock]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
   LockHolder previous;
   LockHolder held;
-  CHECK(store->unlock(false, &held) == UnlockResult::NotLocked);
-  CHECK(store->last_error().empty());
+  CHECK(store->unlock(false, &held).value() == UnlockResult::NotLocked);
 
   // Our parent, alive on this host: refused, the lock stays.
-  REQUIRE(store->acquire_lock(holder(getppid()), &previous) == LockResult::Acquired);
-  auto other = StateStore::open(dir.path() / "state.db", &error);
+  REQUIRE(store->acquire_lock(holder(getppid()), &previous).value() == LockResult::Acquired);
+  auto other = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(other != nullptr);
-  CHECK(other->unlock(false, &held) == UnlockResult::HolderRuns);
+  CHECK(other->unlock(false, &held).value() == UnlockResult::HolderRuns);
   CHECK(held.pid == getppid());
-  CHECK(other->lock_holder()->pid == getppid());
+  CHECK(other->lock_holder().value()->pid == getppid());
   // Forced: released, and the holder is named.
   held = LockHolder{};
-  CHECK(other->unlock(true, &held) == UnlockResult::Released);
+  CHECK(other->unlock(true, &held).value() == UnlockResult::Released);
   CHECK(held.pid == getppid());
-  CHECK(!other->lock_holder());
+  CHECK(!other->lock_holder().value());
 
   // A dead holder on this host, or one on another host (mkq cannot tell): released without force.
-  REQUIRE(store->acquire_lock(holder(dead_pid()), &previous) == LockResult::Acquired);
-  CHECK(other->unlock(false, &held) == UnlockResult::Released);
-  REQUIRE(store->acquire_lock(holder(getpid(), "elsewhere.example"), &previous) == LockResult::Acquired);
-  CHECK(other->unlock(false, &held) == UnlockResult::Released);
+  REQUIRE(store->acquire_lock(holder(dead_pid()), &previous).value() == LockResult::Acquired);
+  CHECK(other->unlock(false, &held).value() == UnlockResult::Released);
+  REQUIRE(store->acquire_lock(holder(getpid(), "elsewhere.example"), &previous).value() == LockResult::Acquired);
+  CHECK(other->unlock(false, &held).value() == UnlockResult::Released);
   CHECK(held.host == "elsewhere.example");
-  CHECK(!other->lock_holder());
+  CHECK(!other->lock_holder().value());
 }
 
 }  // namespace

@@ -9,6 +9,9 @@
 #include "runtime/state/schema.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
+#include "tests/support/result.h"
+
+using mkq::testing::take;
 
 namespace mkq::state {
 namespace {
@@ -48,29 +51,29 @@ TEST_CASE("state store creates its directory and file, and reopens with the same
   std::string error;
   std::string lineage;
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     CHECK(error.empty());
     CHECK(store->path() == path);
     CHECK(store->schema_version() == 3);
-    CHECK(store->serial() == 0);
+    CHECK(store->serial().value() == 0);
     lineage = store->lineage();
     CHECK(std::regex_match(
         lineage, std::regex("[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}")));
-    CHECK(store->integrity_check() == "ok");
-    CHECK(store->inventory().empty());
-    CHECK(store->history(10, true).empty());
+    CHECK(store->integrity_check().value() == "ok");
+    CHECK(store->inventory().value().empty());
+    CHECK(store->history(10, true).value().empty());
   }
   CHECK(std::filesystem::exists(path));
-  auto again = StateStore::open(path, &error);
+  auto again = take(StateStore::open(path), &error);
   REQUIRE(again != nullptr);
   CHECK(again->lineage() == lineage);
-  auto existing = StateStore::open_existing(path, &error);
+  auto existing = take(StateStore::open_existing(path), &error);
   REQUIRE(existing != nullptr);
   CHECK(existing->lineage() == lineage);
 
   TempDir other;
-  auto second = StateStore::open(other.path() / "state.db", &error);
+  auto second = take(StateStore::open(other.path() / "state.db"), &error);
   REQUIRE(second != nullptr);
   CHECK(second->lineage() != lineage);
 }
@@ -79,7 +82,7 @@ TEST_CASE("state store uses WAL and records its schema version and application i
   TempDir dir;
   const auto path = dir.path() / "state.db";
   std::string error;
-  { REQUIRE(StateStore::open(path, &error) != nullptr); }
+  { REQUIRE(take(StateStore::open(path), &error) != nullptr); }
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.string().c_str(), &db) == SQLITE_OK);
   const auto integer = [&](const char* sql) {
@@ -100,13 +103,13 @@ TEST_CASE("state store refuses a schema version newer than it knows, naming both
   TempDir dir;
   const auto path = dir.path() / "state.db";
   std::string error;
-  { REQUIRE(StateStore::open(path, &error) != nullptr); }
+  { REQUIRE(take(StateStore::open(path), &error) != nullptr); }
   raw_sql(path, "PRAGMA user_version = 7");
-  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(take(StateStore::open(path), &error) == nullptr);
   CHECK(error == "state " + path.string() +
                      ": schema version 7 is newer than this mkq understands (3); use a newer mkq");
   error.clear();
-  CHECK(StateStore::open_existing(path, &error) == nullptr);
+  CHECK(take(StateStore::open_existing(path), &error) == nullptr);
   CHECK(error.find("schema version 7 is newer") != std::string::npos);
 }
 
@@ -119,10 +122,10 @@ TEST_CASE("state store refuses a file that is not a database and leaves it untou
   // A torn state reads so too: the message points to where a backup would be.
   const std::string expected = "state " + path.string() + ": file is not a database; there is no backup beside it (" +
                                path.string() + ".backup)";
-  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(take(StateStore::open(path), &error) == nullptr);
   CHECK(error == expected);
   error.clear();
-  CHECK(StateStore::open_existing(path, &error) == nullptr);
+  CHECK(take(StateStore::open_existing(path), &error) == nullptr);
   CHECK(error == expected);
   CHECK(read_bytes(path) == "this is not sqlite\n" + text);
 }
@@ -132,10 +135,10 @@ TEST_CASE("state store refuses another program's SQLite database", "[state][erro
   const auto path = dir.path() / "app.db";
   raw_sql(path, "CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)");
   std::string error;
-  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(take(StateStore::open(path), &error) == nullptr);
   CHECK(error == "state " + path.string() + ": not an mkq state database (another program's SQLite file)");
   raw_sql(path, "PRAGMA application_id = 42");
-  CHECK(StateStore::open(path, &error) == nullptr);
+  CHECK(take(StateStore::open(path), &error) == nullptr);
   CHECK(error.find("not an mkq state database") != std::string::npos);
 }
 
@@ -143,14 +146,14 @@ TEST_CASE("state store open_existing never creates a file", "[state]") {
   TempDir dir;
   const auto path = dir.path() / "missing" / "state.db";
   std::string error = "stale";
-  CHECK(StateStore::open_existing(path, &error) == nullptr);
+  CHECK(take(StateStore::open_existing(path), &error) == nullptr);
   CHECK(error.empty());
   CHECK(!std::filesystem::exists(path));
   CHECK(!std::filesystem::exists(dir.path() / "missing"));
 
   // An empty file is not a state either (and stays empty).
   write_bytes(dir.path() / "empty.db", "");
-  CHECK(StateStore::open_existing(dir.path() / "empty.db", &error) == nullptr);
+  CHECK(take(StateStore::open_existing(dir.path() / "empty.db"), &error) == nullptr);
   CHECK(error.find("not an mkq state: empty file") != std::string::npos);
 }
 
@@ -158,7 +161,7 @@ TEST_CASE("state store reports a directory it cannot create", "[state][errors]")
   TempDir dir;
   write_bytes(dir.path() / "file", "x");
   std::string error;
-  CHECK(StateStore::open(dir.path() / "file" / "state.db", &error) == nullptr);
+  CHECK(take(StateStore::open(dir.path() / "file" / "state.db"), &error) == nullptr);
   CHECK(error.rfind("state " + (dir.path() / "file" / "state.db").string() + ": cannot create the directory",
                     0) == 0);
 }
@@ -166,9 +169,9 @@ TEST_CASE("state store reports a directory it cannot create", "[state][errors]")
 TEST_CASE("state record_batch: in order, one serial per inventory change, all or nothing", "[state]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
-  const std::int64_t run = store->begin_run("apply", "sha256:p", &error);
+  const std::int64_t run = take(store->begin_run("apply", "sha256:p"), &error);
   REQUIRE(run > 0);
 
   std::vector<StateWrite> writes;
@@ -178,12 +181,12 @@ TEST_CASE("state record_batch: in order, one serial per inventory change, all or
   writes.push_back({StateWrite::Kind::Deleted, {}, "manager/Cohort/b", 0, {}});  // after its apply: gone
   writes.push_back({StateWrite::Kind::Deleted, {}, "manager/Cohort/none", 0, {}});  // nothing to delete
   writes.push_back({StateWrite::Kind::Outcome, {}, "", run, {"manager/Cohort/b", "create", "failed", "boom"}});
-  REQUIRE(store->record_batch(writes, &error));
-  CHECK(store->serial() == 3);  // two applied, one deleted
-  const auto all = store->inventory();
+  REQUIRE(take(store->record_batch(writes), &error));
+  CHECK(store->serial().value() == 3);  // two applied, one deleted
+  const auto all = store->inventory().value();
   REQUIRE(all.size() == 1);
   CHECK(all[0].ref.address() == "manager/Cohort/a");
-  const auto recorded = store->find_run(run);
+  const auto recorded = store->find_run(run).value();
   REQUIRE(recorded);
   REQUIRE(recorded->objects.size() == 2);
   CHECK(recorded->objects[1].message == "boom");
@@ -192,37 +195,37 @@ TEST_CASE("state record_batch: in order, one serial per inventory change, all or
   std::vector<StateWrite> bad;
   bad.push_back({StateWrite::Kind::Applied, entry("manager", "Cohort", "c"), "", 0, {}});
   bad.push_back({StateWrite::Kind::Outcome, {}, "", run + 100, {"manager/Cohort/c", "create", "ok", ""}});
-  CHECK_FALSE(store->record_batch(bad, &error));
+  CHECK_FALSE(take(store->record_batch(bad), &error));
   CHECK(error.find("no run") != std::string::npos);
-  CHECK(!store->find("manager/Cohort/c"));
-  CHECK(store->serial() == 3);
-  CHECK(store->record_batch({}, &error));
+  CHECK(!store->find("manager/Cohort/c").value());
+  CHECK(store->serial().value() == 3);
+  CHECK(take(store->record_batch({}), &error));
 }
 
 TEST_CASE("state inventory: insert, replace, find, delete, sorted, each change bumps the serial", "[state]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
 
   InventoryEntry b = entry("manager", "ClusterQueue", "b");
   b.applied_at = "2026-01-02T03:04:05Z";
-  REQUIRE(store->record_applied(b, &error));
-  CHECK(store->serial() == 1);
+  REQUIRE(take(store->record_applied(b), &error));
+  CHECK(store->serial().value() == 1);
   InventoryEntry a = entry("worker1", "LocalQueue", "a");
   a.ref.namespace_name = "team-a";
-  REQUIRE(store->record_applied(a, &error));
-  REQUIRE(store->record_applied(entry("manager", "Cohort", "c"), &error));
-  CHECK(store->serial() == 3);
+  REQUIRE(take(store->record_applied(a), &error));
+  REQUIRE(take(store->record_applied(entry("manager", "Cohort", "c")), &error));
+  CHECK(store->serial().value() == 3);
 
-  const auto all = store->inventory();
+  const auto all = store->inventory().value();
   REQUIRE(all.size() == 3);
   CHECK(all[0].ref.address() == "manager/ClusterQueue/b");
   CHECK(all[1].ref.address() == "manager/Cohort/c");
   CHECK(all[2].ref.address() == "worker1/LocalQueue/team-a/a");
   CHECK(!all[1].applied_at.empty());  // filled in when not given
 
-  const auto found = store->find("worker1/LocalQueue/team-a/a");
+  const auto found = store->find("worker1/LocalQueue/team-a/a").value();
   REQUIRE(found);
   CHECK(found->ref.cluster == "worker1");
   CHECK(found->ref.api_version == "kueue.x-k8s.io/v1beta1");
@@ -233,56 +236,55 @@ TEST_CASE("state inventory: insert, replace, find, delete, sorted, each change b
   CHECK(found->resource_version == "17");
   CHECK(found->digest == "sha256:00");
   CHECK(found->run_id == 3);
-  CHECK(store->find("manager/ClusterQueue/b")->applied_at == "2026-01-02T03:04:05Z");
-  CHECK(!store->find("manager/ClusterQueue/zzz"));
+  CHECK(store->find("manager/ClusterQueue/b").value()->applied_at == "2026-01-02T03:04:05Z");
+  CHECK(!store->find("manager/ClusterQueue/zzz").value());
 
   b.resource_version = "18";
-  REQUIRE(store->record_applied(b, &error));
-  CHECK(store->serial() == 4);
-  CHECK(store->find("manager/ClusterQueue/b")->resource_version == "18");
-  CHECK(store->inventory().size() == 3);
+  REQUIRE(take(store->record_applied(b), &error));
+  CHECK(store->serial().value() == 4);
+  CHECK(store->find("manager/ClusterQueue/b").value()->resource_version == "18");
+  CHECK(store->inventory().value().size() == 3);
 
-  REQUIRE(store->record_deleted("manager/Cohort/c", &error));
-  CHECK(store->serial() == 5);
-  REQUIRE(store->record_deleted("manager/Cohort/c", &error));  // already gone: no change, no new serial
-  CHECK(store->serial() == 5);
-  CHECK(store->inventory().size() == 2);
-  CHECK(store->last_error().empty());
+  REQUIRE(take(store->record_deleted("manager/Cohort/c"), &error));
+  CHECK(store->serial().value() == 5);
+  REQUIRE(take(store->record_deleted("manager/Cohort/c"), &error));  // already gone: no change, no new serial
+  CHECK(store->serial().value() == 5);
+  CHECK(store->inventory().value().size() == 2);
 
   // Another connection sees the committed serial.
-  auto other = StateStore::open_existing(dir.path() / "state.db", &error);
+  auto other = take(StateStore::open_existing(dir.path() / "state.db"), &error);
   REQUIRE(other != nullptr);
-  CHECK(other->serial() == 5);
-  CHECK(store->integrity_check() == "ok");
+  CHECK(other->serial().value() == 5);
+  CHECK(store->integrity_check().value() == "ok");
 }
 
 TEST_CASE("state history: runs newest first with their outcomes and serials", "[state]") {
   TempDir dir;
   std::string error;
-  auto store = StateStore::open(dir.path() / "state.db", &error);
+  auto store = take(StateStore::open(dir.path() / "state.db"), &error);
   REQUIRE(store != nullptr);
   LockHolder me{"apply", "tester", "", 0, ""};
   LockHolder previous;
-  REQUIRE(store->acquire_lock(me, &previous) == LockResult::Acquired);
+  REQUIRE(store->acquire_lock(me, &previous).value() == LockResult::Acquired);
 
-  const std::int64_t first = store->begin_run("apply", "sha256:p1", &error);
+  const std::int64_t first = take(store->begin_run("apply", "sha256:p1"), &error);
   REQUIRE(first > 0);
-  REQUIRE(store->record_outcome(first, {"manager/Cohort/a", "create", "ok", ""}, &error));
-  REQUIRE(store->record_applied(entry("manager", "Cohort", "a"), &error));
+  REQUIRE(take(store->record_outcome(first, {"manager/Cohort/a", "create", "ok", ""}), &error));
+  REQUIRE(take(store->record_applied(entry("manager", "Cohort", "a")), &error));
   REQUIRE(
-      store->record_outcome(first, {"worker1/Cohort/a", "create", "failed", "connection refused"}, &error));
-  REQUIRE(store->finish_run(first, "partial", &error));
+      take(store->record_outcome(first, {"worker1/Cohort/a", "create", "failed", "connection refused"}), &error));
+  REQUIRE(take(store->finish_run(first, "partial"), &error));
 
-  const std::int64_t second = store->begin_run("destroy", "sha256:p2", &error);
+  const std::int64_t second = take(store->begin_run("destroy", "sha256:p2"), &error);
   REQUIRE(second > first);
-  REQUIRE(store->record_deleted("manager/Cohort/a", &error));
-  REQUIRE(store->record_outcome(second, {"manager/Cohort/a", "delete", "ok", ""}, &error));
-  REQUIRE(store->finish_run(second, "success", &error));
+  REQUIRE(take(store->record_deleted("manager/Cohort/a"), &error));
+  REQUIRE(take(store->record_outcome(second, {"manager/Cohort/a", "delete", "ok", ""}), &error));
+  REQUIRE(take(store->finish_run(second, "success"), &error));
 
-  const std::int64_t third = store->begin_run("apply", "sha256:p3", &error);
+  const std::int64_t third = take(store->begin_run("apply", "sha256:p3"), &error);
   REQUIRE(third > second);
 
-  const auto runs = store->history(10, true);
+  const auto runs = store->history(10, true).value();
   REQUIRE(runs.size() == 3);
   CHECK(runs[0].id == third);
   CHECK(runs[0].result == "running");  // we hold the lock and run
@@ -302,24 +304,24 @@ TEST_CASE("state history: runs newest first with their outcomes and serials", "[
   CHECK(runs[2].objects[1].result == "failed");
   CHECK(runs[2].objects[1].message == "connection refused");
 
-  CHECK(store->history(1, false).size() == 1);
-  CHECK(store->history(10, false)[2].objects.empty());
-  CHECK(store->history(0, false).size() == 3);  // no limit
+  CHECK(store->history(1, false).value().size() == 1);
+  CHECK(store->history(10, false).value()[2].objects.empty());
+  CHECK(store->history(0, false).value().size() == 3);  // no limit
 
-  const auto found = store->find_run(first);
+  const auto found = store->find_run(first).value();
   REQUIRE(found);
   CHECK(found->objects.size() == 2);
-  CHECK(!store->find_run(999));
+  CHECK(!store->find_run(999).value());
 
-  CHECK(!store->finish_run(999, "success", &error));
+  CHECK(!take(store->finish_run(999, "success"), &error));
   CHECK(error == "state " + (dir.path() / "state.db").string() + ": no run 999");
-  CHECK(!store->record_outcome(999, {"x", "create", "ok", ""}, &error));
+  CHECK(!take(store->record_outcome(999, {"x", "create", "ok", ""}), &error));
   CHECK(error.find("no run 999") != std::string::npos);
 
   // Once our lock is gone the unfinished run reads as interrupted.
   store->release_lock();
-  CHECK(store->history(1, false)[0].result == "interrupted");
-  CHECK(store->find_run(third)->result == "interrupted");
+  CHECK(store->history(1, false).value()[0].result == "interrupted");
+  CHECK(store->find_run(third).value()->result == "interrupted");
 }
 
 TEST_CASE("state digests are salted with the lineage and stable", "[state]") {
@@ -338,12 +340,12 @@ TEST_CASE("state file holds the digest of an applied document, never the documen
   std::string digest;
   {
     std::string error;
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     InventoryEntry e = entry("worker1", "Secret", "creds");
     digest = digest_of(document, store->lineage());
     e.digest = digest;
-    REQUIRE(store->record_applied(e, &error));
+    REQUIRE(take(store->record_applied(e), &error));
     // While open, the write sits in the WAL: search both files.
     const std::string wal = read_bytes(dir.path() / "state.db-wal");
     CHECK(wal.find(marker) == std::string::npos);
@@ -365,33 +367,33 @@ TEST_CASE("state reads a v1 file as it is and migrates it when opened to write",
                     " ('m/ResourceFlavor/f', 'm', 'ResourceFlavor', 'f', 'sha256:00');");
   std::string error;
   {
-    auto store = StateStore::open_existing(path, &error);
+    auto store = take(StateStore::open_existing(path), &error);
     REQUIRE(store != nullptr);
     CHECK(store->schema_version() == 1);
     CHECK(store->policy().empty());
-    const auto inventory = store->inventory();
+    const auto inventory = store->inventory().value();
     REQUIRE(inventory.size() == 1);
     CHECK(inventory[0].digest == "sha256:00");
     CHECK_FALSE(inventory[0].adopted);
     CHECK(inventory[0].prior.empty());
-    REQUIRE(store->find("m/ResourceFlavor/f").has_value());
+    REQUIRE(store->find("m/ResourceFlavor/f").value().has_value());
   }
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     CHECK(store->schema_version() == 3);
     CHECK(store->lineage() == "lineage-1");
-    CHECK(store->serial() == 4);
+    CHECK(store->serial().value() == 4);
     CHECK(store->policy().empty());
-    const auto entry = store->find("m/ResourceFlavor/f");
+    const auto entry = store->find("m/ResourceFlavor/f").value();
     REQUIRE(entry.has_value());
     CHECK_FALSE(entry->adopted);
     CHECK(entry->prior.empty());
-    REQUIRE(store->set_policy("fleet", &error));
-    CHECK(store->serial() == 4);  // the identity is no inventory change
-    CHECK(store->integrity_check() == "ok");
+    REQUIRE(take(store->set_policy("fleet"), &error));
+    CHECK(store->serial().value() == 4);  // the identity is no inventory change
+    CHECK(store->integrity_check().value() == "ok");
   }
-  auto store = StateStore::open_existing(path, &error);
+  auto store = take(StateStore::open_existing(path), &error);
   REQUIRE(store != nullptr);
   CHECK(store->schema_version() == 3);
   CHECK(store->policy() == "fleet");
@@ -402,24 +404,24 @@ TEST_CASE("state keeps an adopted object's prior and the policy's identity", "[s
   const auto path = dir.path() / "state.db";
   std::string error;
   {
-    auto store = StateStore::open(path, &error);
+    auto store = take(StateStore::open(path), &error);
     REQUIRE(store != nullptr);
     CHECK(store->policy().empty());
     InventoryEntry adopted = entry("manager", "ConfigMap", "kueue-manager-config");
     adopted.adopted = true;
     adopted.prior = R"([{"path":["data","controller_manager_config.yaml"],"value":"apiVersion: v1\n"}])";
-    REQUIRE(store->record_applied(adopted, &error));
-    REQUIRE(store->record_applied(entry("manager", "ClusterQueue", "cq"), &error));
-    REQUIRE(store->set_policy("fleet", &error));
+    REQUIRE(take(store->record_applied(adopted), &error));
+    REQUIRE(take(store->record_applied(entry("manager", "ClusterQueue", "cq")), &error));
+    REQUIRE(take(store->set_policy("fleet"), &error));
   }
-  auto store = StateStore::open_existing(path, &error);
+  auto store = take(StateStore::open_existing(path), &error);
   REQUIRE(store != nullptr);
   CHECK(store->policy() == "fleet");
-  const auto adopted = store->find("manager/ConfigMap/kueue-manager-config");
+  const auto adopted = store->find("manager/ConfigMap/kueue-manager-config").value();
   REQUIRE(adopted.has_value());
   CHECK(adopted->adopted);
   CHECK(adopted->prior == R"([{"path":["data","controller_manager_config.yaml"],"value":"apiVersion: v1\n"}])");
-  const auto created = store->find("manager/ClusterQueue/cq");
+  const auto created = store->find("manager/ClusterQueue/cq").value();
   REQUIRE(created.has_value());
   CHECK_FALSE(created->adopted);
   CHECK(created->prior.empty());
@@ -435,31 +437,33 @@ TEST_CASE("state reports a busy database as a clear message", "[state][errors][s
   TempDir dir;
   const auto path = dir.path() / "state.db";
   std::string error;
-  auto store = StateStore::open(path, &error);
+  auto store = take(StateStore::open(path), &error);
   REQUIRE(store != nullptr);
   sqlite3* other = nullptr;
   REQUIRE(sqlite3_open(path.string().c_str(), &other) == SQLITE_OK);
   REQUIRE(sqlite3_exec(other, "BEGIN IMMEDIATE", nullptr, nullptr, nullptr) == SQLITE_OK);
-  CHECK(!store->record_applied(entry("manager", "Cohort", "a"), &error));
+  CHECK(!take(store->record_applied(entry("manager", "Cohort", "a")), &error));
   CHECK(error == "state " + path.string() + ": database is locked");
   LockHolder previous;
-  CHECK(store->acquire_lock({"apply", "me", "", 0, ""}, &previous) == LockResult::Held);
-  CHECK(store->last_error() == "state " + path.string() + ": database is locked");
+  const base::Result<LockResult> locked = store->acquire_lock({"apply", "me", "", 0, ""}, &previous);
+  REQUIRE_FALSE(locked);  // an Error, not an answer of Held: nobody holds it
+  CHECK(locked.error().reason == kStateError);
+  CHECK(locked.error().message == "state " + path.string() + ": database is locked");
   sqlite3_exec(other, "ROLLBACK", nullptr, nullptr, nullptr);
   sqlite3_close(other);
-  CHECK(store->record_applied(entry("manager", "Cohort", "a"), &error));
-  CHECK(store->serial() == 1);
+  CHECK(take(store->record_applied(entry("manager", "Cohort", "a")), &error));
+  CHECK(store->serial().value() == 1);
 }
 
 // Three objects on two clusters, serial 3.
 std::unique_ptr<StateStore> store_with_two_clusters(const std::filesystem::path& path) {
   std::string error;
-  auto store = StateStore::open(path, &error);
+  auto store = take(StateStore::open(path), &error);
   REQUIRE(store != nullptr);
-  REQUIRE(store->record_applied(entry("manager", "ClusterQueue", "cq"), &error));
-  REQUIRE(store->record_applied(entry("worker2", "ClusterQueue", "cq"), &error));
-  REQUIRE(store->record_applied(entry("worker2", "ResourceFlavor", "f"), &error));
-  REQUIRE(store->serial() == 3);
+  REQUIRE(take(store->record_applied(entry("manager", "ClusterQueue", "cq")), &error));
+  REQUIRE(take(store->record_applied(entry("worker2", "ClusterQueue", "cq")), &error));
+  REQUIRE(take(store->record_applied(entry("worker2", "ResourceFlavor", "f")), &error));
+  REQUIRE(store->serial().value() == 3);
   return store;
 }
 
@@ -476,26 +480,25 @@ TEST_CASE("state forget: addresses, all or nothing, one serial per object", "[st
   ForgetResult result;
 
   // An unknown address: nothing is forgotten, the serial stays.
-  REQUIRE(store->forget({"worker2/ClusterQueue/cq", "worker2/ClusterQueue/nope"}, &result, &error));
+  REQUIRE(take(store->forget({"worker2/ClusterQueue/cq", "worker2/ClusterQueue/nope"}), &result, &error));
   CHECK(result.unknown == std::vector<std::string>{"worker2/ClusterQueue/nope"});
   CHECK(result.forgotten.empty());
-  CHECK(store->inventory().size() == 3);
-  CHECK(store->serial() == 3);
+  CHECK(store->inventory().value().size() == 3);
+  CHECK(store->serial().value() == 3);
 
   // Known addresses (one given twice): forgotten, sorted, the serial grows by two.
-  REQUIRE(store->forget({"worker2/ResourceFlavor/f", "manager/ClusterQueue/cq", "worker2/ResourceFlavor/f"}, &result,
-                        &error));
+  REQUIRE(take(store->forget({"worker2/ResourceFlavor/f", "manager/ClusterQueue/cq", "worker2/ResourceFlavor/f"}), &result, &error));
   CHECK(result.unknown.empty());
   CHECK(addresses_of(result.forgotten) ==
         std::vector<std::string>{"manager/ClusterQueue/cq", "worker2/ResourceFlavor/f"});
   CHECK(result.forgotten[0].uid == "uid-cq");
-  CHECK(addresses_of(store->inventory()) == std::vector<std::string>{"worker2/ClusterQueue/cq"});
-  CHECK(store->serial() == 5);
+  CHECK(addresses_of(store->inventory().value()) == std::vector<std::string>{"worker2/ClusterQueue/cq"});
+  CHECK(store->serial().value() == 5);
   // Another connection sees it.
-  auto other = StateStore::open_existing(dir.path() / "state.db", &error);
+  auto other = take(StateStore::open_existing(dir.path() / "state.db"), &error);
   REQUIRE(other != nullptr);
-  CHECK(other->serial() == 5);
-  CHECK(other->inventory().size() == 1);
+  CHECK(other->serial().value() == 5);
+  CHECK(other->inventory().value().size() == 1);
 }
 
 TEST_CASE("state forget_clusters: every object of the clusters, or nothing", "[state]") {
@@ -504,19 +507,19 @@ TEST_CASE("state forget_clusters: every object of the clusters, or nothing", "[s
   std::string error;
   ForgetResult result;
 
-  REQUIRE(store->forget_clusters({"worker2", "worker3"}, &result, &error));
+  REQUIRE(take(store->forget_clusters({"worker2", "worker3"}), &result, &error));
   CHECK(result.unknown == std::vector<std::string>{"worker3"});
   CHECK(result.forgotten.empty());
-  CHECK(store->inventory().size() == 3);
-  CHECK(store->serial() == 3);
+  CHECK(store->inventory().value().size() == 3);
+  CHECK(store->serial().value() == 3);
 
-  REQUIRE(store->forget_clusters({"worker2"}, &result, &error));
+  REQUIRE(take(store->forget_clusters({"worker2"}), &result, &error));
   CHECK(result.unknown.empty());
   CHECK(addresses_of(result.forgotten) ==
         std::vector<std::string>{"worker2/ClusterQueue/cq", "worker2/ResourceFlavor/f"});
-  CHECK(addresses_of(store->inventory()) == std::vector<std::string>{"manager/ClusterQueue/cq"});
-  CHECK(store->serial() == 5);
-  CHECK(store->integrity_check() == "ok");
+  CHECK(addresses_of(store->inventory().value()) == std::vector<std::string>{"manager/ClusterQueue/cq"});
+  CHECK(store->serial().value() == 5);
+  CHECK(store->integrity_check().value() == "ok");
 }
 
 }  // namespace
