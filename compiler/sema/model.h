@@ -186,7 +186,7 @@ struct StateSettings {
   diag::SourceRange range;                 // the state block
 };
 
-// `sync { mode = "auto", self_heal = true, prune = false, interval = 5m }` in
+// `sync { mode = "auto", self_heal = true, prune = false, interval = 5min }` in
 // the manager: what `mkq controller` does; each field unset leaves the
 // controller's default, and the controller's flag overrides it.
 struct SyncSettings {
