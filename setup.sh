@@ -8,7 +8,8 @@
 #   ./setup.sh --no-tour    install and build mkq only
 #   ./setup.sh --test-deps  also install what only the tests need: the Java runtime
 #                           and the ANTLR tool (the grammar's staleness test), Node and
-#                           npm (the editor tests), the Python Kubernetes client
+#                           npm (the editor tests), the Python Kubernetes client,
+#                           zsh and fish (the completion scripts' test)
 #   ./setup.sh --deps-only  install only, build nothing (./test.sh: --deps-only --test-deps)
 #
 # Only mkq itself is built here; ./test.sh builds the tests.
@@ -38,8 +39,9 @@ packages=(
 if [ $test_deps = 1 ]; then
   packages+=(
     antlr4 default-jre-headless
-    python3 python3-kubernetes python3-yaml
+    python3 python3-kubernetes python3-yaml python3-jsonschema
     nodejs npm
+    zsh fish
   )
 fi
 

@@ -65,7 +65,9 @@ class Result {
   explicit operator bool() const { return ok(); }
   const T& value() const& { return std::get<0>(state_); }
   T& value() & { return std::get<0>(state_); }
-  T&& value() && { return std::get<0>(std::move(state_)); }
+  // By value: `for (const auto& x : f().value())` must not refer into the
+  // temporary Result, which dies before the loop's first turn.
+  T value() && { return std::get<0>(std::move(state_)); }
   const T& operator*() const& { return value(); }
   T& operator*() & { return value(); }
   const T* operator->() const { return &value(); }

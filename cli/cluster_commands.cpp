@@ -93,7 +93,8 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
   apply_cmd->add_flag("--allow-empty", apply.allow_empty, "Allow an apply that deletes every object mkq applied");
   apply_cmd->add_option("--drain-timeout", apply.drain_timeout,
                         "A worker leaving the fleet: wait at most DURATION until no Workload runs on it before "
-                        "deleting its objects (default 10m; 0: do not wait)");
+                        "deleting its objects; past it they are kept and apply exits 1 (default 10m; 0: do not wait, "
+                        "delete at once)");
   add_exclude_option(apply_cmd, apply.runtime);
   add_ownership_options(apply_cmd, apply.ownership);
 

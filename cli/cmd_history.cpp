@@ -25,13 +25,13 @@ std::size_t failed_count(const state::RunRecord& run) {
 
 Json run_json(const state::RunRecord& run, bool with_objects) {
   Json json{{"id", run.id},
-            {"startedAt", run.started_at},
-            {"finishedAt", run.finished_at},
+            {"started_at", run.started_at},
+            {"finished_at", run.finished_at},
             {"command", run.command},
-            {"policyDigest", run.policy_digest},
+            {"policy_digest", run.policy_digest},
             {"result", run.result},
-            {"serialBefore", run.serial_before},
-            {"serialAfter", run.serial_after}};
+            {"serial_before", run.serial_before},
+            {"serial_after", run.serial_after}};
   if (!with_objects) {
     json["objects"] = run.objects.size();
     json["failed"] = failed_count(run);
@@ -64,7 +64,7 @@ int history_run(const state::StateStore& store, const std::string& run_text, boo
     return 1;
   }
   if (json) {
-    print_json(run_json(*run, true));
+    print_document(run_json(*run, true));
     return 0;
   }
   std::printf("run %lld: %s, %s\n", static_cast<long long>(run->id), run->command.c_str(),
@@ -96,7 +96,7 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
       return 1;
     }
     if (options.json) {
-      print_json(Json::array());
+      print_document(Json{{"runs", Json::array()}});
     } else {
       std::printf("no state at %s\n", options.state_path.c_str());
     }
@@ -113,7 +113,7 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
   if (options.json) {
     Json out = Json::array();
     for (const auto& run : runs) out.push_back(run_json(run, false));
-    print_json(out);
+    print_document(Json{{"runs", std::move(out)}});
     return 0;
   }
   if (runs.empty()) {

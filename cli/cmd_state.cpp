@@ -27,15 +27,15 @@ using Json = OrderedJson;
 Json entry_json(const state::InventoryEntry& e) {
   return Json{{"address", e.ref.address()},
               {"cluster", e.ref.cluster},
-              {"apiVersion", e.ref.api_version},
+              {"api_version", e.ref.api_version},
               {"kind", e.ref.kind},
               {"namespace", e.ref.namespace_name},
               {"name", e.ref.name},
               {"uid", e.uid},
-              {"resourceVersion", e.resource_version},
+              {"resource_version", e.resource_version},
               {"digest", e.digest},
-              {"appliedAt", e.applied_at},
-              {"runId", e.run_id},
+              {"applied_at", e.applied_at},
+              {"run_id", e.run_id},
               {"adopted", e.adopted}};
 }
 
@@ -53,7 +53,7 @@ int state_list(const state::StateStore& store, bool json) {
   if (json) {
     Json out = Json::array();
     for (const auto& e : entries) out.push_back(entry_json(e));
-    print_json(out);
+    print_document(Json{{"objects", std::move(out)}});
     return 0;
   }
   if (entries.empty()) {
@@ -88,7 +88,7 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
     return 1;
   }
   if (json) {
-    print_json(entry_json(*found));
+    print_document(entry_json(*found));
     return 0;
   }
   print_table({{"address:", found->ref.address()},
@@ -122,7 +122,7 @@ int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
   }
   const bool released = result == state::UnlockResult::Released;
   if (options.json) {
-    print_json(Json{{"released", released ? holder_json(holder) : Json(nullptr)}});
+    print_document(Json{{"released", released ? holder_json(holder) : Json(nullptr)}});
     return 0;
   }
   if (!released) {
@@ -209,7 +209,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   if (options.json) {
     Json out = Json::array();
     for (const state::InventoryEntry& entry : result.forgotten) out.push_back(entry_json(entry));
-    print_json(Json{{"forgotten", std::move(out)}});
+    print_document(Json{{"forgotten", std::move(out)}});
     return 0;
   }
   for (const state::InventoryEntry& entry : result.forgotten) std::printf("forgot %s\n", entry.ref.address().c_str());
@@ -228,7 +228,7 @@ int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*
   if (missing) {
     if (options.action == "list") {
       if (options.json) {
-        print_json(Json::array());
+        print_document(Json{{"objects", Json::array()}});
       } else {
         std::printf("no state at %s\n", options.state_path.c_str());
       }

@@ -46,7 +46,7 @@ int run_state_transfer(const StateCommandOptions& options) {
   }
   const std::string what = "(lineage " + done.value().lineage + ", serial " + std::to_string(done.value().serial) + ")";
   if (options.json) {
-    print_json(Json{{push ? "pushed" : "pulled",
+    print_document(Json{{push ? "pushed" : "pulled",
                      {{"from", push ? options.file : options.state_path},
                       {"to", push ? options.state_path : options.file},
                       {"lineage", done.value().lineage},

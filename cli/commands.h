@@ -7,6 +7,10 @@
 
 #include "runtime/operation/options.h"
 
+namespace CLI {
+class App;
+}
+
 namespace mkq::cli {
 
 enum class OutputFormat { Text, Json };
@@ -140,6 +144,9 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global);
 int run_graph(const GraphOptions& options, const GlobalOptions& global);
 int run_render(const RenderOptions& options, const GlobalOptions& global);
 int run_version(OutputFormat format);
+// Written from `app`, the whole command line as main() defines it.
+int run_completion(const CLI::App& app, const std::string& shell);
+int run_man(const CLI::App& app);
 int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& global);
 int run_plan(const PlanCommandOptions& options, const GlobalOptions& global);
 int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global);

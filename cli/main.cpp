@@ -139,6 +139,16 @@ int run(int argc, char** argv) {
   std::string version_format = "text";
   version_cmd->add_option("--format", version_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
 
+  // Last: what they print is written from every command defined above.
+  CLI::App* completion_cmd = app.add_subcommand(
+      "completion", "Print the completion script of a shell: source <(mkq completion bash); zsh and fish alike");
+  std::string completion_shell;
+  completion_cmd->add_option("SHELL", completion_shell, "bash, zsh or fish")
+      ->required()
+      ->check(CLI::IsMember({"bash", "zsh", "fish"}));
+  CLI::App* man_cmd =
+      app.add_subcommand("man", "Print mkq's man page (roff): mkq man > ~/.local/share/man/man1/mkq.1");
+
   if (argc == 1) {  // no command: say what there is
     std::fputs(app.help().c_str(), stderr);
     return 1;
@@ -181,6 +191,8 @@ int run(int argc, char** argv) {
   }
   if (*graph_cmd) return mkq::cli::run_graph(graph, global);
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
+  if (*completion_cmd) return mkq::cli::run_completion(app, completion_shell);
+  if (*man_cmd) return mkq::cli::run_man(app);
   if (*version_cmd) return mkq::cli::run_version(version_format == "json" ? OutputFormat::Json : OutputFormat::Text);
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
   if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself

@@ -35,16 +35,15 @@ std::string tally(int done, int failed, int skipped, int not_started) {
   return text;
 }
 
-// A leaving worker that did not drain in time: what still ran on it when its
-// objects were deleted (reconcile::Drain).
+// A leaving worker deleted without a wait (--drain-timeout 0) while work still
+// ran on it: what ran (reconcile::Drain). A wait that timed out deleted nothing.
 void print_drains(const std::vector<reconcile::Drain>& drains) {
   for (const reconcile::Drain& drain : drains) {
     if (drain.running.empty()) continue;
-    const long long seconds = (drain.waited.count() + 500) / 1000;
     std::string names;
     for (const std::string& name : drain.running) names += (names.empty() ? "" : ", ") + name;
-    std::printf("\nDrain: after %llds (--drain-timeout) %s still ran on %s; its objects were deleted all the same: %s\n",
-                seconds, count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads").c_str(),
+    std::printf("\nDrain: --drain-timeout 0: %s still ran on %s when its objects were deleted: %s\n",
+                count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads").c_str(),
                 drain.worker.c_str(), names.c_str());
   }
 }

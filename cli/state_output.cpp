@@ -8,7 +8,11 @@
 
 namespace mkq::cli {
 
-void print_json(const OrderedJson& json) { std::fputs((json.dump(2) + "\n").c_str(), stdout); }
+void print_document(const OrderedJson& fields) {
+  OrderedJson document{{"format_version", kStateJsonFormatVersion}};
+  for (const auto& [key, value] : fields.items()) document[key] = value;
+  std::fputs((document.dump(2) + "\n").c_str(), stdout);
+}
 
 void print_table(const std::vector<std::vector<std::string>>& rows) {
   std::vector<std::size_t> widths;

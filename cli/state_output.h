@@ -14,7 +14,12 @@ namespace mkq::cli {
 
 using OrderedJson = nlohmann::ordered_json;
 
-void print_json(const OrderedJson& json);
+// The version of the documents `mkq state` and `mkq history` print with
+// --format json (docs/json.md): raised when a field changes meaning or goes.
+inline constexpr int kStateJsonFormatVersion = 1;
+
+// Prints `fields` (an object) as one document, its format_version first.
+void print_document(const OrderedJson& fields);
 
 // Columns padded to their widest cell; the last column is not padded.
 void print_table(const std::vector<std::vector<std::string>>& rows);

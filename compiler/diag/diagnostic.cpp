@@ -238,6 +238,7 @@ std::string render_json(const std::vector<Diagnostic>& diagnostics, const Source
     list.push_back(j);
   }
   nlohmann::ordered_json doc;
+  doc["format_version"] = kDiagnosticsJsonFormatVersion;
   doc["diagnostics"] = list;
   doc["errors"] = errors;
   doc["warnings"] = warnings;

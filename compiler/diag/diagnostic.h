@@ -80,6 +80,10 @@ struct RenderOptions {
 std::string render_text(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources,
                         const RenderOptions& options = {});
 
+// The version of the diagnostics document (`mkq check --format json`,
+// docs/json.md): raised when a field changes meaning or goes.
+inline constexpr int kDiagnosticsJsonFormatVersion = 1;
+
 // {"diagnostics":[{"file","range":{"start":{"line","column","offset"},"end":...},
 //   "severity","code","message","notes":[...],"suggestions":[...]}], "errors":N, "warnings":N}
 std::string render_json(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources);

@@ -73,7 +73,10 @@ std::string render_cluster_json(const ClusterObjects& cluster) {
   return dump_json(list);
 }
 
-// JSON: the layout of dump_json({"clusters": [entries]}) (indent 2), built
+// The document's opening: its version first (docs/json.md).
+const std::string kJsonHead = "{\n  \"format_version\": " + std::to_string(kRenderJsonFormatVersion) + ",\n  ";
+
+// JSON: the layout of dump_json({"format_version": N, "clusters": [entries]}) (indent 2), built
 // from one entry at a time: an entry sits two levels deep, so each of its
 // lines is indented by four more spaces. A dumped string never holds a raw
 // line break (JSON escapes it), so indenting after every '\n' is exact.
@@ -85,7 +88,7 @@ std::string StateWriter::cluster(const ClusterObjects& cluster) {
   }
   const std::string entry = cluster_entry(cluster).dump(2, ' ', false, Json::error_handler_t::replace);
   out.reserve(entry.size() + entry.size() / 8 + 8);
-  out += first_ ? "{\n  \"clusters\": [\n    " : ",\n    ";
+  out += first_ ? kJsonHead + "\"clusters\": [\n    " : std::string(",\n    ");
   first_ = false;
   for (const char c : entry) {
     out += c;
@@ -97,7 +100,7 @@ std::string StateWriter::cluster(const ClusterObjects& cluster) {
 std::string StateWriter::end() const {
   if (format_ == TextFormat::Yaml) return "";
   // No cluster (never from lower()): what dump_json writes for an empty array.
-  return first_ ? "{\n  \"clusters\": []\n}\n" : "\n  ]\n}\n";
+  return first_ ? kJsonHead + "\"clusters\": []\n}\n" : "\n  ]\n}\n";
 }
 
 }  // namespace mkq::kueue

@@ -17,6 +17,10 @@ std::string_view to_string(ClusterRole role);  // "manager", "worker"
 
 // Every cluster, manager first.
 std::string render_yaml(const DesiredState& state);
+// The version of render_json's document, its first field "format_version"
+// (docs/json.md); each cluster's file of `render -o DIR --format json` is a
+// Kubernetes List instead, which kubectl reads.
+inline constexpr int kRenderJsonFormatVersion = 1;
 std::string render_json(const DesiredState& state);
 
 // One cluster: the content of DIR/<cluster>.yaml or DIR/<cluster>.json.

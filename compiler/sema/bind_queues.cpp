@@ -405,7 +405,12 @@ void bind_cluster_queue(Binder& binder, const EvalBlock& block, Draft& draft) {
     check_name(binder, NameFormat::Subdomain, worker_name->value, worker_name->range, "name");
     queue.worker_name = std::move(*worker_name);
   }
+  // A second clusterqueue of one name is reported once, at its name: its
+  // nested localqueues (often the first's, copied with it) are not bound, so
+  // that they add no follow-on "declared twice".
+  const bool duplicate = label != nullptr && draft.cluster_queues.find(label->text) != nullptr;
   for (const EvalBlock* nested : members.blocks("localqueue")) {
+    if (duplicate) break;
     bind_local_queue_in(binder, *nested, &queue, draft);  // an unnamed queue is reported; its name is ""
   }
   if (label == nullptr) return;

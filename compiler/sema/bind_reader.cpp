@@ -229,7 +229,16 @@ std::optional<Located<std::int64_t>> read_integer(Binder& binder, std::string_vi
 std::optional<Located<Duration>> read_duration(Binder& binder, std::string_view field, const Value& value,
                                                DurationBound bound) {
   if (!value.is(ValueKind::Duration)) {
-    report_type(binder, field, "a duration", value);
+    diag::Diagnostic& d = report_type(binder, field, "a duration", value);
+    if (value.is(ValueKind::Number)) {
+      // `30m` is a quantity (m: thousandths), as in Kubernetes; a duration's minutes are `min`.
+      const std::string written = value.as_number().to_string();
+      d.notes.push_back({written.size() > 1 && written.back() == 'm'
+                             ? "'" + written + "' is a quantity (m: thousandths); minutes are written '" +
+                                   written.substr(0, written.size() - 1) + "min'"
+                             : std::string("a duration takes a unit: ms, s, min, h or d, as in '30min' or '7d'"),
+                         std::nullopt});
+    }
     return std::nullopt;
   }
   const Duration& duration = value.as_duration();

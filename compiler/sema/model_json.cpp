@@ -387,6 +387,7 @@ Json to_json(const Access& a) {
 
 std::string model_to_json(const Policy& policy) {
   Json out = Json::object();
+  out["format_version"] = kModelJsonFormatVersion;
   if (policy.identity) out["policy"] = policy.identity->value;  // only when declared
   out["manager"] = to_json(policy.manager);
   out["workers"] = to_json(policy.workers);

@@ -19,6 +19,8 @@ namespace mkq::sema::model {
 // the policy enables (kueue.integrations, kueue.external_frameworks) or
 // declares itself are shown: the rest of std/integrations is in every policy. A secret is {"secret": "env:NAME"}: where it
 // comes from, never a value (the compiler never reads one).
+// The document starts with its version, "format_version" (docs/json.md).
+inline constexpr int kModelJsonFormatVersion = 1;
 std::string model_to_json(const Policy& policy);
 
 }  // namespace mkq::sema::model

@@ -67,7 +67,8 @@ struct ApplyRequest : RunOptions {
   // The run's name in the history and on the lock; empty: "apply" or "destroy".
   std::string command;
   // A worker leaving the fleet: how long to wait until no Workload runs on
-  // it before its objects are deleted all the same (reconcile::ApplyOptions).
+  // it before its objects are deleted; past it they are kept, 0: no wait
+  // (reconcile::ApplyOptions).
   std::chrono::milliseconds drain_timeout{600000};
   // Read every worker's credential expiry on the manager after the run
   // (ApplyResult::credentials): what the controller's metrics report.

@@ -855,6 +855,32 @@ void Executor::drain(ClusterRun* manager) {
     hold("skipped: cannot tell whether Workloads still run on the leaving workers: " + waited.error);
     return;
   }
+  // The wait timed out with work still running: the old worker's objects stay
+  // (deleting them would pull the rug from under that work, and a run that did
+  // not do all it planned must not say it did). Only --drain-timeout 0, the
+  // user's explicit "do not wait", deletes at once.
+  if (options_.drain_timeout > std::chrono::milliseconds::zero()) {
+    std::string still;
+    for (const std::string& worker : plan_.handover.leaving) {
+      const auto running = waited.running.find(worker);
+      if (running == waited.running.end() || running->second.empty()) continue;
+      constexpr std::size_t kShown = 5;
+      std::string names;
+      for (std::size_t i = 0; i < running->second.size() && i < kShown; ++i) {
+        names += (names.empty() ? "" : ", ") + running->second[i];
+      }
+      if (running->second.size() > kShown) names += ", ...";
+      still += (still.empty() ? "" : "; ") + std::to_string(running->second.size()) +
+               (running->second.size() == 1 ? " Workload still runs on " : " Workloads still run on ") + worker +
+               ": " + names;
+    }
+    if (!still.empty()) {
+      const long long seconds = (waited.waited.count() + 500) / 1000;
+      hold("skipped: after " + std::to_string(seconds) + "s (--drain-timeout) " + still +
+           "; its objects are kept: apply again once it has drained, or with --drain-timeout 0 to delete them now");
+      return;
+    }
+  }
   std::lock_guard<std::mutex> lock(record_mutex_);
   for (const std::string& worker : plan_.handover.leaving) {
     const auto running = waited.running.find(worker);

@@ -36,8 +36,9 @@ struct ApplyOptions {
   // MultiKueueConfigs are written; else apply stops there.
   std::chrono::milliseconds activation_timeout{300000};
   // A phased plan: how long to wait for the leaving workers to drain (no
-  // Workload on the manager running on them) before their objects are
-  // deleted all the same; 0: not at all (what runs is still reported).
+  // Workload on the manager running on them). When it passes with work still
+  // running, their objects are kept and the deletions skipped (the run is not
+  // a success); 0: no wait, they are deleted at once (what runs is reported).
   std::chrono::milliseconds drain_timeout{600000};
   // The state records are written in groups this long after the first of a
   // burst (state_writer.h: what a kill -9 may lose); 0: each at once.
@@ -85,8 +86,7 @@ struct ClusterOutcome {
 struct Drain {
   std::string worker;
   // The Workloads on the manager (NAMESPACE/NAME) still running on it when
-  // its objects were deleted: empty when it drained; else the drain timeout
-  // passed first.
+  // its objects were deleted: empty when it drained; else drain_timeout was 0.
   std::vector<std::string> running;
   std::chrono::milliseconds waited{0};
 };
@@ -126,7 +126,8 @@ struct ApplyReport {
 // then Switch (the manager's MultiKueueConfigs and later kinds) -- if a
 // MultiKueueConfig change fails, nothing is drained or deleted -- then the
 // drain of the leaving workers (until no Workload on the manager runs on them
-// or drain_timeout passes: ApplyReport::drains), then Remove (the deletions,
+// or drain_timeout passes: ApplyReport::drains; when it passes with work
+// still running, every deletion is skipped), then Remove (the deletions,
 // as below). Otherwise: within a cluster, creates/updates/replaces by
 // apply tier (kueue::schema apply order), deletions in reverse order after
 // them; workers' changes and the manager's changes below tier

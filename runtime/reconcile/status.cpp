@@ -346,6 +346,7 @@ kube::Json render_status_json(const StatusReport& report) {
     clusters.push_back(std::move(c));
   }
   kube::Json out = kube::Json::object();
+  out["format_version"] = kStatusFormatVersion;
   out["clusters"] = std::move(clusters);
   out["summary"] = kube::Json{{"active", report.active()}, {"total", report.total()}};
   if (!report.credentials.empty()) {

@@ -93,6 +93,9 @@ StatusReport wait_for_status(const kueue::DesiredState& desired, const std::vect
 // Credentials table only when the report has credentials.
 std::string render_status_text(const StatusReport& report, bool color);
 
+// The version of `mkq status --format json` (docs/json.md).
+inline constexpr int kStatusFormatVersion = 1;
+
 // {"clusters":[{"name","role","reachable","error","objects":[{"address","kind",
 // "namespace","name","active","condition","reason","message"}]}],"summary":{"active","total"}}
 // where "active" is a boolean (Active=True) and "condition" is

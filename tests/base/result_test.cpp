@@ -4,6 +4,8 @@
 
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 #include "base/result.h"
 
@@ -45,4 +47,17 @@ TEST_CASE("result: describe says what went wrong, render adds the object once", 
   // The first object named is the one the failure is about.
   error = std::move(error).about("worker1/ClusterQueue/cq");
   CHECK(error.address == "manager/ClusterQueue/cq");
+}
+
+namespace {
+Result<std::vector<std::string>> names() { return std::vector<std::string>{"a", "b", "c"}; }
+}  // namespace
+
+TEST_CASE("result: a temporary's value outlives it in a range-for", "[base][result]") {
+  // value() of a temporary Result is a value, not a reference into the
+  // Result: the loop below would otherwise read freed memory.
+  static_assert(std::is_same_v<decltype(names().value()), std::vector<std::string>>);
+  std::string seen;
+  for (const std::string& name : names().value()) seen += name;
+  CHECK(seen == "abc");
 }

@@ -277,7 +277,7 @@ TEST_CASE("controller: a stop (SIGTERM) during a run starts no change; the run i
   CHECK(loop.interrupted());
   CHECK_THAT(c.metrics_text(), Catch::Contains("mkq_controller_last_run_result{result=\"interrupted\"} 1\n"));
   // The state was written and let go: the run is in the history, and the next apply takes the lock.
-  const auto history = c.fleet.state()->history(1, false);
+  const auto history = c.fleet.state()->history(1, false).value();
   REQUIRE(history.size() == 1);
   CHECK(history.front().result == "interrupted");
   const operation::ApplyResult next = operation::apply(c.fleet.apply_request(), c.fleet.resolver, c.fleet.ui);

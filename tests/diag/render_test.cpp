@@ -67,4 +67,5 @@ TEST_CASE("json rendering carries file, range, severity, code and message", "[di
   CHECK(json.find("\"code\": \"W3001\"") != std::string::npos);
   CHECK(json.find("\"column\": 2") != std::string::npos);
   CHECK(json.find("\"warnings\": 1") != std::string::npos);
+  CHECK(json.rfind("{\n  \"format_version\": 1,\n", 0) == 0);  // the document's first field
 }

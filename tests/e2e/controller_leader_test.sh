@@ -38,7 +38,7 @@ history_json() { "$MKQ" history --kubeconfig "$SB/kubeconfig" --state "$STATE" -
 history_json history1
 /usr/bin/python3 - "$TMP/history1.out" "$leader_id" <<'PY' || { cat "$TMP/history1.out"; fail "the history names another writer than the leader"; }
 import json, sys
-runs = [r for r in json.load(open(sys.argv[1])) if r["command"].startswith("controller ")]
+runs = [r for r in json.load(open(sys.argv[1]))["runs"] if r["command"].startswith("controller ")]
 assert runs, "no controller run"
 assert all(r["command"] == "controller " + sys.argv[2] for r in runs), [r["command"] for r in runs]
 PY
@@ -70,7 +70,7 @@ sleep 2
 history_json history2
 /usr/bin/python3 - "$TMP/history2.out" "$leader_id" "$follower_id" <<'PY' || { cat "$TMP/history2.out"; fail "the history after the kill"; }
 import json, sys
-runs = [r for r in json.load(open(sys.argv[1])) if r["command"].startswith("controller ")]
+runs = [r for r in json.load(open(sys.argv[1]))["runs"] if r["command"].startswith("controller ")]
 writers = [r["command"].split(" ", 1)[1] for r in runs]
 assert set(writers) <= {sys.argv[2], sys.argv[3]}, writers
 assert sys.argv[3] in writers, "no run of the new leader: %s" % writers

@@ -40,7 +40,7 @@ holder=$(km -n mkq-system get lease mkq-controller -o jsonpath='{.spec.holderIde
 "$MKQ" history --state "$STATE" --json >"$TMP/history.out" 2>"$TMP/history.err" || { show history; fail "mkq history"; }
 /usr/bin/python3 - "$TMP/history.out" <<'PY' || { cat "$TMP/history.out"; fail "the history of the stopped run"; }
 import json, sys
-run = json.load(open(sys.argv[1]))[0]
+run = json.load(open(sys.argv[1]))["runs"][0]
 assert run["command"].startswith("controller "), run["command"]
 assert run["result"] == "interrupted", run["result"]
 PY

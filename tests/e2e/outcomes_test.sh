@@ -37,12 +37,12 @@ broken_run() {
 # history_field RUN-ID FIELD: a field of that run in `mkq history --format json`.
 history_field() {
   timeout 60 "$MKQ" history --state "$TMP/state.db" --format json |
-    /usr/bin/python3 -c 'import json, sys; print(*[r[sys.argv[2]] for r in json.load(sys.stdin) if r["id"] == int(sys.argv[1])])' "$1" "$2"
+    /usr/bin/python3 -c 'import json, sys; print(*[r[sys.argv[2]] for r in json.load(sys.stdin)["runs"] if r["id"] == int(sys.argv[1])])' "$1" "$2"
 }
 history_result() { history_field "$1" result; }
 latest_run() {
   timeout 60 "$MKQ" history --state "$TMP/state.db" --json --limit 1 |
-    /usr/bin/python3 -c 'import json, sys; print(*[r["id"] for r in json.load(sys.stdin)])'
+    /usr/bin/python3 -c 'import json, sys; print(*[r["id"] for r in json.load(sys.stdin)["runs"]])'
 }
 
 mkdir -p "$TMP/p"

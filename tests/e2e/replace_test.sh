@@ -7,9 +7,9 @@
 # the MultiKueueConfig stops naming worker-a, keep worker-a's MultiKueueCluster,
 # Secret and objects while the Workload runs, and delete them once it is
 # Finished. Then worker-b is replaced by worker-c with a Workload that never
-# finishes and --drain-timeout 5s: apply waits 5 s, says what still ran,
-# deletes worker-b all the same and exits 0 (every planned change succeeded;
-# the timeout is the bound the user set on the wait).
+# finishes and --drain-timeout 5s: apply waits 5 s, keeps worker-b's objects,
+# says what still runs and exits 1 (the deletions it planned were not made);
+# then --drain-timeout 0 deletes worker-b at once, says what still ran, exit 0.
 # Usage: replace_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
 MKQ=${1:?usage: replace_test.sh MKQ [KUBECTL]}
@@ -146,12 +146,21 @@ write_policy worker-c
 started=$(date +%s)
 mkq_run apply4 apply "$P" --auto-approve --drain-timeout 5s
 took=$(($(date +%s) - started))
-[ "$rc" = 0 ] || { show apply4; fail "apply with --drain-timeout 5s: exit $rc, expected 0"; }
+[ "$rc" = 1 ] || { show apply4; fail "apply with --drain-timeout 5s and work still running: exit $rc, expected 1"; }
 [ "$took" -ge 5 ] || { show apply4; fail "apply did not wait the drain timeout (took ${took}s)"; }
-grep -q -F -x "Drain: after 5s (--drain-timeout) 1 Workload still ran on worker-b; its objects were deleted all the same: default/job-2" \
-  "$TMP/apply4.out" || { show apply4; fail "apply does not say what still ran on worker-b"; }
-grep -q "^Apply complete!" "$TMP/apply4.out" || { show apply4; fail "apply does not say it is complete"; }
+grep -q -F "after 5s (--drain-timeout) 1 Workload still runs on worker-b: default/job-2; its objects are kept" \
+  "$TMP/apply4.out" "$TMP/apply4.err" || { show apply4; fail "apply does not say what still runs on worker-b"; }
+grep -q "^Apply complete!" "$TMP/apply4.out" && { show apply4; fail "apply says it is complete"; }
 [ "$(config_clusters)" = '["worker-c"]' ] || fail "the MultiKueueConfig does not name worker-c"
+k --context manager get multikueuecluster worker-b >/dev/null 2>&1 || fail "worker-b's MultiKueueCluster was deleted"
+k --context worker-b get clusterqueue cluster-queue >/dev/null 2>&1 || fail "worker-b's ClusterQueue was deleted"
+pass "--drain-timeout 5s: waited, named default/job-2, kept worker-b, exit 1"
+
+mkq_run apply5 apply "$P" --auto-approve --drain-timeout 0
+[ "$rc" = 0 ] || { show apply5; fail "apply with --drain-timeout 0: exit $rc, expected 0"; }
+grep -q -F -x "Drain: --drain-timeout 0: 1 Workload still ran on worker-b when its objects were deleted: default/job-2" \
+  "$TMP/apply5.out" || { show apply5; fail "apply does not say what still ran on worker-b"; }
+grep -q "^Apply complete!" "$TMP/apply5.out" || { show apply5; fail "apply does not say it is complete"; }
 k --context manager get multikueuecluster worker-b >/dev/null 2>&1 && fail "worker-b's MultiKueueCluster is still there"
 k --context worker-b get clusterqueue cluster-queue >/dev/null 2>&1 && fail "worker-b's ClusterQueue is still there"
-pass "--drain-timeout 5s: waited, named default/job-2, deleted worker-b, exit 0"
+pass "--drain-timeout 0: deleted worker-b at once, named default/job-2, exit 0"

@@ -284,14 +284,35 @@ TEST_CASE("apply replaces a worker in order: the new one Active, the configs, th
   CHECK_FALSE(fleet.manager.object("kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "worker-a"));
 }
 
-TEST_CASE("a drain that times out deletes the old worker all the same and says what still ran",
+TEST_CASE("a drain that times out keeps the old worker's objects, skips their deletion and is no success",
           "[reconcile][handover][apply]") {
   Fleet fleet;  // job-1 never finishes
   FixedCredentials credentials;
   ApplyOptions options = fast_options();
-  options.drain_timeout = 50ms;
-  SECTION("after the timeout") {}
-  SECTION("without waiting at all (0)") { options.drain_timeout = 0ms; }
+  options.drain_timeout = 1000ms;
+  const ApplyReport report =
+      apply_plan(fleet.plan, fleet.targets(), *fleet.state.store, fleet.state.run_id, &credentials, options);
+  CHECK_FALSE(report.success());
+  CHECK(report.drains.empty());
+  CHECK(fleet.workload_lists >= 1);
+  const ObjectResult* removal = result_for(report, "manager/MultiKueueCluster/worker-a");
+  REQUIRE(removal != nullptr);
+  CHECK(removal->outcome == Outcome::Skipped);
+  CHECK(removal->message ==
+        "skipped: after 1s (--drain-timeout) 1 Workload still runs on worker-a: default/job-1; its objects are kept: "
+        "apply again once it has drained, or with --drain-timeout 0 to delete them now");
+  CHECK(fleet.manager.object("kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "worker-a"));
+  CHECK(fleet.worker_a.object("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cq"));
+  // The switch was made: the configs no longer name the old worker.
+  CHECK(fleet.manager.object("kueue.x-k8s.io/v1beta2", "MultiKueueConfig", "", "config").value()["spec"]["clusters"] ==
+        Json::array({"worker-b"}));
+}
+
+TEST_CASE("--drain-timeout 0 deletes the old worker at once and says what still ran", "[reconcile][handover][apply]") {
+  Fleet fleet;  // job-1 never finishes
+  FixedCredentials credentials;
+  ApplyOptions options = fast_options();
+  options.drain_timeout = 0ms;
   const ApplyReport report =
       apply_plan(fleet.plan, fleet.targets(), *fleet.state.store, fleet.state.run_id, &credentials, options);
   CHECK(report.success());

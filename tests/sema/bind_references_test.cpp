@@ -140,6 +140,15 @@ TEST_CASE("binder reports duplicate declarations with a note at the first", "[se
     CHECK(d.notes[0].message == "first declared here");
     CHECK(d.notes[0].range == first);
   }
+  SECTION("a clusterqueue copied with its localqueues: one error, at the clusterqueue") {
+    const Block lq = Block("localqueue", {"lq"}).in("ns");
+    const Block first = Block("clusterqueue", {"cq2"}).add(quota("f", {{"cpu", num("1")}})).add(lq);
+    const Block copy = Block("clusterqueue", {"cq2"}).add(quota("f", {{"cpu", num("2")}})).add(lq);
+    const Result r = run(with_base({first, copy}));
+    INFO(r.summary());
+    REQUIRE(r.diagnostics.items().size() == 1);
+    CHECK(r.only(codes::kDuplicateDeclaration).message == "clusterqueue 'cq2' is declared twice");
+  }
   SECTION("localqueues by namespace and name, nested or not") {
     const Block nested = Block("localqueue", {"lq"}).in("ns");
     const Block cq = Block("clusterqueue", {"cq2"}).add(quota("f", {{"cpu", num("1")}})).add(nested);

@@ -241,8 +241,19 @@ TEST_CASE("binder reports field types with exact messages", "[sema][bind][errors
   }
   SECTION("a duration") {
     const Block worker = Block("worker", {"w3"}).add(Block("credentials").set("lifetime", num("30")));
-    CHECK(run(with_base({worker})).only(codes::kTypeMismatch).message ==
-          "field 'lifetime' expects a duration, found a number");
+    const Result r = run(with_base({worker}));
+    const auto& d = r.only(codes::kTypeMismatch);
+    CHECK(d.message == "field 'lifetime' expects a duration, found a number");
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].message == "a duration takes a unit: ms, s, min, h or d, as in '30min' or '7d'");
+  }
+  SECTION("a duration written in minutes as a quantity: 30m") {
+    const Block worker = Block("worker", {"w3"}).add(Block("credentials").set("rotate_before", num("30m")));
+    const Result r = run(with_base({worker}));
+    const auto& d = r.only(codes::kTypeMismatch);
+    CHECK(d.message == "field 'rotate_before' expects a duration, found a number");
+    REQUIRE(d.notes.size() == 1);
+    CHECK(d.notes[0].message == "'30m' is a quantity (m: thousandths); minutes are written '30min'");
   }
   SECTION("a bool") {
     const Block lq = Block("localqueue", {"default"}).in("ns").set("clusterqueue", str("cq")).set("default", str("yes"));
