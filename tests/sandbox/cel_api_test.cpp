@@ -31,25 +31,24 @@ json released_crd(const std::string& plural) {
   return nullptr;
 }
 
-json queue(bool with_cohort) {
-  json q = json::parse(R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": "cq"},
+json queue(bool with_cohort, const std::string& name = "cq") {
+  json q = json::parse(R"({"apiVersion": "kueue.x-k8s.io/v1beta2", "kind": "ClusterQueue", "metadata": {"name": ""},
     "spec": {"resourceGroups": [{"coveredResources": ["cpu"], "flavors": [{"name": "default",
       "resources": [{"name": "cpu", "nominalQuota": 4, "borrowingLimit": 2}]}]}]}})");
+  q["metadata"]["name"] = name;
   if (with_cohort) q["spec"]["cohortName"] = "team";
   return q;
 }
 
-const char* kMessage =
-    "ClusterQueue.kueue.x-k8s.io \"cq\" is invalid: spec: Invalid value: \"object\": borrowingLimit must be nil when "
-    "cohort is empty";
-
-void check_refused(const ApiResponse& response) {
+void check_refused(const ApiResponse& response, const std::string& name = "cq") {
   REQUIRE(response.status == 422);
   const json status = body_of(response);
   CHECK(status["kind"] == "Status");
   CHECK(status["reason"] == "Invalid");
-  CHECK(status["message"] == kMessage);
-  CHECK(status["details"]["kind"] == "ClusterQueue.kueue.x-k8s.io");
+  CHECK(status["message"] == "ClusterQueue.kueue.x-k8s.io \"" + name +
+                                 "\" is invalid: spec: Invalid value: \"object\": borrowingLimit must be nil when cohort is empty");
+  CHECK(status["details"]["kind"] == "ClusterQueue");
+  CHECK(status["details"]["group"] == "kueue.x-k8s.io");
   REQUIRE(status["details"]["causes"].size() == 1);
   CHECK(status["details"]["causes"][0] == json{{"reason", "FieldValueInvalid"},
                                                {"message", "Invalid value: \"object\": borrowingLimit must be nil when cohort is empty"},
@@ -74,9 +73,11 @@ TEST_CASE("sandbox cel: a borrowingLimit without a cohort is refused on every wr
   SECTION("merge patch") {
     check_refused(c->handle(request("PATCH", path, R"({"spec":{"cohortName":null}})", {}, "application/merge-patch+json")));
   }
-  SECTION("server-side apply") {
-    check_refused(c->handle(request("PATCH", path, queue(false).dump(), {{"fieldManager", "mkq"}, {"force", "true"}},
-                                    "application/apply-patch+yaml")));
+  SECTION("server-side apply of a new queue") {
+    check_refused(c->handle(request("PATCH", std::string(kQueues) + "/cq2", queue(false, "cq2").dump(),
+                                    {{"fieldManager", "mkq"}}, "application/apply-patch+yaml")),
+                  "cq2");
+    CHECK(c->handle(request("GET", std::string(kQueues) + "/cq2")).status == 404);
   }
   CHECK(body_of(c->handle(request("GET", path)))["spec"]["cohortName"] == "team");
 }

@@ -28,7 +28,10 @@ const std::map<std::string, json>& crds() {
       std::string error;
       const std::filesystem::path path = std::string(MKQ_SHARED_DIR) + dir;
       if (!read_crds(path, &found, &error)) FAIL("cannot read " << path << ": " << error);
-      for (json& crd : found) (*out)[crd["spec"]["names"]["plural"].get<std::string>()] = std::move(crd);
+      for (json& crd : found) {
+        const std::string plural = crd["spec"]["names"]["plural"].get<std::string>();
+        (*out)[plural] = std::move(crd);
+      }
     }
     return out;
   }();
@@ -246,7 +249,7 @@ void workload_cases() {
   check({"workloads", both, with(R"({"operator": "Exists"})"), with(R"({"operator": "Equal"})"), e1.c_str()});
   const std::string e2 = at + "effect must be 'NoExecute' when 'tolerationSeconds' is set";
   check({"workloads", both, with(R"({"key": "k", "effect": "NoExecute", "tolerationSeconds": 1})"),
-         with(R"({"key": "k", "tolerationSeconds": 1})"), e2.c_str()});
+         with(R"({"key": "k", "effect": "NoSchedule", "tolerationSeconds": 1})"), e2.c_str()});
   const std::string e3 = at + "supported toleration values: 'Equal'(default), 'Exists'";
   check({"workloads", both, with(R"({"key": "k", "operator": "Equal"})"), with(R"({"key": "k", "operator": "In"})"), e3.c_str()});
   const std::string e4 = at + "a value must be empty when 'operator' is 'Exists'";
@@ -279,14 +282,14 @@ void workload_v1beta2_cases() {
   check({"workloads", v2, WL(REF("kueue.x-k8s.io", "WorkloadPriorityClass", "a")), WL(""),
          R"(<nil>: Invalid value: "object": priorityClassRef is immutable while workload quota reserved)",
          WL(REF("kueue.x-k8s.io", "WorkloadPriorityClass", "a"))});
-  check({"workloads", v2, WL(REF("kueue.x-k8s.io", "WorkloadPriorityClass", "b")),
-         WL(REF("scheduling.k8s.io", "WorkloadPriorityClass", "a")),
+  // The old reference breaks the per-reference rule; unchanged, it is not checked again (ratcheting).
+  check({"workloads", v2, WL(REF("kueue.x-k8s.io", "PriorityClass", "a")), WL(REF("scheduling.k8s.io", "PriorityClass", "a")),
          R"(<nil>: Invalid value: "object": priorityClassRef.group is immutable while workload quota reserved)",
-         WL(REF("kueue.x-k8s.io", "WorkloadPriorityClass", "a"))});
-  check({"workloads", v2, WL(REF("kueue.x-k8s.io", "WorkloadPriorityClass", "b")),
-         WL(REF("kueue.x-k8s.io", "PriorityClass", "a")),
+         WL(REF("kueue.x-k8s.io", "PriorityClass", "a"))});
+  check({"workloads", v2, WL(REF("scheduling.k8s.io", "WorkloadPriorityClass", "a")),
+         WL(REF("scheduling.k8s.io", "PriorityClass", "a")),
          R"(<nil>: Invalid value: "object": priorityClassRef.kind is immutable while workload quota reserved)",
-         WL(REF("kueue.x-k8s.io", "WorkloadPriorityClass", "a"))});
+         WL(REF("scheduling.k8s.io", "WorkloadPriorityClass", "a"))});
   check({"workloads", v2, WL(REF("scheduling.k8s.io", "PriorityClass", "a")),
          WL(REF("scheduling.k8s.io", "PriorityClass", "b")),
          R"(<nil>: Invalid value: "object": priorityClassRef.name is immutable for scheduling.k8s.io/priorityclass while workload quota reserved)",
@@ -374,7 +377,7 @@ void openshift_device_classes_cases() {
          MAPPINGS(R"({"name": "nvidia.com/gpu", "deviceClassNames": ["gpu.nvidia.com"]}, {"name": "amd.com/gpu", "deviceClassNames": ["gpu.nvidia.com"]})"),
          R"(spec.config.resources.deviceClassMappings: Invalid value: "array": each DeviceClass name can only appear in one mapping)"});
   check({"kueues", "v1", MAPPINGS(R"({"name": "gpu", "deviceClassNames": ["gpu.nvidia.com"]})"),
-         MAPPINGS(R"({"name": "gpu", "deviceClassNames": ["gpu..nvidia.com"]})"),
+         MAPPINGS(R"({"name": "gpu", "deviceClassNames": ["-gpu.nvidia.com"]})"),
          R"(spec.config.resources.deviceClassMappings[0].deviceClassNames[0]: Invalid value: "string": must be a qualified name consisting of alphanumeric characters, hyphens, underscores, dots, with an optional DNS subdomain prefix and forward slash (e.g., 'gpu.nvidia.com'))"});
   check({"kueues", "v1", MAPPINGS(R"({"name": "gpu", "deviceClassNames": ["gpu.nvidia.com"]})"),
          MAPPINGS(R"({"name": "-gpu", "deviceClassNames": ["gpu.nvidia.com"]})"),
@@ -418,7 +421,8 @@ void collect(const std::string& plural, const std::string& version, const json& 
     text = text.substr(text.find_first_not_of(" \n"), text.find_last_not_of(" \n") - text.find_first_not_of(" \n") + 1);
     out->insert({plural, version, path.empty() ? "<nil>" : path, message.empty() ? "failed rule: " + text : message});
   }
-  for (const auto& [key, child] : schema.value("properties", json::object()).items()) {
+  const json properties = schema.value("properties", json::object());
+  for (const auto& [key, child] : properties.items()) {
     collect(plural, version, child, path.empty() ? key : path + "." + key, out);
   }
   if (schema.contains("items")) collect(plural, version, schema["items"], path + "[*]", out);
