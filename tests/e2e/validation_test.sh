@@ -41,10 +41,11 @@ spec:
         nominalQuota: 4
         borrowingLimit: 2
 EOF2
-# Kueue's rule on ClusterQueue.spec (v1beta2): its message, at spec, as kube-apiserver reports a failed CEL rule.
-want='ClusterQueue.kueue.x-k8s.io "cq" is invalid: spec: Invalid value: "object": borrowingLimit must be nil when cohort is empty'
+# Kueue's rule on ClusterQueue.spec (v1beta2): its message, at spec, as kube-apiserver reports a failed CEL rule
+# (422 with one cause) and kubectl prints it.
+want='The ClusterQueue "cq" is invalid: spec: Invalid value: "object": borrowingLimit must be nil when cohort is empty'
 k --context manager apply -f "$TMP/cq.yaml" >"$TMP/apply.out" 2>"$TMP/apply.err" && fail "apply of a borrowingLimit without a cohort succeeded"
-grep -qF "Error from server (Invalid): error when creating \"$TMP/cq.yaml\": $want" "$TMP/apply.err" ||
+grep -qxF "$want" "$TMP/apply.err" ||
   { cat "$TMP/apply.err"; fail "kubectl apply: not kube-apiserver's message"; }
 k --context manager apply --server-side -f "$TMP/cq.yaml" >"$TMP/ssa.out" 2>"$TMP/ssa.err" && fail "server-side apply succeeded"
 grep -qF "$want" "$TMP/ssa.err" || { cat "$TMP/ssa.err"; fail "kubectl apply --server-side: not kube-apiserver's message"; }
