@@ -14,6 +14,8 @@
 //   list    GET the whole namespace (N objects) in one request, several times
 //   apply   server-side apply (application/apply-patch+yaml, a JSON body,
 //           fieldManager=bench) of N new ConfigMaps, then again with changed data
+//   cq-*    with --crds DIR: POST N Kueue ClusterQueues, then apply each with a
+//           changed quota -- the cost of the CRD's CEL rules against --no-rules
 #include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -40,6 +42,7 @@
 #include <vector>
 
 #include "sandbox/api.h"
+#include "sandbox/daemon_files.h"
 #include "sandbox/pki.h"
 #include "sandbox/server.h"
 
@@ -187,9 +190,47 @@ std::string config_map(const std::string& name, const std::string& ns, std::size
 
 std::string name_of(std::size_t i) { return "cm-" + std::to_string(i); }
 
+// A Kueue v1beta2 ClusterQueue that every rule of Kueue's CRD runs on (and accepts):
+// a cohort, one resource group, a borrowing limit, preemption and fungibility.
+std::string cluster_queue(const std::string& name, const char* quota) {
+  return R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")" + name +
+         R"("},"spec":{"cohortName":"bench","resourceGroups":[{"coveredResources":["cpu","memory"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":)" +
+         quota + R"(,"borrowingLimit":2},{"name":"memory","nominalQuota":"16Gi"}]}]}],"preemption":{"reclaimWithinCohort":"Any","borrowWithinCohort":{"policy":"Never"}},"flavorFungibility":{"whenCanBorrow":"TryNextFlavor","whenCanPreempt":"TryNextFlavor"}}})";
+}
+
+// Removes every x-kubernetes-validations from a CRD (the bench's --no-rules).
+void strip_rules(nlohmann::json& node) {
+  if (node.is_object()) {
+    node.erase("x-kubernetes-validations");
+    for (auto& [key, child] : node.items()) strip_rules(child);
+  } else if (node.is_array()) {
+    for (auto& child : node) strip_rules(child);
+  }
+}
+
+// Creates the CRDs of `dir` (--crds), without their rules when `strip`.
+bool install_crds(const Target& target, const std::string& dir, bool strip) {
+  std::vector<nlohmann::json> crds;
+  std::string error;
+  if (!mkq::sandbox::read_crds(dir, &crds, &error)) {
+    std::fprintf(stderr, "mkq-sandbox-bench: %s\n", error.c_str());
+    return false;
+  }
+  Connection conn(target);
+  for (auto& crd : crds) {
+    if (strip) strip_rules(crd);
+    auto result = conn->Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(), "application/json");
+    if (!result || (result->status != 201 && result->status != 409)) {
+      std::fprintf(stderr, "mkq-sandbox-bench: cannot create a CRD: %s\n", result ? result->body.c_str() : "no answer");
+      return false;
+    }
+  }
+  return true;
+}
+
 // Runs every phase with `clients` connections in namespaces bench-<clients>
 // and bench-<clients>-apply; returns false when a phase had errors.
-bool run_all(const Target& target, int clients, std::size_t count, int list_runs) {
+bool run_all(const Target& target, int clients, std::size_t count, int list_runs, bool with_queues) {
   const std::string ns = "bench-" + std::to_string(clients);
   const std::string apply_ns = ns + "-apply";
   {
@@ -261,6 +302,20 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
   };
   report(run_phase("apply-create", target, clients, count, apply("1")));
   report(run_phase("apply-update", target, clients, count, apply("2")));
+  if (with_queues) {
+    // Custom resources whose CRD carries Kueue's CEL rules (or, with --no-rules, none).
+    const std::string queues = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
+    const std::string prefix = "cq-" + std::to_string(clients) + "-";
+    report(run_phase("cq-create", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+      return status_of(c.Post(queues, cluster_queue(prefix + std::to_string(i), "4"), "application/json"), failure);
+    }));
+    report(run_phase("cq-apply", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+      const std::string name = prefix + std::to_string(i);
+      return status_of(c.Patch(queues + "/" + name + "?fieldManager=bench&force=true", cluster_queue(name, "8"),
+                               "application/apply-patch+yaml"),
+                       failure);
+    }));
+  }
   return ok;
 }
 
@@ -337,14 +392,16 @@ bool set_listener_nodelay(int port) {
 
 void usage() {
   std::cerr << "usage: mkq-sandbox-bench [--objects N] [--clients C] [--list-runs R] [--keep DIR]\n"
-               "                         [--kubeconfig FILE [--context NAME]]\n"
+               "                         [--kubeconfig FILE [--context NAME]] [--crds DIR [--no-rules]]\n"
                "  default: start a sandbox cluster in-process on a temporary database and an ephemeral port\n"
                "  --objects N    objects per phase (default 10000)\n"
                "  --clients C    concurrent clients of the second round (default 16)\n"
                "  --list-runs R  timed lists of the whole namespace (default 5)\n"
                "  --keep DIR     in-process: put the database and PKI in DIR and keep them\n"
                "  --server-nodelay  in-process: set TCP_NODELAY on the server's sockets (diagnostic)\n"
-               "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n";
+               "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n"
+               "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply (ClusterQueues)\n"
+               "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n";
 }
 
 }  // namespace
@@ -357,6 +414,8 @@ int main(int argc, char** argv) {
   std::string context;
   std::string keep;
   bool server_nodelay = false;
+  std::string crds;
+  bool no_rules = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -372,6 +431,10 @@ int main(int argc, char** argv) {
       context = argv[++i];
     } else if (arg == "--server-nodelay") {
       server_nodelay = true;
+    } else if (arg == "--crds" && has_value) {
+      crds = argv[++i];
+    } else if (arg == "--no-rules") {
+      no_rules = true;
     } else if (arg == "--keep" && has_value) {
       keep = argv[++i];
     } else {
@@ -441,8 +504,12 @@ int main(int argc, char** argv) {
               load_average());
   std::fflush(stdout);
 
-  bool ok = run_all(target, 1, count, list_runs);
-  if (clients > 1) ok = run_all(target, clients, count, list_runs) && ok;
+  if (!crds.empty()) {
+    if (!install_crds(target, crds, no_rules)) return 1;
+    std::printf("CRDs from %s%s\n", crds.c_str(), no_rules ? ", without their CEL rules" : ", with their CEL rules");
+  }
+  bool ok = run_all(target, 1, count, list_runs, !crds.empty());
+  if (clients > 1) ok = run_all(target, clients, count, list_runs, !crds.empty()) && ok;
 
   if (server) server->stop();
   server.reset();

@@ -3,6 +3,7 @@
 
 #include <ctime>
 
+#include "sandbox/crd_rules.h"
 #include "sandbox/request.h"
 #include "sandbox/table.h"
 
@@ -36,6 +37,7 @@ void validate_crd(const json& crd, std::vector<FieldError>* errors) {
     errors->push_back({"FieldValueInvalid", "metadata.name",
                        "Invalid value: " + go_value(name) + ": must be spec.names.plural+\".\"+spec.group"});
   }
+  validate_crd_rules(crd, errors);
 }
 
 void set_crd_status(json& crd) {

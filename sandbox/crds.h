@@ -19,7 +19,8 @@ inline constexpr const char* kApiExtensionsGroup = "apiextensions.k8s.io";
 // True for apiextensions.k8s.io customresourcedefinitions.
 bool is_crd(const ResourceInfo& info);
 
-// A CRD's own rules: group, names, scope, a version, name = plural.group. No state.
+// A CRD's own rules: group, names, scope, a version, name = plural.group, and
+// every x-kubernetes-validations rule compiles (crd_rules.h). No state.
 void validate_crd(const nlohmann::json& crd, std::vector<FieldError>* errors);
 
 // The status kube-apiserver gives a CRD it accepted: NamesAccepted and Established. No state.

@@ -1,10 +1,12 @@
 // Object preparation and validation on every write (prepare.h).
 #include "sandbox/prepare.h"
 
+#include <algorithm>
 #include <ctime>
 #include <regex>
 
 #include "sandbox/builtin_types.h"
+#include "sandbox/crd_rules.h"
 #include "sandbox/crds.h"
 #include "sandbox/deployments.h"
 #include "sandbox/pki.h"
@@ -69,19 +71,36 @@ std::optional<ApiResponse> field_validation(const ApiRequest& r, const ResourceI
   return std::nullopt;
 }
 
+// A schema error that stops kube-apiserver from running a CRD's CEL rules
+// (the value they would read is not what the schema promises).
+bool blocks_rules(const FieldError& e) {
+  return e.reason == "FieldValueNotSupported" || e.reason == "FieldValueRequired" || e.reason == "FieldValueTooLong" ||
+         e.reason == "FieldValueTooMany" || e.reason == "FieldValueTypeInvalid";
+}
+
 // A custom resource against its version's schema: pruned and defaulted in
-// place; unknown fields handled by ?fieldValidation.
+// place; unknown fields handled by ?fieldValidation; then the CRD's
+// x-kubernetes-validations (crd_rules.h), `existing` the stored object of an update.
 std::optional<ApiResponse> validate_custom(const ApiRequest& r, const ResourceInfo& info, json& object,
                                            std::vector<std::string>* warnings, const json* existing,
                                            std::vector<FieldError>* errors) {
   auto outcome = apply_schema(info.schema, object);
   if (auto refused = field_validation(r, info, outcome.unknown_fields, warnings)) return refused;
   errors->insert(errors->end(), outcome.errors.begin(), outcome.errors.end());
-  if (existing != nullptr) {
-    // An update: the transition rules (immutable fields) compare with the stored object.
-    const auto transition = check_transition_rules(info.schema, object, *existing);
-    errors->insert(errors->end(), transition.begin(), transition.end());
+  if (!info.rules_error.empty()) {
+    return status_error(500, "InternalError",
+                        "the CustomResourceDefinition of " + info.qualified_resource() +
+                            " has validation rules that do not compile: " + info.rules_error);
   }
+  if (!info.rules) return std::nullopt;
+  if (std::any_of(errors->begin(), errors->end(), blocks_rules)) {
+    errors->push_back({"FieldValueInvalid", "<nil>",
+                       "Invalid value: \"null\": some validation rules were not checked because the object was "
+                       "invalid; correct the existing errors to complete validation"});
+    return std::nullopt;
+  }
+  const auto failed = info.rules->validate(object, existing);
+  errors->insert(errors->end(), failed.begin(), failed.end());
   return std::nullopt;
 }
 

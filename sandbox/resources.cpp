@@ -1,5 +1,7 @@
 #include "sandbox/resources.h"
 
+#include "sandbox/crd_rules.h"
+
 #include <algorithm>
 #include <cctype>
 #include <tuple>
@@ -132,7 +134,8 @@ std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd) {
   if (group.empty() || plural.empty() || kind.empty()) return out;
   const auto versions = spec.value("versions", nlohmann::json::array());
   if (!versions.is_array()) return out;
-  for (const auto& version : versions) {
+  for (std::size_t index = 0; index < versions.size(); ++index) {
+    const auto& version = versions[index];
     if (!version.is_object() || !version.value("served", false)) continue;
     ResourceInfo info;
     info.group = group;
@@ -158,6 +161,7 @@ std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd) {
     info.allow_unconditional_update = false;
     const auto schema = version.value("schema", nlohmann::json::object());
     if (schema.is_object() && schema.contains("openAPIV3Schema")) info.schema = schema["openAPIV3Schema"];
+    info.rules = stored_crd_rules(crd, index, &info.rules_error);
     const auto columns = version.value("additionalPrinterColumns", nlohmann::json::array());
     if (columns.is_array()) {
       for (const auto& column : columns) {

@@ -5,12 +5,15 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
 #include <vector>
 
 namespace mkq::sandbox {
+
+class CrdRules;
 
 struct PrinterColumn {
   std::string name;
@@ -37,6 +40,8 @@ struct ResourceInfo {
   bool allow_unconditional_update = true;
   bool create_only = false;  // a review (reviews.h): POST only, nothing stored
   nlohmann::json schema;  // openAPIV3Schema (custom resources), or null
+  std::shared_ptr<const CrdRules> rules;  // its compiled x-kubernetes-validations (crd_rules.h), null: none
+  std::string rules_error;  // a stored rule that does not compile: writes are refused, never unchecked
   std::vector<PrinterColumn> columns;  // extra table columns between NAME and AGE
 
   std::string api_version() const { return group.empty() ? version : group + "/" + version; }

@@ -282,91 +282,6 @@ class Walker {
   SchemaOutcome& out_;
 };
 
-// Removes every whitespace character: CEL rule text folded by YAML compares
-// equal however it was wrapped.
-std::string squeeze(const std::string& text) {
-  std::string out;
-  for (const char c : text) {
-    if (c != ' ' && c != '\n' && c != '\t' && c != '\r') out += c;
-  }
-  return out;
-}
-
-// The field name x of `!has(oldSelf.x) || (has(self.x) && self.x == oldSelf.x)`
-// (parentheses around the conjunction optional), or empty for any other rule.
-std::string set_once_field(const std::string& squeezed) {
-  static const std::regex form(
-      R"(^!has\(oldSelf\.([A-Za-z_][A-Za-z0-9_]*)\)\|\|(\(?)has\(self\.([A-Za-z_][A-Za-z0-9_]*)\)&&self\.([A-Za-z_][A-Za-z0-9_]*)==oldSelf\.([A-Za-z_][A-Za-z0-9_]*)(\)?)$)");
-  std::smatch m;
-  if (!std::regex_match(squeezed, m, form)) return {};
-  if (m[2].length() != m[6].length()) return {};
-  const std::string x = m[1];
-  if (m[3] != x || m[4] != x || m[5] != x) return {};
-  return x;
-}
-
-// Evaluates the recognised transition rules on a value present in both the new
-// and the old object (kube-apiserver runs transition rules only where the old
-// value correlates), then descends through object properties and map values.
-class TransitionChecker {
- public:
-  explicit TransitionChecker(std::vector<FieldError>& out) : out_(out) {}
-
-  void walk(const nlohmann::json& s, const nlohmann::json& v, const nlohmann::json& old, const std::string& path,
-            int depth) {
-    if (!s.is_object() || depth > kMaxDepth) return;
-    check_rules(s, v, old, path);
-    if (!v.is_object() || !old.is_object()) return;
-    const auto props = s.find("properties");
-    const auto additional = s.find("additionalProperties");
-    for (const auto& [key, child] : v.items()) {
-      const auto old_child = old.find(key);
-      if (old_child == old.end()) continue;
-      if (props != s.end() && props->is_object() && props->contains(key)) {
-        walk((*props)[key], child, *old_child, join_path(path, key), depth + 1);
-      } else if (additional != s.end() && additional->is_object()) {
-        walk(*additional, child, *old_child, path + "[" + key + "]", depth + 1);
-      }
-    }
-  }
-
- private:
-  void check_rules(const nlohmann::json& s, const nlohmann::json& v, const nlohmann::json& old,
-                   const std::string& path) {
-    const auto rules = s.find("x-kubernetes-validations");
-    if (rules == s.end() || !rules->is_array()) return;
-    for (const auto& rule : *rules) {
-      if (!rule.is_object() || !rule.contains("rule") || !rule["rule"].is_string()) continue;
-      // A rule that chooses its own reason, field path, message expression or
-      // optional oldSelf needs CEL semantics this checker does not have.
-      if (rule.contains("reason") || rule.contains("fieldPath") || rule.contains("messageExpression") ||
-          rule.contains("optionalOldSelf")) {
-        continue;
-      }
-      const std::string text = rule["rule"].get<std::string>();
-      const std::string squeezed = squeeze(text);
-      bool holds = true;
-      if (squeezed == "self==oldSelf") {
-        holds = v == old;
-      } else if (const std::string x = set_once_field(squeezed); !x.empty()) {
-        if (!v.is_object() || !old.is_object()) continue;
-        const auto before = old.find(x);
-        const auto after = v.find(x);
-        holds = before == old.end() || (after != v.end() && *after == *before);
-      } else {
-        continue;  // not a recognised rule: skipped, like every other CEL rule
-      }
-      if (holds) continue;
-      const std::string message = rule.value("message", std::string());
-      const std::string type = s.value("type", std::string("object"));
-      out_.push_back({"FieldValueInvalid", path,
-                      "Invalid value: \"" + type + "\": " + (message.empty() ? "failed rule: " + text : message)});
-    }
-  }
-
-  std::vector<FieldError>& out_;
-};
-
 }  // namespace
 
 std::string go_value(const nlohmann::json& value) {
@@ -379,13 +294,6 @@ SchemaOutcome apply_schema(const nlohmann::json& schema, nlohmann::json& object)
   if (!schema.is_object()) return out;
   Walker(out).walk(schema, object, "", 0, true);
   return out;
-}
-
-std::vector<FieldError> check_transition_rules(const nlohmann::json& schema, const nlohmann::json& object,
-                                               const nlohmann::json& old) {
-  std::vector<FieldError> errors;
-  TransitionChecker(errors).walk(schema, object, old, "", 0);
-  return errors;
 }
 
 }  // namespace mkq::sandbox

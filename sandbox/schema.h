@@ -5,12 +5,9 @@
 // enum, pattern, min/maxLength, minimum/maximum and their exclusive forms,
 // min/maxItems, required, list-type set/map uniqueness, additionalProperties).
 //
-// CEL rules (x-kubernetes-validations) are not interpreted: only the
-// transition rules Kueue uses for immutable fields are recognised by their
-// text, see check_transition_rules().
+// CEL rules (x-kubernetes-validations) are crd_rules.h's.
 //
-// Not applied: other CEL rules, anyOf/allOf/oneOf/not
-// (value constraints), format checks, multipleOf.
+// Not applied: anyOf/allOf/oneOf/not (value constraints), format checks, multipleOf.
 #pragma once
 
 #include <nlohmann/json.hpp>
@@ -36,15 +33,6 @@ struct SchemaOutcome {
 // against its version's openAPIV3Schema. apiVersion, kind and metadata at the
 // root (and of embedded resources) are never pruned.
 SchemaOutcome apply_schema(const nlohmann::json& schema, nlohmann::json& object);
-
-// The immutability rules of `object` (the new value of an existing custom
-// resource, already pruned and defaulted) against `old` (the stored value).
-// Recognised rule texts, whitespace ignored: `self == oldSelf` and
-// `!has(oldSelf.x) || (has(self.x) && self.x == oldSelf.x)`; every other rule is
-// skipped. A rule runs only where the old object has the value too, and fails
-// as kube-apiserver reports it: `<path>: Invalid value: "<schema type>": <message>`.
-std::vector<FieldError> check_transition_rules(const nlohmann::json& schema, const nlohmann::json& object,
-                                               const nlohmann::json& old);
 
 // Go's %v-like rendering of a value in messages: strings quoted, numbers bare.
 std::string go_value(const nlohmann::json& value);

@@ -3,7 +3,7 @@
 // server-side apply the way kube-apiserver reports them.
 #include <catch2/catch.hpp>
 
-#include "sandbox/schema.h"
+#include "sandbox/crd_rules.h"
 #include "tests/sandbox/api_test_support.h"
 
 namespace mkq::sandbox {
@@ -17,8 +17,8 @@ const char* kCrds = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions";
 const char* kQueues = "/apis/kueue.x-k8s.io/v1beta1/namespaces/default/localqueues";
 const char* kFlavors = "/apis/kueue.x-k8s.io/v1beta1/resourceflavors";
 
-// A LocalQueue-like CRD carrying Kueue's rule on spec.clusterQueue, plus a rule
-// the sandbox does not interpret (it must stay skipped).
+// A LocalQueue-like CRD carrying Kueue's rule on spec.clusterQueue, plus a
+// rule on spec that every object here satisfies.
 json queue_crd() {
   return json::parse(R"({
   "apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
@@ -32,7 +32,7 @@ json queue_crd() {
           "clusterQueue": {"type": "string", "maxLength": 253,
                            "x-kubernetes-validations": [{"message": "field is immutable", "rule": "self == oldSelf"}]},
           "stopPolicy": {"type": "string", "default": "None"}},
-          "x-kubernetes-validations": [{"message": "never checked", "rule": "self.stopPolicy == 'Nope'"}]},
+          "x-kubernetes-validations": [{"message": "never fails here", "rule": "self.stopPolicy != 'Nope'"}]},
         "status": {"type": "object", "x-kubernetes-preserve-unknown-fields": true}}}}}]}})");
 }
 
@@ -136,27 +136,33 @@ TEST_CASE("sandbox api: the set-once topologyName rule", "[sandbox][api][immutab
   CHECK(merge(R"({"spec":{"topologyName":"default","nodeLabels":{"pool":"c"}}})").status == 200);
 }
 
-TEST_CASE("sandbox schema: transition rules are recognised by their text only", "[sandbox][immutable]") {
-  const auto schema_with = [](const std::string& rule, const json& extra = json::object()) {
+TEST_CASE("sandbox crd rules: transition rules run on updates where the old value exists", "[sandbox][immutable]") {
+  const auto check = [](const std::string& rule, const json& after, const json& before, const json& extra = json::object()) {
     json r = {{"rule", rule}};
     r.update(extra);
-    return json{{"type", "object"},
-                {"properties", {{"x", {{"type", "string"}, {"x-kubernetes-validations", json::array({r})}}}}}};
+    const json schema = {{"type", "object"},
+                         {"properties", {{"x", {{"type", "string"}, {"x-kubernetes-validations", json::array({r})}}}}}};
+    std::vector<FieldError> errors;
+    const auto rules = CrdRules::compile(schema, "schema", &errors);
+    REQUIRE(errors.empty());
+    return rules->validate(after, &before);
   };
   const json before = {{"x", "a"}};
   const json after = {{"x", "b"}};
-  CHECK(check_transition_rules(schema_with("self == oldSelf"), after, before).size() == 1);
-  CHECK(check_transition_rules(schema_with("  self==oldSelf "), after, before).size() == 1);
-  CHECK(check_transition_rules(schema_with("self == oldSelf"), before, before).empty());
-  CHECK(check_transition_rules(schema_with("self == oldSelf"), json::object(), before).empty());  // no new value: not run
-  CHECK(check_transition_rules(schema_with("self == oldSelf"), after, json::object()).empty());   // no old value: not run
-  CHECK(check_transition_rules(schema_with("self == oldSelf || true"), after, before).empty());
-  CHECK(check_transition_rules(schema_with("self.size() > 0"), after, before).empty());
-  CHECK(check_transition_rules(schema_with("self == oldSelf", {{"messageExpression", "'x'"}}), after, before).empty());
-  const auto unnamed = check_transition_rules(schema_with("self == oldSelf"), after, before);
+  CHECK(check("self == oldSelf", after, before).size() == 1);
+  CHECK(check("self == oldSelf", before, before).empty());
+  CHECK(check("self == oldSelf", json::object(), before).empty());  // no new value: not run
+  CHECK(check("self == oldSelf", after, json::object()).empty());   // no old value: not run
+  CHECK(check("self == oldSelf || true", after, before).empty());
+  CHECK(check("self.size() > 1", after, before).size() == 1);  // not a transition rule: runs on a changed value
+  CHECK(check("self.size() > 1", before, before).empty());     // ... and not on an unchanged one (ratcheting)
+  const auto unnamed = check("  self==oldSelf ", after, before);
   REQUIRE(unnamed.size() == 1);
   CHECK(unnamed[0].field == "x");
-  CHECK(unnamed[0].message == "Invalid value: \"string\": failed rule: self == oldSelf");
+  CHECK(unnamed[0].message == "Invalid value: \"string\": failed rule: self==oldSelf");
+  const auto expressed = check("self == oldSelf", after, before, {{"messageExpression", "'x went from ' + oldSelf + ' to ' + self"}});
+  REQUIRE(expressed.size() == 1);
+  CHECK(expressed[0].message == "Invalid value: \"string\": x went from a to b");
 }
 
 }  // namespace
