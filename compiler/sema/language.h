@@ -3,10 +3,13 @@
 // blocks, and the Kueue field each renders to with Kueue's own description.
 //
 // This table is the one home of what a block may contain: the binder checks
-// every block against it (bind_reader.h: check_labels, Members), editors ask it
-// for hover and completion, and docs/language.md's field reference is
-// generated from it. The binder owns what the values mean; the table owns
-// their names. Usable on its own: this header needs nothing of the binder.
+// every block against it (bind_reader.h: check_labels, Members: a field the
+// binder reads that the table lacks is a bug it throws for), and editors ask
+// it for hover and completion. The binder owns what the values mean and
+// checks them; the table owns the names, the enum spellings (from model.h's
+// value arrays) and the docs. Usable on its own: this header needs nothing of
+// the binder. Defaults are text for people (hover, docs): the binder's code
+// applies them.
 //
 // Lookup by position, outermost kind first:
 //
