@@ -8,7 +8,8 @@
 #   ./setup.sh --no-tour    install and build mkq only
 #   ./setup.sh --test-deps  also install what only the tests need: the Java runtime
 #                           and the ANTLR tool (the grammar's staleness test), Node and
-#                           npm (the editor tests), the Python Kubernetes client,
+#                           npm (the editor tests; they `npm ci` the pinned tools of
+#                           editors/vscode themselves), the Python Kubernetes client,
 #                           zsh and fish (the completion scripts' test)
 #   ./setup.sh --deps-only  install only, build nothing (./test.sh: --deps-only --test-deps)
 #

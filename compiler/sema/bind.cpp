@@ -50,6 +50,8 @@ const std::map<std::string, std::string, std::less<>> kNestedKindHomes = {
     {"group", "a clusterqueue, a cohort or a worker's override"},
     {"capacity", "a worker"},
     {"credentials", "a worker"},
+    {"state", "the manager"},
+    {"sync", "the manager"},
     {"override", "a worker"},
     {"preemption", "a clusterqueue"},
     {"flavor_fungibility", "a clusterqueue"},
@@ -619,6 +621,12 @@ std::optional<model::Policy> bind_policy(const EvalPolicy& policy, std::vector<E
 }
 
 }  // namespace
+
+std::vector<std::string_view> bind_detail::top_level_kinds() {
+  std::vector<std::string_view> kinds;
+  for (const TopLevelKind& kind : kTopLevelKinds) kinds.push_back(kind.kind);
+  return kinds;
+}
 
 std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& diagnostics) {
   return bind_policy(policy, nullptr, diagnostics);

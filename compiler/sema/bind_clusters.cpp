@@ -9,20 +9,15 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kManagerSchema{"manager", {"context", "kubeconfig", "labels"}, {}, {"state", "sync"}};
-const Schema kStateSchema{"state", {"namespace", "name"}, {}, {}};
-const Schema kSyncSchema{"sync", {"mode", "self_heal", "prune", "interval"}, {}, {}};
+const language::Block& kManagerSchema = schema_at({"manager"});
+const language::Block& kStateSchema = schema_at({"manager", "state"});
+const language::Block& kSyncSchema = schema_at({"manager", "sync"});
 
 // The state's Secrets and Lease are named NAME-... (runtime/state/cluster_state.h).
 constexpr std::size_t kStateNameMax = 40;
-const Schema kWorkerSchema{
-    "worker", {"context", "kubeconfig", "labels", "priority", "secret"}, {"capacity", "override"}, {"credentials"}};
-const Schema kCredentialsSchema{
-    "credentials",
-    {"mode", "service_account", "lifetime", "rotate_before", "kubeconfig", "token", "cluster_profile"},
-    {},
-    {}};
-const Schema kOverrideSchema{"override", {"name"}, {"quota", "group"}, {}};
+const language::Block& kWorkerSchema = schema_at({"worker"});
+const language::Block& kCredentialsSchema = schema_at({"worker", "credentials"});
+const language::Block& kOverrideSchema = schema_at({"worker", "override"});
 
 constexpr std::int64_t kDay = 24LL * 60 * 60 * 1000;
 
@@ -53,7 +48,7 @@ model::Credentials bind_credentials(Binder& binder, const EvalBlock* block, cons
   if (block == nullptr) return credentials;
 
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
+  check_labels(binder, *block, kCredentialsSchema);
   const Members members(binder, *block, kCredentialsSchema);
   credentials.range = block->range;
   if (auto mode = enum_field(binder, members, "mode", model::kCredentialsModes)) credentials.mode = *mode;
@@ -124,7 +119,7 @@ model::Credentials bind_credentials(Binder& binder, const EvalBlock* block, cons
 std::optional<model::StateSettings> bind_state(Binder& binder, const EvalBlock* block) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
+  check_labels(binder, *block, kStateSchema);
   const Members members(binder, *block, kStateSchema);
   model::StateSettings state;
   state.range = block->range;
@@ -149,7 +144,7 @@ std::optional<model::StateSettings> bind_state(Binder& binder, const EvalBlock* 
 std::optional<model::SyncSettings> bind_sync(Binder& binder, const EvalBlock* block) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
+  check_labels(binder, *block, kSyncSchema);
   const Members members(binder, *block, kSyncSchema);
   model::SyncSettings sync;
   sync.range = block->range;
@@ -162,8 +157,7 @@ std::optional<model::SyncSettings> bind_sync(Binder& binder, const EvalBlock* bl
 
 std::optional<model::ClusterQueueOverride> bind_override(Binder& binder, const EvalBlock& block) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(
-      binder, block, {"a cluster queue", InLabel::Forbidden, "override \"CLUSTERQUEUE\" { name = \"...\" }"});
+  const EvalLabel* label = check_labels(binder, block, kOverrideSchema);
   const Members members(binder, block, kOverrideSchema);
   model::ClusterQueueOverride result;
   result.range = block.range;
@@ -194,7 +188,7 @@ model::Declaration declaration_of(const EvalBlock& block, const EvalLabel* label
 
 void bind_manager(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "manager \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kManagerSchema);
   const Members members(binder, block, kManagerSchema);
   model::Manager manager;
   static_cast<model::Declaration&>(manager) = declaration_of(block, label);
@@ -209,7 +203,7 @@ void bind_manager(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 void bind_worker(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "worker \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kWorkerSchema);
   const Members members(binder, block, kWorkerSchema);
   model::Worker worker;
   static_cast<model::Declaration&>(worker) = declaration_of(block, label);

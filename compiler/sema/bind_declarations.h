@@ -86,6 +86,10 @@ struct Draft {
   std::optional<DispatcherSetting> kueue_setting;      // of the (first) kueue block
 };
 
+// The top-level kinds bind() dispatches, in its order (for the test that the
+// language table lists exactly these).
+std::vector<std::string_view> top_level_kinds();
+
 // One function per top-level kind; each checks the block and adds it to the draft.
 void bind_identity(Binder& binder, const EvalBlock& block, Draft& draft);
 void bind_manager(Binder& binder, const EvalBlock& block, Draft& draft);

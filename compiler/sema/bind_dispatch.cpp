@@ -11,19 +11,13 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kDispatchSchema{"dispatch", {"config", "queues", "workers", "mode", "step", "origin"}, {}, {"select"}};
-const Schema kSelectSchema{"select", {"labels", "order", "resource", "limit"}, {}, {}};
-const Schema kKueueSchema{"kueue",
-                          {"platform", "namespace", "integrations", "manage_jobs_without_queue_name",
-                           "managed_namespaces", "external_frameworks", "restart"},
-                          {},
-                          {"gang_scheduling", "fair_sharing", "multikueue"}};
-const Schema kGangSchema{"gang_scheduling", {"enable", "timeout", "recovery_timeout", "block_admission"}, {}, {}};
-const Schema kKueueFairSharingSchema{"fair_sharing", {"enable", "preemption_strategies"}, {}, {}};
-const Schema kMultiKueueSchema{
-    "multikueue", {"gc_interval", "worker_lost_timeout", "origin", "dispatcher", "step"}, {"access_provider"}, {}};
-const Schema kAccessProviderSchema{
-    "access_provider", {"command", "args", "env", "api_version", "provide_cluster_info"}, {}, {}};
+const language::Block& kDispatchSchema = schema_at({"dispatch"});
+const language::Block& kSelectSchema = schema_at({"dispatch", "select"});
+const language::Block& kKueueSchema = schema_at({"kueue"});
+const language::Block& kGangSchema = schema_at({"kueue", "gang_scheduling"});
+const language::Block& kKueueFairSharingSchema = schema_at({"kueue", "fair_sharing"});
+const language::Block& kMultiKueueSchema = schema_at({"kueue", "multikueue"});
+const language::Block& kAccessProviderSchema = schema_at({"kueue", "multikueue", "access_provider"});
 
 // Drops (and reports) repeated strings of a list whose items must be unique.
 void unique_items(Binder& binder, std::vector<Located<std::string>>& items, const std::string& noun) {
@@ -69,7 +63,7 @@ void check_free_order(Binder& binder, const Members& members, model::WorkerSelec
 std::optional<model::WorkerSelector> bind_select(Binder& binder, const EvalBlock* block) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
+  check_labels(binder, *block, kSelectSchema);
   const Members members(binder, *block, kSelectSchema);
   model::WorkerSelector selector;
   selector.range = block->range;
@@ -90,7 +84,7 @@ std::optional<model::WorkerSelector> bind_select(Binder& binder, const EvalBlock
 
 model::GangScheduling bind_gang_scheduling(Binder& binder, const EvalBlock& block) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  check_labels(binder, block, {});
+  check_labels(binder, block, kGangSchema);
   const Members members(binder, block, kGangSchema);
   model::GangScheduling gang;
   gang.range = block.range;
@@ -104,7 +98,7 @@ model::GangScheduling bind_gang_scheduling(Binder& binder, const EvalBlock& bloc
 
 model::KueueFairSharing bind_kueue_fair_sharing(Binder& binder, const EvalBlock& block) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  check_labels(binder, block, {});
+  check_labels(binder, block, kKueueFairSharingSchema);
   const Members members(binder, block, kKueueFairSharingSchema);
   model::KueueFairSharing fair;
   fair.range = block.range;
@@ -128,7 +122,7 @@ model::KueueFairSharing bind_kueue_fair_sharing(Binder& binder, const EvalBlock&
 std::optional<model::AccessProvider> bind_access_provider(Binder& binder, const EvalBlock& block) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
   const EvalLabel* label =
-      check_labels(binder, block, {"a name", InLabel::Forbidden, "access_provider \"NAME\" { command = ... }"});
+      check_labels(binder, block, kAccessProviderSchema);
   const Members members(binder, block, kAccessProviderSchema);
   model::AccessProvider provider;
   static_cast<model::Declaration&>(provider) = declaration_of(block, label);
@@ -202,7 +196,7 @@ std::optional<Located<model::Dispatcher>> read_dispatcher(Binder& binder, std::s
 
 void bind_dispatch(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "dispatch \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kDispatchSchema);
   const Members members(binder, block, kDispatchSchema);
   model::Dispatch dispatch;
   static_cast<model::Declaration&>(dispatch) = declaration_of(block, label);
@@ -274,7 +268,7 @@ void bind_dispatch(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  check_labels(binder, block, {});
+  check_labels(binder, block, kKueueSchema);
   if (!draft.kueue_blocks.empty()) {
     auto& d = binder.error(codes::kDuplicateDeclaration, block.kind_range, "the policy has two 'kueue' blocks");
     d.notes.push_back({"first here", draft.kueue_blocks.front()->kind_range});
@@ -329,7 +323,7 @@ void bind_kueue(Binder& binder, const EvalBlock& block, Draft& draft) {
   setting.owner = "the kueue block";
   if (const EvalBlock* mk = members.block("multikueue")) {
     Binder::InstantiationScope mk_scope(binder, mk->instantiated_from);
-    check_labels(binder, *mk, {});
+    check_labels(binder, *mk, kMultiKueueSchema);
     const Members mk_members(binder, *mk, kMultiKueueSchema);
     settings.multikueue.range = mk->range;
     settings.multikueue.gc_interval = duration_field(binder, mk_members, "gc_interval", DurationBound::NonNegative);

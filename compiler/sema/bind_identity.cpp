@@ -8,13 +8,13 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kIdentitySchema{"policy", {}, {}, {}};
+const language::Block& kIdentitySchema = schema_at({"policy"});
 
 }  // namespace
 
 void bind_identity(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "policy \"NAME\" {}"});
+  const EvalLabel* label = check_labels(binder, block, kIdentitySchema);
   const Members members(binder, block, kIdentitySchema);
   if (label == nullptr) return;
   if (label->text.empty()) {

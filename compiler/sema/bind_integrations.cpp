@@ -13,8 +13,8 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kIntegrationSchema{"integration", {"rules"}, {}, {}};
-const std::vector<std::string_view> kRuleKeys = {"group", "resources"};
+const language::Block& kIntegrationSchema = schema_at({"integration"});
+const std::vector<std::string_view>& kRuleKeys = kIntegrationSchema.field("rules")->keys;
 
 // The resources of one rule: well-formed, listed once, at least one.
 std::optional<std::vector<Located<std::string>>> bind_resources(Binder& binder, const Value& value) {
@@ -127,8 +127,7 @@ std::vector<std::string> framework_names(const Draft& draft) {
 
 void bind_integration(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(
-      binder, block, {"a framework name", InLabel::Forbidden, "integration \"GROUP/KIND\" { rules = [...] }"});
+  const EvalLabel* label = check_labels(binder, block, kIntegrationSchema);
   const Members members(binder, block, kIntegrationSchema);
   model::Integration integration;
   static_cast<model::Declaration&>(integration) = declaration_of(block, label);

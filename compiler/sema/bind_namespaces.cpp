@@ -10,9 +10,9 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kNamespaceSchema{"namespace", {"labels"}, {}, {}};
-const Schema kPriorityClassSchema{"priorityclass", {"value", "description"}, {}, {}};
-const Schema kAccessSchema{"access", {"role", "users", "groups"}, {}, {}};
+const language::Block& kNamespaceSchema = schema_at({"namespace"});
+const language::Block& kPriorityClassSchema = schema_at({"priorityclass"});
+const language::Block& kAccessSchema = schema_at({"access"});
 
 constexpr std::size_t kMaxDescription = facts::kMaxPriorityClassDescriptionLength;
 
@@ -42,7 +42,7 @@ std::vector<Located<std::string>> subjects(Binder& binder, const Members& member
 
 void bind_namespace(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "namespace \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kNamespaceSchema);
   const Members members(binder, block, kNamespaceSchema);
   model::Namespace ns;
   static_cast<model::Declaration&>(ns) = declaration_of(block, label);
@@ -58,7 +58,7 @@ void bind_namespace(Binder& binder, const EvalBlock& block, Draft& draft) {
 void bind_priority_class(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
   const EvalLabel* label =
-      check_labels(binder, block, {"a name", InLabel::Forbidden, "priorityclass \"NAME\" { value = 100 }"});
+      check_labels(binder, block, kPriorityClassSchema);
   const Members members(binder, block, kPriorityClassSchema);
   model::PriorityClass priority_class;
   static_cast<model::Declaration&>(priority_class) = declaration_of(block, label);
@@ -85,7 +85,7 @@ void bind_priority_class(Binder& binder, const EvalBlock& block, Draft& draft) {
 void bind_access(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
   const EvalLabel* label =
-      check_labels(binder, block, {"a name", InLabel::Optional, "access \"NAME\" [in \"NAMESPACE\"] { ... }"});
+      check_labels(binder, block, kAccessSchema);
   const Members members(binder, block, kAccessSchema);
   model::Access access;
   static_cast<model::Declaration&>(access) = declaration_of(block, label);

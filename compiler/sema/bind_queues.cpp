@@ -11,33 +11,28 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kFlavorSchema{"flavor", {"node_labels", "taints", "tolerations", "topology"}, {}, {}};
-const Schema kTopologySchema{"topology", {"levels"}, {}, {}};
-const Schema kCohortSchema{"cohort", {"parent"}, {"quota", "group"}, {"fair_sharing"}};
-const Schema kClusterQueueSchema{"clusterqueue",
-                                 {"namespaces", "cohort", "queueing_strategy", "stop_policy", "worker_name"},
-                                 {"quota", "group", "localqueue"},
-                                 {"preemption", "fair_sharing", "flavor_fungibility"}};
-const Schema kLocalQueueSchema{"localqueue", {"clusterqueue", "default", "stop_policy"}, {}, {"fair_sharing"}};
-const Schema kFairSharingSchema{"fair_sharing", {"weight"}, {}, {}};
-const Schema kPreemptionSchema{
-    "preemption",
-    {"within_cluster_queue", "reclaim_within_cohort", "borrow_within_cohort", "borrow_max_priority_threshold"},
-    {},
-    {}};
-const Schema kFungibilitySchema{"flavor_fungibility", {"when_can_borrow", "when_can_preempt", "preference"}, {}, {}};
+const language::Block& kFlavorSchema = schema_at({"flavor"});
+const language::Block& kTopologySchema = schema_at({"topology"});
+const language::Block& kCohortSchema = schema_at({"cohort"});
+const language::Block& kClusterQueueSchema = schema_at({"clusterqueue"});
+const language::Block& kLocalQueueSchema = schema_at({"localqueue"});
+const language::Block& kPreemptionSchema = schema_at({"clusterqueue", "preemption"});
+const language::Block& kFungibilitySchema = schema_at({"clusterqueue", "flavor_fungibility"});
 
-const std::vector<std::string_view> kTaintKeys = {"key", "value", "effect"};
-const std::vector<std::string_view> kTolerationKeys = {"key", "operator", "value", "effect", "toleration_seconds"};
+const std::vector<std::string_view>& kTaintKeys = kFlavorSchema.field("taints")->keys;
+const std::vector<std::string_view>& kTolerationKeys = kFlavorSchema.field("tolerations")->keys;
 using facts::kHostnameLabel;
 using facts::kMaxTopologyLevels;
 
-// `fair_sharing { weight = Q }` of a cohort, cluster queue or local queue.
-std::optional<Located<Quantity>> bind_fair_sharing(Binder& binder, const EvalBlock* block) {
+// `fair_sharing { weight = Q }` of a cohort, cluster queue or local queue
+// (`owner`: its schema, where the block is nested).
+std::optional<Located<Quantity>> bind_fair_sharing(Binder& binder, const EvalBlock* block,
+                                                   const language::Block& owner) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
-  const Members members(binder, *block, kFairSharingSchema);
+  const language::Block& schema = *owner.child("fair_sharing");
+  check_labels(binder, *block, schema);
+  const Members members(binder, *block, schema);
   auto weight = quantity_field(binder, members, "weight");
   if (weight && weight->value.is_negative()) {
     binder.error(codes::kValueOutOfRange, weight->range,
@@ -251,7 +246,7 @@ model::NamespaceSelector bind_namespace_selector(Binder& binder, const Members& 
 std::optional<model::Preemption> bind_preemption(Binder& binder, const EvalBlock* block) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
+  check_labels(binder, *block, kPreemptionSchema);
   const Members members(binder, *block, kPreemptionSchema);
   model::Preemption preemption;
   preemption.range = block->range;
@@ -271,7 +266,7 @@ std::optional<model::Preemption> bind_preemption(Binder& binder, const EvalBlock
 std::optional<model::FlavorFungibility> bind_fungibility(Binder& binder, const EvalBlock* block) {
   if (block == nullptr) return std::nullopt;
   Binder::InstantiationScope scope(binder, block->instantiated_from);
-  check_labels(binder, *block, {});
+  check_labels(binder, *block, kFungibilitySchema);
   const Members members(binder, *block, kFungibilitySchema);
   model::FlavorFungibility fungibility;
   fungibility.range = block->range;
@@ -285,7 +280,7 @@ std::optional<model::FlavorFungibility> bind_fungibility(Binder& binder, const E
 
 void bind_flavor(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "flavor \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kFlavorSchema);
   const Members members(binder, block, kFlavorSchema);
   model::Flavor flavor;
   static_cast<model::Declaration&>(flavor) = declaration_of(block, label);
@@ -321,7 +316,7 @@ void bind_flavor(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 void bind_topology(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "topology \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kTopologySchema);
   const Members members(binder, block, kTopologySchema);
   model::Topology topology;
   static_cast<model::Declaration&>(topology) = declaration_of(block, label);
@@ -359,7 +354,7 @@ void bind_topology(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 void bind_cohort(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(binder, block, {"a name", InLabel::Forbidden, "cohort \"NAME\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kCohortSchema);
   const Members members(binder, block, kCohortSchema);
   model::Cohort cohort;
   static_cast<model::Declaration&>(cohort) = declaration_of(block, label);
@@ -372,7 +367,7 @@ void bind_cohort(Binder& binder, const EvalBlock& block, Draft& draft) {
   if (!cohort.parent && members.field("parent") == nullptr) {
     reject_limits(binder, cohort.resource_groups, "a parent: cohort '" + cohort.name + "' has none");
   }
-  cohort.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"));
+  cohort.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"), kCohortSchema);
   if (label == nullptr) return;
   const std::string what = "cohort '" + cohort.name + "'";
   draft.cohorts.add(binder, std::move(cohort), label->text, what);
@@ -381,7 +376,7 @@ void bind_cohort(Binder& binder, const EvalBlock& block, Draft& draft) {
 void bind_cluster_queue(Binder& binder, const EvalBlock& block, Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
   const EvalLabel* label =
-      check_labels(binder, block, {"a name", InLabel::Forbidden, "clusterqueue \"NAME\" { ... }"});
+      check_labels(binder, block, kClusterQueueSchema);
   const Members members(binder, block, kClusterQueueSchema);
   model::ClusterQueue queue;
   static_cast<model::Declaration&>(queue) = declaration_of(block, label);
@@ -396,7 +391,7 @@ void bind_cluster_queue(Binder& binder, const EvalBlock& block, Draft& draft) {
     reject_limits(binder, queue.resource_groups, "a cohort: clusterqueue '" + queue.name + "' has none");
   }
   queue.preemption = bind_preemption(binder, members.block("preemption"));
-  queue.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"));
+  queue.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"), kClusterQueueSchema);
   queue.flavor_fungibility = bind_fungibility(binder, members.block("flavor_fungibility"));
   queue.queueing_strategy = enum_field(binder, members, "queueing_strategy", model::kQueueingStrategies);
   queue.stop_policy = enum_field(binder, members, "stop_policy", model::kStopPolicies);
@@ -425,8 +420,7 @@ void bind_local_queue(Binder& binder, const EvalBlock& block, Draft& draft) {
 void bind_local_queue_in(Binder& binder, const EvalBlock& block, const model::ClusterQueue* cluster_queue,
                          Draft& draft) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label = check_labels(
-      binder, block, {"a name", InLabel::Required, "localqueue \"NAME\" in \"NAMESPACE\" { ... }"});
+  const EvalLabel* label = check_labels(binder, block, kLocalQueueSchema);
   const Members members(binder, block, kLocalQueueSchema);
   model::LocalQueue queue;
   static_cast<model::Declaration&>(queue) = declaration_of(block, label);
@@ -460,7 +454,7 @@ void bind_local_queue_in(Binder& binder, const EvalBlock& block, const model::Cl
     }
   }
   queue.stop_policy = enum_field(binder, members, "stop_policy", model::kStopPolicies);
-  queue.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"));
+  queue.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"), kLocalQueueSchema);
   if (label == nullptr || !block.in_label) return;
   const std::string key = block.in_label->text + "/" + label->text;
   const std::string what = "localqueue '" + label->text + "' in namespace '" + block.in_label->text + "'";

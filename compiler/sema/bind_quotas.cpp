@@ -11,10 +11,26 @@ namespace {
 
 namespace codes = bind_codes;
 
-const Schema kQuotaSchema{"quota", {}, {}, {}, true};
-const Schema kCapacitySchema{"capacity", {}, {}, {}, true};
-const Schema kGroupSchema{"group", {}, {"quota"}, {}};
-const std::vector<std::string_view> kLimitKeys = {"nominal", "borrowing_limit", "lending_limit"};
+const language::Block& kCapacitySchema = schema_at({"worker", "capacity"});
+
+// The schema of the quota owner's blocks (their Kueue fields differ by owner).
+const language::Block& owner_schema(QuotaOwner owner) {
+  static const language::Block& cluster_queue = schema_at({"clusterqueue"});
+  static const language::Block& cohort = schema_at({"cohort"});
+  static const language::Block& override_ = schema_at({"worker", "override"});
+  switch (owner) {
+    case QuotaOwner::Cohort:
+      return cohort;
+    case QuotaOwner::Override:
+      return override_;
+    case QuotaOwner::ClusterQueue:
+      break;
+  }
+  return cluster_queue;
+}
+
+const language::Block& quota_schema(QuotaOwner owner) { return *owner_schema(owner).child("quota"); }
+const language::Block& group_schema(QuotaOwner owner) { return *owner_schema(owner).child("group"); }
 
 bool check_non_negative(Binder& binder, const Located<Quantity>& quantity, const std::string& what) {
   if (!quantity.value.is_negative()) return true;
@@ -46,7 +62,7 @@ std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttr
     }
     return std::nullopt;
   }
-  const auto entries = read_struct(binder, attribute.name, value, kLimitKeys);
+  const auto entries = read_struct(binder, attribute.name, value, quota_schema(owner).resource.keys);
   bool ok = true;
   bool has_nominal = false;
   for (const auto& [key, item] : *entries) {
@@ -83,9 +99,8 @@ std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttr
 // A `quota "FLAVOR" { ... }` block, resources in written order.
 std::optional<model::FlavorQuotas> bind_quota_block(Binder& binder, const EvalBlock& block, QuotaOwner owner) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label =
-      check_labels(binder, block, {"a flavor", InLabel::Forbidden, "quota \"FLAVOR\" { cpu = 8, memory = 32Gi }"});
-  const Members members(binder, block, kQuotaSchema);
+  const EvalLabel* label = check_labels(binder, block, quota_schema(owner));
+  const Members members(binder, block, quota_schema(owner));
   model::FlavorQuotas quotas;
   quotas.range = block.range;
   bool ok = label != nullptr;
@@ -142,8 +157,8 @@ struct GroupDraft {
 // A `group { quota ... }` block: the first quota's resources are the group's.
 std::optional<GroupDraft> bind_group_block(Binder& binder, const EvalBlock& block, QuotaOwner owner) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  check_labels(binder, block, {});
-  const Members members(binder, block, kGroupSchema);
+  check_labels(binder, block, group_schema(owner));
+  const Members members(binder, block, group_schema(owner));
   GroupDraft draft;
   draft.is_explicit = true;
   draft.group.range = block.range;
@@ -264,8 +279,7 @@ std::vector<model::ResourceGroup> bind_resource_groups(Binder& binder, const Mem
 
 std::optional<model::Capacity> bind_capacity(Binder& binder, const EvalBlock& block) {
   Binder::InstantiationScope scope(binder, block.instantiated_from);
-  const EvalLabel* label =
-      check_labels(binder, block, {"a flavor", InLabel::Forbidden, "capacity \"FLAVOR\" { cpu = 8, memory = 32Gi }"});
+  const EvalLabel* label = check_labels(binder, block, kCapacitySchema);
   const Members members(binder, block, kCapacitySchema);
   model::Capacity capacity;
   capacity.range = block.range;

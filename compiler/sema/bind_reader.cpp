@@ -2,6 +2,7 @@
 #include "compiler/sema/bind_reader.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "compiler/sema/codes_bind.h"
 #include "compiler/sema/names.h"
@@ -35,26 +36,35 @@ Binder::InstantiationScope::~InstantiationScope() { binder_.chain_ = saved_; }
 
 // ------------------------------------------------------------------ labels
 
-const EvalLabel* check_labels(Binder& binder, const EvalBlock& block, const LabelSpec& spec) {
+const language::Block& schema_at(std::initializer_list<std::string_view> path) {
+  if (const language::Block* block = language::find(path)) return *block;
+  std::string where;
+  for (const std::string_view kind : path) where += (where.empty() ? "" : " > ") + std::string(kind);
+  throw std::logic_error("the language table has no block at " + where);
+}
+
+const EvalLabel* check_labels(Binder& binder, const EvalBlock& block, const language::Block& schema) {
+  const language::Labels& spec = schema.labels;
+  const std::string noun(spec.noun);
   const EvalLabel* label = nullptr;
-  if (spec.noun == nullptr) {
+  if (noun.empty()) {
     if (!block.labels.empty()) binder.error(codes::kBadLabels, block.labels.front().range, "'" + block.kind + "' takes no label");
   } else if (block.labels.empty()) {
     binder.error(codes::kBadLabels, block.kind_range,
-                 "'" + block.kind + "' needs " + spec.noun + ": " + spec.usage);
+                 "'" + block.kind + "' needs " + noun + ": " + std::string(spec.usage));
   } else {
     label = &block.labels.front();
     if (block.labels.size() > 1) {
       binder.error(codes::kBadLabels, block.labels[1].range,
-                   "'" + block.kind + "' takes one label (" + spec.noun + "), found " +
+                   "'" + block.kind + "' takes one label (" + noun + "), found " +
                        std::to_string(block.labels.size()));
     }
   }
-  if (spec.in == InLabel::Forbidden && block.in_label) {
+  if (spec.in == language::InLabel::Forbidden && block.in_label) {
     binder.error(codes::kBadLabels, block.in_label->range, "'" + block.kind + "' takes no 'in' label");
-  } else if (spec.in == InLabel::Required && !block.in_label) {
+  } else if (spec.in == language::InLabel::Required && !block.in_label) {
     binder.error(codes::kBadLabels, block.kind_range,
-                 "'" + block.kind + "' needs a namespace: " + spec.usage);
+                 "'" + block.kind + "' needs a namespace: " + std::string(spec.usage));
   }
   return label;
 }
@@ -75,22 +85,41 @@ std::vector<std::string> to_strings(std::initializer_list<const std::vector<std:
   return result;
 }
 
+// What "did you mean" offers for a misspelt member: the fields, then the
+// nested kinds that may repeat, then those that may appear once.
+std::vector<std::string> member_names(const language::Block& schema, bool with_fields) {
+  std::vector<std::string> result;
+  if (with_fields) {
+    for (const language::Field& field : schema.fields) result.emplace_back(field.name);
+  }
+  for (const bool repeats : {true, false}) {
+    for (const language::Block* child : schema.children) {
+      if (child->repeats == repeats) result.emplace_back(child->kind);
+    }
+  }
+  return result;
+}
+
+[[noreturn]] void not_in_table(const language::Block& schema, std::string_view what, std::string_view name) {
+  throw std::logic_error("the binder reads " + std::string(what) + " '" + std::string(name) + "' of '" +
+                         std::string(schema.kind) + "', which the language table does not list");
+}
+
 }  // namespace
 
-Members::Members(Binder& binder, const EvalBlock& block, const Schema& schema) {
-  const std::string what(schema.what);
-  std::vector<const EvalAttribute*> seen_attributes;
+Members::Members(Binder& binder, const EvalBlock& block, const language::Block& schema) : schema_(&schema) {
+  const std::string what(schema.kind);
   for (const EvalAttribute& attribute : block.attributes) {
-    const bool known = schema.any_field || contains(schema.fields, attribute.name);
+    const bool known = schema.any_field || schema.field(attribute.name) != nullptr;
     if (!known) {
-      if (contains(schema.blocks, attribute.name) || contains(schema.single_blocks, attribute.name)) {
+      if (schema.child(attribute.name) != nullptr) {
         binder.error(codes::kUnknownField, attribute.name_range,
                      "'" + attribute.name + "' is a block in '" + what + "', not a field: write '" + attribute.name +
                          " { ... }'");
       } else {
         auto& d = binder.error(codes::kUnknownField, attribute.name_range,
                                "unknown field '" + attribute.name + "' in '" + what + "'");
-        diag::suggest_closest(d, attribute.name, to_strings({&schema.fields, &schema.blocks, &schema.single_blocks}));
+        diag::suggest_closest(d, attribute.name, member_names(schema, true));
       }
       continue;
     }
@@ -105,23 +134,21 @@ Members::Members(Binder& binder, const EvalBlock& block, const Schema& schema) {
     attributes_.push_back(&attribute);
   }
   for (const EvalBlock& nested : block.blocks) {
-    if (contains(schema.blocks, nested.kind)) {
-      blocks_.push_back(&nested);
-      continue;
-    }
-    if (contains(schema.single_blocks, nested.kind)) {
-      const auto first = std::find_if(blocks_.begin(), blocks_.end(),
-                                      [&](const EvalBlock* b) { return b->kind == nested.kind; });
-      if (first != blocks_.end()) {
-        auto& d = binder.error(codes::kDuplicateBlock, nested.kind_range,
-                               "'" + nested.kind + "' may appear only once in '" + what + "'");
-        d.notes.push_back({"first here", (*first)->kind_range});
-        continue;
+    if (const language::Block* child = schema.child(nested.kind)) {
+      if (!child->repeats) {
+        const auto first = std::find_if(blocks_.begin(), blocks_.end(),
+                                        [&](const EvalBlock* b) { return b->kind == nested.kind; });
+        if (first != blocks_.end()) {
+          auto& d = binder.error(codes::kDuplicateBlock, nested.kind_range,
+                                 "'" + nested.kind + "' may appear only once in '" + what + "'");
+          d.notes.push_back({"first here", (*first)->kind_range});
+          continue;
+        }
       }
       blocks_.push_back(&nested);
       continue;
     }
-    if (!schema.any_field && contains(schema.fields, nested.kind)) {
+    if (!schema.any_field && schema.field(nested.kind) != nullptr) {
       binder.error(codes::kUnknownBlockKind, nested.kind_range,
                    "'" + nested.kind + "' is a field of '" + what + "', not a block: write '" + nested.kind +
                        " = ...'");
@@ -134,11 +161,12 @@ Members::Members(Binder& binder, const EvalBlock& block, const Schema& schema) {
     }
     auto& d = binder.error(codes::kUnknownBlockKind, nested.kind_range,
                            "unknown block '" + nested.kind + "' in '" + what + "'");
-    diag::suggest_closest(d, nested.kind, to_strings({&schema.blocks, &schema.single_blocks}));
+    diag::suggest_closest(d, nested.kind, member_names(schema, false));
   }
 }
 
 const EvalAttribute* Members::field(std::string_view name) const {
+  if (!schema_->any_field && schema_->field(name) == nullptr) not_in_table(*schema_, "field", name);
   for (const EvalAttribute* attribute : attributes_) {
     if (attribute->name == name) return attribute->value.is(ValueKind::Null) ? nullptr : attribute;
   }
@@ -146,6 +174,7 @@ const EvalAttribute* Members::field(std::string_view name) const {
 }
 
 std::vector<const EvalBlock*> Members::blocks(std::string_view kind) const {
+  if (schema_->child(kind) == nullptr) not_in_table(*schema_, "block", kind);
   std::vector<const EvalBlock*> result;
   for (const EvalBlock* nested : blocks_) {
     if (nested->kind == kind) result.push_back(nested);
@@ -154,6 +183,7 @@ std::vector<const EvalBlock*> Members::blocks(std::string_view kind) const {
 }
 
 const EvalBlock* Members::block(std::string_view kind) const {
+  if (schema_->child(kind) == nullptr) not_in_table(*schema_, "block", kind);
   for (const EvalBlock* nested : blocks_) {
     if (nested->kind == kind) return nested;
   }

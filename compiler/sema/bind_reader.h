@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdint>
+#include <initializer_list>
 #include <limits>
 #include <optional>
 #include <string>
@@ -13,6 +14,7 @@
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/eval_tree.h"
+#include "compiler/sema/language.h"
 #include "compiler/sema/model.h"
 
 namespace mkq::sema::bind_detail {
@@ -49,31 +51,17 @@ class Binder {
   const std::vector<diag::SourceRange>* chain_ = nullptr;
 };
 
-// ------------------------------------------------------------------ labels
+// ------------------------------------------------------------------ labels, fields and nested blocks
 
-enum class InLabel { Forbidden, Required, Optional };
+// The schema of each block position is the language table (language.h).
+// The block at `path` in the table; a path the table lacks is a bug in mkq
+// (std::logic_error), never a property of the input.
+const language::Block& schema_at(std::initializer_list<std::string_view> path);
 
-// What labels a block kind takes: one (`noun` says what it is: "a name", "a
-// flavor", ...) or none (noun == nullptr), and whether `in "NAMESPACE"` is taken.
-struct LabelSpec {
-  const char* noun = nullptr;
-  InLabel in = InLabel::Forbidden;
-  const char* usage = "";  // e.g. `clusterqueue "NAME" { ... }`, shown when the label is missing
-};
-
-// Reports a missing, extra or unexpected label and returns the block's one
-// label (nullptr when the spec takes none or it is missing).
-const EvalLabel* check_labels(Binder& binder, const EvalBlock& block, const LabelSpec& spec);
-
-// ------------------------------------------------------------------ fields and nested blocks
-
-struct Schema {
-  std::string_view what;                         // the block kind, for messages
-  std::vector<std::string_view> fields;
-  std::vector<std::string_view> blocks;          // nested kinds that may repeat
-  std::vector<std::string_view> single_blocks;   // nested kinds that may appear once
-  bool any_field = false;                        // quota/capacity: every attribute names a resource
-};
+// Reports a missing, extra or unexpected label against the labels `schema`
+// takes, and returns the block's one label (nullptr when it takes none or it
+// is missing).
+const EvalLabel* check_labels(Binder& binder, const EvalBlock& block, const language::Block& schema);
 
 // The members of one block, checked against its schema on construction:
 // unknown fields and nested kinds get "did you mean", duplicate fields and
@@ -81,8 +69,11 @@ struct Schema {
 // see only the first of duplicates and only known members.
 class Members {
  public:
-  Members(Binder& binder, const EvalBlock& block, const Schema& schema);
+  Members(Binder& binder, const EvalBlock& block, const language::Block& schema);
 
+  // Lookups name only fields and kinds of the schema: asking for another is a
+  // bug in mkq (a field the binder reads but the language table lacks) and
+  // throws std::logic_error.
   // The attribute `name`, or nullptr when absent or set to null.
   const EvalAttribute* field(std::string_view name) const;
   // Every known attribute (first of duplicates), in order, null values included.
@@ -94,6 +85,7 @@ class Members {
   const std::vector<const EvalBlock*>& all_blocks() const { return blocks_; }
 
  private:
+  const language::Block* schema_;
   std::vector<const EvalAttribute*> attributes_;
   std::vector<const EvalBlock*> blocks_;
 };

@@ -3,7 +3,9 @@
 #
 #   test/run.sh grammar    manifest + snippets, grammar assertion tests, snapshot tests
 #   test/run.sh keywords   the TextMate grammar highlights exactly the keywords of Mkq.g4
-#   test/run.sh all        both
+#   test/run.sh package    the client (extension.js, with fakes of VS Code) and the .vsix
+#                          that `vsce package` builds: its files and package.json
+#   test/run.sh all        all three
 #   test/run.sh update     regenerate test/snapshots/*.snap after an intended grammar change
 #
 # Installs the pinned test tools with `npm ci` when node_modules is missing or older
@@ -17,19 +19,19 @@ cd "$here/.." || exit 1
 
 what=${1:-all}
 case $what in
-  grammar|keywords|all|update) ;;
-  *) echo "usage: $0 grammar|keywords|all|update" >&2; exit 2 ;;
+  grammar|keywords|package|all|update) ;;
+  *) echo "usage: $0 grammar|keywords|package|all|update" >&2; exit 2 ;;
 esac
 
 if ! command -v npm >/dev/null 2>&1 || ! command -v node >/dev/null 2>&1; then
-  echo "SKIPPED: npm not found — editor grammar tests not run"
+  echo "SKIPPED: npm not found — editor tests ($what) not run"
   exit 77
 fi
 
 if [ ! -f node_modules/.package-lock.json ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
   echo "installing the editor test tools: npm ci (in $(pwd))"
   if ! npm ci --no-audit --no-fund --loglevel=error; then
-    echo "FAILED: npm ci did not complete (the npm registry must be reachable to install vscode-tmgrammar-test)"
+    echo "FAILED: npm ci did not complete (the npm registry must be reachable to install vscode-tmgrammar-test, vsce and vscode-languageclient)"
     exit 1
   fi
 fi
@@ -62,6 +64,16 @@ fi
 
 if [ "$what" = keywords ] || [ "$what" = all ]; then
   run node test/keywords.test.js
+fi
+
+if [ "$what" = package ] || [ "$what" = all ]; then
+  run node test/client.test.js
+  out=$(mktemp -d) || exit 1
+  # --skip-license: the project declares no licence file (package.json says UNLICENSED).
+  run node node_modules/@vscode/vsce/vsce package --skip-license --out "$out/mkq.vsix"
+  [ -f "$out/mkq.vsix" ] && run node test/vsix.test.js "$out/mkq.vsix"
+  [ -f "$out/mkq.vsix" ] || { echo "FAIL vsce wrote no .vsix"; status=1; }
+  rm -rf "$out"
 fi
 
 if [ $status -eq 0 ]; then echo "editor tests ($what): passed"; else echo "editor tests ($what): FAILED"; fi
