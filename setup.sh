@@ -40,6 +40,7 @@ if [ $test_deps = 1 ]; then
     antlr4 default-jre-headless
     python3 python3-kubernetes python3-yaml
     nodejs npm
+    lua5.1
   )
 fi
 
