@@ -70,7 +70,9 @@ for key, value in data.items():
 PY
 
 # 1. render -o, then kubectl apply --server-side of the directory.
-mkq_run render render "$P" -o "$TMP/gitops"
+# render() runs mkq render, which reads no cluster (mkq_run adds the sandbox's options).
+render() { "$MKQ" render "$@" >"$TMP/render.out" 2>"$TMP/render.err"; rc=$?; }
+render "$P" -o "$TMP/gitops"
 [ "$rc" = 0 ] || { show render; fail "render -o"; }
 for ctx in manager worker1 worker2; do
   k --context "$ctx" apply --server-side --force-conflicts -f "$TMP/gitops/$ctx.yaml" >"$TMP/kubectl-$ctx.out" 2>&1 ||
@@ -124,8 +126,8 @@ done
 pass "the Argo CD health check: Degraded for an inactive ClusterQueue, LocalQueue and AdmissionCheck"
 
 # What the default spares: the placeholders, applied, disconnect the workers.
-mkq_run placeholders render "$P" -o "$TMP/gitops" --include-credential-placeholders
-[ "$rc" = 0 ] || { show placeholders; fail "render -o --include-credential-placeholders"; }
+render "$P" -o "$TMP/gitops" --include-credential-placeholders
+[ "$rc" = 0 ] || { show render; fail "render -o --include-credential-placeholders"; }
 k --context manager apply --server-side --force-conflicts -f "$TMP/gitops/manager.yaml" >/dev/null 2>&1 ||
   fail "kubectl apply of the manager's file with placeholders"
 for _ in $(seq 1 30); do
