@@ -43,8 +43,8 @@ TEST_CASE("apply refuses a plan with a preflight error and changes nothing", "[o
   CHECK(contains(fleet.ui.errors, "preflight found 1 error; apply refuses this plan and nothing was changed:\n  w1: "
                                   "Kueue is not installed"));
   CHECK_FALSE(fleet.cluster_queue().has_value());
-  CHECK(fleet.state()->inventory().empty());
-  CHECK_FALSE(fleet.state()->lock_holder().has_value());
+  CHECK(fleet.state()->inventory().value().empty());
+  CHECK_FALSE(fleet.state()->lock_holder().value().has_value());
 }
 
 TEST_CASE("plan shows a preflight error, stops, and saves no plan", "[operation][preflight]") {
