@@ -43,6 +43,7 @@ if [ $test_deps = 1 ]; then
     python3 python3-kubernetes python3-yaml python3-jsonschema
     nodejs npm
     zsh fish
+    lua5.1
   )
 fi
 

@@ -58,6 +58,25 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
         ->allow_extra_args(false);
   };
 
+  // Scoping (docs/apply.md, "Scoping"): --cluster on plan, apply, destroy and status.
+  const auto add_cluster_option = [](CLI::App* cmd, RuntimeOptions& runtime) {
+    cmd->add_option("--cluster", runtime.clusters,
+                    "Only this cluster: read and change nothing else (a worker brings its MultiKueueCluster and "
+                    "Secret on the manager; repeatable)")
+        ->type_name("NAME")
+        ->allow_extra_args(false);
+  };
+  // --replace and --drift-only: plan and apply.
+  const auto add_scope_options = [](CLI::App* cmd, ScopeOptions& scope) {
+    cmd->add_option("--replace", scope.replace,
+                    "Delete this object and create it again from the policy, whatever differs (an address as the "
+                    "plan shows it, CLUSTER/KIND/[NAMESPACE/]NAME; repeatable)")
+        ->type_name("ADDRESS")
+        ->allow_extra_args(false);
+    cmd->add_flag("--drift-only", scope.drift_only,
+                  "Plan only repairs of objects changed outside mkq since it applied them; leave every other change");
+  };
+
   // What may happen to objects mkq did not create: shared by plan, apply and destroy.
   const auto add_ownership_options = [](CLI::App* cmd, OwnershipOptions& ownership) {
     cmd->add_flag("--take-over", ownership.take_over,
@@ -78,6 +97,8 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
   plan_cmd->add_flag("--destroy", plan.destroy, "Plan the deletion of everything this policy applied");
   plan_cmd->add_flag("--no-prune", plan.no_prune, "Keep objects mkq applied that the policy no longer declares");
   add_exclude_option(plan_cmd, plan.runtime);
+  add_cluster_option(plan_cmd, plan.runtime);
+  add_scope_options(plan_cmd, plan.scope);
   add_ownership_options(plan_cmd, plan.ownership);
 
   apply_cmd = app.add_subcommand(
@@ -96,6 +117,8 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
                         "deleting its objects; past it they are kept and apply exits 1 (default 10m; 0: do not wait, "
                         "delete at once)");
   add_exclude_option(apply_cmd, apply.runtime);
+  add_cluster_option(apply_cmd, apply.runtime);
+  add_scope_options(apply_cmd, apply.scope);
   add_ownership_options(apply_cmd, apply.ownership);
 
   destroy.destroy = true;
@@ -104,6 +127,7 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
   add_runtime_options(destroy_cmd, destroy.runtime);
   destroy_cmd->add_flag("--auto-approve", destroy.auto_approve, "Do not ask for confirmation");
   add_exclude_option(destroy_cmd, destroy.runtime);
+  add_cluster_option(destroy_cmd, destroy.runtime);
   add_ownership_options(destroy_cmd, destroy.ownership);
 
   status_cmd = app.add_subcommand(
@@ -112,6 +136,7 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
   add_runtime_options(status_cmd, status.runtime);
   status_cmd->add_option("--format", status_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   status_cmd->add_option("--wait", status_wait, "Wait until every object is Active, at most DURATION (--wait alone: 5m)");
+  add_cluster_option(status_cmd, status.runtime);
 
   CLI::App* credentials_cmd = app.add_subcommand("credentials", "Worker credentials mkq issues");
   credentials_cmd->require_subcommand(1);

@@ -30,7 +30,6 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
                      std::chrono::milliseconds drain_timeout) {
   operation::SavedPlanRequest request;
   static_cast<operation::RunOptions&>(request) = common;
-  request.auto_approve = options.auto_approve;
   request.wait = wait;
   request.drain_timeout = drain_timeout;
   request.force_conflicts = options.force_conflicts;
@@ -48,6 +47,7 @@ int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   request.destroy = options.destroy;
   request.no_prune = options.no_prune;
   request.ownership = options.ownership;
+  request.scope = options.scope;
   request.out = options.out;
   TerminalUi ui(global, options.format);
   operation::KubeconfigResolver resolver;
@@ -69,6 +69,10 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   operation::RunOptions common;
   if (!run_options(options.path, options.runtime, global, &common)) return 1;
   if (!options.destroy && operation::looks_like_saved_plan(options.path)) {
+    if (!options.scope.replace.empty() || options.scope.drift_only) {
+      error_line("--replace and --drift-only are part of a saved plan, not of applying it: make the plan with them");
+      return 1;
+    }
     return apply_saved_plan(options, global, common, wait, drain_timeout);
   }
   operation::ApplyRequest request;
@@ -81,6 +85,7 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   request.allow_empty = options.allow_empty;
   request.drain_timeout = drain_timeout;
   request.ownership = options.ownership;
+  request.scope = options.scope;
   TerminalUi ui(global);
   operation::KubeconfigResolver resolver;
   const operation::ApplyResult result = operation::apply(request, resolver, ui);

@@ -1,20 +1,22 @@
 // `mkq render`: compile a policy and print the desired objects of every
-// cluster (stdout), or write one file per cluster (-o DIR). Diagnostics go to
-// stderr; on an error nothing is printed or written and the exit code is 1.
-// Render streams: each cluster is lowered, written and let go before the
-// next, so memory grows with the largest cluster, not with the fleet.
+// cluster (stdout), or write one file per cluster into a directory render
+// owns (-o DIR, render_dir.h), the worker credential Secrets left out unless
+// placeholders are asked for. Diagnostics go to stderr; on an error nothing is
+// printed or written and the exit code is 1. Printing streams: each cluster
+// is lowered, written and let go before the next, so memory grows with the
+// largest cluster, not with the fleet (-o holds the files' text until every
+// one is rendered, so that a failure writes nothing).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
+#include <map>
 #include <string>
 #include <string_view>
-#include <system_error>
-#include <unistd.h>
 #include <vector>
 
 #include "cli/commands.h"
 #include "cli/compile.h"
+#include "cli/render_dir.h"
 #include "compiler/kueue/lower.h"
 #include "compiler/kueue/render.h"
 
@@ -24,54 +26,65 @@ namespace {
 
 namespace fs = std::filesystem;
 
-struct PendingFile {
-  fs::path target;
-  fs::path temporary;
-};
-
-void remove_all_temporaries(const std::vector<PendingFile>& files) {
-  std::error_code ignored;
-  for (const PendingFile& file : files) fs::remove(file.temporary, ignored);
+// The worker credential Secrets (kueue::Object::holds_credential_placeholder)
+// as "NAMESPACE/NAME", taken out of `cluster` unless placeholders are asked for.
+std::vector<std::string> take_credentials_out(kueue::ClusterObjects& cluster, bool keep) {
+  std::vector<std::string> out;
+  for (const kueue::Object& object : cluster.objects) {
+    if (object.holds_credential_placeholder) out.push_back(object.namespace_name + "/" + object.name);
+  }
+  if (!keep) std::erase_if(cluster.objects, [](const kueue::Object& o) { return o.holds_credential_placeholder; });
+  return out;
 }
 
-// Writes DIR/<cluster>.<ext> for every cluster, atomically per file: every
-// file is first written beside its target and renamed only when all were
-// written, so a failure leaves the directory as it was.
+// The README render writes into DIR: what the directory is, and why the
+// worker credentials are not in it (or, with placeholders, why to beware).
+std::string readme(const std::vector<std::string>& credentials, const std::string& manager, bool placeholders) {
+  std::string out =
+      "# Rendered by mkq\n\n"
+      "`mkq render -o` wrote the files of this directory, one per cluster, and lists them in\n"
+      "`.mkq-render`. The next render rewrites them and removes those of clusters it no longer\n"
+      "renders; it refuses a directory holding files it did not write, so keep nothing else here.\n";
+  if (credentials.empty()) return out;
+  std::string names;
+  for (const std::string& name : credentials) names += "- Secret " + name + " on " + manager + "\n";
+  if (placeholders) {
+    return out + "\nThe worker credential Secrets are placeholders (--include-credential-placeholders):\n\n" +
+           names +
+           "\nApplied as they are -- by Argo CD, Flux or `kubectl apply --server-side --force-conflicts` -- they\n"
+           "replace the real kubeconfigs and disconnect the workers. `mkq apply` or `mkq controller`\n"
+           "issues the real ones.\n";
+  }
+  return out + "\nLeft out on purpose: the worker credential Secrets, which `mkq apply` or `mkq controller`\n"
+               "issues and keeps current (a placeholder synced from here would replace the real kubeconfig\n"
+               "and disconnect the worker):\n\n" +
+         names +
+         "\n`mkq render -o DIR --include-credential-placeholders` writes placeholders all the same.\n";
+}
+
+// Writes DIR/<cluster>.<ext> for every cluster and DIR/README.md into the
+// directory render owns (render_dir.h).
 int write_cluster_files(const kueue::ClusterLowering& lowering, const RenderOptions& options) {
-  const fs::path dir(options.output_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir)) {
-    std::fprintf(stderr, "mkq: error: cannot create the output directory %s: %s\n", dir.string().c_str(),
-                 ec ? ec.message().c_str() : "not a directory");
-    return 1;
-  }
   const bool json = options.format == RenderFormat::Json;
-  std::vector<PendingFile> pending;
+  std::map<std::string, std::string> files;
+  std::vector<std::string> credentials;
+  std::string manager;
   for (std::size_t i = 0; i < lowering.size(); ++i) {
-    const kueue::ClusterObjects cluster = lowering.cluster(i);
-    const std::string file_name = cluster.cluster + (json ? ".json" : ".yaml");
-    PendingFile file{dir / file_name, dir / ("." + file_name + ".tmp." + std::to_string(::getpid()))};
-    pending.push_back(file);
-    const std::string text = json ? kueue::render_cluster_json(cluster) : kueue::render_cluster_yaml(cluster);
-    std::ofstream out(file.temporary, std::ios::binary | std::ios::trunc);
-    out.write(text.data(), static_cast<std::streamsize>(text.size()));
-    out.close();
-    if (!out) {
-      std::fprintf(stderr, "mkq: error: cannot write %s\n", file.temporary.string().c_str());
-      remove_all_temporaries(pending);
-      return 1;
+    kueue::ClusterObjects cluster = lowering.cluster(i);
+    if (cluster.role == kueue::ClusterRole::Manager) manager = cluster.cluster;
+    for (std::string& name : take_credentials_out(cluster, options.include_credential_placeholders)) {
+      credentials.push_back(std::move(name));
     }
-  }
-  for (const PendingFile& file : pending) {
-    fs::rename(file.temporary, file.target, ec);
-    if (ec) {
-      std::fprintf(stderr, "mkq: error: cannot write %s: %s\n", file.target.string().c_str(), ec.message().c_str());
-      remove_all_temporaries(pending);
-      return 1;
+    std::string text = json ? kueue::render_cluster_json(cluster) : kueue::render_cluster_yaml(cluster);
+    if (!json && cluster.role == kueue::ClusterRole::Manager && !credentials.empty() &&
+        !options.include_credential_placeholders) {
+      text = "# The worker credential Secrets are left out: `mkq apply` or `mkq controller` manages them (README.md)\n" +
+             text;
     }
+    files[cluster.cluster + (json ? ".json" : ".yaml")] = std::move(text);
   }
-  return 0;
+  files["README.md"] = readme(credentials, manager, options.include_credential_placeholders);
+  return write_render_dir(options.output_dir, files);
 }
 
 }  // namespace

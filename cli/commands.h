@@ -36,6 +36,8 @@ struct RenderOptions {
   std::string path = ".";
   std::string output_dir;  // empty: print to stdout
   RenderFormat format = RenderFormat::Yaml;
+  // -o DIR: write the worker credential Secrets as placeholders (left out by default).
+  bool include_credential_placeholders = false;
 };
 
 struct GraphOptions {
@@ -68,6 +70,7 @@ struct SandboxCommandOptions {
 // not create: the operation library's options (runtime/operation/options.h).
 using operation::OwnershipOptions;
 using operation::RuntimeOptions;
+using operation::ScopeOptions;
 
 enum class PlanFormat { Text, Json, Markdown };
 
@@ -80,6 +83,7 @@ struct PlanCommandOptions {
   bool destroy = false;               // plan a destroy
   bool no_prune = false;
   OwnershipOptions ownership;
+  ScopeOptions scope;  // --replace, --drift-only
 };
 
 struct ApplyCommandOptions {
@@ -94,6 +98,7 @@ struct ApplyCommandOptions {
   std::string drain_timeout = "10m";  // --drain-timeout: a leaving worker's drain, at most
   bool destroy = false;               // `mkq destroy`
   OwnershipOptions ownership;
+  ScopeOptions scope;  // --replace, --drift-only
 };
 
 // `mkq status`: every managed Kueue object's Active condition, per cluster.

@@ -76,9 +76,13 @@ int run(int argc, char** argv) {
       "render", "Compile a policy and print the Kubernetes objects of the manager and every worker");
   render_cmd->add_option("PATH", render.path, "A .mkq file or a directory of them (default: .)");
   render_cmd->add_option("-o,--output", render.output_dir,
-                         "Write one file per cluster, DIR/<cluster>.yaml (or .json), instead of printing");
+                         "Write one file per cluster, DIR/<cluster>.yaml (or .json), into a directory render owns: "
+                         "files of clusters no longer rendered are removed, a directory holding other files refused");
   render_cmd->add_option("--format", render_format, "yaml (default) or json")
       ->check(CLI::IsMember({"yaml", "json"}));
+  render_cmd->add_flag("--include-credential-placeholders", render.include_credential_placeholders,
+                       "With -o: write the worker credential Secrets as placeholders (left out by default: "
+                       "applied, they would replace the real kubeconfigs)");
 
   mkq::cli::GraphOptions graph;
   CLI::App* graph_cmd = app.add_subcommand(

@@ -31,6 +31,7 @@ std::string run_command(const std::string& command, const std::string& path, con
     line += " --request-timeout " + std::to_string(runtime.request_timeout.count()) + "ms";
   }
   for (const std::string& name : runtime.exclude_clusters) line += " --exclude-cluster " + shell_word(name);
+  for (const std::string& name : runtime.clusters) line += " --cluster " + shell_word(name);
   return line;
 }
 

@@ -17,7 +17,7 @@ std::string shell_word(const std::string& word);
 
 // `mkq COMMAND [PATH] [ARGS...]` with the options of `runtime` that decide
 // where the run goes (--kubeconfig, --sandbox, --sandbox-dir, --state,
-// --insecure-skip-tls-verify, --exclude-cluster). PATH "." is left out.
+// --insecure-skip-tls-verify, --exclude-cluster, --cluster). PATH "." is left out.
 std::string run_command(const std::string& command, const std::string& path, const RuntimeOptions& runtime,
                         const std::vector<std::string>& args = {});
 

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <set>
+#include <tuple>
 
 #include "runtime/operation/hints.h"
 #include "runtime/operation/run.h"
@@ -87,7 +88,12 @@ PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui) {
   run.destroy = request.destroy;
   result.stop = detail::start(run, request, "", {}, resolver);
   if (result.stop != Stop::None) return result;
-  result.plan = detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
+  if (!detail::scope_options_ok(run, request.scope)) {
+    result.stop = Stop::Failed;
+    return result;
+  }
+  result.plan = detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership,
+                                  request.scope);
   detail::run_preflight(run, *result.plan);
   ui.show_plan(*result.plan);
   if (detail::preflight_failed(*result.plan, run, false)) {
@@ -113,8 +119,9 @@ ApplyResult apply(const ApplyRequest& request, TargetResolver& resolver, Ui& ui)
                               : request.destroy          ? "destroy"
                                                          : "apply";
   if (const Stop stop = detail::start(run, request, command, {}, resolver); stop != Stop::None) return stopped(stop);
-  reconcile::Plan plan =
-      detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune, request.ownership);
+  if (!detail::scope_options_ok(run, request.scope)) return stopped(Stop::Failed);
+  reconcile::Plan plan = detail::make_plan(run, request.path, kind_of(request.destroy), request.no_prune,
+                                           request.ownership, request.scope);
   detail::run_preflight(run, plan);
   ui.show_plan(plan);
   if (detail::preflight_failed(plan, run, true)) return stopped(Stop::Preflight, std::move(plan));
@@ -151,11 +158,16 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
   for (const reconcile::ExcludedCluster& excluded : saved->excluded) {
     options.runtime.exclude_clusters.push_back(excluded.cluster);
   }
-  const std::vector<std::string>& asked = request.runtime.exclude_clusters;
-  const std::vector<std::string>& made = options.runtime.exclude_clusters;
-  if (!asked.empty() && std::set<std::string>(asked.begin(), asked.end()) != std::set<std::string>(made.begin(), made.end())) {
-    ui.error("the saved plan " + request.path + " was made with other --exclude-cluster options; make the plan "
-             "again with the ones you want");
+  options.runtime.clusters = saved->scope.clusters;
+  const auto same = [](const std::vector<std::string>& asked, const std::vector<std::string>& made) {
+    return asked.empty() || std::set<std::string>(asked.begin(), asked.end()) == std::set<std::string>(made.begin(), made.end());
+  };
+  for (const auto& [flag, asked, made] :
+       {std::tuple{"--exclude-cluster", &request.runtime.exclude_clusters, &options.runtime.exclude_clusters},
+        std::tuple{"--cluster", &request.runtime.clusters, &options.runtime.clusters}}) {
+    if (same(*asked, *made)) continue;
+    ui.error("the saved plan " + request.path + " was made with other " + flag + " options; make the plan again "
+             "with the ones you want");
     return stopped(Stop::Failed);
   }
   Run run(ui);
@@ -174,7 +186,10 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
   OwnershipOptions ownership;
   ownership.take_over = saved->options.take_over;
   ownership.delete_adopted = saved->options.delete_adopted;
-  reconcile::Plan fresh = detail::make_plan(run, options.path, saved->kind, !saved->options.prune, ownership);
+  ScopeOptions scope;
+  scope.replace = {saved->options.replace.begin(), saved->options.replace.end()};
+  scope.drift_only = saved->scope.drift_only;
+  reconcile::Plan fresh = detail::make_plan(run, options.path, saved->kind, !saved->options.prune, ownership, scope);
   const std::string difference = reconcile::first_difference(*saved, fresh);
   if (!difference.empty()) {
     ui.error("the saved plan " + request.path + " is not what the policy plans; nothing was changed:\n  " + difference +
@@ -188,7 +203,7 @@ ApplyResult apply_saved_plan(const SavedPlanRequest& request, TargetResolver& re
   if (detail::preflight_failed(*saved, run, true)) return stopped(Stop::Preflight, std::move(saved).value());
   if (detail::refused(*saved, run)) return stopped(Stop::Refused, std::move(saved).value());
   ApplyResult result =
-      detail::carry_out(run, *saved, {command, request.wait, request.force_conflicts, request.auto_approve,
+      detail::carry_out(run, *saved, {command, request.wait, request.force_conflicts, /*auto_approve=*/true,
                                       request.drain_timeout});
   result.plan = std::move(saved).value();
   result.policy_path = options.path;  // the next step names the policy: a saved plan is stale once applied
@@ -241,6 +256,21 @@ StatusResult status(const StatusRequest& request, TargetResolver& resolver, Ui& 
   target.policy = &*compiled.policy;
   target.policy_path = request.path;
   target.options = request.runtime;
+  if (!request.runtime.clusters.empty()) {
+    // --cluster: only those clusters are read; a worker named brings its MultiKueueCluster on the manager.
+    if (!detail::scope_ok(request.runtime, *compiled.policy, {}, ui)) {
+      result.stop = Stop::Failed;
+      return result;
+    }
+    std::vector<state::InventoryEntry> none;
+    target.options.exclude_clusters =
+        reconcile::workers_outside(request.runtime.clusters, compiled.policy->manager.name, *compiled.state, none);
+    reconcile::exclude_clusters(target.options.exclude_clusters, {}, *compiled.state, none);
+    const auto& named = request.runtime.clusters;
+    if (std::find(named.begin(), named.end(), compiled.policy->manager.name) == named.end()) {
+      reconcile::keep_manager_objects_for(named, {}, *compiled.state, none);
+    }
+  }
   target.verbose = request.verbose;
   if (!resolver.open(target, ui, &session)) {
     result.stop = Stop::Failed;

@@ -49,6 +49,7 @@ struct PlanRequest : RunOptions {
   bool destroy = false;
   bool no_prune = false;
   OwnershipOptions ownership;
+  ScopeOptions scope;  // --replace, --drift-only (--cluster: runtime.clusters)
   std::string out;  // the saved plan's file (saved_plan.h); empty: none
 };
 
@@ -61,6 +62,7 @@ struct ApplyRequest : RunOptions {
   bool force_conflicts = false;
   bool allow_empty = false;  // an apply may delete everything mkq applied
   OwnershipOptions ownership;
+  ScopeOptions scope;  // --replace, --drift-only (--cluster: runtime.clusters)
   // Only these kinds of change are carried out (the controller's sync modes);
   // the plan shown holds them all.
   ChangeSelection select;
@@ -76,10 +78,12 @@ struct ApplyRequest : RunOptions {
 };
 
 // `mkq apply FILE` of a plan saved with `mkq plan --out FILE`. RunOptions::path
-// is the file; the policy is the plan's. runtime.exclude_clusters, when given,
-// must be the plan's own.
+// is the file; the policy is the plan's. runtime.exclude_clusters and
+// runtime.clusters, when given, must be the plan's own: the scope is part of
+// the plan (Plan::scope, PlanOptions::replace), applied again as saved. Never asks for confirmation (as Terraform applies a
+// saved plan): the plan was shown when it was saved, and only exactly it is
+// carried out -- a plan that moved since is refused, never applied.
 struct SavedPlanRequest : RunOptions {
-  bool auto_approve = false;
   std::optional<std::chrono::milliseconds> wait;
   bool force_conflicts = false;
   std::chrono::milliseconds drain_timeout{600000};  // as ApplyRequest's

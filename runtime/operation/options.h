@@ -23,6 +23,17 @@ struct RuntimeOptions {
   int parallelism = 16;               // requests in flight at once
   std::chrono::milliseconds request_timeout{0};  // --request-timeout: one request with its retries; 0: 30 s
   std::vector<std::string> exclude_clusters;  // --exclude-cluster (plan, apply, destroy): neither read nor changed
+  // --cluster (plan, apply, destroy, status): only these clusters are read and
+  // changed, a worker with the manager's objects for it (reconcile::Scope);
+  // empty: every cluster. Not together with exclude_clusters.
+  std::vector<std::string> clusters;
+};
+
+// What plan and apply are asked to force or narrow besides the clusters
+// (docs/apply.md, "Scoping").
+struct ScopeOptions {
+  std::vector<std::string> replace;  // --replace ADDRESS: deleted and created again (PlanOptions::replace)
+  bool drift_only = false;           // --drift-only: only repairs of drift are planned and carried out
 };
 
 // What plan, apply and destroy may do to objects mkq did not create

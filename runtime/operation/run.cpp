@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "compiler/diag/diagnostic.h"
@@ -137,6 +138,28 @@ Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_co
   return Stop::None;
 }
 
+// --drift-only: every change but a repair of drift becomes a no-op that says
+// so (Reason::NotDrift), counted in the plan's scope. A worker credential
+// renewed or revoked is not drift: left out too.
+void drift_only(reconcile::Plan& plan) {
+  plan.scope.drift_only = true;
+  for (reconcile::ClusterPlan& cluster : plan.clusters) {
+    for (reconcile::Change& change : cluster.changes) {
+      const bool credential = change.credential || !change.revokes_token_of.empty();
+      if (change.action == reconcile::Action::NoOp || (change.repairs_drift && !credential)) continue;
+      change.action = reconcile::Action::NoOp;
+      change.reason = reconcile::Reason::NotDrift;
+      change.reason_args = {};
+      ++plan.scope.not_drift;
+    }
+    cluster.kept.clear();  // --no-prune's kept objects are not drift either
+  }
+  plan.handover = {};
+  for (reconcile::ClusterPlan& cluster : plan.clusters) {
+    for (reconcile::Change& change : cluster.changes) change.step = reconcile::Step::Unphased;
+  }
+}
+
 // Verifies a plan without changes: nothing is written, so the lock goes first.
 ApplyResult verify(Run& run, const reconcile::Plan& plan, const Execution& execution) {
   run.lock.release();
@@ -201,6 +224,30 @@ ApplyResult execute(Run& run, const reconcile::Plan& plan, const Execution& exec
 
 }  // namespace
 
+bool scope_ok(const RuntimeOptions& runtime, const sema::model::Policy& policy,
+              const std::vector<state::InventoryEntry>& inventory, Ui& ui) {
+  if (runtime.clusters.empty()) return true;
+  if (!runtime.exclude_clusters.empty()) {
+    ui.error("--cluster and --exclude-cluster do not go together: --cluster already leaves out every cluster it "
+             "does not name");
+    return false;
+  }
+  std::vector<std::string> known{policy.manager.name};
+  for (const sema::model::Worker& worker : policy.workers) known.push_back(worker.name);
+  for (const state::InventoryEntry& entry : inventory) {
+    if (std::find(known.begin(), known.end(), entry.ref.cluster) == known.end()) known.push_back(entry.ref.cluster);
+  }
+  bool ok = true;
+  for (const std::string& name : runtime.clusters) {
+    if (std::find(known.begin(), known.end(), name) != known.end()) continue;
+    std::string message = "--cluster " + name + ": no cluster of that name in the policy or the state";
+    if (const auto match = diag::closest_match(name, known)) message += "; did you mean '" + *match + "'?";
+    ui.error(message);
+    ok = false;
+  }
+  return ok;
+}
+
 std::string policy_digest(const kueue::DesiredState& desired) {
   return state::digest_of(kueue::render_json(desired), "mkq policy");
 }
@@ -224,8 +271,19 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   }
   std::string took_over;  // said after the target, which comes first
   if (const Stop stop = open_state(run, state_path, lock_command, &took_over); stop != Stop::None) return stop;
-  if (!exclusions_ok(options.runtime.exclude_clusters, *run.compiled.policy, run.inventory, run.ui)) {
+  if (!exclusions_ok(options.runtime.exclude_clusters, *run.compiled.policy, run.inventory, run.ui) ||
+      !scope_ok(options.runtime, *run.compiled.policy, run.inventory, run.ui)) {
     return Stop::Failed;
+  }
+  // --cluster: the workers it does not name are left out as --exclude-cluster
+  // leaves them (neither connected nor read); the plan says so as the scope's.
+  std::vector<std::string> left_out = options.runtime.exclude_clusters;
+  if (!options.runtime.clusters.empty()) {
+    run.scope.clusters = options.runtime.clusters;
+    std::sort(run.scope.clusters.begin(), run.scope.clusters.end());
+    run.scope.clusters.erase(std::unique(run.scope.clusters.begin(), run.scope.clusters.end()), run.scope.clusters.end());
+    left_out = reconcile::workers_outside(run.scope.clusters, run.compiled.policy->manager.name,
+                                          *run.compiled.state, run.inventory);
   }
   if (options.clock != nullptr) provider.clock = options.clock;
   // What an interrupted credential rotation recorded: the provider finishes it.
@@ -242,6 +300,7 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   target.policy_path = options.path;
   target.extra_clusters = clusters_only_in(run.inventory, *run.compiled.state);
   target.options = options.runtime;
+  target.options.exclude_clusters = left_out;
   target.provider = std::move(provider);
   target.verbose = options.verbose;
   if (!resolver.open(target, run.ui, &run.session)) return Stop::Failed;
@@ -258,11 +317,18 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
     run.excluded =
         reconcile::exclude_clusters(options.runtime.exclude_clusters, run.live, *run.compiled.state, run.inventory);
   }
+  if (!run.scope.clusters.empty()) {
+    run.scope.not_planned = reconcile::exclude_clusters(left_out, run.live, *run.compiled.state, run.inventory);
+    const std::string& manager = run.compiled.policy->manager.name;
+    if (std::find(run.scope.clusters.begin(), run.scope.clusters.end(), manager) == run.scope.clusters.end()) {
+      run.scope.manager_objects_left =
+          reconcile::keep_manager_objects_for(run.scope.clusters, run.live, *run.compiled.state, run.inventory);
+    }
+  }
   run.policy_digest = policy_digest(*run.compiled.state);
   if (!run.destroy) {
     run.dispatch_orders = reconcile::order_by_free_capacity(*run.compiled.policy, *run.compiled.state,
-                                                            run.session.targets, run.live,
-                                                            options.runtime.exclude_clusters);
+                                                            run.session.targets, run.live, left_out);
   }
   // A state from before identities were recorded: the identity its objects carry.
   if (run.store && run.store->policy().empty() && !run.inventory.empty()) {
@@ -308,12 +374,13 @@ bool preflight_failed(const reconcile::Plan& plan, Run& run, bool applying) {
 }
 
 reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,
-                          const OwnershipOptions& ownership) {
+                          const OwnershipOptions& ownership, const ScopeOptions& scope) {
   reconcile::PlanOptions options;
   options.kind = kind;
   options.prune = !no_prune;
   options.take_over = ownership.take_over;
   options.delete_adopted = ownership.delete_adopted;
+  options.replace = {scope.replace.begin(), scope.replace.end()};
   const std::string lineage = run.store ? run.store->lineage() : "";
   reconcile::Plan plan = reconcile::make_plan(*run.compiled.state, run.inventory, lineage, run.live,
                                               run.session.credentials.get(), options);
@@ -323,8 +390,51 @@ reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind
   plan.lineage = lineage;
   plan.state_serial = run.serial;
   plan.excluded = run.excluded;
+  plan.scope = run.scope;
+  if (scope.drift_only) drift_only(plan);
   reconcile::note_dispatch_orders(plan, run.dispatch_orders);
   return plan;
+}
+
+bool scope_options_ok(const Run& run, const ScopeOptions& scope) {
+  bool ok = true;
+  const auto fail = [&](const std::string& message) {
+    run.ui.error(message);
+    ok = false;
+  };
+  if (run.destroy && (scope.drift_only || !scope.replace.empty())) {
+    fail(std::string(scope.drift_only ? "--drift-only" : "--replace") + " plans changes of the policy's objects, not a destroy");
+    return false;
+  }
+  if (scope.drift_only && !scope.replace.empty()) {
+    fail("--drift-only and --replace do not go together: a replace is not a repair of drift");
+    return false;
+  }
+  std::vector<std::string> addresses;
+  std::map<std::string, const kueue::Object*> objects;
+  for (const kueue::ClusterObjects& cluster : run.compiled.state->clusters) {
+    for (const kueue::Object& object : cluster.objects) {
+      addresses.push_back(kueue::address(cluster.cluster, object));
+      objects[addresses.back()] = &object;
+    }
+  }
+  for (const std::string& address : scope.replace) {
+    if (const auto found = objects.find(address); found != objects.end()) {
+      if (found->second->holds_credential_placeholder) {
+        fail("--replace " + address + ": a worker credential is not replaced; `" +
+             run_command("credentials rotate", run.policy_path, run.runtime) + "` issues a fresh one");
+      } else if (found->second->kueue_configuration) {
+        fail("--replace " + address + ": Kueue's configuration is merged into the cluster's, not mkq's alone; it is "
+             "never replaced");
+      }
+      continue;
+    }
+    std::string message = "--replace " + address + ": no object of the policy at that address" +
+                          (run.scope.clusters.empty() && run.excluded.empty() ? "" : " in the clusters planned");
+    if (const auto match = diag::closest_match(address, addresses)) message += "; did you mean '" + *match + "'?";
+    fail(message + " (addresses are CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME, as the plan shows them)");
+  }
+  return ok;
 }
 
 bool refused(const reconcile::Plan& plan, Run& run) {

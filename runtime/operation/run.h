@@ -33,6 +33,9 @@ struct Run {
   Session session;
   reconcile::LiveState live;
   std::vector<reconcile::ExcludedCluster> excluded;  // --exclude-cluster: left out of `compiled.state` and `inventory`
+  // --cluster: what the scope left out of `compiled.state` and `inventory`
+  // (clusters, not_planned, manager_objects_left; make_plan copies it).
+  reconcile::Scope scope;
   // Of `compiled.state` as the policy makes it, before the dispatch orders
   // were written into it: free capacity moving is not the policy changing.
   std::string policy_digest;
@@ -47,6 +50,12 @@ struct Run {
 Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
            credentials::ProviderOptions provider, TargetResolver& resolver);
 
+// --cluster names the manager, a worker of the policy or a cluster of the
+// state (`inventory`), and does not go with --exclude-cluster. False with
+// every problem given to `ui` (an unknown name with "did you mean").
+bool scope_ok(const RuntimeOptions& runtime, const sema::model::Policy& policy,
+              const std::vector<state::InventoryEntry>& inventory, Ui& ui);
+
 // Preflight (runtime/preflight) of a plan of the policy, read-only: its
 // findings go into plan.preflight. A destroy's plan has none.
 void run_preflight(Run& run, reconcile::Plan& plan);
@@ -57,7 +66,13 @@ void run_preflight(Run& run, reconcile::Plan& plan);
 bool preflight_failed(const reconcile::Plan& plan, Run& run, bool applying);
 
 reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind kind, bool no_prune,
-                          const OwnershipOptions& ownership = {});
+                          const OwnershipOptions& ownership = {}, const ScopeOptions& scope = {});
+
+// --replace and --drift-only against what the run planned: every address
+// --replace names is an object of the policy in the run's scope, and neither
+// goes with a destroy, nor the two together. False with every problem given
+// to the Ui.
+bool scope_options_ok(const Run& run, const ScopeOptions& scope);
 
 // Plan::refusals as an error; true when refused.
 bool refused(const reconcile::Plan& plan, Run& run);

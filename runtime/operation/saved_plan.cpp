@@ -19,7 +19,11 @@ namespace fs = std::filesystem;
 using reconcile::Json;
 
 // The saved plan's own version: only this code writes and reads it (docs/plan-format.md).
-constexpr int kSavedPlanVersion = 2;  // 2: phased plans (step, handover)
+// 3: the scope (--cluster, --drift-only) and --replace. A version-2 file is
+// read as a plan of every cluster without --replace or --drift-only, which is
+// what it was (docs/plan-format.md, "Versions").
+constexpr int kSavedPlanVersion = 3;
+constexpr int kOldestReadVersion = 2;
 constexpr const char* kVersionKey = "mkq_saved_plan";
 
 const char* role_of(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }
@@ -61,6 +65,7 @@ Json change_to_json(const reconcile::Change& change) {
                 {"take_ownership", change.take_ownership},
                 {"take_over", change.take_over},
                 {"adopted", change.adopted},
+                {"replace_requested", change.replace_requested},
                 {"revokes_token_of", change.revokes_token_of},
                 {"step", reconcile::step_name(change.step)}}},
               {"desired", reconcile::masked_document(change)},
@@ -93,6 +98,7 @@ Json plan_to_json(const reconcile::Plan& plan) {
   }
   Json excluded = Json::array();
   for (const reconcile::ExcludedCluster& e : plan.excluded) excluded.push_back({{"name", e.cluster}, {"objects", e.objects}});
+
   Json preflight = Json::array();
   for (const reconcile::Finding& finding : plan.preflight) preflight.push_back(reconcile::finding_json(finding));
   return Json{{kVersionKey, kSavedPlanVersion},
@@ -105,9 +111,11 @@ Json plan_to_json(const reconcile::Plan& plan) {
               {"options",
                {{"prune", plan.options.prune},
                 {"take_over", plan.options.take_over},
-                {"delete_adopted", plan.options.delete_adopted}}},
+                {"delete_adopted", plan.options.delete_adopted},
+                {"replace", plan.options.replace}}},
               {"clusters", std::move(clusters)},
               {"excluded", std::move(excluded)},
+              {"scope", reconcile::scope_json(plan.scope)},
               {"handover", {{"joining", plan.handover.joining}, {"leaving", plan.handover.leaving}}},
               {"preflight", std::move(preflight)}};
 }
@@ -132,6 +140,7 @@ reconcile::Change change_from_json(const Json& j, const std::string& cluster) {
   change.take_ownership = directives.value("take_ownership", false);
   change.take_over = directives.value("take_over", false);
   change.adopted = directives.value("adopted", false);
+  change.replace_requested = directives.value("replace_requested", false);
   change.revokes_token_of = directives.value("revokes_token_of", std::string());
   const std::optional<reconcile::Step> step = reconcile::step_from_name(directives.value("step", std::string()));
   if (!step) throw std::invalid_argument("unknown step " + directives["step"].dump() + " for " + change.ref.address());
@@ -174,6 +183,8 @@ reconcile::Plan plan_from_json(const Json& json) {
   plan.options.prune = options.at("prune").get<bool>();
   plan.options.take_over = options.at("take_over").get<bool>();
   plan.options.delete_adopted = options.at("delete_adopted").get<bool>();
+  const std::vector<std::string> replace = options.value("replace", std::vector<std::string>());
+  plan.options.replace = {replace.begin(), replace.end()};
   for (const Json& c : json.at("clusters")) {
     reconcile::ClusterPlan cluster;
     cluster.cluster = c.at("name").get<std::string>();
@@ -188,6 +199,7 @@ reconcile::Plan plan_from_json(const Json& json) {
   for (const Json& e : json.value("excluded", Json::array())) {
     plan.excluded.push_back({e.at("name").get<std::string>(), e.at("objects").get<int>()});
   }
+  plan.scope = reconcile::scope_from_json(json.value("scope", Json::object()));  // none in version 2: every cluster
   const Json handover = json.value("handover", Json::object());
   plan.handover.joining = handover.value("joining", std::vector<std::string>());
   plan.handover.leaving = handover.value("leaving", std::vector<std::string>());
@@ -248,7 +260,8 @@ base::Result<reconcile::Plan> read_saved_plan(const std::string& file) {
                              ? "written by an older mkq (or by --format json); make the plan again with `mkq plan --out`"
                              : "it has no " + std::string(kVersionKey) + " version");
   }
-  if (document[kVersionKey] != kSavedPlanVersion) {
+  const Json& version = document[kVersionKey];
+  if (!version.is_number_integer() || version.get<int>() < kOldestReadVersion || version.get<int>() > kSavedPlanVersion) {
     return Error::config("saved plan version " + document[kVersionKey].dump() + " (this mkq reads version " +
                          std::to_string(kSavedPlanVersion) + "); make the plan again with this mkq");
   }

@@ -63,16 +63,55 @@ std::set<std::string> manager_objects_for(const std::string& worker, const kueue
   return out;
 }
 
+// The manager's objects in `desired` (const or not); null when it has none.
+template <typename Desired>
+auto* manager_of(Desired& desired) {
+  const auto it = std::find_if(desired.clusters.begin(), desired.clusters.end(), [](const auto& c) {
+    return c.role == kueue::ClusterRole::Manager;
+  });
+  return it == desired.clusters.end() ? nullptr : &*it;
+}
+
 }  // namespace
+
+std::vector<std::string> workers_outside(const std::vector<std::string>& named, const std::string& manager,
+                                         const kueue::DesiredState& desired,
+                                         const std::vector<state::InventoryEntry>& inventory) {
+  std::set<std::string> out;
+  for (const kueue::ClusterObjects& cluster : desired.clusters) {
+    if (cluster.role == kueue::ClusterRole::Worker) out.insert(cluster.cluster);
+  }
+  for (const state::InventoryEntry& entry : inventory) {
+    if (entry.ref.cluster != manager) out.insert(entry.ref.cluster);
+  }
+  for (const std::string& name : named) out.erase(name);
+  return {out.begin(), out.end()};
+}
+
+int keep_manager_objects_for(const std::vector<std::string>& named, const LiveState& live,
+                             kueue::DesiredState& desired, std::vector<state::InventoryEntry>& inventory) {
+  kueue::ClusterObjects* manager = manager_of(desired);
+  if (manager == nullptr) return 0;
+  std::set<std::string> kept;
+  for (const std::string& worker : named) {
+    if (worker == manager->cluster) continue;
+    const std::set<std::string> its = manager_objects_for(worker, manager, live, inventory);
+    kept.insert(its.begin(), its.end());
+  }
+  std::erase_if(manager->objects,
+                [&](const kueue::Object& o) { return kept.count(kueue::address(manager->cluster, o)) == 0; });
+  const std::size_t before = inventory.size();
+  std::erase_if(inventory, [&](const state::InventoryEntry& e) {
+    return e.ref.cluster == manager->cluster && kept.count(e.ref.address()) == 0;
+  });
+  return static_cast<int>(before - inventory.size());
+}
 
 std::vector<ExcludedCluster> exclude_clusters(const std::vector<std::string>& clusters, const LiveState& live,
                                               kueue::DesiredState& desired,
                                               std::vector<state::InventoryEntry>& inventory) {
   const std::set<std::string> names(clusters.begin(), clusters.end());
-  const auto manager_it = std::find_if(desired.clusters.begin(), desired.clusters.end(), [](const auto& c) {
-    return c.role == kueue::ClusterRole::Manager;
-  });
-  const kueue::ClusterObjects* manager = manager_it == desired.clusters.end() ? nullptr : &*manager_it;
+  const kueue::ClusterObjects* manager = manager_of(desired);
 
   std::vector<ExcludedCluster> out;
   std::set<std::string> left;  // addresses on the manager left as they are

@@ -25,4 +25,20 @@ std::vector<ExcludedCluster> exclude_clusters(const std::vector<std::string>& cl
                                               kueue::DesiredState& desired,
                                               std::vector<state::InventoryEntry>& inventory);
 
+// --cluster: the workers (of the policy, or only of the inventory) a scope
+// to `named` leaves out -- every worker not named; never the manager. Sorted.
+std::vector<std::string> workers_outside(const std::vector<std::string>& named, const std::string& manager,
+                                         const kueue::DesiredState& desired,
+                                         const std::vector<state::InventoryEntry>& inventory);
+
+// --cluster without the manager: of the manager's objects, keeps in `desired`
+// and `inventory` only those for the workers `named` (their MultiKueueCluster
+// and the Secret it reads, as exclude_clusters finds them); the manager's
+// other objects are neither planned nor pruned. Returns how many inventory
+// objects of the manager it leaves as they are. Runs after exclude_clusters
+// of the workers outside the scope (so the manager's objects for them are
+// gone already).
+int keep_manager_objects_for(const std::vector<std::string>& named, const LiveState& live,
+                             kueue::DesiredState& desired, std::vector<state::InventoryEntry>& inventory);
+
 }  // namespace mkq::reconcile

@@ -543,10 +543,30 @@ void note_ownership(Change& c, const kueue::Object& object, const Json* live, co
     c.adopted = true;
     c.prior = prior_of(object.document, *live, c.sensitive).dump();
   }
+  if (c.replace_requested && c.adopted && c.refusal.empty()) {
+    c.refusal = "--replace deletes the object, and it existed before mkq (or is another policy's): mkq deletes "
+                "only what it created";
+  }
   if (c.action == Action::Replace && prevents_destroy(*live)) {
     c.refusal = std::string("it is marked ") + kPreventDestroyAnnotation + "=true and " + reason_text(c) +
                 ": it can only change by being deleted and created again; remove the annotation to allow that";
   }
+}
+
+// --replace of a live object: deleted and created again from the policy's
+// document, whatever differs. A create stays one (there is nothing to
+// delete); a worker credential and Kueue's configuration are never replaced
+// (the operation refuses such an address before planning); note_ownership
+// refuses an object mkq did not create.
+void request_replace(Change& c, const kueue::Object& object, const Json* current) {
+  if (current == nullptr || c.action == Action::Create) return;
+  if (c.credential || object.kueue_configuration) return;
+  c.replace_requested = true;
+  c.action = Action::Replace;
+  c.reason = Reason::ReplaceRequested;
+  c.reason_args = {};
+  c.repairs_drift = false;
+  if (c.desired.is_null()) c.desired = object.document;
 }
 
 // One object's document against the live object (`current`, null: absent).
@@ -998,6 +1018,9 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
           const state::InventoryEntry* entry = it == recorded.end() ? nullptr : it->second;
           Change change = plan_object(name, object, *cluster_live, entry, lineage, credentials);
           const auto current = cluster_live->objects.find(address);
+          if (options.replace.count(address) != 0) {
+            request_replace(change, object, current == cluster_live->objects.end() ? nullptr : &current->second);
+          }
           if (object.holds_credential_placeholder && credentials != nullptr) {
             for (StaleCredential& found : credentials->leftovers(
                      name, object, current == cluster_live->objects.end() ? nullptr : &current->second)) {

@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -137,6 +138,10 @@ struct Change {
   // rotation left valid (credential_txn.h). Not in the inventory: apply
   // deletes it without a record and then finishes the worker's transaction.
   std::string revokes_token_of;
+  // --replace named this object (PlanOptions::replace): a Replace although
+  // nothing immutable changed -- deleted and created again from the policy's
+  // document. Never set on an object mkq did not create (a refusal instead).
+  bool replace_requested = false;
   Step step = Step::Unphased;  // set on every change of a phased plan (Plan::handover)
 };
 
@@ -232,7 +237,43 @@ struct PlanOptions {
   bool prune = true;                // false (--no-prune): inventory objects not desired are left alone
   bool take_over = false;           // --take-over: objects of another policy become this one's
   bool delete_adopted = false;      // --delete-adopted: adopted objects are deleted, not released
+  // --replace: addresses of live objects the policy declares that are
+  // deleted and created again (Change::replace_requested), whatever differs.
+  // One mkq did not create is refused (Change::refusal); a worker credential
+  // and Kueue's configuration are left as planned (the operation refuses
+  // their addresses: `mkq credentials rotate` issues credentials, and Kueue's
+  // configuration is merged into the cluster's, never mkq's alone).
+  std::set<std::string> replace;
 };
+
+// What a plan leaves out on purpose besides --exclude-cluster (docs/apply.md,
+// "Scoping"): typed, so that apply, a saved plan and every rendering read the
+// same facts, and the plan can say what it did not plan.
+struct Scope {
+  // --cluster: only these clusters are read and planned (sorted); empty:
+  // every cluster. A worker named brings the manager's objects for it (its
+  // MultiKueueCluster and the Secret that one reads), as Terraform's -target
+  // brings what a target depends on.
+  std::vector<std::string> clusters;
+  std::vector<ExcludedCluster> not_planned;  // the clusters --cluster leaves out, by name; not in Plan::clusters
+  // --cluster without the manager: the manager's inventory objects left as
+  // they are (all but those for the workers named); the manager's
+  // ClusterPlan holds only the objects for the workers named.
+  int manager_objects_left = 0;
+  // --drift-only: only repairs of drift (Change::repairs_drift) are planned;
+  // every other change is a no-op with Reason::NotDrift, counted here.
+  bool drift_only = false;
+  int not_drift = 0;
+
+  bool narrowed() const { return !clusters.empty() || drift_only; }
+};
+
+// The scope as every JSON form writes it ({"clusters", "not_planned",
+// "manager_objects_left", "drift_only", "not_drift"}) and the one reader of
+// it (the plan's JSON and the saved plan); a missing key reads as no scope.
+// Throws nlohmann::json's errors.
+Json scope_json(const Scope& scope);
+Scope scope_from_json(const Json& json);
 
 // Workers leaving the fleet, and workers joining it in the same apply (a
 // worker replaced by another): what makes a plan phased. Names are
@@ -262,6 +303,7 @@ struct Plan {
   std::int64_t state_serial = 0;
   std::vector<ClusterPlan> clusters;  // manager first, then workers by name
   std::vector<ExcludedCluster> excluded;  // by name; not in `clusters`
+  Scope scope;                            // --cluster, --drift-only (--replace: options.replace)
   std::vector<DispatchOrder> dispatch_orders;  // one per dispatch ordered by free capacity, by name
   PlanOptions options;  // what it was made with (a saved plan is checked by making it again)
   Handover handover;    // empty leaving: not phased (every Change::step Unphased)

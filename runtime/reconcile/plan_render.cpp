@@ -107,8 +107,47 @@ std::string excluded_text(const ExcludedCluster& excluded) {
          (excluded.objects == 1 ? " object left as it is" : " objects left as they are");
 }
 
+// What the plan's scope left out, one line each (Scope): "2 clusters not
+// planned (--cluster): w2, w3; 9 objects left as they are".
+std::vector<std::string> scope_lines(const Plan& plan, const std::string& manager) {
+  std::vector<std::string> out;
+  const Scope& scope = plan.scope;
+  const auto objects = [](int n) { return std::to_string(n) + (n == 1 ? " object" : " objects"); };
+  if (!scope.not_planned.empty()) {
+    std::vector<std::string> names;
+    int left = 0;
+    for (const ExcludedCluster& c : scope.not_planned) {
+      names.push_back(c.cluster);
+      left += c.objects;
+    }
+    const std::size_t n = names.size();
+    out.push_back(std::to_string(n) + (n == 1 ? " cluster" : " clusters") + " not planned (--cluster): " +
+                  listed(names) + "; " + objects(left) + " of the state left as " + (left == 1 ? "it is" : "they are"));
+  }
+  if (!scope.clusters.empty() && std::find(scope.clusters.begin(), scope.clusters.end(), manager) == scope.clusters.end()) {
+    out.push_back("manager " + manager + ": only its objects for " + listed(scope.clusters) + " planned (--cluster); " +
+                  objects(scope.manager_objects_left) + " of the state left as " +
+                  (scope.manager_objects_left == 1 ? "it is" : "they are"));
+  }
+  if (scope.drift_only) {
+    out.push_back("drift only (--drift-only): " + std::to_string(scope.not_drift) +
+                  (scope.not_drift == 1 ? " change that is" : " changes that are") + " not drift left out");
+  }
+  return out;
+}
+
+// The manager's name as the plan holds it ("" when the plan has none).
+std::string manager_name(const Plan& plan) {
+  for (const ClusterPlan& cluster : plan.clusters) {
+    if (cluster.role == kueue::ClusterRole::Manager) return cluster.cluster;
+  }
+  return "";
+}
+
 std::string no_changes_text(const Plan& plan) {
   if (plan.kind == PlanKind::Destroy) return "No changes. mkq has nothing to destroy.";
+  if (plan.scope.drift_only) return "No drift. Every object planned is as mkq last applied it.";
+  if (!plan.scope.clusters.empty()) return "No changes. Every object planned matches the policy.";
   const std::size_t kept = kept_count(plan);
   if (kept > 0) return "No changes to make, but not every cluster matches the policy: " + kept_text(kept) + ".";
   return "No changes. Every cluster matches the policy.";
@@ -207,6 +246,7 @@ std::string render_text(const Plan& plan, bool color) {
   for (const ExcludedCluster& e : plan.excluded) {
     trailer += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
   }
+  for (const std::string& line : scope_lines(plan, manager_name(plan))) trailer += p.yellow("# " + line) + "\n";
   for (const DispatchOrder& order : plan.dispatch_orders) {
     trailer += p.bold("# " + order_heading(order)) + "\n";
     for (const std::string& line : order_lines(order)) trailer += "  " + (order.known() ? line : p.red(line)) + "\n";
@@ -274,6 +314,10 @@ std::string render_markdown(const Plan& plan) {
   std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
   for (const ExcludedCluster& e : plan.excluded) {
     trailer += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+  }
+  if (const std::vector<std::string> lines = scope_lines(plan, manager_name(plan)); !lines.empty()) {
+    trailer += "\n#### scope\n\n";
+    for (const std::string& line : lines) trailer += "- " + escape_cell(line) + "\n";
   }
   for (const DispatchOrder& order : plan.dispatch_orders) {
     trailer += "\n#### " + order_heading(order) + "\n\n";
@@ -391,6 +435,7 @@ Json change_json(const Change& change) {
   j["owner_conflict"] = change.owner_conflict;
   j["take_over"] = change.take_over;
   j["adopted"] = change.adopted;
+  j["replace_requested"] = change.replace_requested;
   j["prior"] = change.prior;
   j["refusal"] = change.refusal;
   if (change.step != Step::Unphased) j["step"] = step_name(change.step);
@@ -422,6 +467,28 @@ Json masked_document(const Change& change) {
   return out;
 }
 
+Json scope_json(const Scope& scope) {
+  Json not_planned = Json::array();
+  for (const ExcludedCluster& e : scope.not_planned) not_planned.push_back(Json{{"name", e.cluster}, {"objects", e.objects}});
+  return Json{{"clusters", scope.clusters},
+              {"not_planned", std::move(not_planned)},
+              {"manager_objects_left", scope.manager_objects_left},
+              {"drift_only", scope.drift_only},
+              {"not_drift", scope.not_drift}};
+}
+
+Scope scope_from_json(const Json& json) {
+  Scope scope;
+  scope.clusters = json.value("clusters", std::vector<std::string>());
+  for (const Json& e : json.value("not_planned", Json::array())) {
+    scope.not_planned.push_back(ExcludedCluster{e.at("name").get<std::string>(), e.at("objects").get<int>()});
+  }
+  scope.manager_objects_left = json.value("manager_objects_left", 0);
+  scope.drift_only = json.value("drift_only", false);
+  scope.not_drift = json.value("not_drift", 0);
+  return scope;
+}
+
 Json render_json(const Plan& plan) {
   const PlanSummary s = plan.summary();
   Json out = Json::object();
@@ -434,7 +501,9 @@ Json render_json(const Plan& plan) {
   out["policy"] = plan.policy;
   out["options"] = Json{{"prune", plan.options.prune},
                         {"take_over", plan.options.take_over},
-                        {"delete_adopted", plan.options.delete_adopted}};
+                        {"delete_adopted", plan.options.delete_adopted},
+                        {"replace", plan.options.replace}};
+  out["scope"] = scope_json(plan.scope);
   out["summary"] = Json{{"add", s.add},         {"change", s.change},       {"destroy", s.destroy},
                         {"replace", s.replace}, {"unchanged", s.unchanged}, {"unreachable_clusters", s.unreachable_clusters},
                         {"release", s.release}, {"conflicts", s.conflicts}};
@@ -498,6 +567,8 @@ base::Result<Plan> plan_from_json(const Json& json) {
     plan.options.prune = options.value("prune", true);
     plan.options.take_over = options.value("take_over", false);
     plan.options.delete_adopted = options.value("delete_adopted", false);
+    const std::vector<std::string> replace = options.value("replace", std::vector<std::string>());
+    plan.options.replace = {replace.begin(), replace.end()};
     for (const Json& c : json.at("clusters")) {
       ClusterPlan cluster;
       cluster.cluster = c.at("name").get<std::string>();
@@ -542,6 +613,7 @@ base::Result<Plan> plan_from_json(const Json& json) {
         change.owner_conflict = j.value("owner_conflict", std::string());
         change.take_over = j.value("take_over", false);
         change.adopted = j.value("adopted", false);
+        change.replace_requested = j.value("replace_requested", false);
         change.prior = j.value("prior", std::string());
         change.refusal = j.value("refusal", std::string());
         const std::optional<Step> step = step_from_name(j.value("step", std::string()));
@@ -554,6 +626,7 @@ base::Result<Plan> plan_from_json(const Json& json) {
     for (const Json& e : json.value("excluded", Json::array())) {
       plan.excluded.push_back(ExcludedCluster{e.at("name").get<std::string>(), e.at("objects").get<int>()});
     }
+    plan.scope = scope_from_json(json.value("scope", Json::object()));
     if (json.contains("handover")) {
       plan.handover.joining = json["handover"].at("joining").get<std::vector<std::string>>();
       plan.handover.leaving = json["handover"].at("leaving").get<std::vector<std::string>>();

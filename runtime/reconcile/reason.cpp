@@ -39,6 +39,8 @@ const char* words(Reason reason) {
     case Reason::NotPartOfRotation: return "not part of the rotation";
     case Reason::NotSelected: return "left alone: not selected";
     case Reason::FreeCapacityOrder: return "workers reordered by free ";
+    case Reason::ReplaceRequested: return "replace requested (--replace)";
+    case Reason::NotDrift: return "left out: not drift (--drift-only)";
     case Reason::Recorded: return "";
   }
   return nullptr;
@@ -144,6 +146,8 @@ const char* reason_name(Reason reason) {
     case Reason::NotPartOfRotation: return "not-part-of-rotation";
     case Reason::NotSelected: return "not-selected";
     case Reason::FreeCapacityOrder: return "free-capacity-order";
+    case Reason::ReplaceRequested: return "replace-requested";
+    case Reason::NotDrift: return "not-drift";
     case Reason::Recorded: return "recorded";
   }
   return "";

@@ -59,6 +59,10 @@ enum class Reason {
   // A MultiKueueConfig whose workers are ordered by free capacity (capacity.h):
   // the same workers in another order, because their load changed.
   FreeCapacityOrder,  // "workers reordered by free RESOURCE" (ReasonArgs::field)
+  // --replace ADDRESS (Change::replace_requested): deleted and created again.
+  ReplaceRequested,  // "replace requested (--replace)"
+  // --drift-only: a change that is not a repair of drift, left out of the plan.
+  NotDrift,  // "left out: not drift (--drift-only)"
   // Words read back from a file (a saved plan, `--format json`): TEXT as written.
   Recorded,
 };

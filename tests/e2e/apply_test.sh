@@ -219,9 +219,11 @@ kw get clusterrolebinding open-door >/dev/null 2>&1 && fail "the tampered Cluste
 [ "$(km get clusterqueue other-queue -o jsonpath='{.spec.resourceGroups[0].flavors[0].resources[0].nominalQuota}')" != 1000 ] ||
   fail "the tampered quota was applied"
 pass "a tampered saved plan (an edited quota, an added ClusterRoleBinding) is refused, nothing changed"
-mkq_run apply10 apply "$TMP/saved.plan" --auto-approve
-[ "$rc" = 0 ] || { show apply10; fail "a fresh saved plan was not applied"; }
-pass "a stale saved plan is refused; a fresh one applies"
+# A saved plan applies without asking (no --auto-approve, no terminal on stdin).
+mkq_run apply10 apply "$TMP/saved.plan" </dev/null
+[ "$rc" = 0 ] || { show apply10; fail "a fresh saved plan was not applied without --auto-approve"; }
+grep -q "confirmation" "$TMP/apply10.err" && { show apply10; fail "applying a saved plan asked for confirmation"; }
+pass "a stale saved plan is refused; a fresh one applies without a prompt"
 
 # 7. Two applies at once. The first is slowed down by a low --qps.
 sed -i 's/cpu = 2, memory = 1Gi/cpu = 3, memory = 1Gi/' "$P/policy.mkq"

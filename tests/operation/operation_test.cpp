@@ -146,7 +146,6 @@ TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered 
   CHECK(operation::looks_like_saved_plan(file));
   operation::SavedPlanRequest saved = fleet.request<operation::SavedPlanRequest>();
   saved.path = file;
-  saved.auto_approve = true;
 
   SECTION("a live object changed since the plan: stale") {
     Json cq = *fleet.cluster_queue();
@@ -180,10 +179,12 @@ TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered 
     CHECK(result.stop == Stop::PlanDiffers);
     CHECK(contains(fleet.ui.errors, "m/ClusterQueue/cq: its desired differs from what the policy plans now"));
   }
-  SECTION("still current: applied") {
+  SECTION("still current: applied, without asking (as Terraform applies a saved plan)") {
+    fleet.ui.answer = false;  // a prompt would cancel the run
     const operation::ApplyResult result = operation::apply_saved_plan(saved, fleet.resolver, fleet.ui);
     INFO(fleet.ui.all_errors());
     CHECK(result.stop == Stop::None);
+    CHECK(fleet.ui.confirmations == 0);
     REQUIRE(result.report.has_value());
     CHECK(result.report->success());
     CHECK(fleet.cpu_quota() == "8");

@@ -77,7 +77,6 @@ TEST_CASE("a saved plan is checked again: a preflight error found now refuses it
   fleet.ui = FakeUi{};
   operation::SavedPlanRequest saved = fleet.request<operation::SavedPlanRequest>();
   saved.path = request.out;
-  saved.auto_approve = true;
   const operation::ApplyResult result = operation::apply_saved_plan(saved, fleet.resolver, fleet.ui);
   INFO(fleet.ui.all_errors());
   CHECK(result.stop == Stop::Preflight);
