@@ -30,8 +30,9 @@ Commands that would not end run bounded, where that still proves something:
   - `mkq controller ...` (not `controller manifests`) runs with `--listen
     127.0.0.1:0` added; /healthz must answer 200; then SIGTERM, and it must exit 0
     or 130 (docs/controller.md: both are a clean stop);
-  - `mkq sandbox serve` runs until `mkq sandbox status` (same options) succeeds;
-    then SIGINT (the doc's Ctrl-C), and it must exit 0.
+  - `mkq sandbox serve` runs until it prints that it serves and `mkq sandbox
+    status` (same options) shows it running; then SIGINT (the doc's Ctrl-C), and
+    it must exit 0.
 What cannot run here at all (placeholders, contexts the sandbox has no way to
 have, a synopsis) is in NOT_RUN below, ONE table, each entry with its reason. A
 command that neither passes nor is in the table fails the run, and so does an entry
@@ -272,9 +273,12 @@ def stop_bounded(proc, sig, allowed, log):
 
 
 def wait_for(seconds, check):
+    """CHECK's first true answer within SECONDS; None when it answers False (given up) or time runs out."""
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         result = check()
+        if result is False:
+            return None
         if result:
             return result
         time.sleep(0.3)
@@ -305,18 +309,21 @@ def run_controller(scratch, cmd):
 
 
 def run_sandbox_serve(scratch, cmd):
-    """`sandbox serve` until `sandbox status` with the same options succeeds, then SIGINT."""
+    """`sandbox serve` until it says it serves and `sandbox status` shows it running, then SIGINT."""
     proc, log = start_bounded(scratch, ["bash", "-c", "exec " + cmd.text])
     status = cmd.text.replace(" serve", " status", 1)
     try:
         def up():
             if proc.poll() is not None:
                 return False
-            return subprocess.run(["bash", "-c", status], cwd=scratch.path, env=scratch.env,
-                                  stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                                  stderr=subprocess.DEVNULL, timeout=30).returncode == 0
+            if "mkq sandbox serving from " not in read_log(log):
+                return None
+            done = subprocess.run(["bash", "-c", status], cwd=scratch.path, env=scratch.env,
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                  stderr=subprocess.STDOUT, timeout=30)
+            return (done.returncode == 0 and (": running (pid %d)" % proc.pid).encode() in done.stdout) or None
         if not wait_for(30, up):
-            return "`%s` did not succeed within 30 s (serve: exit %s)\n%s" % (
+            return "`%s` did not show it running within 30 s (serve: exit %s)\n%s" % (
                 status, proc.poll(), output_tail(read_log(log)))
         return stop_bounded(proc, signal.SIGINT, (0,), log)
     finally:
