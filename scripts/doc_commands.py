@@ -28,8 +28,9 @@ the last command of the document.
 
 Commands that would not end run bounded, where that still proves something:
   - `mkq controller ...` (not `controller manifests`) runs with `--listen
-    127.0.0.1:0` added; /healthz must answer 200; then SIGTERM, and it must exit 0
-    or 130 (docs/controller.md: both are a clean stop);
+    127.0.0.1:0` added unless it has a --listen (a free port, not the machine's
+    :8080); /healthz must answer 200; then SIGTERM, and it must exit 0 or 130
+    (docs/controller.md: both are a clean stop);
   - `mkq sandbox serve` runs until it prints that it serves and `mkq sandbox
     status` (same options) shows it running; then SIGINT (the doc's Ctrl-C), and
     it must exit 0.
@@ -55,9 +56,11 @@ import tempfile
 import time
 import urllib.request
 
+sys.dont_write_bytecode = True  # no __pycache__ beside the scripts in the source tree
+from doc_examples import fences  # noqa: E402 (the same reading of fences as the policy examples')
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHELL_FENCES = ("", "sh", "bash", "shell", "console")
-FENCE = re.compile(r"^(\s*)```([A-Za-z0-9_-]*)\s*$")
 EXPECT = re.compile(r"^(?:exit\s+)?(\d+)\s*(?:$|[:;,(])")
 TIMEOUT = 120  # seconds per command; an apply --wait of a three-cluster policy takes ~10 s
 
@@ -143,23 +146,12 @@ def is_command_start(line):
 def extract(doc, lines):
     """The commands of one document, and problems with its fences."""
     commands, problems = [], []
-    i = 0
-    while i < len(lines):
-        match = FENCE.match(lines[i])
-        if not match:
-            i += 1
-            continue
-        indent, info = match.group(1), match.group(2)
-        start = i
-        i += 1
-        body = []
-        while i < len(lines) and not re.match(r"^\s*```\s*$", lines[i]):
-            body.append((i + 1, lines[i][len(indent):] if lines[i].startswith(indent) else lines[i]))
-            i += 1
-        if i == len(lines):
-            problems.append("%s:%d: a code block is not closed" % (doc, start + 1))
-            break
-        i += 1
+    found, unclosed = fences(lines)
+    if unclosed is not None:
+        problems.append("%s:%d: a code block is not closed" % (doc, unclosed))
+    for indent, info, start, raw in found:
+        body = [(start + 2 + n, line[len(indent):] if line.startswith(indent) else line)
+                for n, line in enumerate(raw)]
         if info not in SHELL_FENCES:
             continue
         transcript = any(text.startswith("$ ") for _, text in body)
@@ -287,7 +279,8 @@ def wait_for(seconds, check):
 
 def run_controller(scratch, cmd):
     """The controller until /healthz answers 200, then SIGTERM."""
-    args = ["bash", "-c", 'exec %s --listen 127.0.0.1:0' % cmd.text]
+    listen = "" if "--listen" in cmd.words else " --listen 127.0.0.1:0"  # never the shared :8080
+    args = ["bash", "-c", "exec " + cmd.text + listen]
     proc, log = start_bounded(scratch, args)
     try:
         address = wait_for(30, lambda: (re.search(r" on (http://127\.0\.0\.1:\d+)", read_log(log))
