@@ -62,7 +62,7 @@ from doc_examples import fences  # noqa: E402 (the same reading of fences as the
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SHELL_FENCES = ("", "sh", "bash", "shell", "console")
 EXPECT = re.compile(r"^(?:exit\s+)?(\d+)\s*(?:$|[:;,(])")
-TIMEOUT = 120  # seconds per command; an apply --wait of a three-cluster policy takes ~10 s
+TIMEOUT = 60  # seconds per command; the slowest, an apply of examples/tas that starts its sandbox, takes ~3 s
 
 # The one table of doc commands that are not run: (document, command as written
 # without its comment) -> why it cannot run here.
