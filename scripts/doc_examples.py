@@ -52,17 +52,17 @@ class Block:
         return "\n".join(self.lines) + "\n"
 
 
-def extract(doc_lines):
-    """The example blocks of the document, and problems with its fences."""
-    blocks = []
-    problems = []
+def fences(doc_lines):
+    """Every fenced block of a document as (indent, info, opening line index, body lines), and
+    the 1-based line of an opening fence that is never closed (None when all are). Shared with
+    doc_commands.py."""
+    found = []
     i = 0
     while i < len(doc_lines):
         match = FENCE.match(doc_lines[i])
         if not match:
             i += 1
             continue
-        indent, info = match.group(1), match.group(2)
         start = i
         i += 1
         body = []
@@ -70,9 +70,18 @@ def extract(doc_lines):
             body.append(doc_lines[i])
             i += 1
         if i == len(doc_lines):
-            problems.append((start + 1, "a code block is not closed"))
-            break
+            return found, start + 1
         i += 1  # the closing fence
+        found.append((match.group(1), match.group(2), start, body))
+    return found, None
+
+
+def extract(doc_lines):
+    """The example blocks of the document, and problems with its fences."""
+    blocks = []
+    problems = []
+    found, unclosed = fences(doc_lines)
+    for indent, info, start, body in found:
         if info.startswith("mkq") and info not in KINDS:
             problems.append((start + 1, "unknown example kind '%s' (expected one of %s)" % (info, ", ".join(KINDS))))
             continue
@@ -81,6 +90,8 @@ def extract(doc_lines):
         if indent:
             body = [line[len(indent):] if line.startswith(indent) else line.lstrip() for line in body]
         blocks.append(Block(info, start + 1, start + 1, body, indent))
+    if unclosed is not None:
+        problems.append((unclosed, "a code block is not closed"))
     return blocks, problems
 
 
