@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Every JSON document mkq prints validates against its schema in docs/schemas/
 # (docs/json.md; issue 17, item 5): check (clean and with errors), eval, render,
-# version, and against the sandbox plan, status, state list/show/unlock/rm, history
+# version, and against the sandbox plan (whole and scoped), status, state list/show/unlock/rm, history
 # and history RUN — each starting with its format_version.
 # Needs Debian's python3-jsonschema (./setup.sh --test-deps installs it).
 # Usage: json_schemas_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped.
@@ -69,6 +69,9 @@ valid status status
 mkq_run plan_clean plan "$P" --format json
 [ "$rc" = 0 ] || { show plan_clean; fail "plan --format json after apply: exit $rc"; }
 valid plan_clean plan
+mkq_run plan_scoped plan "$P" --cluster multikueue-test-worker1 --format json
+[ "$rc" = 0 ] || { show plan_scoped; fail "plan --cluster --format json: exit $rc"; }
+valid plan_scoped plan
 
 state() {  # NAME ARGS...: mkq state/history against the test's state file
   local name=$1
