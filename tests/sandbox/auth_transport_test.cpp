@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sandbox/daemon.h"
+#include "sandbox/flow_control.h"
 #include "sandbox/identity.h"
 #include "sandbox/pki.h"
 #include "sandbox/server.h"
@@ -142,6 +143,110 @@ TEST_CASE("transport: a service-account token authenticates, RBAC decides, a bad
                          {{"Authorization", "Bearer " + token_for(*worker.cluster)}});
   REQUIRE(fresh);
   CHECK(fresh->status == 200);
+}
+
+// The multikueue account may impersonate users (a ClusterRole bound to it).
+void let_impersonate_users(Cluster& c) {
+  admin(c, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        json::parse(R"({"metadata": {"name": "impersonator"}, "rules": [{"apiGroups": [""], "resources": ["users"], "verbs": ["impersonate"]}]})"));
+  admin(c, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+        json::parse(R"({"metadata": {"name": "impersonator"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "impersonator"},
+          "subjects": [{"kind": "ServiceAccount", "name": "multikueue-sa", "namespace": "kueue-system"}]})"));
+}
+
+TEST_CASE("transport: API Priority and Fairness classifies the impersonated user, as kube-apiserver's filter order does",
+          "[sandbox][apf][identity]") {
+  Served worker(true);
+  const std::string token = token_for(*worker.cluster);
+  auto http = client(worker.server->port());
+  const std::string path = "/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads";
+  const auto header_map = [](const mkq::sandbox::Flow& flow) {
+    std::map<std::string, std::string> out;
+    for (const auto& [name, value] : mkq::sandbox::flow_headers(flow)) out[name] = value;
+    return out;
+  };
+  const auto as_account = header_map(mkq::sandbox::classify_flow(
+      "system:serviceaccount:kueue-system:multikueue-sa", {"system:serviceaccounts", "system:authenticated"}, path));
+  const auto as_alice = header_map(mkq::sandbox::classify_flow("alice", {"system:authenticated"}, path));
+  REQUIRE(as_account.at("X-Kubernetes-PF-FlowSchema-UID") != as_alice.at("X-Kubernetes-PF-FlowSchema-UID"));
+
+  // Without the right to impersonate: the impersonation filter's 403, before APF (no APF headers).
+  auto refused = http->Get(path, {{"Authorization", "Bearer " + token}, {"Impersonate-User", "alice"}});
+  REQUIRE(refused);
+  CHECK(refused->status == 403);
+  CHECK(json::parse(refused->body)["message"] ==
+        "users \"alice\" is forbidden: User \"system:serviceaccount:kueue-system:multikueue-sa\" cannot impersonate "
+        "resource \"users\" in API group \"\" at the cluster scope");
+  CHECK_FALSE(refused->has_header("X-Kubernetes-PF-FlowSchema-UID"));
+
+  let_impersonate_users(*worker.cluster);
+  auto own = http->Get(path, {{"Authorization", "Bearer " + token}});
+  REQUIRE(own);
+  CHECK(own->get_header_value("X-Kubernetes-PF-FlowSchema-UID") == as_account.at("X-Kubernetes-PF-FlowSchema-UID"));
+  auto as = http->Get(path, {{"Authorization", "Bearer " + token}, {"Impersonate-User", "alice"}});
+  REQUIRE(as);
+  CHECK(as->status == 403);  // alice may not list workloads
+  CHECK(as->get_header_value("X-Kubernetes-PF-FlowSchema-UID") == as_alice.at("X-Kubernetes-PF-FlowSchema-UID"));
+  CHECK(as->get_header_value("X-Kubernetes-PF-PriorityLevel-UID") == as_alice.at("X-Kubernetes-PF-PriorityLevel-UID"));
+}
+
+TEST_CASE("transport: a body over 3 MiB is refused by authorization first (403), then by size (413)", "[sandbox][limits][identity]") {
+  Served worker(true);
+  const std::string token = token_for(*worker.cluster);
+  auto http = client(worker.server->port());
+  const std::string big(4 * 1024 * 1024, ' ');
+  auto anonymous = http->Post("/api/v1/namespaces/default/configmaps", big, "application/json");
+  REQUIRE(anonymous);
+  CHECK(anonymous->status == 403);
+  CHECK(json::parse(anonymous->body)["message"] ==
+        "configmaps is forbidden: User \"system:anonymous\" cannot create resource \"configmaps\" in API group \"\" "
+        "in the namespace \"default\"");
+  auto http2 = client(worker.server->port());
+  auto denied = http2->Post("/api/v1/namespaces/kueue-system/configmaps", {{"Authorization", "Bearer " + token}}, big,
+                            "application/json");
+  REQUIRE(denied);
+  CHECK(denied->status == 403);
+  auto http3 = client(worker.server->port());
+  auto allowed = http3->Post("/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads",
+                             {{"Authorization", "Bearer " + token}}, big, "application/json");
+  REQUIRE(allowed);
+  CHECK(allowed->status == 413);
+  CHECK(json::parse(allowed->body)["reason"] == "RequestEntityTooLarge");
+}
+
+TEST_CASE("token review: the sandbox's tokens are authenticated with the account's name, uid and groups",
+          "[sandbox][identity]") {
+  auto c = open_cluster();
+  prepare(*c, false);
+  const std::string token = token_for(*c);
+  const std::string path = "/apis/authentication.k8s.io/v1/tokenreviews";
+  const auto review = [&](const json& spec) {
+    return c->handle(request("POST", path, json({{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"}, {"spec", spec}}).dump()));
+  };
+  auto ok = review({{"token", token}});
+  REQUIRE(ok.status == 201);
+  const json status = body_of(ok)["status"];
+  const json account = body_of(c->handle(request("GET", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa")));
+  CHECK(status["authenticated"] == true);
+  CHECK(status["user"]["username"] == "system:serviceaccount:kueue-system:multikueue-sa");
+  CHECK(status["user"]["uid"] == account["metadata"]["uid"]);
+  CHECK(status["user"]["groups"] ==
+        json::parse(R"(["system:serviceaccounts", "system:serviceaccounts:kueue-system", "system:authenticated"])"));
+  CHECK(status["audiences"] == json::array({"https://kubernetes.default.svc.cluster.local"}));
+  CHECK(body_of(ok)["kind"] == "TokenReview");
+
+  auto unknown = review({{"token", "garbage"}});
+  REQUIRE(unknown.status == 201);
+  CHECK(body_of(unknown)["status"] == json({{"user", json::object()}}));
+  auto elsewhere = review({{"token", token}, {"audiences", {"vault"}}});
+  REQUIRE(elsewhere.status == 201);
+  CHECK_FALSE(body_of(elsewhere)["status"].contains("authenticated"));
+  CHECK(body_of(elsewhere)["status"]["error"] ==
+        "[invalid bearer token, token audiences [\"https://kubernetes.default.svc.cluster.local\"] is invalid for the "
+        "target audiences [\"vault\"]]");
+  auto empty = review(json::object());
+  CHECK(empty.status == 400);
+  CHECK(body_of(empty)["message"] == "token is required for TokenReview in authentication");
 }
 
 TEST_CASE("transport: dropped-connection faults close the connection without an answer", "[sandbox][faults]") {
