@@ -43,7 +43,7 @@ k config view --raw -o jsonpath='{.users[0].user.client-key-data}' | base64 -d >
 anon() { curl -sS --cacert "$TMP/ca.crt" -o "$TMP/body" -w '%{http_code}' "$@"; }
 admin_curl() { curl -sS --cacert "$TMP/ca.crt" --cert "$TMP/admin.crt" --key "$TMP/admin.key" -o "$TMP/body" -w '%{http_code}' "$@"; }
 # The APF flow schema UID of the last curl -D "$TMP/headers".
-flow_uid() { tr -d '\r' <"$TMP/headers" | sed -n 's/^[Xx]-[Kk]ubernetes-[Pp][Ff]-[Ff]low[Ss]chema-UID: //p'; }
+flow_uid() { tr -d '\r' <"$TMP/headers" | sed -n 's/^x-kubernetes-pf-flowschema-uid: //Ip'; }
 
 k apply -f - >/dev/null <<'YAML' || fail "the Gadget CRD"
 apiVersion: apiextensions.k8s.io/v1
@@ -143,26 +143,26 @@ sys.exit(0 if list(m["bob"]["f:items"])==["k:{\"name\":\"b\"}"] and "k:{\"name\"
   }
   probe "$v two managers applying different items of a list-type map list are merged, each owning its k:{...} items" p_ssa_merge
   p_ssa_set() {
-    ssa alice '{size: 1, items: [{name: a, size: 1}], tags: [x]}' && ssa bob '{items: [{name: b, size: 2}], tags: [y]}' || return 1
-    [ "$(k -n "$ns" get gadget g -o jsonpath='{.spec.tags[*]}')" = "x y" ]
+    ssa alice '{size: 1, items: [{name: a, size: 1}], tags: [red]}' && ssa bob '{items: [{name: b, size: 2}], tags: [blue]}' || return 1
+    [ "$(k -n "$ns" get gadget g -o jsonpath='{.spec.tags[*]}')" = "red blue" ]
   }
   probe "$v two managers applying different values of a list-type set list are merged" p_ssa_set
   p_ssa_noop() {
     before=$(k -n "$ns" get gadget g -o jsonpath='{.metadata.resourceVersion}')
-    ssa alice '{size: 1, items: [{name: a, size: 1}], tags: [x]}' || return 1
+    ssa alice '{size: 1, items: [{name: a, size: 1}], tags: [red]}' || return 1
     after=$(k -n "$ns" get gadget g -o jsonpath='{.metadata.resourceVersion}')
     echo "$before -> $after"
     [ -n "$before" ] && [ "$before" = "$after" ]
   }
   probe "$v an identical server-side apply is a no-op: the resourceVersion stays" p_ssa_noop
   p_ssa_conflict() {
-    ssa bob '{items: [{name: a, size: 5}, {name: b, size: 2}], tags: [y]}' 2>&1 | tee /dev/stderr |
+    ssa bob '{items: [{name: a, size: 5}, {name: b, size: 2}], tags: [blue]}' 2>&1 | tee /dev/stderr |
       grep -F 'Apply failed with 1 conflict: conflict with "alice": .spec.items[name="a"].size'
   }
   probe "$v changing another Apply manager's list item conflicts: 'conflict with \"alice\": .spec.items[name=\"a\"].size'" p_ssa_conflict
   p_ssa_prune() {
     ssa alice '{size: 1}' || return 1
-    [ "$(k -n "$ns" get gadget g -o jsonpath='{.spec.items[*].name} {.spec.tags[*]}')" = "b y" ]
+    [ "$(k -n "$ns" get gadget g -o jsonpath='{.spec.items[*].name} {.spec.tags[*]}')" = "b blue" ]
   }
   probe "$v items a manager stops applying are removed, the other manager's stay" p_ssa_prune
   p_create_manager() {
