@@ -16,6 +16,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace mkq::sandbox {
@@ -69,6 +70,7 @@ struct ClusterOptions {
 struct TokenIdentity {
   std::string user;
   std::vector<std::string> groups;
+  std::string uid;  // the service account's uid
 };
 
 class Cluster {
@@ -84,6 +86,18 @@ class Cluster {
   // the transport answers 401. Thread-safe.
   virtual std::optional<TokenIdentity> authenticate_token(const std::string& token) {
     (void)token;
+    return std::nullopt;
+  }
+  // The request as the user it impersonates (its Impersonate-* headers
+  // consumed), or the answer refusing it; the request itself when it
+  // impersonates no one. The transport resolves it before API Priority and
+  // Fairness classifies the request, as kube-apiserver's filters run. Thread-safe.
+  virtual std::variant<ApiRequest, ApiResponse> impersonate(const ApiRequest& request) { return request; }
+  // What authorization alone answers for `request` (its body not read): a
+  // refusal (403), or nullopt. The transport asks before refusing a body as
+  // too large, since kube-apiserver authorizes before its handler reads. Thread-safe.
+  virtual std::optional<ApiResponse> authorize(const ApiRequest& request) {
+    (void)request;
     return std::nullopt;
   }
   // Thread-safe: the transport calls it from several threads.

@@ -1,254 +1,239 @@
 #include "sandbox/apply.h"
 
-#include <set>
+#include <algorithm>
+#include <iterator>
+#include <tuple>
 #include <vector>
 
 namespace mkq::sandbox {
 namespace {
 
 using nlohmann::json;
-using Path = std::vector<std::string>;
 
-constexpr int kMaxDepth = 100;
+// One metadata.managedFields entry, its fields read.
+struct Entry {
+  std::string manager;
+  std::string operation;
+  std::string api_version;
+  std::string subresource;
+  std::string time;  // "" when the entry has none
+  FieldSet fields;
+};
 
-// The leaf fields of a configuration, metadata reduced to labels,
-// annotations, finalizers and ownerReferences.
-void leaves(const json& value, Path& path, std::set<Path>& out, int depth) {
-  if (value.is_object() && depth < kMaxDepth) {  // an empty map owns nothing
-    for (const auto& [key, child] : value.items()) {
-      if (depth == 0 && (key == "apiVersion" || key == "kind")) continue;
-      if (depth == 0 && key == "metadata") {
-        for (const char* k : {"labels", "annotations", "finalizers", "ownerReferences"}) {
-          if (!child.is_object() || !child.contains(k)) continue;
-          path = {"metadata", k};
-          leaves(child[k], path, out, 2);
-        }
-        path.clear();
-        continue;
-      }
-      path.push_back(key);
-      leaves(child, path, out, depth + 1);
-      path.pop_back();
-    }
-    return;
-  }
-  out.insert(path);
-}
-
-std::set<Path> leaves_of(const json& config) {
-  std::set<Path> out;
-  Path path;
-  if (config.is_object()) leaves(config, path, out, 0);
-  return out;
-}
-
-json fields_v1(const std::set<Path>& paths) {
-  json out = json::object();
-  for (const auto& path : paths) {
-    json* node = &out;
-    for (const auto& key : path) node = &(*node)["f:" + key];
-    if (node->is_null()) *node = json::object();
+std::vector<Entry> read_entries(const json& object) {
+  std::vector<Entry> out;
+  const auto& meta = object.value("metadata", json::object());
+  const auto found = meta.find("managedFields");
+  if (found == meta.end() || !found->is_array()) return out;
+  for (const auto& e : *found) {
+    if (!e.is_object()) continue;
+    Entry entry{e.value("manager", std::string()),     e.value("operation", std::string()),
+                e.value("apiVersion", std::string()),  e.value("subresource", std::string()),
+                e.value("time", std::string()),        decode_fields_v1(e.value("fieldsV1", json::object()))};
+    out.push_back(std::move(entry));
   }
   return out;
 }
 
-void read_fields(const json& node, Path& path, std::set<Path>& out, int depth) {
-  if (!node.is_object() || depth > kMaxDepth) return;
-  if (node.empty()) {
-    if (!path.empty()) out.insert(path);
-    return;
-  }
-  for (const auto& [key, child] : node.items()) {
-    if (key.rfind("f:", 0) != 0) continue;
-    path.push_back(key.substr(2));
-    read_fields(child, path, out, depth + 1);
-    path.pop_back();
-  }
-}
-
-std::set<Path> paths_of(const json& entry) {
-  std::set<Path> out;
-  Path path;
-  read_fields(entry.value("fieldsV1", json::object()), path, out, 0);
-  return out;
-}
-
-const json* at(const json& value, const Path& path) {
-  const json* node = &value;
-  for (const auto& key : path) {
-    if (!node->is_object() || !node->contains(key)) return nullptr;
-    node = &(*node)[key];
-  }
-  return node;
-}
-
-void set_at(json& value, const Path& path, const json& leaf) {
-  json* node = &value;
-  for (const auto& key : path) {
-    if (!node->is_object()) *node = json::object();
-    node = &(*node)[key];
-  }
-  *node = leaf;
-}
-
-void erase_at(json& value, const Path& path) {
-  if (path.empty()) return;
-  json* node = &value;
-  for (std::size_t i = 0; i + 1 < path.size(); ++i) {
-    if (!node->is_object() || !node->contains(path[i])) return;
-    node = &(*node)[path[i]];
-  }
-  if (node->is_object()) node->erase(path.back());
-}
-
-std::string dotted(const Path& path) {
-  std::string out;
-  for (const auto& key : path) out += "." + key;
-  return out;
-}
-
-void set_entry(json& object, const std::string& manager, const std::string& operation, const std::string& api_version,
-               const std::string& time, const std::set<Path>& paths) {
+// Writes the entries with fields, in kube-apiserver's order.
+void write_entries(json& object, std::vector<Entry> entries) {
+  entries.erase(std::remove_if(entries.begin(), entries.end(), [](const Entry& e) { return e.fields.empty(); }),
+                entries.end());
+  std::stable_sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return std::tie(a.operation, a.time, a.manager, a.api_version, a.subresource) <
+           std::tie(b.operation, b.time, b.manager, b.api_version, b.subresource);
+  });
   auto& meta = object["metadata"];
-  json entries = meta.contains("managedFields") && meta["managedFields"].is_array() ? meta["managedFields"] : json::array();
-  json kept = json::array();
-  for (auto& e : entries) {
-    if (e.value("manager", "") == manager && e.value("operation", "") == operation) continue;
-    kept.push_back(e);
+  if (entries.empty()) {
+    meta.erase("managedFields");
+    return;
   }
-  if (!paths.empty()) {
-    kept.push_back({{"manager", manager},
-                    {"operation", operation},
-                    {"apiVersion", api_version},
-                    {"time", time},
-                    {"fieldsType", "FieldsV1"},
-                    {"fieldsV1", fields_v1(paths)}});
+  json out = json::array();
+  for (const auto& e : entries) {
+    json entry = {{"manager", e.manager},
+                  {"operation", e.operation},
+                  {"apiVersion", e.api_version},
+                  {"fieldsType", "FieldsV1"},
+                  {"fieldsV1", encode_fields(e.fields)}};
+    if (!e.time.empty()) entry["time"] = e.time;
+    if (!e.subresource.empty()) entry["subresource"] = e.subresource;
+    out.push_back(std::move(entry));
   }
-  meta["managedFields"] = kept;
+  meta["managedFields"] = std::move(out);
+}
+
+// An Apply manager is one entry whatever version it applies through; an
+// Update manager is one per version (kube-apiserver's manager identifier).
+bool same_manager(const Entry& e, const std::string& operation, const FieldManager& who) {
+  return e.manager == who.manager && e.operation == operation && e.subresource == who.subresource &&
+         (operation == "Apply" || e.api_version == who.api_version);
+}
+
+// The part of an object a write through the main resource or through
+// /status may change; the rest is reset by the server, never owned.
+json writable_part(const json& object, const std::string& subresource) {
+  if (!object.is_object()) return json::object();
+  if (subresource == "status") {
+    json out = json::object();
+    if (object.contains("status")) out["status"] = object["status"];
+    return out;
+  }
+  json out = object;
+  out.erase("status");
+  return out;
+}
+
+FieldSet without(FieldSet set, const FieldSet& gone) {
+  for (const auto& path : gone) set.erase(path);
+  return set;
+}
+
+FieldSet joined(FieldSet a, const FieldSet& b) {
+  a.insert(b.begin(), b.end());
+  return a;
+}
+
+std::string quoted(const std::string& text) { return json(text).dump(); }
+
+// kube-apiserver's words for a manager in a conflict: Update managers with their version.
+std::string conflict_party(const Entry& e) {
+  std::string out = quoted(e.manager);
+  if (!e.subresource.empty()) out += " with subresource " + quoted(e.subresource);
+  if (e.operation == "Update") out += " using " + e.api_version;
+  return out;
+}
+
+ApplyRefusal conflicts_of(const std::vector<std::pair<const Entry*, FieldSet>>& clashes) {
+  ApplyRefusal refusal;
+  refusal.conflict = true;
+  std::size_t count = 0;
+  for (const auto& [entry, paths] : clashes) {
+    for (const auto& path : paths) {
+      refusal.causes.push_back({{"reason", "FieldManagerConflict"},
+                                {"message", "conflict with " + conflict_party(*entry)},
+                                {"field", field_path_string(path)}});
+      ++count;
+    }
+  }
+  if (count == 1) {
+    refusal.message = "Apply failed with 1 conflict: " + refusal.causes[0]["message"].get<std::string>() + ": " +
+                      refusal.causes[0]["field"].get<std::string>();
+    return refusal;
+  }
+  std::vector<std::string> lines;
+  for (const auto& [entry, paths] : clashes) {
+    lines.push_back("conflicts with " + conflict_party(*entry) + ":");
+    for (const auto& path : paths) lines.push_back("- " + field_path_string(path));
+  }
+  refusal.message = "Apply failed with " + std::to_string(count) + " conflicts: ";
+  for (std::size_t i = 0; i < lines.size(); ++i) refusal.message += (i == 0 ? "" : "\n") + lines[i];
+  return refusal;
+}
+
+// The merged object without what `who` applied last time and no longer
+// applies, unless another manager (or its new configuration) owns it.
+void prune(json& merged, const FieldSet& last, const std::vector<Entry>& entries, const FieldTypes& types) {
+  if (last.empty()) return;
+  json pruned = merged;
+  remove_fields(pruned, with_named_parents(last), types);
+  FieldSet owned = members_of(pruned, types);
+  for (const auto& e : entries) owned.insert(e.fields.begin(), e.fields.end());
+  remove_fields(merged, without(with_named_parents(members_of(merged, types)), with_named_parents(owned)), types);
+}
+
+json without_managed_fields(json object) {
+  if (object.contains("metadata") && object["metadata"].is_object()) object["metadata"].erase("managedFields");
+  return object;
 }
 
 }  // namespace
 
-void note_manager(json& object, const json* before, const std::string& manager, const std::string& operation,
-                  const std::string& api_version, const std::string& time) {
-  json fields = object;
-  fields.erase("status");
-  std::set<Path> changed;
-  for (const auto& p : leaves_of(fields)) {
-    const json* old = before == nullptr ? nullptr : at(*before, p);
-    if (old == nullptr || *old != *at(object, p)) changed.insert(p);
+std::string manager_or_user_agent(const std::string& field_manager, const std::string& user_agent) {
+  if (!field_manager.empty()) return field_manager;
+  std::string out;
+  for (const char c : user_agent.substr(0, user_agent.find('/'))) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) continue;
+    if (out.size() == 128) break;
+    out += c;
   }
-  if (changed.empty()) return;
-  // The changed fields move to this manager.
-  auto& meta = object["metadata"];
-  json entries = meta.contains("managedFields") && meta["managedFields"].is_array() ? meta["managedFields"] : json::array();
-  json kept = json::array();
-  std::set<Path> mine = changed;
+  return out;
+}
+
+void note_update(json& object, const json* before, const FieldManager& who, const FieldTypes& types) {
+  const json old_part = before == nullptr ? json::object() : writable_part(*before, who.subresource);
+  const FieldComparison change = compare_fields(old_part, writable_part(object, who.subresource), types);
+  const FieldSet taken = joined(change.added, change.modified);
+  std::vector<Entry> entries = read_entries(object);
+  Entry* mine = nullptr;
   for (auto& e : entries) {
-    auto paths = paths_of(e);
-    if (e.value("manager", "") == manager && e.value("operation", "") == operation) {
-      mine.insert(paths.begin(), paths.end());
+    if (same_manager(e, "Update", who)) {
+      mine = &e;
       continue;
     }
-    for (const auto& p : changed) paths.erase(p);
-    if (paths.empty()) continue;
-    e["fieldsV1"] = fields_v1(paths);
-    kept.push_back(e);
+    e.fields = without(without(e.fields, taken), change.removed);
   }
-  meta["managedFields"] = kept;
-  set_entry(object, manager, operation, api_version, time, mine);
+  if (mine == nullptr) {
+    if (taken.empty()) {
+      write_entries(object, std::move(entries));
+      return;
+    }
+    entries.push_back({who.manager, "Update", who.api_version, who.subresource, who.time, {}});
+    mine = &entries.back();
+  }
+  mine->fields = without(joined(mine->fields, taken), change.removed);
+  if (!taken.empty()) mine->time = who.time;
+  write_entries(object, std::move(entries));
 }
 
-void note_apply(json& object, const json& config, const std::string& manager, const std::string& api_version,
-                const std::string& time) {
-  set_entry(object, manager, "Apply", api_version, time, leaves_of(config));
-}
-
-std::optional<json> server_side_apply(const json& existing, const json& config, const std::string& manager,
-                                      const std::string& api_version, const std::string& time, bool force,
-                                      std::string* message, json* causes) {
-  const auto applied = leaves_of(config);
-  json result = existing;
-  const json entries = existing["metadata"].value("managedFields", json::array());
-  std::set<Path> previously;
-  std::set<Path> others;
-  std::vector<std::pair<std::string, Path>> conflicts;
-  std::vector<std::pair<std::size_t, Path>> taken;  // (entry index, path) moved to us by force
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const auto& e = entries[i];
-    const std::string who = e.value("manager", "");
-    const auto paths = paths_of(e);
-    if (who == manager && e.value("operation", "") == "Apply") {
-      previously = paths;
-      continue;
-    }
-    for (const auto& p : paths) {
-      if (!applied.count(p)) {
-        if (e.value("operation", "") == "Apply") others.insert(p);
-        continue;
-      }
-      const json* now = at(existing, p);
-      const json* wanted = at(config, p);
-      if (now != nullptr && wanted != nullptr && *now == *wanted) continue;
-      if (e.value("operation", "") != "Apply" && who == manager) continue;
-      if (force) {
-        taken.push_back({i, p});
-      } else {
-        conflicts.push_back({who, p});
-      }
-    }
-  }
-  if (!conflicts.empty()) {
-    *causes = json::array();
-    std::string text = "Apply failed with " + std::to_string(conflicts.size()) +
-                       (conflicts.size() == 1 ? " conflict: " : " conflicts: ");
-    for (std::size_t i = 0; i < conflicts.size(); ++i) {
-      const auto& [who, path] = conflicts[i];
-      const std::string cause = "conflict with \"" + who + "\" using " + api_version;
-      causes->push_back({{"reason", "FieldManagerConflict"}, {"message", cause}, {"field", dotted(path)}});
-      text += (conflicts.size() == 1 ? cause + ": " : std::string(i == 0 ? "" : "\n") + cause + ": ") + dotted(path);
-    }
-    *message = text;
+std::optional<json> server_side_apply(const json* existing, const json& config, const FieldManager& who, bool force,
+                                      const FieldTypes& types, ApplyRefusal* refusal) {
+  FieldSet applied;
+  std::string error;
+  if (!collect_members(writable_part(config, who.subresource), types, &applied, &error)) {
+    refusal->message = error;
     return std::nullopt;
   }
-  for (const auto& p : applied) {
-    if (const json* v = at(config, p)) set_at(result, p, *v);
+  const json live = existing == nullptr ? json::object() : *existing;
+  std::vector<Entry> entries = read_entries(live);
+  FieldSet last;
+  std::string last_time;
+  entries.erase(std::remove_if(entries.begin(), entries.end(),
+                               [&](const Entry& e) {
+                                 if (!same_manager(e, "Apply", who)) return false;
+                                 last = e.fields;
+                                 last_time = e.time;
+                                 return true;
+                               }),
+                entries.end());
+  json merged = merge_fields(without_managed_fields(live), without_managed_fields(config), types);
+  std::vector<Entry> with_mine = entries;
+  with_mine.push_back({who.manager, "Apply", who.api_version, who.subresource, last_time, applied});
+  prune(merged, last, with_mine, types);
+
+  const FieldComparison change =
+      compare_fields(writable_part(live, who.subresource), writable_part(merged, who.subresource), types);
+  const FieldSet changed = joined(change.added, change.modified);
+  std::vector<std::pair<const Entry*, FieldSet>> clashes;
+  for (const auto& e : entries) {
+    FieldSet clash;
+    std::set_intersection(e.fields.begin(), e.fields.end(), changed.begin(), changed.end(),
+                          std::inserter(clash, clash.end()));
+    if (!clash.empty()) clashes.emplace_back(&e, std::move(clash));
   }
-  for (const auto& p : previously) {
-    if (applied.count(p) || others.count(p)) continue;
-    erase_at(result, p);
-    // Maps left empty by the removal go too, unless the configuration names them.
-    for (std::size_t n = p.size() - 1; n > 0; --n) {
-      const Path parent(p.begin(), p.begin() + static_cast<std::ptrdiff_t>(n));
-      const json* node = at(result, parent);
-      if (node == nullptr || !node->is_object() || !node->empty() || at(config, parent) != nullptr) break;
-      erase_at(result, parent);
-    }
+  if (!clashes.empty() && !force) {
+    *refusal = conflicts_of(clashes);
+    return std::nullopt;
   }
-  // Forced: the other managers lose the fields.
-  if (!taken.empty()) {
-    json kept = json::array();
-    for (std::size_t i = 0; i < entries.size(); ++i) {
-      auto paths = paths_of(entries[i]);
-      for (const auto& [index, p] : taken) {
-        if (index == i) paths.erase(p);
-      }
-      json e = entries[i];
-      e["fieldsV1"] = fields_v1(paths);
-      if (!paths.empty()) kept.push_back(e);
-    }
-    result["metadata"]["managedFields"] = kept;
+  for (auto& e : entries) e.fields = without(without(e.fields, changed), change.removed);
+  const bool object_changed = without_managed_fields(merged) != without_managed_fields(live);
+  entries.push_back({who.manager, "Apply", who.api_version, who.subresource, object_changed ? who.time : last_time, applied});
+  write_entries(merged, std::move(entries));
+  // A resourceVersion in the configuration is a precondition; none applies over whatever is stored.
+  if (existing != nullptr && !config.value("metadata", json::object()).contains("resourceVersion")) {
+    merged["metadata"]["resourceVersion"] = live.value("metadata", json::object()).value("resourceVersion", "");
   }
-  if (config.contains("metadata") && config["metadata"].is_object()) {
-    for (const char* k : {"labels", "annotations"}) {
-      if (result["metadata"].contains(k) && result["metadata"][k].is_object() && result["metadata"][k].empty()) {
-        result["metadata"].erase(k);
-      }
-    }
-  }
-  set_entry(result, manager, "Apply", api_version, time, applied);
-  result["metadata"]["resourceVersion"] = existing["metadata"].value("resourceVersion", "");
-  return result;
+  return merged;
 }
 
 }  // namespace mkq::sandbox

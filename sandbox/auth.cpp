@@ -107,7 +107,8 @@ std::optional<TokenIdentity> verify_token(ClusterState& state, const std::string
   const auto claims = read_claims(*verified);
   if (!claims || !claims_still_hold(*state.store, *claims, token)) return std::nullopt;
   return TokenIdentity{"system:serviceaccount:" + claims->ns + ":" + claims->name,
-                       {"system:serviceaccounts", "system:serviceaccounts:" + claims->ns, "system:authenticated"}};
+                       {"system:serviceaccounts", "system:serviceaccounts:" + claims->ns, "system:authenticated"},
+                       claims->uid};
 }
 
 std::optional<ApiResponse> authorize_path(const ClusterState& state, const ApiRequest& r) {

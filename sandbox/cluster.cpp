@@ -72,6 +72,12 @@ class ClusterImpl final : public Cluster {
     }
   }
 
+  std::variant<ApiRequest, ApiResponse> impersonate(const ApiRequest& request) override {
+    return resolve_impersonation(state_, request);
+  }
+
+  std::optional<ApiResponse> authorize(const ApiRequest& request) override { return authorize_request(state_, request); }
+
   std::optional<TokenIdentity> authenticate_token(const std::string& token) override {
     const std::lock_guard<std::mutex> lock(state_->mutex);
     return verify_token(*state_, token);

@@ -156,6 +156,22 @@ constexpr std::array kPodFields = {
     FieldLabel{"status.nominatedNodeName", ".status.nominatedNodeName"},
 };
 constexpr std::array kNodeFields = {FieldLabel{"spec.unschedulable", ".spec.unschedulable", true}};
+// The other kinds' field labels kube-apiserver serves (its GetAttrs).
+constexpr std::array kSecretFields = {FieldLabel{"type", ".type"}};
+constexpr std::array kNamespaceFields = {FieldLabel{"status.phase", ".status.phase"}};
+constexpr std::array kEventFields = {
+    FieldLabel{"involvedObject.kind", ".involvedObject.kind"},
+    FieldLabel{"involvedObject.namespace", ".involvedObject.namespace"},
+    FieldLabel{"involvedObject.name", ".involvedObject.name"},
+    FieldLabel{"involvedObject.uid", ".involvedObject.uid"},
+    FieldLabel{"involvedObject.apiVersion", ".involvedObject.apiVersion"},
+    FieldLabel{"involvedObject.resourceVersion", ".involvedObject.resourceVersion"},
+    FieldLabel{"involvedObject.fieldPath", ".involvedObject.fieldPath"},
+    FieldLabel{"reason", ".reason"},
+    FieldLabel{"reportingComponent", ".reportingComponent"},
+    FieldLabel{"source", ".source.component"},
+    FieldLabel{"type", ".type"},
+};
 
 template <std::size_t N>
 const FieldLabel* find_label(const std::array<FieldLabel, N>& labels, const std::string& key) {
@@ -199,12 +215,17 @@ json workload_cells(const ResourceInfo& info, const json& object, std::time_t no
 bool is_field_label(const ResourceInfo& info, const std::string& key) {
   if (is_core(info, "pods")) return find_label(kPodFields, key) != nullptr;
   if (is_core(info, "nodes")) return find_label(kNodeFields, key) != nullptr;
+  if (is_core(info, "secrets")) return find_label(kSecretFields, key) != nullptr;
+  if (is_core(info, "namespaces")) return find_label(kNamespaceFields, key) != nullptr;
+  if (is_core(info, "events")) return find_label(kEventFields, key) != nullptr;
   return false;
 }
 
 std::optional<std::string> field_label_value(const std::string& key, const json& object) {
   const FieldLabel* label = find_label(kPodFields, key);
   if (label == nullptr) label = find_label(kNodeFields, key);
+  if (label == nullptr) label = find_label(kSecretFields, key);
+  if (label == nullptr) label = find_label(kEventFields, key);
   if (label == nullptr) return std::nullopt;
   const json value = json_path_first(object, std::string(label->path));
   if (label->boolean) return value == true ? "true" : "false";

@@ -24,7 +24,8 @@ nlohmann::json workload_cells(const ResourceInfo& info, const nlohmann::json& ob
 
 // Whether `key` is a field label of `info`'s kind beyond metadata.name and
 // metadata.namespace (pods: spec.nodeName, status.phase, ...; nodes:
-// spec.unschedulable).
+// spec.unschedulable; secrets: type; namespaces: status.phase; events:
+// involvedObject.*, reason, reportingComponent, source, type).
 bool is_field_label(const ResourceInfo& info, const std::string& key);
 // The value of such a field label as kube-apiserver's field set holds it: an
 // absent string is "", an absent boolean "false". nullopt for other keys.

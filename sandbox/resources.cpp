@@ -102,6 +102,7 @@ Registry::Registry() {
   for (const auto& [group, resource, kind, namespaced] :
        std::vector<std::tuple<std::string, std::string, std::string, bool>>{
            {"authentication.k8s.io", "selfsubjectreviews", "SelfSubjectReview", false},
+           {"authentication.k8s.io", "tokenreviews", "TokenReview", false},
            {"authorization.k8s.io", "localsubjectaccessreviews", "LocalSubjectAccessReview", true},
            {"authorization.k8s.io", "selfsubjectaccessreviews", "SelfSubjectAccessReview", false},
            {"authorization.k8s.io", "selfsubjectrulesreviews", "SelfSubjectRulesReview", false},

@@ -2,6 +2,10 @@
 // SelfSubjectRulesReview and SelfSubjectReview (reviews.h).
 #include "sandbox/reviews.h"
 
+#include <algorithm>
+
+#include "sandbox/auth.h"
+#include "sandbox/identity.h"
 #include "sandbox/protobuf.h"
 #include "sandbox/rbac.h"
 #include "sandbox/responses.h"
@@ -68,6 +72,29 @@ json access_status(const Store& store, const RequestAttributes& a) {
   return status;
 }
 
+// A TokenReview: the sandbox's service-account tokens, for kube-apiserver's
+// API audience or the audiences asked (one of them must be the token's).
+// Unknown or invalid tokens are unauthenticated without an error text.
+ApiResponse token_review(ClusterState& state, const ResourceInfo& info, const json& body, const json& spec) {
+  const std::string token = spec.value("token", "");
+  if (token.empty()) return bad_request("token is required for TokenReview in authentication");
+  json status = {{"user", json::object()}};
+  const auto identity = verify_token(state, token);
+  if (!identity) return answer(info, body, status);
+  const std::vector<std::string> asked_for = strings_of(spec.value("audiences", json::array()));
+  if (!asked_for.empty() && std::find(asked_for.begin(), asked_for.end(), kTokenIssuer) == asked_for.end()) {
+    std::string wanted;
+    for (const auto& a : asked_for) wanted += (wanted.empty() ? "" : " ") + json(a).dump();
+    status["error"] = "[invalid bearer token, token audiences [\"" + std::string(kTokenIssuer) +
+                      "\"] is invalid for the target audiences [" + wanted + "]]";
+    return answer(info, body, status);
+  }
+  status["authenticated"] = true;
+  status["user"] = {{"username", identity->user}, {"uid", identity->uid}, {"groups", identity->groups}};
+  status["audiences"] = json::array({kTokenIssuer});
+  return answer(info, body, status);
+}
+
 }  // namespace
 
 bool is_review(const ResourceInfo& info) { return info.create_only; }
@@ -87,6 +114,7 @@ ApiResponse review(ClusterState& state, const ApiRequest& r, const ResourceInfo&
   const json spec = body.value("spec", json::object());
   if (!spec.is_object()) return bad_request("spec: expected an object");
   const std::string& kind = info.kind;
+  if (kind == "TokenReview") return token_review(state, info, body, spec);
   if (kind == "SelfSubjectReview") {
     json user = {{"username", r.user}, {"groups", r.groups}};
     if (!r.uid.empty()) user["uid"] = r.uid;

@@ -3,7 +3,8 @@
 // authorization.k8s.io/v1 SelfSubjectAccessReview (`kubectl auth can-i`),
 // SubjectAccessReview, LocalSubjectAccessReview, SelfSubjectRulesReview
 // (`kubectl auth can-i --list`), and authentication.k8s.io/v1
-// SelfSubjectReview (`kubectl auth whoami`).
+// SelfSubjectReview (`kubectl auth whoami`) and TokenReview (the sandbox's
+// service-account tokens, as a webhook token authenticator asks).
 //
 // Called under the cluster's lock (cluster_state.h).
 #pragma once

@@ -143,15 +143,33 @@ ApiResponse route_path(const std::shared_ptr<ClusterState>& shared, const ApiReq
 
 }  // namespace
 
+std::variant<ApiRequest, ApiResponse> resolve_impersonation(const std::shared_ptr<ClusterState>& state, const ApiRequest& r) {
+  if (!wants_impersonation(r)) return r;
+  const std::lock_guard<std::mutex> lock(state->mutex);
+  return impersonate(*state, r);
+}
+
+std::optional<ApiResponse> authorize_request(const std::shared_ptr<ClusterState>& state, const ApiRequest& r) {
+  if (wants_impersonation(r)) {
+    auto as = resolve_impersonation(state, r);
+    if (auto* refused = std::get_if<ApiResponse>(&as)) return *refused;
+    return authorize_request(state, std::get<ApiRequest>(as));
+  }
+  if (is_master(r)) return std::nullopt;
+  const Parts parts = split_path(r.path);
+  const std::lock_guard<std::mutex> lock(state->mutex);
+  if (!is_resource_path(parts)) return authorize_path(*state, r);
+  const std::size_t skip = parts[0] == "api" ? 2 : 3;
+  const auto t = parse_target(r, parts[0] == "api" ? "" : parts[1], parts[skip - 1], Parts(parts.begin() + skip, parts.end()));
+  if (!t) return std::nullopt;  // answered 404 by route()
+  return authorize_resource(*state, r, *t);
+}
+
 ApiResponse route(const std::shared_ptr<ClusterState>& state, const ApiRequest& r) {
   // The transport never reads more (server.cpp); a caller of handle() is held to it too.
   if (r.body.size() > kMaxRequestBodyBytes) return request_entity_too_large();
   if (wants_impersonation(r)) {
-    std::variant<ApiRequest, ApiResponse> as;
-    {
-      const std::lock_guard<std::mutex> lock(state->mutex);
-      as = impersonate(*state, r);
-    }
+    auto as = resolve_impersonation(state, r);
     if (auto* refused = std::get_if<ApiResponse>(&as)) return *refused;
     return route(state, std::get<ApiRequest>(as));
   }

@@ -10,6 +10,8 @@
 #pragma once
 
 #include <memory>
+#include <optional>
+#include <variant>
 
 #include "sandbox/api.h"
 #include "sandbox/cluster_state.h"
@@ -17,5 +19,13 @@
 namespace mkq::sandbox {
 
 ApiResponse route(const std::shared_ptr<ClusterState>& state, const ApiRequest& r);
+
+// Impersonation alone (impersonation.h): the request as the impersonated
+// user, or the refusal; `r` itself when it impersonates no one.
+std::variant<ApiRequest, ApiResponse> resolve_impersonation(const std::shared_ptr<ClusterState>& state, const ApiRequest& r);
+
+// Authorization alone, as kube-apiserver decides it before any handler reads
+// the body: a refusal (403), or nullopt. Impersonation resolved first.
+std::optional<ApiResponse> authorize_request(const std::shared_ptr<ClusterState>& state, const ApiRequest& r);
 
 }  // namespace mkq::sandbox

@@ -205,28 +205,71 @@ struct HttpsServer::Impl {
     return false;
   }
 
-  // A request with a body: authenticated before one byte of it is read (an
-  // unauthenticated 300 MB body costs nothing), then read up to
-  // kMaxRequestBodyBytes (413 past it, as kube-apiserver). A body left unread
-  // closes the connection after the answer.
-  void handle_with_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
+  // What kube-apiserver's filters do before a handler runs, in their order:
+  // authentication (401), impersonation (its 403), API Priority and Fairness
+  // on the user the request runs as (headers, 429), then the body: read only
+  // now (an unauthenticated 300 MB body costs nothing), up to
+  // kMaxRequestBodyBytes -- past it, a caller authorization refuses gets that
+  // 403 (upstream authorizes before reading), any other the 413. A body left
+  // unread closes the connection after the answer.
+  void serve(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader* reader) {
     res.set_header("Cache-Control", "no-cache, private");
+    const auto unread = [&res, reader] {
+      if (reader != nullptr) res.set_header("Connection", "close");
+    };
     const std::optional<Identity> identity = authenticate(req, cluster);
     if (!identity) {
       set_status(res, 401, "Unauthorized", "Unauthorized");
-      res.set_header("Connection", "close");
+      unread();
       return;
     }
-    const auto refuse_too_large = [&res] {
-      const ApiResponse answer = request_entity_too_large();
-      res.status = answer.status;
-      res.set_content(answer.body, answer.content_type.c_str());
+    ApiRequest request = request_of(req, *identity);
+    std::variant<ApiRequest, ApiResponse> as;
+    try {
+      as = cluster.impersonate(request);
+    } catch (const std::exception& e) {
+      set_status(res, 500, "InternalError", std::string("Internal error occurred: ") + e.what());
+      unread();
+      return;
+    }
+    if (auto* refused = std::get_if<ApiResponse>(&as)) {
+      write_answer(res, *refused);
+      unread();
+      return;
+    }
+    request = std::move(std::get<ApiRequest>(as));
+    const Flow flow = classify_flow(request.user, request.groups, req.path);
+    for (const auto& [name, value] : flow_headers(flow)) res.set_header(name, value);
+    const FlowControl::Seat seat = flow_control.admit(flow);  // held while the request is served
+    if (seat.rejected()) {
+      res.status = 429;
+      res.set_header("Retry-After", kRetryAfterSeconds);
+      res.set_header("X-Content-Type-Options", "nosniff");
+      res.set_content(kTooManyRequestsBody, "text/plain; charset=utf-8");
+      unread();
+      return;
+    }
+    if (reader == nullptr) {
+      request.body = req.body;
+    } else if (!read_body(req, res, *reader, request)) {
+      return;
+    }
+    if (inject_fault(req, res)) return;
+    answer(req, res, request);
+  }
+
+  // Reads the body into request.body; false when res is answered instead.
+  bool read_body(const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader,
+                 ApiRequest& request) {
+    const auto refuse_too_large = [&] {
+      const std::optional<ApiResponse> denied = cluster.authorize(request);
+      write_answer(res, denied ? *denied : request_entity_too_large());
       res.set_header("Connection", "close");
+      return false;
     };
     if (req.has_header("Content-Length") &&
         std::strtoull(req.get_header_value("Content-Length").c_str(), nullptr, 10) > kMaxRequestBodyBytes) {
-      refuse_too_large();
-      return;
+      return refuse_too_large();
     }
     std::string body;
     bool too_large = false;
@@ -238,42 +281,17 @@ struct HttpsServer::Impl {
       body.append(data, length);
       return true;
     });
-    if (too_large) {
-      refuse_too_large();
-      return;
-    }
+    if (too_large) return refuse_too_large();
     if (!read) {
       set_status(res, 400, "BadRequest", "the body of the request could not be read");
       res.set_header("Connection", "close");
-      return;
+      return false;
     }
-    answer(req, res, *identity, std::move(body));
+    request.body = std::move(body);
+    return true;
   }
 
-  void handle(const httplib::Request& req, httplib::Response& res) {
-    res.set_header("Cache-Control", "no-cache, private");
-    const std::optional<Identity> identity = authenticate(req, cluster);
-    if (!identity) {
-      set_status(res, 401, "Unauthorized", "Unauthorized");
-      return;
-    }
-    answer(req, res, *identity, req.body);
-  }
-
-  void answer(const httplib::Request& req, httplib::Response& res, const Identity& identity, std::string body) {
-    // API Priority and Fairness classifies what authentication let through.
-    const Flow flow = classify_flow(identity.user, identity.groups, req.path);
-    for (const auto& [name, value] : flow_headers(flow)) res.set_header(name, value);
-    const FlowControl::Seat seat = flow_control.admit(flow);  // held while the request is served
-    if (seat.rejected()) {
-      res.status = 429;
-      res.set_header("Retry-After", kRetryAfterSeconds);
-      res.set_header("X-Content-Type-Options", "nosniff");
-      res.set_content(kTooManyRequestsBody, "text/plain; charset=utf-8");
-      return;
-    }
-    if (inject_fault(req, res)) return;
-
+  static ApiRequest request_of(const httplib::Request& req, const Identity& identity) {
     ApiRequest request;
     request.method = req.method;
     request.path = req.path;
@@ -282,10 +300,19 @@ struct HttpsServer::Impl {
       std::string& slot = request.headers[lower(name)];
       slot = slot.empty() ? value : slot + "," + value;
     }
-    request.body = std::move(body);
     request.user = identity.user;
     request.groups = identity.groups;
+    return request;
+  }
 
+  // A complete (not streamed) answer.
+  static void write_answer(httplib::Response& res, const ApiResponse& response) {
+    res.status = response.status;
+    for (const auto& [name, value] : response.headers) res.set_header(name, value);
+    res.set_content(response.body, response.content_type.c_str());
+  }
+
+  void answer(const httplib::Request& req, httplib::Response& res, const ApiRequest& request) {
     ApiResponse response;
     try {
       response = cluster.handle(request);
@@ -347,9 +374,9 @@ HttpsServer::HttpsServer(Cluster& cluster, const Pki& pki, ServerOptions options
   impl->server.set_tcp_nodelay(true);
   impl->server.set_read_timeout(30, 0);
   impl->server.set_write_timeout(30, 0);
-  const auto handler = [impl](const httplib::Request& req, httplib::Response& res) { impl->handle(req, res); };
+  const auto handler = [impl](const httplib::Request& req, httplib::Response& res) { impl->serve(req, res, nullptr); };
   const auto with_body = [impl](const httplib::Request& req, httplib::Response& res, const httplib::ContentReader& reader) {
-    impl->handle_with_body(req, res, reader);
+    impl->serve(req, res, &reader);
   };
   impl->server.Get(".*", handler);
   impl->server.Post(".*", with_body);

@@ -20,27 +20,78 @@ struct Column {
   std::string json_path;  // empty: computed by `compute`
 };
 
-std::vector<Column> builtin_columns(const ResourceInfo& info) {
-  if (info.group.empty() && info.resource == "namespaces") {
-    return {{"Status", "string", "", "The status of the namespace", 0, ".status.phase"}};
+constexpr const char* kCreationDescription =
+    "CreationTimestamp is a timestamp representing the server time when this object was created.";
+
+// The age of the object ("5m"), where kube-apiserver's printer puts it.
+Column age_column() { return {"Age", "string", "", kCreationDescription, 0, "@age"}; }
+// Roles and CRDs print when they were created, as an RFC 3339 time.
+Column created_at_column() { return {"Created At", "date", "", kCreationDescription, 0, "@created"}; }
+
+// The columns after Name: kube-apiserver's printers for the built-in kinds,
+// a CRD's additionalPrinterColumns for its custom resources (only Age when
+// it declares none, as apiextensions-apiserver serves them).
+std::vector<Column> table_columns(const ResourceInfo& info) {
+  const bool core = info.group.empty();
+  if (core && info.resource == "namespaces") {
+    return {{"Status", "string", "", "The status of the namespace", 0, ".status.phase"}, age_column()};
   }
-  if (info.group.empty() && info.resource == "secrets") {
+  if (core && info.resource == "secrets") {
     return {{"Type", "string", "", "The type of the secret", 0, ".type"},
-            {"Data", "string", "", "The number of entries in the secret", 0, "#data"}};
+            {"Data", "string", "", "The number of entries in the secret", 0, "#data"}, age_column()};
   }
-  if (info.group.empty() && info.resource == "configmaps") {
-    return {{"Data", "string", "", "The number of entries in the config map", 0, "#data"}};
+  if (core && info.resource == "configmaps") {
+    return {{"Data", "string", "", "The number of entries in the config map", 0, "#data"}, age_column()};
   }
-  if (info.group.empty() && info.resource == "serviceaccounts") {
-    return {{"Secrets", "string", "", "The number of secrets", 0, "#secrets"}};
+  if (core && info.resource == "serviceaccounts") {
+    return {{"Secrets", "string", "", "The number of secrets", 0, "#secrets"}, age_column()};
   }
   if (info.group == "apps" && info.resource == "deployments") {
     return {{"Ready", "string", "", "Number of the pod with ready state", 0, "=ready"},
             {"Up-to-date", "integer", "", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0, "=.status.updatedReplicas"},
-            {"Available", "integer", "", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0, "=.status.availableReplicas"}};
+            {"Available", "integer", "", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0, "=.status.availableReplicas"},
+            age_column()};
   }
+  if (info.group == "rbac.authorization.k8s.io" && (info.resource == "roles" || info.resource == "clusterroles")) {
+    return {created_at_column()};
+  }
+  if (info.group == "rbac.authorization.k8s.io" && (info.resource == "rolebindings" || info.resource == "clusterrolebindings")) {
+    return {{"Role", "string", "", "RoleRef can only reference a ClusterRole in the global namespace. If the RoleRef cannot be resolved, the Authorizer must return an error. This field is immutable.", 0, "@role"},
+            age_column(),
+            {"Users", "string", "", "Users in the roleBinding", 1, "@User"},
+            {"Groups", "string", "", "Groups in the roleBinding", 1, "@Group"},
+            {"ServiceAccounts", "string", "", "ServiceAccounts in the roleBinding", 1, "@ServiceAccount"}};
+  }
+  if (info.group == "apiextensions.k8s.io" && info.resource == "customresourcedefinitions") return {created_at_column()};
+  if (info.group == "coordination.k8s.io" && info.resource == "leases") {
+    return {{"Holder", "string", "", "holderIdentity contains the identity of the holder of a current lease. If Coordinated Leader Election is used, the holder identity must be equal to the elected LeaseCandidate.metadata.name field.", 0, ".spec.holderIdentity"},
+            age_column()};
+  }
+  if (!info.custom) return {age_column()};
+  if (info.columns.empty()) return {{"Age", "date", "", kCreationDescription, 0, ".metadata.creationTimestamp"}};
   std::vector<Column> out;
-  for (const auto& c : info.columns) out.push_back({c.name, c.type, c.format, c.description, c.priority, c.json_path});
+  for (const auto& c : info.columns) {
+    out.push_back({c.name, c.type, c.format,
+                   c.description.empty() ? "Custom resource definition column (in JSONPath format): " + c.json_path : c.description,
+                   c.priority, c.json_path});
+  }
+  return out;
+}
+
+// A binding's cells: its role as Kind/name, or its subjects of one kind
+// joined by ", " (service accounts as namespace/name).
+nlohmann::json binding_cell(const std::string& what, const nlohmann::json& binding) {
+  if (what == "role") {
+    const auto ref = binding.value("roleRef", nlohmann::json::object());
+    return ref.value("kind", std::string()) + "/" + ref.value("name", std::string());
+  }
+  std::string out;
+  for (const auto& subject : binding.value("subjects", nlohmann::json::array())) {
+    if (!subject.is_object() || subject.value("kind", std::string()) != what) continue;
+    std::string name = subject.value("name", std::string());
+    if (what == "ServiceAccount") name = subject.value("namespace", std::string()) + "/" + name;
+    out += (out.empty() ? "" : ", ") + name;
+  }
   return out;
 }
 
@@ -60,6 +111,13 @@ nlohmann::json count_cell(const std::string& path, const nlohmann::json& object)
 }
 
 nlohmann::json cell(const Column& column, const nlohmann::json& object, std::time_t now) {
+  if (column.json_path == "@age" || column.json_path == "@created") {
+    const std::string created = object.value("metadata", nlohmann::json::object()).value("creationTimestamp", std::string());
+    const long long at = parse_timestamp(created);
+    if (column.json_path == "@created") return at < 0 ? std::string("<unknown>") : format_timestamp(static_cast<std::time_t>(at));
+    return at < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - at);
+  }
+  if (column.json_path.rfind('@', 0) == 0) return binding_cell(column.json_path.substr(1), object);
   if (column.json_path.rfind('=', 0) == 0) return count_cell(column.json_path.substr(1), object);
   if (column.json_path.rfind('#', 0) == 0) {
     const auto field = object.value(column.json_path.substr(1), nlohmann::json());
@@ -272,23 +330,17 @@ nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::js
                         const nlohmann::json& list_metadata, const std::string& include_object, std::time_t now) {
   const bool events = is_event(info);
   const bool workloads = has_workload_printer(info);  // nodes, pods: all columns their own
-  const auto columns = builtin_columns(info);
+  const auto columns = (events || workloads) ? std::vector<Column>{} : table_columns(info);
   nlohmann::json definitions = events ? event_columns() : workloads ? workload_columns(info) : nlohmann::json::array();
   if (!events && !workloads) definitions.push_back({{"name", "Name"},
                          {"type", "string"},
                          {"format", "name"},
                          {"description", "Name must be unique within a namespace."},
                          {"priority", 0}});
-  for (const auto& c : columns) {  // none for nodes and pods
+  for (const auto& c : columns) {
     definitions.push_back(
         {{"name", c.name}, {"type", c.type}, {"format", c.format}, {"description", c.description}, {"priority", c.priority}});
   }
-  if (!events && !workloads) definitions.push_back({{"name", "Age"},
-                         {"type", "string"},
-                         {"format", ""},
-                         {"description", "CreationTimestamp is a timestamp representing the server time when this "
-                                         "object was created."},
-                         {"priority", 0}});
   nlohmann::json rows = nlohmann::json::array();
   for (const auto& object : objects) {
     const auto meta = object.value("metadata", nlohmann::json::object());
@@ -300,8 +352,6 @@ nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::js
     } else {
       cells.push_back(meta.value("name", std::string()));
       for (const auto& c : columns) cells.push_back(cell(c, object, now));
-      const long long created = parse_timestamp(meta.value("creationTimestamp", std::string()));
-      cells.push_back(created < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - created));
     }
     nlohmann::json row = {{"cells", cells}};
     if (include_object == "Object") {

@@ -78,11 +78,22 @@ std::optional<ApiResponse> check_namespace(ClusterState& state, const ResourceIn
   return check_namespace_open(state, info, t.ns, meta.value("name", std::string()));
 }
 
-// Records an Update entry for ?fieldManager (kubectl sends one on every write).
-void record_update_manager(const ApiRequest& r, const ResourceInfo& info, json& object, const json* before) {
-  const std::string manager = query_value(r, "fieldManager");
-  if (manager.empty()) return;
-  note_manager(object, before, manager, "Update", info.api_version(), format_timestamp(std::time(nullptr)));
+FieldTypes field_types(const ResourceInfo& info) {
+  return FieldTypes{info.custom && info.schema.is_object() ? &info.schema : nullptr};
+}
+
+// The manager of a write: ?fieldManager (kubectl sends one on every write), else the User-Agent's first segment.
+FieldManager field_manager(const ApiRequest& r, const ResourceInfo& info, const Target& t) {
+  return FieldManager{manager_or_user_agent(query_value(r, "fieldManager"), header(r, "user-agent")), info.api_version(),
+                      t.sub == "status" ? "status" : "", format_timestamp(std::time(nullptr))};
+}
+
+// Records the Update entry of a write that is not an apply.
+void record_update_manager(const ApiRequest& r, const ResourceInfo& info, const Target& t, json& object,
+                           const json* before) {
+  const FieldManager who = field_manager(r, info, t);
+  if (who.manager.empty()) return;
+  note_update(object, before, who, field_types(info));
 }
 
 bool has_finalizers(const json& meta) {
@@ -176,14 +187,17 @@ ApiResponse store_write_over(ClusterState& state, const ApiRequest& r, const Res
 // Writes `candidate` over `existing` (a PUT, PATCH, apply or status write):
 // keeps what the client may not change, checks the resourceVersion,
 // validates, bumps generation and stores.
+// `applied`: the candidate comes from a server-side apply, its managedFields already recorded.
 ApiResponse write_over(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t,
-                       const json& existing, json candidate, bool require_rv, int created_status = 200) {
+                       const json& existing, json candidate, bool require_rv, bool applied = false) {
   if (auto error = check_write_over(state, info, t, existing, candidate, require_rv)) return *error;
   json result;
   if (t.sub == "status") {
     result = existing;
     if (candidate.contains("status")) result["status"] = candidate["status"];
     else result.erase("status");
+    if (applied) result["metadata"]["managedFields"] = candidate["metadata"].value("managedFields", json::array());
+    if (applied && result["metadata"]["managedFields"].empty()) result["metadata"].erase("managedFields");
   } else {
     result = std::move(candidate);
     if (auto error = keep_server_fields(info, existing, result)) return *error;
@@ -202,9 +216,9 @@ ApiResponse write_over(ClusterState& state, const ApiRequest& r, const ResourceI
   if (info.has_generation && spec_part(existing, info.has_status) != spec_part(result, info.has_status)) {
     result["metadata"]["generation"] = existing["metadata"].value("generation", 1) + 1;
   }
-  record_update_manager(r, info, result, &existing);
-  if (is_dry_run(r)) return with_warnings(object_response(r, info, created_status, result), warnings);
-  return store_write_over(state, r, info, t, existing, result, warnings, created_status);
+  if (!applied) record_update_manager(r, info, t, result, &existing);
+  if (is_dry_run(r)) return with_warnings(object_response(r, info, 200, result), warnings);
+  return store_write_over(state, r, info, t, existing, result, warnings, 200);
 }
 
 // A merge, JSON or strategic merge patch applied to `existing`.
@@ -250,8 +264,7 @@ ApiResponse apply_object(ClusterState& state, const ApiRequest& r, const Resourc
                          const std::optional<json>& existing) {
   json config;
   if (auto error = parse_object(r, &config)) return *error;
-  const std::string manager = query_value(r, "fieldManager");
-  if (manager.empty()) {
+  if (query_value(r, "fieldManager").empty()) {
     return invalid(info, t.name, {{"FieldValueRequired", "metadata.managedFields.fieldManager",
                                    "Required value: is required for apply patch"}});
   }
@@ -260,24 +273,23 @@ ApiResponse apply_object(ClusterState& state, const ApiRequest& r, const Resourc
                        ") does not match the name on the URL (" + t.name + ")");
   }
   config["metadata"]["name"] = t.name;
-  const std::string now = format_timestamp(std::time(nullptr));
-  ApiRequest write_request = r;
-  write_request.query.erase("fieldManager");
-  if (!existing) {
-    json object = config;
-    object["metadata"].erase("managedFields");
-    note_apply(object, config, manager, info.api_version(), now);
-    return create_object(state, write_request, info, t, &object);
+  ApplyRefusal refusal;
+  auto merged = server_side_apply(existing ? &*existing : nullptr, config, field_manager(r, info, t),
+                                  query_true(r, "force"), field_types(info), &refusal);
+  if (!merged && refusal.conflict) {
+    return status_error(409, "Conflict", refusal.message,
+                        {{"name", t.name}, {"group", info.group}, {"kind", info.resource}, {"causes", refusal.causes}});
   }
-  std::string conflict_message;
-  json conflicts;
-  auto merged = server_side_apply(*existing, config, manager, info.api_version(), now, query_true(r, "force"),
-                                  &conflict_message, &conflicts);
   if (!merged) {
-    return status_error(409, "Conflict", conflict_message,
-                        {{"name", t.name}, {"group", info.group}, {"kind", info.resource}, {"causes", conflicts}});
+    // A plain error in kube-apiserver's handler: a 500 without a reason.
+    json status = status_body(500, "", "failed to create typed patch object (" + (t.ns.empty() ? "" : t.ns + "/") +
+                                           t.name + "; " + info.group + "/" + info.version + ", Kind=" + info.kind +
+                                           "): " + refusal.message);
+    status.erase("reason");
+    return json_response(500, status);
   }
-  return write_over(state, write_request, info, t, *existing, std::move(*merged), false);
+  if (!existing) return create_object(state, r, info, t, &*merged);
+  return write_over(state, r, info, t, *existing, std::move(*merged), false, true);
 }
 
 // metadata.name, or one made from generateName.
@@ -322,7 +334,7 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   const ObjectKey key = key_of(info, t.ns, name);
   if (state.store->get(key)) return already_exists(info, name);
   if (is_crd(info)) set_crd_status(object);
-  record_update_manager(r, info, object, nullptr);
+  if (applied == nullptr) record_update_manager(r, info, t, object, nullptr);
   if (is_dry_run(r)) return with_warnings(object_response(r, info, 201, object), warnings);
   state.store->put(key, object, "ADDED");
   if (is_crd(info)) refresh_registry(state);

@@ -6,6 +6,7 @@
 
 #include "sandbox/responses.h"
 #include "sandbox/selector.h"
+#include "sandbox/table.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -16,8 +17,24 @@ constexpr std::size_t kWatchBatch = 500;
 constexpr int kDefaultWatchSeconds = 1800;
 constexpr int kBookmarkSeconds = 5;
 
-std::string event_line(const ResourceInfo& info, const std::string& type, json object) {
-  return json({{"type", type}, {"object", present(info, std::move(object))}}).dump() + "\n";
+// How a watch presents its objects: as they are, or (Accept: as=Table) each
+// as a one-row Table, the column definitions in the first event only, as
+// kube-apiserver's watch encoder sends them.
+struct Presentation {
+  bool table = false;
+  std::string include_object;  // ?includeObject
+  bool headers_sent = false;
+};
+
+std::string event_line(const ResourceInfo& info, const std::string& type, json object, Presentation& how) {
+  json shown = present(info, std::move(object));
+  if (how.table) {
+    const std::string rv = shown["metadata"].value("resourceVersion", "");
+    shown = to_table(info, {shown}, {{"resourceVersion", rv}}, how.include_object, std::time(nullptr));
+    if (how.headers_sent) shown["columnDefinitions"] = nullptr;
+    how.headers_sent = true;
+  }
+  return json({{"type", type}, {"object", std::move(shown)}}).dump() + "\n";
 }
 
 std::string expired_line(const std::string& message) {
@@ -29,8 +46,8 @@ std::string expired_line(const std::string& message) {
 class WatchStream {
  public:
   WatchStream(std::shared_ptr<ClusterState> state, ResourceInfo info, std::optional<std::string> ns, Selector filter,
-              std::int64_t from, std::vector<std::string> initial, int timeout_seconds, bool bookmarks)
-      : state_(std::move(state)), info_(std::move(info)), ns_(std::move(ns)), filter_(std::move(filter)), last_(from),
+              std::int64_t from, std::vector<std::string> initial, int timeout_seconds, bool bookmarks, Presentation how)
+      : state_(std::move(state)), info_(std::move(info)), ns_(std::move(ns)), filter_(std::move(filter)), how_(std::move(how)), last_(from),
         pending_(std::move(initial)),
         deadline_(std::chrono::steady_clock::now() + std::chrono::seconds(timeout_seconds)),
         last_sent_(std::chrono::steady_clock::now()), bookmarks_(bookmarks) {}
@@ -76,7 +93,7 @@ class WatchStream {
       last_ = e.rv;
       if (ns_ && e.ns != *ns_) continue;
       if (!filter_.matches(e.object)) continue;
-      chunk += event_line(info_, e.type, std::move(e.object));
+      chunk += event_line(info_, e.type, std::move(e.object), how_);
     }
   }
 
@@ -91,6 +108,7 @@ class WatchStream {
   const ResourceInfo info_;
   const std::optional<std::string> ns_;
   const Selector filter_;
+  Presentation how_;
   std::int64_t last_;  // the last resourceVersion read; -1: the stream ends after pending_
   std::vector<std::string> pending_;
   const std::chrono::steady_clock::time_point deadline_;
@@ -124,11 +142,12 @@ ApiResponse watch(const std::shared_ptr<ClusterState>& state, const ApiRequest& 
   const std::optional<std::string> ns = info.namespaced && !t.ns.empty() ? std::optional(t.ns) : std::nullopt;
   std::int64_t from = 0;
   std::vector<std::string> initial;
+  Presentation how{wants_table(header(r, "accept")), query_value(r, "includeObject"), false};
   if (rv_text.empty() || rv_text == "0") {
     // No resourceVersion: the current state as ADDED events, then changes.
     from = state->store->current_rv();
     for (auto& object : state->store->list(info.group, info.resource, ns, "", 0)) {
-      if (selector->matches(object)) initial.push_back(event_line(info, "ADDED", std::move(object)));
+      if (selector->matches(object)) initial.push_back(event_line(info, "ADDED", std::move(object), how));
     }
   } else {
     try {
@@ -144,7 +163,7 @@ ApiResponse watch(const std::shared_ptr<ClusterState>& state, const ApiRequest& 
   }
   lock.unlock();
   auto stream = std::make_shared<WatchStream>(state, info, ns, *selector, from, std::move(initial), *timeout,
-                                              query_true(r, "allowWatchBookmarks"));
+                                              query_true(r, "allowWatchBookmarks"), std::move(how));
   ApiResponse response;
   response.content_type = "application/json";
   response.stream = [stream](std::string& chunk) { return stream->next(chunk); };

@@ -278,6 +278,67 @@ TEST_CASE("sandbox api: rbac kinds and deletecollection", "[sandbox][api]") {
   CHECK(c->handle(request("GET", "/apis/rbac.authorization.k8s.io/v1/clusterroles/r")).status == 404);
 }
 
+TEST_CASE("sandbox api: roles and CRDs print Created At, bindings their role and subjects, as kube-apiserver's printers",
+          "[sandbox][api]") {
+  auto c = testing::memory_cluster();
+  REQUIRE(c->handle(request("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles",
+                            R"({"metadata":{"name":"r"},"rules":[{"apiGroups":[""],"resources":["configmaps"],"verbs":["get"]}]})"))
+              .status == 201);
+  REQUIRE(c->handle(request("POST", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings",
+                            R"({"metadata":{"name":"rb"},"roleRef":{"apiGroup":"rbac.authorization.k8s.io","kind":"Role","name":"r"},
+                                "subjects":[{"kind":"User","name":"u1"},{"kind":"Group","name":"g1"},{"kind":"User","name":"u2"},
+                                            {"kind":"ServiceAccount","name":"sa","namespace":"default"}]})"))
+              .status == 201);
+  const auto table_of = [&](const std::string& path) {
+    auto r = request("GET", path);
+    r.headers["accept"] = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+    return body_of(c->handle(r));
+  };
+  const auto names = [](const json& table) {
+    std::vector<std::string> out;
+    for (const auto& column : table["columnDefinitions"]) {
+      out.push_back(column["name"].get<std::string>() + "/" + std::to_string(column["priority"].get<int>()));
+    }
+    return out;
+  };
+  const json roles = table_of("/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles");
+  CHECK(names(roles) == std::vector<std::string>{"Name/0", "Created At/0"});
+  CHECK(roles["rows"][0]["cells"][1] == body_of(c->handle(request("GET", "/apis/rbac.authorization.k8s.io/v1/namespaces/default/roles/r")))["metadata"]["creationTimestamp"]);
+  const json bindings = table_of("/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings");
+  CHECK(names(bindings) == std::vector<std::string>{"Name/0", "Role/0", "Age/0", "Users/1", "Groups/1", "ServiceAccounts/1"});
+  const json cells = bindings["rows"][0]["cells"];
+  CHECK(cells[0] == "rb");
+  CHECK(cells[1] == "Role/r");
+  CHECK(cells[3] == "u1, u2");
+  CHECK(cells[4] == "g1");
+  CHECK(cells[5] == "default/sa");
+  const json crds = table_of("/apis/apiextensions.k8s.io/v1/customresourcedefinitions");
+  CHECK(names(crds) == std::vector<std::string>{"Name/0", "Created At/0"});
+}
+
+TEST_CASE("sandbox api: a watch asked for Tables sends each event as a one-row Table, columns first only", "[sandbox][api][watch]") {
+  auto c = testing::memory_cluster();
+  c->handle(request("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"a"},"data":{"x":"1"}})"));
+  auto r = request("GET", "/api/v1/namespaces/default/configmaps", "", {{"watch", "true"}, {"timeoutSeconds", "2"}});
+  r.headers["accept"] = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+  auto watch = c->handle(r);
+  REQUIRE(watch.stream);
+  std::string chunk;
+  REQUIRE(watch.stream(chunk));
+  const json first = json::parse(chunk.substr(0, chunk.find('\n')));
+  CHECK(first["type"] == "ADDED");
+  CHECK(first["object"]["kind"] == "Table");
+  CHECK(first["object"]["columnDefinitions"][1]["name"] == "Data");
+  CHECK(first["object"]["rows"][0]["cells"][0] == "a");
+  CHECK(first["object"]["rows"][0]["cells"][1] == 1);
+  c->handle(request("POST", "/api/v1/namespaces/default/configmaps", R"({"metadata":{"name":"b"}})"));
+  REQUIRE(watch.stream(chunk));
+  const json second = json::parse(chunk.substr(0, chunk.find('\n')));
+  CHECK(second["object"]["kind"] == "Table");
+  CHECK(second["object"]["columnDefinitions"].is_null());
+  CHECK(second["object"]["rows"][0]["cells"][0] == "b");
+}
+
 TEST_CASE("sandbox api: tables for built-in kinds", "[sandbox][api]") {
   auto c = testing::memory_cluster();
   auto r = request("GET", "/api/v1/namespaces");

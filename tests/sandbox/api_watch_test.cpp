@@ -140,7 +140,7 @@ TEST_CASE("sandbox api: server-side apply creates, merges and reports conflicts"
                                  {{"fieldManager", "bob"}}, apply_type));
   REQUIRE(clash.status == 409);
   CHECK(body_of(clash)["reason"] == "Conflict");
-  CHECK(body_of(clash)["message"] == "Apply failed with 1 conflict: conflict with \"alice\" using v1: .data.a");
+  CHECK(body_of(clash)["message"] == "Apply failed with 1 conflict: conflict with \"alice\": .data.a");
   CHECK(body_of(clash)["details"]["causes"][0]["field"] == ".data.a");
   // Same value: shared ownership, no conflict; a new field merges.
   auto shared = c->handle(request("PATCH", path, R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"cfg"},"data":{"a":"1","c":"3"}})",

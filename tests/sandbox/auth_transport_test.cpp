@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "sandbox/daemon.h"
+#include "sandbox/flow_control.h"
 #include "sandbox/identity.h"
 #include "sandbox/pki.h"
 #include "sandbox/server.h"
@@ -142,6 +143,113 @@ TEST_CASE("transport: a service-account token authenticates, RBAC decides, a bad
                          {{"Authorization", "Bearer " + token_for(*worker.cluster)}});
   REQUIRE(fresh);
   CHECK(fresh->status == 200);
+}
+
+// The multikueue account may impersonate users (a ClusterRole bound to it).
+void let_impersonate_users(Cluster& c) {
+  admin(c, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+        json::parse(R"({"metadata": {"name": "impersonator"}, "rules": [{"apiGroups": [""], "resources": ["users"], "verbs": ["impersonate"]}]})"));
+  admin(c, "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+        json::parse(R"({"metadata": {"name": "impersonator"}, "roleRef": {"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "impersonator"},
+          "subjects": [{"kind": "ServiceAccount", "name": "multikueue-sa", "namespace": "kueue-system"}]})"));
+}
+
+TEST_CASE("transport: API Priority and Fairness classifies the impersonated user, as kube-apiserver's filter order does",
+          "[sandbox][apf][identity]") {
+  Served worker(true);
+  const std::string token = token_for(*worker.cluster);
+  auto http = client(worker.server->port());
+  const std::string path = "/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads";
+  const auto header_map = [](const mkq::sandbox::Flow& flow) {
+    std::map<std::string, std::string> out;
+    for (const auto& [name, value] : mkq::sandbox::flow_headers(flow)) out[name] = value;
+    return out;
+  };
+  const auto as_account = header_map(mkq::sandbox::classify_flow(
+      "system:serviceaccount:kueue-system:multikueue-sa", {"system:serviceaccounts", "system:authenticated"}, path));
+  const auto as_alice = header_map(mkq::sandbox::classify_flow("alice", {"system:authenticated"}, path));
+  REQUIRE(as_account.at("X-Kubernetes-Pf-Flowschema-Uid") != as_alice.at("X-Kubernetes-Pf-Flowschema-Uid"));
+
+  // Without the right to impersonate: the impersonation filter's 403, before APF (no APF headers).
+  auto refused = http->Get(path, {{"Authorization", "Bearer " + token}, {"Impersonate-User", "alice"}});
+  REQUIRE(refused);
+  CHECK(refused->status == 403);
+  CHECK(json::parse(refused->body)["message"] ==
+        "users \"alice\" is forbidden: User \"system:serviceaccount:kueue-system:multikueue-sa\" cannot impersonate "
+        "resource \"users\" in API group \"\" at the cluster scope");
+  CHECK_FALSE(refused->has_header("X-Kubernetes-Pf-Flowschema-Uid"));
+
+  let_impersonate_users(*worker.cluster);
+  auto own = http->Get(path, {{"Authorization", "Bearer " + token}});
+  REQUIRE(own);
+  CHECK(own->get_header_value("X-Kubernetes-Pf-Flowschema-Uid") == as_account.at("X-Kubernetes-Pf-Flowschema-Uid"));
+  auto as = http->Get(path, {{"Authorization", "Bearer " + token}, {"Impersonate-User", "alice"}});
+  REQUIRE(as);
+  CHECK(as->status == 403);  // alice may not list workloads
+  CHECK(as->get_header_value("X-Kubernetes-Pf-Flowschema-Uid") == as_alice.at("X-Kubernetes-Pf-Flowschema-Uid"));
+  CHECK(as->get_header_value("X-Kubernetes-Pf-Prioritylevel-Uid") == as_alice.at("X-Kubernetes-Pf-Prioritylevel-Uid"));
+}
+
+// The transport asks Cluster::authorize before it refuses a body as too large
+// (an HTTP client writing 4 MiB to a server that answers early sees a reset,
+// so e2e.conformance_api checks the whole path with curl).
+TEST_CASE("authorize: what authorization alone answers, impersonation resolved, before a body is read",
+          "[sandbox][limits][identity]") {
+  auto c = open_cluster();
+  prepare(*c, true);
+  auto anonymous = request("POST", "/api/v1/namespaces/default/configmaps");
+  anonymous.user = "system:anonymous";
+  anonymous.groups = {"system:unauthenticated"};
+  const auto denied = c->authorize(anonymous);
+  REQUIRE(denied);
+  CHECK(denied->status == 403);
+  CHECK(body_of(*denied)["message"] ==
+        "configmaps is forbidden: User \"system:anonymous\" cannot create resource \"configmaps\" in API group \"\" "
+        "in the namespace \"default\"");
+  auto account = request("POST", "/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads");
+  account.user = "system:serviceaccount:kueue-system:multikueue-sa";
+  account.groups = {"system:serviceaccounts", "system:serviceaccounts:kueue-system", "system:authenticated"};
+  CHECK_FALSE(c->authorize(account));
+  auto as_account = request("POST", "/apis/kueue.x-k8s.io/v1beta2/namespaces/kueue-system/workloads");
+  as_account.headers["impersonate-user"] = account.user;
+  CHECK_FALSE(c->authorize(as_account));  // the admin may impersonate; the account may create
+  account.path = "/api/v1/namespaces/kueue-system/configmaps";
+  CHECK(c->authorize(account)->status == 403);
+}
+
+TEST_CASE("token review: the sandbox's tokens are authenticated with the account's name, uid and groups",
+          "[sandbox][identity]") {
+  auto c = open_cluster();
+  prepare(*c, false);
+  const std::string token = token_for(*c);
+  const std::string path = "/apis/authentication.k8s.io/v1/tokenreviews";
+  const auto review = [&](const json& spec) {
+    return c->handle(request("POST", path, json({{"apiVersion", "authentication.k8s.io/v1"}, {"kind", "TokenReview"}, {"spec", spec}}).dump()));
+  };
+  auto ok = review({{"token", token}});
+  REQUIRE(ok.status == 201);
+  const json status = body_of(ok)["status"];
+  const json account = body_of(c->handle(request("GET", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa")));
+  CHECK(status["authenticated"] == true);
+  CHECK(status["user"]["username"] == "system:serviceaccount:kueue-system:multikueue-sa");
+  CHECK(status["user"]["uid"] == account["metadata"]["uid"]);
+  CHECK(status["user"]["groups"] ==
+        json::parse(R"(["system:serviceaccounts", "system:serviceaccounts:kueue-system", "system:authenticated"])"));
+  CHECK(status["audiences"] == json::array({"https://kubernetes.default.svc.cluster.local"}));
+  CHECK(body_of(ok)["kind"] == "TokenReview");
+
+  auto unknown = review({{"token", "garbage"}});
+  REQUIRE(unknown.status == 201);
+  CHECK(body_of(unknown)["status"] == json({{"user", json::object()}}));
+  auto elsewhere = review({{"token", token}, {"audiences", {"vault"}}});
+  REQUIRE(elsewhere.status == 201);
+  CHECK_FALSE(body_of(elsewhere)["status"].contains("authenticated"));
+  CHECK(body_of(elsewhere)["status"]["error"] ==
+        "[invalid bearer token, token audiences [\"https://kubernetes.default.svc.cluster.local\"] is invalid for the "
+        "target audiences [\"vault\"]]");
+  auto empty = review(json::object());
+  CHECK(empty.status == 400);
+  CHECK(body_of(empty)["message"] == "token is required for TokenReview in authentication");
 }
 
 TEST_CASE("transport: dropped-connection faults close the connection without an answer", "[sandbox][faults]") {
