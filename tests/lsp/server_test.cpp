@@ -194,3 +194,28 @@ TEST_CASE("bad messages get JSON-RPC errors and the server goes on", "[lsp][serv
   CHECK(transport.response(5)["error"]["code"] == -32602);
   CHECK(transport.response(6)["error"]["code"] == -32800);
 }
+
+TEST_CASE("hover shows the value an expression evaluates to, quantities canonical", "[lsp][hover]") {
+  mkq::testing::FakeClock clock;
+  mkq::sema::InMemoryFileSystem disk;
+  const std::string text = "let a = 3 * 64\nlet gpus = 24\nlet mem = gpus * 64Gi\nlet half = 1536Mi / 3\n";
+  ScriptedTransport transport(clock);
+  const auto hover = [&](int id, int line, int character) {
+    transport.at(0ms, request(id, "textDocument/hover",
+                              {{"textDocument", {{"uri", kUri}}}, {"position", {{"line", line}, {"character", character}}}}));
+  };
+  transport.at(0ms, request(1, "initialize", {{"capabilities", json::object()}}));
+  transport.at(0ms, notification("textDocument/didOpen",
+                                 {{"textDocument", {{"uri", kUri}, {"languageId", "mkq"}, {"version", 1}, {"text", text}}}}));
+  hover(2, 0, 10);  // on `*`
+  hover(3, 2, 16);  // on `*` of gpus * 64Gi
+  hover(4, 3, 17);  // on `/`
+  hover(5, 1, 0);   // on `let`: nothing
+  mkq::lsp::serve(transport, clock, disk, {});
+
+  const auto value = [&](int id) { return transport.response(id)["result"]["contents"]["value"].get<std::string>(); };
+  CHECK(value(2) == "```mkq\n3 * 64\n```\n= `192`");
+  CHECK(value(3) == "```mkq\ngpus * 64Gi\n```\n= `1536Gi`");
+  CHECK(value(4) == "```mkq\n1536Mi / 3\n```\n= `512Mi`");
+  CHECK(transport.response(5)["result"].is_null());
+}
