@@ -7,6 +7,7 @@
 #include "compiler/sema/value.h"
 #include "lsp/features.h"
 #include "lsp/fields.h"
+#include "lsp/walk.h"
 
 namespace mkq::lsp {
 
@@ -112,53 +113,7 @@ class Finder {
   void expression(const syntax::Expr* expr) {
     if (expr == nullptr || !contains(expr->range, offset_)) return;
     if (!is_literal(*expr)) spot.expr = expr;  // inner ones found later replace it
-    switch (expr->kind) {
-      case syntax::ExprKind::String:
-        for (const auto& part : static_cast<const syntax::StringExpr&>(*expr).parts) expression(part.expr.get());
-        return;
-      case syntax::ExprKind::List:
-        for (const auto& item : static_cast<const syntax::ListExpr&>(*expr).items) expression(item.get());
-        return;
-      case syntax::ExprKind::Map:
-        for (const auto& entry : static_cast<const syntax::MapExpr&>(*expr).entries) expression(entry.value.get());
-        return;
-      case syntax::ExprKind::Comprehension: {
-        const auto& comp = static_cast<const syntax::ComprehensionExpr&>(*expr);
-        expression(comp.element.get());
-        expression(comp.iterable.get());
-        return expression(comp.condition.get());
-      }
-      case syntax::ExprKind::Field:
-        return expression(static_cast<const syntax::FieldExpr&>(*expr).object.get());
-      case syntax::ExprKind::Index: {
-        const auto& index = static_cast<const syntax::IndexExpr&>(*expr);
-        expression(index.object.get());
-        return expression(index.index.get());
-      }
-      case syntax::ExprKind::Call: {
-        const auto& call = static_cast<const syntax::CallExpr&>(*expr);
-        expression(call.callee.get());
-        for (const auto& arg : call.args) expression(arg.value.get());
-        return;
-      }
-      case syntax::ExprKind::Unary:
-        return expression(static_cast<const syntax::UnaryExpr&>(*expr).operand.get());
-      case syntax::ExprKind::Binary: {
-        const auto& binary = static_cast<const syntax::BinaryExpr&>(*expr);
-        expression(binary.left.get());
-        return expression(binary.right.get());
-      }
-      case syntax::ExprKind::Conditional: {
-        const auto& conditional = static_cast<const syntax::ConditionalExpr&>(*expr);
-        expression(conditional.condition.get());
-        expression(conditional.then_value.get());
-        return expression(conditional.else_value.get());
-      }
-      case syntax::ExprKind::Paren:
-        return expression(static_cast<const syntax::ParenExpr&>(*expr).inner.get());
-      default:
-        return;
-    }
+    for (const syntax::Expr* child : children(*expr)) expression(child);
   }
 
   std::uint32_t offset_;

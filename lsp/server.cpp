@@ -64,7 +64,13 @@ class Server {
   void publish_due() {
     const TimePoint now = clock_.now();
     for (auto& [dir, policy] : policies_) {
-      if (policy.due && *policy.due <= now) refresh(dir, policy);
+      if (!policy.due || *policy.due > now) continue;
+      try {
+        refresh(dir, policy);
+      } catch (const std::exception& e) {
+        policy.due.reset();
+        notify("window/logMessage", {{"type", 1}, {"message", "checking " + dir.string() + ": internal error: " + e.what()}});
+      }
     }
   }
 
@@ -108,7 +114,8 @@ class Server {
 
   // ---------------------------------------------------------------- messages
 
-  void send(const Json& message) { transport_.write(message.dump()); }
+  // Text from the documents may hold invalid UTF-8: it is sent replaced, never refused.
+  void send(const Json& message) { transport_.write(message.dump(-1, ' ', false, Json::error_handler_t::replace)); }
 
   void send_result(const Json& id, Json result) { send({{"jsonrpc", "2.0"}, {"id", id}, {"result", std::move(result)}}); }
 

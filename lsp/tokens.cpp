@@ -6,6 +6,7 @@
 #include <cctype>
 
 #include "lsp/features.h"
+#include "lsp/walk.h"
 
 namespace mkq::lsp {
 
@@ -164,7 +165,8 @@ class Collector {
   // A name as the resolver sees it.
   void name(const diag::SourceRange& range, bool called) {
     const auto id = view_.index.symbol_at(file_, range.begin.offset);
-    if (!id) return add(range, kFunction, called ? kDefaultLibrary : 0);  // a builtin
+    // Unresolved: a builtin when called, else a name sema reports.
+    if (!id) return called ? add(range, kFunction, kDefaultLibrary) : add(range, kVariable);
     switch (view_.index.symbol(*id).kind) {
       case SymbolKind::Parameter:
         return add(range, kParameter);
@@ -205,7 +207,11 @@ class Collector {
       case syntax::ExprKind::Name:
         return name(expr->range, false);
       case syntax::ExprKind::List:
-        for (const auto& item : static_cast<const syntax::ListExpr&>(*expr).items) expression(item.get());
+      case syntax::ExprKind::Index:
+      case syntax::ExprKind::Unary:
+      case syntax::ExprKind::Conditional:
+      case syntax::ExprKind::Paren:
+        for (const syntax::Expr* child : children(*expr)) expression(child);
         return;
       case syntax::ExprKind::Map:
         for (const auto& entry : static_cast<const syntax::MapExpr&>(*expr).entries) {
@@ -235,11 +241,6 @@ class Collector {
         const bool is_template = id && view_.index.symbol(*id).kind == SymbolKind::Template;
         return add(field.field.range, is_template ? kFunction : kProperty);
       }
-      case syntax::ExprKind::Index: {
-        const auto& index = static_cast<const syntax::IndexExpr&>(*expr);
-        expression(index.object.get());
-        return expression(index.index.get());
-      }
       case syntax::ExprKind::Call: {
         const auto& call = static_cast<const syntax::CallExpr&>(*expr);
         if (call.callee && call.callee->kind == syntax::ExprKind::Name) {
@@ -253,22 +254,12 @@ class Collector {
         }
         return;
       }
-      case syntax::ExprKind::Unary:
-        return expression(static_cast<const syntax::UnaryExpr&>(*expr).operand.get());
       case syntax::ExprKind::Binary: {
         const auto& binary = static_cast<const syntax::BinaryExpr&>(*expr);
         expression(binary.left.get());
         if (binary.op == syntax::BinaryOp::In) add(binary.op_range, kKeyword);
         return expression(binary.right.get());
       }
-      case syntax::ExprKind::Conditional: {
-        const auto& conditional = static_cast<const syntax::ConditionalExpr&>(*expr);
-        expression(conditional.condition.get());
-        expression(conditional.then_value.get());
-        return expression(conditional.else_value.get());
-      }
-      case syntax::ExprKind::Paren:
-        return expression(static_cast<const syntax::ParenExpr&>(*expr).inner.get());
     }
   }
 

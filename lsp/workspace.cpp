@@ -14,7 +14,15 @@ const Document* OverlayFileSystem::open(const fs::path& path) const {
 }
 
 sema::FileSystem::Kind OverlayFileSystem::kind(const fs::path& path) const {
-  return open(path) != nullptr ? Kind::File : disk_.kind(path);
+  if (open(path) != nullptr) return Kind::File;
+  const Kind on_disk = disk_.kind(path);
+  if (on_disk != Kind::Missing) return on_disk;
+  // The directory of a file that is open but was never saved.
+  const fs::path normal = fs::absolute(path).lexically_normal();
+  for (const auto& [open_path, document] : documents_) {
+    if (open_path.parent_path() == normal) return Kind::Directory;
+  }
+  return on_disk;
 }
 
 sema::FileText OverlayFileSystem::read(const fs::path& path, std::uint64_t max_bytes) const {

@@ -130,7 +130,7 @@ class NameChecker {
 
   void declare_top(const std::string& name, TopKind kind, const SourceRange& at) {
     const bool first = top_.emplace(name, TopName{kind, at}).second;
-    if (names_ == nullptr || !first) return;
+    if (names_ == nullptr || !first || name.empty()) return;
     static constexpr NameKind kKinds[] = {NameKind::Let, NameKind::Template, NameKind::Import};
     names_->declarations.push_back({name, kKinds[static_cast<int>(kind)], at});
   }

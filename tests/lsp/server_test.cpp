@@ -209,7 +209,7 @@ TEST_CASE("hover shows the value an expression evaluates to, quantities canonica
                                  {{"textDocument", {{"uri", kUri}, {"languageId", "mkq"}, {"version", 1}, {"text", text}}}}));
   hover(2, 0, 10);  // on `*`
   hover(3, 2, 16);  // on `*` of gpus * 64Gi
-  hover(4, 3, 17);  // on `/`
+  hover(4, 3, 18);  // on `/`
   hover(5, 1, 0);   // on `let`: nothing
   mkq::lsp::serve(transport, clock, disk, {});
 
