@@ -57,7 +57,15 @@ Json diagnostic_json(const diag::Diagnostic& diagnostic, const Positions& positi
                  {"message", diagnostic.message}};
   Json related = Json::array();
   const Json here = positions.location(diagnostic.range);
+  std::size_t shown = 0;
   for (const auto& note : diagnostic.notes) {
+    if (shown == kMaxRelatedNotes && !here.is_null()) {
+      related.push_back({{"location", here},
+                         {"message", "note: " + std::to_string(diagnostic.notes.size() - shown) +
+                                         " more notes (mkq check lists them all)"}});
+      break;
+    }
+    ++shown;
     Json location = note.range ? positions.location(*note.range) : here;
     if (location.is_null()) location = here;
     if (location.is_null()) continue;

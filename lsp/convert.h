@@ -43,9 +43,15 @@ Json to_json(const Range& range);
 std::optional<Position> position_from_json(const Json& json);
 std::optional<Range> range_from_json(const Json& json);
 
+// The notes of one diagnostic sent as relatedInformation, at most: a finding
+// about every queue of a 10,000-queue policy has thousands, which no editor
+// lists usefully and which would make each publication megabytes long.
+inline constexpr std::size_t kMaxRelatedNotes = 100;
+
 // One diagnostic as LSP's Diagnostic: the same code, severity, range and
 // message as `mkq check`; notes become relatedInformation (a note without a
-// range, and every "help", at the diagnostic's own place).
+// range, and every "help", at the diagnostic's own place; past
+// kMaxRelatedNotes, one note says how many more there are).
 Json diagnostic_json(const diag::Diagnostic& diagnostic, const Positions& positions);
 
 }  // namespace mkq::lsp
