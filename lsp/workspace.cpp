@@ -78,11 +78,8 @@ std::unique_ptr<Analysis> analyze_policy(const fs::path& directory, const sema::
   sema::AnalyzeOptions options;
   options.import_roots = import_roots;
   options.parsed = &analysis->parsed;
-  analysis->policy = sema::analyze(directory, files, analysis->sources, analysis->diagnostics, options);
-  if (analysis->policy && !analysis->diagnostics.has_errors()) {
-    kueue::validate(*analysis->policy, analysis->diagnostics);
-  }
-  if (analysis->diagnostics.has_errors()) analysis->policy.reset();
+  const auto policy = sema::analyze(directory, files, analysis->sources, analysis->diagnostics, options);
+  if (policy && !analysis->diagnostics.has_errors()) kueue::validate(*policy, analysis->diagnostics);
   return analysis;
 }
 

@@ -18,7 +18,6 @@
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/analyze.h"
 #include "compiler/sema/filesystem.h"
-#include "compiler/sema/model.h"
 
 namespace mkq::lsp {
 
@@ -56,8 +55,7 @@ struct Analysis {
   std::filesystem::path directory;
   diag::SourceManager sources;
   diag::Diagnostics diagnostics;
-  sema::ParsedPolicy parsed;
-  std::optional<sema::model::Policy> policy;  // set when the policy checked cleanly
+  sema::ParsedPolicy parsed;  // the model is not kept: no request reads it
 
   // The FileId of the file at `path` among the policy's own files, if any.
   std::optional<diag::FileId> file_of(const std::filesystem::path& path) const;
