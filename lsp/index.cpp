@@ -5,6 +5,7 @@
 
 #include "compiler/sema/evaluate.h"
 #include "compiler/sema/resolve_names.h"
+#include "lsp/walk.h"
 
 namespace mkq::lsp {
 
@@ -131,13 +132,8 @@ class IndexBuilder {
         return;
       }
       case syntax::StmtKind::For:
-        return walk_statements(static_cast<const syntax::ForStmt&>(stmt).body.stmts, false, parent);
       case syntax::StmtKind::If:
-        for (const auto* branch = &static_cast<const syntax::IfStmt&>(stmt); branch != nullptr;
-             branch = branch->else_if.get()) {
-          walk_statements(branch->then_body.stmts, false, parent);
-          if (branch->else_body) walk_statements(branch->else_body->stmts, false, parent);
-        }
+        for (const auto* body : bodies(stmt)) walk_statements(*body, false, parent);
         return;
       case syntax::StmtKind::Attribute: {
         const auto& attribute = static_cast<const syntax::AttributeStmt&>(stmt);
@@ -279,29 +275,8 @@ class IndexBuilder {
   void link_template_arguments(const std::vector<syntax::StmtPtr>& stmts) {
     for (const auto& stmt : stmts) {
       if (!stmt) continue;
-      switch (stmt->kind) {
-        case syntax::StmtKind::Use:
-          link_arguments(static_cast<const syntax::UseStmt&>(*stmt));
-          break;
-        case syntax::StmtKind::Template:
-          link_template_arguments(static_cast<const syntax::TemplateStmt&>(*stmt).body.stmts);
-          break;
-        case syntax::StmtKind::For:
-          link_template_arguments(static_cast<const syntax::ForStmt&>(*stmt).body.stmts);
-          break;
-        case syntax::StmtKind::Block:
-          link_template_arguments(static_cast<const syntax::BlockStmt&>(*stmt).body.stmts);
-          break;
-        case syntax::StmtKind::If:
-          for (const auto* branch = static_cast<const syntax::IfStmt*>(stmt.get()); branch != nullptr;
-               branch = branch->else_if.get()) {
-            link_template_arguments(branch->then_body.stmts);
-            if (branch->else_body) link_template_arguments(branch->else_body->stmts);
-          }
-          break;
-        default:
-          break;
-      }
+      if (stmt->kind == syntax::StmtKind::Use) link_arguments(static_cast<const syntax::UseStmt&>(*stmt));
+      for (const auto* body : bodies(*stmt)) link_template_arguments(*body);
     }
   }
 

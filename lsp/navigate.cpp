@@ -6,6 +6,7 @@
 #include "compiler/syntax/format.h"
 #include "compiler/syntax/parse.h"
 #include "lsp/features.h"
+#include "lsp/walk.h"
 
 namespace mkq::lsp {
 
@@ -66,14 +67,8 @@ void outline(const std::vector<syntax::StmtPtr>& stmts, const View& view, Json& 
         break;
       }
       case syntax::StmtKind::For:
-        outline(static_cast<const syntax::ForStmt&>(*stmt).body.stmts, view, into);
-        break;
       case syntax::StmtKind::If:
-        for (const auto* branch = static_cast<const syntax::IfStmt*>(stmt.get()); branch != nullptr;
-             branch = branch->else_if.get()) {
-          outline(branch->then_body.stmts, view, into);
-          if (branch->else_body) outline(branch->else_body->stmts, view, into);
-        }
+        for (const auto* body : bodies(*stmt)) outline(*body, view, into);
         break;
       default:
         break;

@@ -64,4 +64,29 @@ std::vector<const syntax::Expr*> children(const syntax::Expr& expr) {
   return found;
 }
 
+std::vector<const std::vector<syntax::StmtPtr>*> bodies(const syntax::Stmt& stmt) {
+  std::vector<const std::vector<syntax::StmtPtr>*> found;
+  switch (stmt.kind) {
+    case syntax::StmtKind::Block:
+      found.push_back(&static_cast<const syntax::BlockStmt&>(stmt).body.stmts);
+      break;
+    case syntax::StmtKind::Template:
+      found.push_back(&static_cast<const syntax::TemplateStmt&>(stmt).body.stmts);
+      break;
+    case syntax::StmtKind::For:
+      found.push_back(&static_cast<const syntax::ForStmt&>(stmt).body.stmts);
+      break;
+    case syntax::StmtKind::If:
+      for (const auto* branch = &static_cast<const syntax::IfStmt&>(stmt); branch != nullptr;
+           branch = branch->else_if.get()) {
+        found.push_back(&branch->then_body.stmts);
+        if (branch->else_body) found.push_back(&branch->else_body->stmts);
+      }
+      break;
+    default:
+      break;
+  }
+  return found;
+}
+
 }  // namespace mkq::lsp

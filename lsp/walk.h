@@ -12,4 +12,8 @@ namespace mkq::lsp {
 // and arguments, and so on.
 std::vector<const syntax::Expr*> children(const syntax::Expr& expr);
 
+// The statement lists directly inside `stmt`: a block's, template's or
+// loop's body, every branch of an `if` (with its `else if`s).
+std::vector<const std::vector<syntax::StmtPtr>*> bodies(const syntax::Stmt& stmt);
+
 }  // namespace mkq::lsp
