@@ -44,6 +44,11 @@ struct GraphOptions {
   std::string path = ".";
 };
 
+// `mkq lsp`.
+struct LspOptions {
+  int debounce_ms = 150;  // --debounce: quiet time after an edit before diagnostics
+};
+
 struct FmtOptions {
   std::vector<std::string> paths;
   bool check = false;
@@ -146,6 +151,7 @@ struct HistoryOptions {
 int run_check(const CheckOptions& options, const GlobalOptions& global);
 int run_eval(const EvalOptions& options, const GlobalOptions& global);
 int run_fmt(const FmtOptions& options, const GlobalOptions& global);
+int run_lsp(const LspOptions& options, const GlobalOptions& global);
 int run_graph(const GraphOptions& options, const GlobalOptions& global);
 int run_render(const RenderOptions& options, const GlobalOptions& global);
 int run_version(OutputFormat format);

@@ -129,10 +129,17 @@ int run(int argc, char** argv) {
     });
   }
 
+  mkq::cli::LspOptions lsp;
+  CLI::App* lsp_cmd = app.add_subcommand("lsp", "Serve the Language Server Protocol over stdin/stdout, for editors");
+  bool lsp_stdio = false;  // accepted for the clients that pass it: stdio is the only transport
+  lsp_cmd->add_flag("--stdio", lsp_stdio, "Talk over stdin and stdout (the default and only transport)");
+  lsp_cmd->add_option("--debounce", lsp.debounce_ms, "Milliseconds without edits before diagnostics (default: 150)")
+      ->check(CLI::Range(0, 10000));
+
   mkq::cli::ClusterCommands cluster_commands(app);
   mkq::cli::ControllerCommand controller_command(app, cluster_commands);
 
-  std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd};
+  std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd, lsp_cmd};
   for (CLI::App* cmd : cluster_commands.compiling()) compiling.push_back(cmd);
   compiling.push_back(controller_command.command());
   mkq::cli::ControllerManifestsCommand controller_manifests(app);  // after `controller`: its subcommand
@@ -194,6 +201,7 @@ int run(int argc, char** argv) {
     return mkq::cli::run_render(render, global);
   }
   if (*graph_cmd) return mkq::cli::run_graph(graph, global);
+  if (*lsp_cmd) return mkq::cli::run_lsp(lsp, global);
   if (*sandbox_cmd) return mkq::cli::run_sandbox(sandbox, global);
   if (*completion_cmd) return mkq::cli::run_completion(app, completion_shell);
   if (*man_cmd) return mkq::cli::run_man(app);

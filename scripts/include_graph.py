@@ -42,6 +42,7 @@ STAGES = [
     "runtime/operation",
     "runtime/controller",   # `mkq controller`: the operations in a loop, leader-elected
     "runtime/install",      # the controller's install objects
+    "lsp",                  # `mkq lsp`: the language server over the compiler stages
     "cli",
     "bench",
     "editors",

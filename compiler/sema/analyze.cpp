@@ -88,13 +88,17 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
     asts.push_back(std::move(ast));
   }
   lap("parse");
-  if (diagnostics.error_count() != errors) return std::nullopt;
+  if (diagnostics.error_count() != errors) {
+    if (options.parsed != nullptr) options.parsed->roots = std::move(asts);
+    return std::nullopt;
+  }
 
   // The policy's own tree: where relative imports of its root files start.
   std::vector<fs::path> import_roots = options.import_roots;
   const fs::path home = files.canonical(path);
   import_roots.push_back(files.kind(path) == FileSystem::Kind::Directory ? home : home.parent_path());
-  StandardModuleLoader loader(files, sources, import_roots);
+  auto owned_loader = std::make_unique<StandardModuleLoader>(files, sources, import_roots);
+  StandardModuleLoader& loader = *owned_loader;
   for (const auto& root : roots) loader.preload(root);
   // The prelude (std/integrations) joins every policy without an import.
   std::vector<ModuleSource> prelude;
@@ -103,6 +107,10 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   }
   EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude);
   lap("evaluate");
+  if (options.parsed != nullptr) {
+    options.parsed->roots = std::move(asts);
+    options.parsed->imports = std::move(owned_loader);
+  }
   if (diagnostics.error_count() != errors) return std::nullopt;
   // The root files' syntax trees end with evaluation: bind reads the evaluated
   // tree only. Dropped here, so that the tree and the model it binds never

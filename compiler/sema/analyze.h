@@ -7,8 +7,10 @@
 #include <vector>
 
 #include "compiler/diag/diagnostic.h"
+#include "compiler/sema/evaluate.h"
 #include "compiler/sema/filesystem.h"
 #include "compiler/sema/model.h"
+#include "compiler/syntax/ast.h"
 
 namespace mkq::sema {
 
@@ -23,12 +25,25 @@ struct StageTiming {
   double milliseconds = 0;
 };
 
+// The syntax trees of one analyze() run, kept for tools that read the source
+// after checking it (mkq lsp); analyze() itself drops them after evaluation.
+struct ParsedPolicy {
+  // The policy's own files that parsed (their AST may be partial after a
+  // syntax error), in policy_files() order.
+  std::vector<std::unique_ptr<syntax::File>> roots;
+  // Owns every imported module's tree (loaded_modules()); null when syntax
+  // errors stopped the analysis before imports were loaded. It refers to the
+  // FileSystem and SourceManager analyze() was given: they must outlive it.
+  std::unique_ptr<StandardModuleLoader> imports;
+};
+
 struct AnalyzeOptions {
   // Directories whose files the policy may import besides its own directory
   // tree (PATH itself when it is a directory, else the directory of the file
   // PATH names, symlinks resolved) and std/ (mkq --import-root).
   std::vector<std::filesystem::path> import_roots;
   std::vector<StageTiming>* timings = nullptr;  // each step's time, when set
+  ParsedPolicy* parsed = nullptr;                // when set, the syntax trees are moved here instead of dropped
 };
 
 std::optional<model::Policy> analyze(const std::filesystem::path& path, const FileSystem& fs,

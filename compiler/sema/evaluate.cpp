@@ -23,6 +23,16 @@ EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, di
   return policy;
 }
 
+std::vector<Value> values_of(const syntax::Expr& target, const std::vector<RootFile>& roots, ModuleLoader& loader,
+                             const std::vector<ModuleSource>& prelude, std::size_t limit) {
+  diag::Diagnostics ignored;
+  detail::Evaluator evaluator(loader, ignored);
+  detail::Evaluator::Watch watch{&target, {}, limit};
+  evaluator.watch_ = &watch;
+  evaluator.run(roots, prelude);
+  return std::move(watch.values);
+}
+
 std::string default_import_alias(const std::string& spec) {
   std::string last = spec;
   while (!last.empty() && last.back() == '/') last.pop_back();

@@ -73,6 +73,8 @@ class StandardModuleLoader final : public ModuleLoader {
   // Makes a module parsed elsewhere (a root file) known, so that importing
   // it finds the same AST instead of reading the file again.
   void preload(const ModuleSource& source) { loaded_[source.key] = source; }
+  // Every module loaded or preloaded so far that parsed, by key.
+  std::vector<ModuleSource> loaded_modules() const;
 
  private:
   ModuleSource load_std(const std::string& spec, diag::SourceRange at, diag::Diagnostics& diagnostics);
@@ -112,5 +114,12 @@ std::string default_import_alias(const std::string& spec);
 
 EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
                     const std::vector<ModuleSource>& prelude = {});
+
+// Evaluates the policy as evaluate() does, its diagnostics dropped, and
+// returns the values `target` (an expression of one of the modules) took
+// each time evaluation reached it, at most `limit` of them: none when it was
+// never reached or always failed. For hover in mkq lsp.
+std::vector<Value> values_of(const syntax::Expr& target, const std::vector<RootFile>& roots, ModuleLoader& loader,
+                             const std::vector<ModuleSource>& prelude, std::size_t limit);
 
 }  // namespace mkq::sema

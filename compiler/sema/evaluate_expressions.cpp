@@ -3,6 +3,7 @@
 // type rules of docs/language.md. Numbers are exact (sema::Quantity).
 #include <algorithm>
 #include <limits>
+#include <utility>
 
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
@@ -198,6 +199,7 @@ std::optional<std::string> Evaluator::printable(const Value& value, SourceRange 
 // ------------------------------------------------------------------ dispatch
 
 std::optional<Value> Evaluator::eval(const syntax::Expr& expr, const Env& env) {
+  if (watch_ != nullptr && &expr == watch_->expr) [[unlikely]] return eval_watched(expr, env);
   Depth depth(*this, expr.range);
   if (!depth.ok()) return std::nullopt;
   switch (expr.kind) {
@@ -242,6 +244,15 @@ std::optional<Value> Evaluator::eval(const syntax::Expr& expr, const Env& env) {
       return std::nullopt;  // reported by the parser
   }
   return std::nullopt;
+}
+
+// Evaluates the watched expression (which cannot contain itself) and records its value.
+std::optional<Value> Evaluator::eval_watched(const syntax::Expr& expr, const Env& env) {
+  Watch* const watch = std::exchange(watch_, nullptr);
+  std::optional<Value> value = eval(expr, env);
+  watch_ = watch;
+  if (value && watch->values.size() < watch->limit) watch->values.push_back(*value);
+  return value;
 }
 
 // ------------------------------------------------------------------ literals

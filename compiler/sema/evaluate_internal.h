@@ -245,6 +245,15 @@ class Evaluator {
   std::map<const void*, ShapeEntry> shapes_;
   std::size_t shapes_pruned_at_ = 0;
   EvalPolicy policy_;
+
+  // The values one expression takes (values_of(), for mkq lsp's hover); null in a normal run.
+  struct Watch {
+    const syntax::Expr* expr = nullptr;
+    std::vector<Value> values;
+    std::size_t limit = 0;
+  };
+  Watch* watch_ = nullptr;
+  std::optional<Value> eval_watched(const syntax::Expr& expr, const Env& env);
 };
 
 // ---- helpers shared by the files (evaluate_expressions.cpp)

@@ -46,6 +46,14 @@ bool StandardModuleLoader::allowed(const fs::path& path) const {
   });
 }
 
+std::vector<ModuleSource> StandardModuleLoader::loaded_modules() const {
+  std::vector<ModuleSource> modules;
+  for (const auto& [key, source] : loaded_) {
+    if (source.ast != nullptr) modules.push_back(source);
+  }
+  return modules;
+}
+
 ModuleSource StandardModuleLoader::remember(const std::string& key, std::unique_ptr<syntax::File> ast, bool usable) {
   ModuleSource source;
   source.key = key;

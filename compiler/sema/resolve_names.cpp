@@ -29,8 +29,8 @@ constexpr int kMaxWalkDepth = 1000;
 class NameChecker {
  public:
   NameChecker(const syntax::File& file, diag::Diagnostics& diagnostics,
-              const std::map<std::string, ModuleExports>& imports)
-      : file_(file), diags_(diagnostics), imports_(imports) {
+              const std::map<std::string, ModuleExports>& imports, FileNames* names = nullptr)
+      : file_(file), diags_(diagnostics), imports_(imports), names_(names) {
     for (const auto& d : diagnostics.items()) seen_.insert(key_of(d.range, d.code, d.message));
   }
 
@@ -50,11 +50,16 @@ class NameChecker {
     std::map<std::string_view, SourceRange> later;
   };
 
+  struct TopName {
+    TopKind kind = TopKind::Let;
+    SourceRange defined_at;
+  };
+
   struct Resolution {
     enum class Kind { Local, TopLevel, Builtin, Later, Unknown };
     Kind kind = Kind::Unknown;
     TopKind top = TopKind::Let;  // for TopLevel
-    SourceRange defined_at;      // for Later
+    SourceRange defined_at;      // for Local, TopLevel and Later
   };
 
   using Key = std::tuple<diag::FileId, std::uint32_t, std::uint32_t, std::string, std::string>;
@@ -97,36 +102,66 @@ class NameChecker {
           const auto& import = static_cast<const syntax::ImportStmt&>(*stmt);
           if (!import.path || !import.path->is_literal()) break;  // no alias is declared
           if (import.alias) {
-            top_.emplace(import.alias->name, TopKind::Import);
+            declare_top(import.alias->name, TopKind::Import, import.alias->range);
             break;
           }
+          // Without `as`, the alias is the path's last segment: its name is the path string.
           const std::string alias = default_import_alias(import.path->literal_value());
-          if (detail::is_identifier(alias) && !detail::is_hard_keyword(alias)) top_.emplace(alias, TopKind::Import);
+          if (detail::is_identifier(alias) && !detail::is_hard_keyword(alias)) {
+            declare_top(alias, TopKind::Import, import.path->range);
+          }
           break;
         }
-        case syntax::StmtKind::Let:
-          top_.emplace(static_cast<const syntax::LetStmt&>(*stmt).name.name, TopKind::Let);
+        case syntax::StmtKind::Let: {
+          const auto& let = static_cast<const syntax::LetStmt&>(*stmt);
+          declare_top(let.name.name, TopKind::Let, let.name.range);
           break;
-        case syntax::StmtKind::Template:
-          top_.emplace(static_cast<const syntax::TemplateStmt&>(*stmt).name.name, TopKind::Template);
+        }
+        case syntax::StmtKind::Template: {
+          const auto& tmpl = static_cast<const syntax::TemplateStmt&>(*stmt);
+          declare_top(tmpl.name.name, TopKind::Template, tmpl.name.range);
           break;
+        }
         default:
           break;
       }
     }
   }
 
+  void declare_top(const std::string& name, TopKind kind, const SourceRange& at) {
+    const bool first = top_.emplace(name, TopName{kind, at}).second;
+    if (names_ == nullptr || !first || name.empty()) return;
+    static constexpr NameKind kKinds[] = {NameKind::Let, NameKind::Template, NameKind::Import};
+    names_->declarations.push_back({name, kKinds[static_cast<int>(kind)], at});
+  }
+
+  // Binds `name` in the innermost frame (and tells the observer, if any).
+  void bind_local(const std::string& name, const SourceRange& at, NameKind kind) {
+    frames_.back().names.emplace(name, at);
+    if (names_ != nullptr && !name.empty()) names_->declarations.push_back({name, kind, at});
+  }
+
+  // Tells the observer, if any, where the name used at `at` was declared.
+  void note_use(const Resolution& r, const SourceRange& at) {
+    if (names_ == nullptr) return;
+    if (r.kind == Resolution::Kind::Local || r.kind == Resolution::Kind::TopLevel) {
+      names_->uses.push_back({at, r.defined_at});
+    }
+  }
+
   Resolution resolve(const std::string& name) const {
     Resolution r;
     for (std::size_t i = frames_.size(); i-- > base_;) {
-      if (frames_[i].names.count(name) > 0) {
+      if (auto found = frames_[i].names.find(name); found != frames_[i].names.end()) {
         r.kind = Resolution::Kind::Local;
+        r.defined_at = found->second;
         return r;
       }
     }
     if (auto found = top_.find(name); found != top_.end()) {
       r.kind = Resolution::Kind::TopLevel;
-      r.top = found->second;
+      r.top = found->second.kind;
+      r.defined_at = found->second.defined_at;
       return r;
     }
     if (detail::is_builtin(name)) {
@@ -149,7 +184,7 @@ class NameChecker {
     for (std::size_t i = base_; i < frames_.size(); ++i) {
       for (const auto& [name, range] : frames_[i].names) names.emplace_back(name);
     }
-    for (const auto& [name, kind] : top_) names.push_back(name);
+    for (const auto& [name, top] : top_) names.push_back(name);
     for (const auto& name : detail::builtin_names()) names.push_back(name);
     std::sort(names.begin(), names.end());
     names.erase(std::unique(names.begin(), names.end()), names.end());
@@ -171,6 +206,7 @@ class NameChecker {
   void check_name(const std::string& name, const SourceRange& at) {
     if (name.empty()) return;  // a syntax error, already reported
     const Resolution r = resolve(name);
+    note_use(r, at);
     if (r.kind == Resolution::Kind::Later) return report_later(name, at, r.defined_at);
     if (r.kind != Resolution::Kind::Unknown) return;
     if (auto* d = report(eval_codes::kUnknownName, at, "unknown name '" + name + "'")) {
@@ -179,7 +215,8 @@ class NameChecker {
   }
 
   // `alias.member` where alias is a module this file imports.
-  void check_member(const std::string& alias, const syntax::Identifier& member) {
+  void check_member(const std::string& alias, const syntax::Identifier& member, const SourceRange& alias_at) {
+    if (names_ != nullptr && !member.name.empty()) names_->members.push_back({alias_at, member.name, member.range});
     auto found = imports_.find(alias);
     if (found == imports_.end() || member.name.empty()) return;
     const ModuleExports& exports = found->second;
@@ -224,7 +261,7 @@ class NameChecker {
         walk_expr(let.value.get());
         if (frames_.size() == base_) return;  // a top-level let: collected already
         frames_.back().later.erase(let.name.name);
-        frames_.back().names.emplace(let.name.name, let.name.range);
+        bind_local(let.name.name, let.name.range, NameKind::Let);
         return;
       }
       case syntax::StmtKind::Attribute:
@@ -239,8 +276,8 @@ class NameChecker {
         const auto& loop = static_cast<const syntax::ForStmt&>(stmt);
         walk_expr(loop.iterable.get());
         const Scoped frame(*this);
-        frames_.back().names.emplace(loop.var.name, loop.var.range);
-        if (loop.second_var) frames_.back().names.emplace(loop.second_var->name, loop.second_var->range);
+        bind_local(loop.var.name, loop.var.range, NameKind::LoopVariable);
+        if (loop.second_var) bind_local(loop.second_var->name, loop.second_var->range, NameKind::LoopVariable);
         return walk_body(loop.body.stmts);
       }
       case syntax::StmtKind::If:
@@ -272,7 +309,7 @@ class NameChecker {
       const Scoped frame(*this);
       for (const auto& param : tmpl.params) {
         walk_expr(param.default_value.get());
-        frames_.back().names.emplace(param.name.name, param.name.range);
+        bind_local(param.name.name, param.name.range, NameKind::Parameter);
       }
       walk_body(tmpl.body.stmts);  // the body's lets share the parameters' scope
     }
@@ -284,11 +321,12 @@ class NameChecker {
     const auto& head = use.name.front();
     if (head.name.empty()) return;  // a syntax error, already reported
     const Resolution r = resolve(head.name);
+    note_use(r, head.range);
     if (r.kind == Resolution::Kind::Unknown) {
       // Suggest only what `use` can take: templates and modules.
       std::vector<std::string> usable;
-      for (const auto& [name, kind] : top_) {
-        if (kind != TopKind::Let) usable.push_back(name);
+      for (const auto& [name, top] : top_) {
+        if (top.kind != TopKind::Let) usable.push_back(name);
       }
       if (auto* d = report(eval_codes::kUnknownName, head.range, "unknown template '" + head.name + "'")) {
         diag::suggest_closest(*d, head.name, usable);
@@ -296,7 +334,7 @@ class NameChecker {
     } else if (r.kind == Resolution::Kind::Later) {
       report_later(head.name, head.range, r.defined_at);
     } else if (r.kind == Resolution::Kind::TopLevel && r.top == TopKind::Import && use.name.size() >= 2) {
-      check_member(head.name, use.name[1]);
+      check_member(head.name, use.name[1], r.defined_at);
     }
     for (const auto& arg : use.args) walk_expr(arg.value.get());
   }
@@ -330,8 +368,8 @@ class NameChecker {
         const auto& comp = static_cast<const syntax::ComprehensionExpr&>(*expr);
         walk_expr(comp.iterable.get());
         const Scoped frame(*this);
-        frames_.back().names.emplace(comp.var.name, comp.var.range);
-        if (comp.second_var) frames_.back().names.emplace(comp.second_var->name, comp.second_var->range);
+        bind_local(comp.var.name, comp.var.range, NameKind::LoopVariable);
+        if (comp.second_var) bind_local(comp.second_var->name, comp.second_var->range, NameKind::LoopVariable);
         walk_expr(comp.condition.get());
         return walk_expr(comp.element.get());
       }
@@ -341,7 +379,7 @@ class NameChecker {
         if (!field.object || field.object->kind != syntax::ExprKind::Name) return;
         const auto& alias = static_cast<const syntax::NameExpr&>(*field.object).name;
         const Resolution r = resolve(alias);
-        if (r.kind == Resolution::Kind::TopLevel && r.top == TopKind::Import) check_member(alias, field.field);
+        if (r.kind == Resolution::Kind::TopLevel && r.top == TopKind::Import) check_member(alias, field.field, r.defined_at);
         return;
       }
       case syntax::ExprKind::Index: {
@@ -376,7 +414,8 @@ class NameChecker {
   const syntax::File& file_;
   diag::Diagnostics& diags_;
   const std::map<std::string, ModuleExports>& imports_;
-  std::map<std::string, TopKind> top_;
+  FileNames* names_;  // the observer of every declaration and use, when asked (file_names())
+  std::map<std::string, TopName> top_;
   std::vector<Frame> frames_;
   std::size_t base_ = 0;  // the first frame lookups see (a template body starts afresh)
   int depth_ = 0;
@@ -389,6 +428,19 @@ void resolve_names(const syntax::File& file, diag::Diagnostics& diagnostics,
                    const std::map<std::string, ModuleExports>& imports) {
   NameChecker checker(file, diagnostics, imports);
   checker.run();
+}
+
+FileNames file_names(const syntax::File& file) {
+  FileNames names;
+  diag::Diagnostics ignored;
+  const std::map<std::string, ModuleExports> no_imports;
+  NameChecker checker(file, ignored, no_imports, &names);
+  checker.run();
+  return names;
+}
+
+bool is_declarable_name(const std::string& text) {
+  return detail::is_identifier(text) && !detail::is_hard_keyword(text) && !detail::is_builtin(text);
 }
 
 }  // namespace mkq::sema

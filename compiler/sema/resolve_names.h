@@ -40,4 +40,42 @@ struct ModuleExports {
 void resolve_names(const syntax::File& file, diag::Diagnostics& diagnostics,
                    const std::map<std::string, ModuleExports>& imports = {});
 
+// The names of a file as the same walk sees them, for tools that navigate the
+// source (mkq lsp): every declaration, and every use that resolves to one.
+enum class NameKind { Let, Template, Parameter, LoopVariable, Import };
+
+struct NameDeclaration {
+  std::string name;
+  NameKind kind = NameKind::Let;
+  // The declaring identifier; for an import without `as`, its path string.
+  diag::SourceRange range;
+};
+
+// A name expression or a `use`'s first segment, and the declaration it finds
+// (builtins and names that do not resolve are left out).
+struct NameUse {
+  diag::SourceRange range;
+  diag::SourceRange declared_at;
+};
+
+// `alias.member`, where alias is an import of the file: the member as written.
+struct MemberUse {
+  diag::SourceRange alias_declared_at;
+  std::string member;
+  diag::SourceRange range;
+};
+
+struct FileNames {
+  std::vector<NameDeclaration> declarations;  // in the order the walk meets them
+  std::vector<NameUse> uses;
+  std::vector<MemberUse> members;
+};
+
+// Walks `file` with resolve_names' scope rules, reporting nothing.
+FileNames file_names(const syntax::File& file);
+
+// A name a `let`, template, parameter or loop variable may take: an
+// identifier, not a keyword and not a builtin.
+bool is_declarable_name(const std::string& text);
+
 }  // namespace mkq::sema
