@@ -1,8 +1,7 @@
 // What the language server says about block kinds and their fields: the one
-// seam between the server and the language's schema. Today a small table of
-// what the binder accepts (compiler/sema/bind_*.cpp); once the language's
-// schema is data (compiler/sema/language.h), these two functions read it and
-// nothing else in lsp/ changes.
+// seam between the server and the language's schema, read from the table the
+// binder checks against (compiler/sema/language.h), so hover and completion
+// offer exactly what `mkq check` accepts.
 #pragma once
 
 #include <string>
@@ -15,6 +14,9 @@ struct FieldInfo {
   std::string name;
   std::string doc;                       // one line; empty when none is known
   std::vector<std::string> enum_values;  // the strings the field takes, when it is an enumeration
+  // Markdown lines for hover: its type, mkq's default, and the Kueue field it
+  // renders to with Kueue's own description.
+  std::string detail;
 };
 
 struct BlockInfo {

@@ -209,6 +209,7 @@ std::string field_doc(const std::string& parent, const std::string& kind, const 
         doc += (i > 0 ? ", `" : " `") + field.enum_values[i] + "`";
       }
     }
+    if (!field.detail.empty()) doc += "\n\n" + field.detail;
     return doc;
   }
   if (info->any_field) return "```mkq\n" + name + "\n```\na resource of `" + kind + "`";
