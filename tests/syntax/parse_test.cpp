@@ -68,8 +68,8 @@ TEST_CASE("parser builds a block with kind, labels, 'in' and a body", "[syntax]"
   CHECK(attr.name.name == "default");
   CHECK(p->text(attr.range) == "default = true");
   CHECK(attr.range.begin.offset == 41);
-  CHECK(attr.range.begin.line == 2);
-  CHECK(attr.range.begin.column == 3);
+  CHECK(p->sources.begin_of(attr.range).line == 2);
+  CHECK(p->sources.begin_of(attr.range).column == 3);
 }
 
 TEST_CASE("parser builds blocks with no label, several labels and nested blocks", "[syntax]") {
