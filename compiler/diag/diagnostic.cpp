@@ -118,8 +118,8 @@ const char* severity_color(Severity s) {
 
 std::string location(const SourceRange& range, const SourceManager& sources) {
   if (!range.valid()) return "mkq";
-  return sources.file(range.file).path + ":" + std::to_string(range.begin.line) + ":" +
-         std::to_string(range.begin.column);
+  const SourcePosition begin = sources.begin_of(range);
+  return sources.file(range.file).path + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column);
 }
 
 // A source line with its line number, and carets under the part of `range`
@@ -128,21 +128,23 @@ void render_snippet(std::string& out, const SourceRange& range, const SourceMana
   if (!range.valid()) return;
   const SourceFile& file = sources.file(range.file);
   if (file.unread) return;  // its text was never read: there is no line to show
-  const std::string_view line = file.line_text(range.begin.line);
+  const SourcePosition begin = file.position(range.begin.offset);
+  const SourcePosition end = file.position(range.end.offset);
+  const std::string_view line = file.line_text(begin.line);
   // Very long lines (minified or generated input) are cut around the caret.
   constexpr std::size_t kMaxShown = 160;
   std::size_t first = 0;
-  const std::size_t col = range.begin.column - 1;
+  const std::size_t col = begin.column - 1;
   if (line.size() > kMaxShown && col > kMaxShown / 2) first = col - kMaxShown / 2;
   std::string shown(line.substr(first, kMaxShown));
   for (char& c : shown) {
     if (c == '\t') c = ' ';
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';
   }
-  const std::string number = std::to_string(range.begin.line);
+  const std::string number = std::to_string(begin.line);
   const std::string gutter(number.size(), ' ');
   out += " " + number + " | " + shown + "\n";
-  std::size_t end_col = range.end.line == range.begin.line ? range.end.column - 1 : line.size();
+  std::size_t end_col = end.line == begin.line ? end.column - 1 : line.size();
   end_col = std::max(end_col, col + 1);
   std::size_t caret_begin = col - first;
   std::size_t caret_len = std::min(end_col, first + shown.size() + 1) - col;
@@ -200,8 +202,11 @@ namespace {
 nlohmann::ordered_json range_json(const SourceRange& range, const SourceManager& sources) {
   nlohmann::ordered_json j;
   j["file"] = range.valid() ? sources.file(range.file).path : "";
-  j["start"] = {{"line", range.begin.line}, {"column", range.begin.column}, {"offset", range.begin.offset}};
-  j["end"] = {{"line", range.end.line}, {"column", range.end.column}, {"offset", range.end.offset}};
+  // An invalid range has no file to count lines in: line 1, column 1.
+  const SourcePosition begin = range.valid() ? sources.begin_of(range) : SourcePosition{1, 1, range.begin.offset};
+  const SourcePosition end = range.valid() ? sources.end_of(range) : SourcePosition{1, 1, range.end.offset};
+  j["start"] = {{"line", begin.line}, {"column", begin.column}, {"offset", begin.offset}};
+  j["end"] = {{"line", end.line}, {"column", end.column}, {"offset", end.offset}};
   return j;
 }
 

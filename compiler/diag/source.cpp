@@ -21,6 +21,10 @@ SourcePosition SourceFile::position(std::uint32_t offset) const {
   return SourcePosition{index + 1, offset - line_starts[index] + 1, offset};
 }
 
+std::uint32_t SourceFile::clamp(std::uint32_t offset) const {
+  return std::min(offset, static_cast<std::uint32_t>(text.size()));
+}
+
 std::string_view SourceFile::line_text(std::uint32_t line) const {
   if (line == 0 || line > line_starts.size()) return {};
   const std::uint32_t begin = line_starts[line - 1];
@@ -51,7 +55,7 @@ FileId SourceManager::add_unread(std::string path) {
 
 SourceRange SourceManager::range(FileId id, std::uint32_t begin_offset, std::uint32_t end_offset) const {
   const SourceFile& f = file(id);
-  return SourceRange{id, f.position(begin_offset), f.position(std::max(begin_offset, end_offset))};
+  return SourceRange{id, {f.clamp(begin_offset)}, {f.clamp(std::max(begin_offset, end_offset))}};
 }
 
 }  // namespace mkq::diag

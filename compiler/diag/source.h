@@ -26,8 +26,10 @@ inline constexpr FileId kNoFile = 0xffffffffu;
 // again for text from elsewhere.
 inline constexpr std::uint64_t kMaxSourceBytes = std::uint64_t{8} << 20;
 
-// A point in a file. line and column are 1-based; column counts bytes of the
-// line (UTF-8 is shown as is). offset is the 0-based byte offset in the file.
+// A point in a file, for people: line and column are 1-based; column counts
+// bytes of the line (UTF-8 is shown as is). offset is the 0-based byte offset
+// in the file. Computed from a SourceFile's line table (SourceFile::position)
+// when a diagnostic is drawn; never stored in a tree.
 struct SourcePosition {
   std::uint32_t line = 1;
   std::uint32_t column = 1;
@@ -36,17 +38,29 @@ struct SourcePosition {
   friend bool operator==(const SourcePosition&, const SourcePosition&) = default;
 };
 
-// A half-open byte range [begin, end) in one file. Every AST node carries one.
+// One end of a range: a byte offset in the range's file. A struct (not a bare
+// integer) so that `range.begin.offset` reads the same everywhere.
+struct SourceOffset {
+  std::uint32_t offset = 0;
+
+  friend bool operator==(const SourceOffset&, const SourceOffset&) = default;
+};
+
+// A half-open byte range [begin, end) in one file. Every AST node, evaluated
+// value and model field carries one, so it is kept to 12 bytes: lines and
+// columns are not stored but computed when a diagnostic is drawn
+// (SourceFile::position). Invariant: begin <= end <= the file's size.
 struct SourceRange {
   FileId file = kNoFile;
-  SourcePosition begin;
-  SourcePosition end;
+  SourceOffset begin;
+  SourceOffset end;
 
   bool valid() const { return file != kNoFile; }
   // The smallest range covering both (same file assumed; otherwise *this).
   SourceRange to(const SourceRange& last) const;
   friend bool operator==(const SourceRange&, const SourceRange&) = default;
 };
+static_assert(sizeof(SourceRange) == 12);
 
 struct SourceFile {
   std::string path;     // as shown to the user: relative where the user gave it so, "std/gpu" for stdlib
@@ -57,6 +71,8 @@ struct SourceFile {
 
   // Position of a byte offset (clamped to the text's end).
   SourcePosition position(std::uint32_t offset) const;
+  // The byte offset clamped to the text's end: what a range may hold.
+  std::uint32_t clamp(std::uint32_t offset) const;
   // The text of 1-based line `line`, without its line break.
   std::string_view line_text(std::uint32_t line) const;
 };
@@ -70,6 +86,10 @@ class SourceManager {
   const SourceFile& file(FileId id) const { return *files_.at(id); }
   std::size_t size() const { return files_.size(); }
   SourceRange range(FileId id, std::uint32_t begin_offset, std::uint32_t end_offset) const;
+  // Where a range begins and ends, in lines and columns of its file (the
+  // range must be valid).
+  SourcePosition begin_of(const SourceRange& range) const { return file(range.file).position(range.begin.offset); }
+  SourcePosition end_of(const SourceRange& range) const { return file(range.file).position(range.end.offset); }
 
  private:
   std::vector<std::unique_ptr<SourceFile>> files_;

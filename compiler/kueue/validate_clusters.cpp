@@ -182,6 +182,14 @@ sema::Quantity plus(const sema::Quantity& a, const sema::Quantity& b) {
   return sum ? *sum : a;  // beyond 10^29 units: the binder's limits keep quotas far below
 }
 
+// W4031 lists at most this many of the queues' quotas, and of the workers,
+// each; the rest are counted in one note ("... and 9990 more quotas").
+constexpr std::size_t kMaxListed = 10;
+
+std::string more_note(std::size_t count, const char* one, const char* many) {
+  return "... and " + std::to_string(count) + " more " + (count == 1 ? one : many);
+}
+
 void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& dispatch, Reporter& reporter) {
   std::vector<const model::Worker*> workers;
   for (const model::Ref& ref : dispatch.workers) {
@@ -231,12 +239,21 @@ void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& di
                                    " of '" + resource + "', but its workers declare " + capacity.to_string() +
                                    " (" + shares + ")",
                                &dispatch);
-    for (const Holding& h : holdings) {
+    // One note per queue and per worker, up to kMaxListed of each; a
+    // generated fleet of 10,000 queues would otherwise print 10,000 notes.
+    for (std::size_t i = 0; i < holdings.size() && i < kMaxListed; ++i) {
+      const Holding& h = holdings[i];
       d.notes.push_back({"clusterqueue '" + h.queue->name + "' holds " + h.quota->nominal.value.to_string() +
                              " in flavor '" + h.flavor->flavor.name + "'",
                          h.quota->range});
     }
-    for (diag::Note& note : notes) d.notes.push_back(std::move(note));
+    if (holdings.size() > kMaxListed) {
+      d.notes.push_back({more_note(holdings.size() - kMaxListed, "quota", "quotas"), std::nullopt});
+    }
+    for (std::size_t i = 0; i < notes.size() && i < kMaxListed; ++i) d.notes.push_back(std::move(notes[i]));
+    if (notes.size() > kMaxListed) {
+      d.notes.push_back({more_note(notes.size() - kMaxListed, "worker", "workers"), std::nullopt});
+    }
     d.notes.push_back(
         {"the manager would admit workloads that no worker can run; lower the queues' quotas or "
          "declare the workers' real capacity",

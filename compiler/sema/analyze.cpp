@@ -84,7 +84,10 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
     const diag::FileId id = sources.add(display, std::move(read.text));
     auto ast = syntax::parse_file(sources, id, diagnostics);
     if (!ast) continue;
-    roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get()});
+    // Its top-level blocks go as they are evaluated, unless the caller keeps
+    // the trees (options.parsed: mkq lsp navigates them).
+    syntax::File* releasable = options.parsed != nullptr ? nullptr : ast.get();
+    roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get(), releasable});
     asts.push_back(std::move(ast));
   }
   lap("parse");
@@ -113,10 +116,11 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   }
   if (diagnostics.error_count() != errors) return std::nullopt;
   // The root files' syntax trees end with evaluation: bind reads the evaluated
-  // tree only. Dropped here, so that the tree and the model it binds never
-  // hold memory at once (for a large policy each is about 15 times its text).
-  // `roots` and the loader's preloaded entries still point at them; neither is
-  // read again.
+  // tree only. Their top-level blocks went as they were evaluated (they are
+  // releasable); the rest is dropped here, so that the tree and the model it
+  // binds never hold memory at once (for a large policy each is about 15
+  // times its text). `roots` and the loader's preloaded entries still point at
+  // them; neither is read again.
   asts.clear();
 
   // bind consumes the evaluated tree, letting each queue's evaluated form go

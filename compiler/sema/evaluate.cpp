@@ -102,22 +102,34 @@ EvalPolicy Evaluator::run(const std::vector<RootFile>& roots, const std::vector<
   // Names in code that evaluation did not reach (templates never used,
   // branches not taken, ...) are checked without running it; what evaluation
   // has reported already is not reported again.
+  // A module's top-level blocks were checked as they ran (evaluate_module).
   for (const auto& [key, module] : modules_) {
-    std::map<std::string, ModuleExports> imports;
-    for (const auto& [alias, entry] : module->names) {
-      if (entry.kind != TopLevelName::Kind::Import || !entry.value || !entry.value->is(ValueKind::Module)) continue;
-      const auto* target = static_cast<const Module*>(std::get<ModuleRef>(entry.value->data).module);
-      // Empty names: the module was cut short by a limit (or defines nothing), so nothing is known about it.
-      if (target->ast == nullptr || target->state != Module::State::Done || target->names.empty()) continue;
-      ModuleExports& exports = imports[alias];
-      exports.display = target->display;
-      for (const auto& [name, export_entry] : target->names) {
-        if (export_entry.kind != TopLevelName::Kind::Import) exports.names.push_back(name);
-      }
+    if (!module->resolver) {
+      resolve_names(*module->ast, diags_, exports_of(*module));
+      continue;
     }
-    resolve_names(*module->ast, diags_, imports);
+    for (const auto& stmt : module->ast->stmts) {
+      if (stmt && stmt->kind != syntax::StmtKind::Block) module->resolver->check(*stmt);
+    }
+    module->resolver.reset();
   }
   return std::move(policy_);
+}
+
+std::map<std::string, ModuleExports> Evaluator::exports_of(const Module& module) const {
+  std::map<std::string, ModuleExports> imports;
+  for (const auto& [alias, entry] : module.names) {
+    if (entry.kind != TopLevelName::Kind::Import || !entry.value || !entry.value->is(ValueKind::Module)) continue;
+    const auto* target = static_cast<const Module*>(std::get<ModuleRef>(entry.value->data).module);
+    // Empty names: the module was cut short by a limit (or defines nothing), so nothing is known about it.
+    if (target->ast == nullptr || target->state != Module::State::Done || target->names.empty()) continue;
+    ModuleExports& exports = imports[alias];
+    exports.display = target->display;
+    for (const auto& [name, export_entry] : target->names) {
+      if (export_entry.kind != TopLevelName::Kind::Import) exports.names.push_back(name);
+    }
+  }
+  return imports;
 }
 
 Module& Evaluator::module_for(const ModuleSource& source) {
@@ -128,6 +140,7 @@ Module& Evaluator::module_for(const ModuleSource& source) {
     slot->key = source.key;
     slot->display = source.display.empty() ? source.key : source.display;
     slot->ast = source.ast;
+    slot->releasable = source.releasable == source.ast ? source.releasable : nullptr;
   }
   return *slot;
 }
@@ -137,6 +150,10 @@ void Evaluator::evaluate_module(Module& module) {
   if (!module.ast->stmts.empty()) step_budget_ += kStepsPerByte * module.ast->stmts.back()->range.end.offset;
   const SourceRange start{module.ast->file, {}, {}};
   Depth depth(*this, start);
+  // The module's blocks go straight into the policy's array, after those of
+  // the modules it imports (evaluated by collect_top_level, before any of its
+  // own statements run): a large file's blocks are never held in two arrays.
+  std::size_t first_block = policy_.blocks.size();
   if (depth.ok()) {
     collect_top_level(module);
     check_placement(module.ast->stmts, true, 0);
@@ -149,22 +166,25 @@ void Evaluator::evaluate_module(Module& module) {
       if (found == module.names.end() || found->second.let != &let) continue;  // a duplicate, reported
       top_level_let(module, let.name.name, found->second, let.name.range);
     }
-    module.blocks.reserve(module.blocks.size() + declared_blocks(module.ast->stmts));
-    Sink sink{nullptr, &module.blocks};
-    for (const auto& stmt : module.ast->stmts) exec(*stmt, module, nullptr, sink);
+    first_block = policy_.blocks.size();
+    policy_.blocks.reserve(first_block + declared_blocks(module.ast->stmts));
+    // Names in code that evaluation does not reach are checked statically
+    // (resolve_names.h): a top-level block right after it ran, so that a
+    // releasable tree can let it go at once; the other statements in run().
+    module.resolver = std::make_unique<NameResolver>(*module.ast, diags_, exports_of(module));
+    Sink sink{nullptr, &policy_.blocks};
+    const std::size_t count = module.ast->stmts.size();
+    for (std::size_t i = 0; i < count; ++i) {
+      const syntax::Stmt& stmt = *module.ast->stmts[i];
+      exec(stmt, module, nullptr, sink);
+      if (stmt.kind != syntax::StmtKind::Block) continue;
+      module.resolver->check(stmt);
+      if (module.releasable != nullptr) module.releasable->stmts[i].reset();
+    }
   }
   module.state = Module::State::Done;
   const bool from_stdlib = module.key.rfind("std/", 0) == 0;  // std modules' keys are "std/NAME"
-  for (auto& block : module.blocks) block.from_stdlib = from_stdlib;
-  // The module's blocks join the policy's; the module's array is let go, so
-  // that a large file's blocks are not held twice.
-  if (policy_.blocks.empty()) {
-    policy_.blocks = std::move(module.blocks);
-  } else {
-    policy_.blocks.reserve(policy_.blocks.size() + module.blocks.size());
-    std::move(module.blocks.begin(), module.blocks.end(), std::back_inserter(policy_.blocks));
-  }
-  std::vector<EvalBlock>().swap(module.blocks);
+  for (std::size_t i = first_block; i < policy_.blocks.size(); ++i) policy_.blocks[i].from_stdlib = from_stdlib;
 }
 
 bool Evaluator::declare_top_level(Module& module, const std::string& name, SourceRange range, TopLevelName entry) {

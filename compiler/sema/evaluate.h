@@ -32,6 +32,12 @@ struct ModuleSource {
   std::string key;
   std::string display;                // how messages name it: the path registered in the SourceManager
   const syntax::File* ast = nullptr;  // null when the module could not be loaded or parsed
+  // The same tree, when the caller lets the evaluator drop each top-level
+  // block of it once the block is evaluated and its names checked (analyze()
+  // for the root files, which nothing reads after evaluation): the tree and
+  // the evaluated declarations then never both hold the whole policy. Null:
+  // the tree is left whole.
+  syntax::File* releasable = nullptr;
 };
 using RootFile = ModuleSource;
 

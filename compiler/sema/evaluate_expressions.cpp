@@ -284,7 +284,7 @@ std::optional<Value> Evaluator::eval_duration(const syntax::DurationExpr& expr) 
 }
 
 std::optional<Value> Evaluator::eval_string(const syntax::StringExpr& expr, const Env& env) {
-  std::string text;
+  std::string text = expr.literal;
   bool ok = true;
   for (const auto& part : expr.parts) {
     if (!part.expr) {

@@ -20,11 +20,13 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/eval_tree.h"
 #include "compiler/sema/evaluate.h"
+#include "compiler/sema/resolve_names.h"
 #include "compiler/sema/value.h"
 #include "compiler/syntax/ast.h"
 
@@ -66,10 +68,13 @@ struct Module {
   std::string key;
   std::string display;                       // the path shown to the user
   const syntax::File* ast = nullptr;         // null: could not be loaded; every use of it is silent
+  syntax::File* releasable = nullptr;        // ModuleSource::releasable
   State state = State::NotStarted;
+  // Checks the names of each top-level block as soon as it is evaluated
+  // (resolve_names.h); made once the module's imports are loaded.
+  std::unique_ptr<NameResolver> resolver;
   std::map<std::string, TopLevelName> names;
   std::vector<std::unique_ptr<TemplateInfo>> templates;
-  std::vector<EvalBlock> blocks;             // top-level declarations, in evaluation order
 };
 
 // A body's local scope. Lets are bound as they run; `later` holds the lets of
@@ -105,6 +110,8 @@ class Evaluator {
   // ---- modules (evaluate.cpp)
   Module& module_for(const ModuleSource& source);  // failed_module_ when source.ast is null
   void evaluate_module(Module& module);
+  // What name resolution knows of the modules `module` imports (its aliases).
+  std::map<std::string, ModuleExports> exports_of(const Module& module) const;
   void collect_top_level(Module& module);
   void process_import(Module& module, const syntax::ImportStmt& stmt);
   bool declare_top_level(Module& module, const std::string& name, diag::SourceRange range, TopLevelName entry);
@@ -242,7 +249,7 @@ class Evaluator {
     std::weak_ptr<const void> owner;
     Shape shape;
   };
-  std::map<const void*, ShapeEntry> shapes_;
+  std::unordered_map<const void*, ShapeEntry> shapes_;
   std::size_t shapes_pruned_at_ = 0;
   EvalPolicy policy_;
 

@@ -17,7 +17,7 @@
 
 namespace mkq::sema {
 
-namespace {
+namespace resolve_detail {
 
 using diag::SourceRange;
 
@@ -28,17 +28,27 @@ constexpr int kMaxWalkDepth = 1000;
 
 class NameChecker {
  public:
-  NameChecker(const syntax::File& file, diag::Diagnostics& diagnostics,
-              const std::map<std::string, ModuleExports>& imports, FileNames* names = nullptr)
-      : file_(file), diags_(diagnostics), imports_(imports), names_(names) {
-    for (const auto& d : diagnostics.items()) seen_.insert(key_of(d.range, d.code, d.message));
+  NameChecker(const syntax::File& file, diag::Diagnostics& diagnostics, std::map<std::string, ModuleExports> imports,
+              FileNames* names = nullptr)
+      : file_(file), diags_(diagnostics), imports_(std::move(imports)), names_(names) {
+    collect_top_level();
   }
 
   void run() {
-    collect_top_level();
     for (const auto& stmt : file_.stmts) {
-      if (stmt) walk_stmt(*stmt);
+      if (stmt) check(*stmt);
     }
+  }
+
+  // Checks one top-level statement, after taking note of what has been
+  // reported since the last check (by anyone), so as not to repeat it.
+  void check(const syntax::Stmt& stmt) {
+    const auto& items = diags_.items();
+    for (; absorbed_ < items.size(); ++absorbed_) {
+      const diag::Diagnostic& d = items[absorbed_];
+      seen_.insert(key_of(d.range, d.code, d.message));
+    }
+    walk_stmt(stmt);
   }
 
  private:
@@ -413,28 +423,28 @@ class NameChecker {
 
   const syntax::File& file_;
   diag::Diagnostics& diags_;
-  const std::map<std::string, ModuleExports>& imports_;
+  const std::map<std::string, ModuleExports> imports_;
   FileNames* names_;  // the observer of every declaration and use, when asked (file_names())
   std::map<std::string, TopName> top_;
   std::vector<Frame> frames_;
   std::size_t base_ = 0;  // the first frame lookups see (a template body starts afresh)
   int depth_ = 0;
   std::set<Key> seen_;    // findings already reported, by anyone
+  std::size_t absorbed_ = 0;  // diagnostics up to here are in seen_
 };
 
-}  // namespace
+}  // namespace resolve_detail
 
 void resolve_names(const syntax::File& file, diag::Diagnostics& diagnostics,
                    const std::map<std::string, ModuleExports>& imports) {
-  NameChecker checker(file, diagnostics, imports);
+  resolve_detail::NameChecker checker(file, diagnostics, imports);
   checker.run();
 }
 
 FileNames file_names(const syntax::File& file) {
   FileNames names;
   diag::Diagnostics ignored;
-  const std::map<std::string, ModuleExports> no_imports;
-  NameChecker checker(file, ignored, no_imports, &names);
+  resolve_detail::NameChecker checker(file, ignored, {}, &names);
   checker.run();
   return names;
 }
@@ -442,5 +452,13 @@ FileNames file_names(const syntax::File& file) {
 bool is_declarable_name(const std::string& text) {
   return detail::is_identifier(text) && !detail::is_hard_keyword(text) && !detail::is_builtin(text);
 }
+
+NameResolver::NameResolver(const syntax::File& file, diag::Diagnostics& diagnostics,
+                           std::map<std::string, ModuleExports> imports)
+    : checker_(std::make_unique<resolve_detail::NameChecker>(file, diagnostics, std::move(imports))) {}
+
+NameResolver::~NameResolver() = default;
+
+void NameResolver::check(const syntax::Stmt& stmt) { checker_->check(stmt); }
 
 }  // namespace mkq::sema

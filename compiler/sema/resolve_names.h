@@ -15,6 +15,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -77,5 +78,27 @@ FileNames file_names(const syntax::File& file);
 // A name a `let`, template, parameter or loop variable may take: an
 // identifier, not a keyword and not a builtin.
 bool is_declarable_name(const std::string& text);
+
+namespace resolve_detail {
+class NameChecker;
+}
+
+// The same pass one top-level statement at a time, for a file whose
+// statements may be let go once checked (the evaluator drops each top-level
+// block of a root file as soon as it is evaluated). The top-level names are
+// collected from the whole file when the resolver is made; check() then takes
+// statements of that file, each once, in any order. A finding identical to a
+// diagnostic in `diagnostics` when check() is called is not added again.
+class NameResolver {
+ public:
+  NameResolver(const syntax::File& file, diag::Diagnostics& diagnostics, std::map<std::string, ModuleExports> imports);
+  ~NameResolver();
+  NameResolver(const NameResolver&) = delete;
+  NameResolver& operator=(const NameResolver&) = delete;
+  void check(const syntax::Stmt& stmt);
+
+ private:
+  std::unique_ptr<resolve_detail::NameChecker> checker_;
+};
 
 }  // namespace mkq::sema

@@ -11,7 +11,7 @@ bool StringExpr::is_literal() const {
 }
 
 std::string StringExpr::literal_value() const {
-  std::string value;
+  std::string value = literal;
   for (const auto& part : parts) {
     if (!part.expr) value += part.literal;
   }

@@ -77,6 +77,11 @@ struct StringPart {
 
 struct StringExpr final : Expr {
   explicit StringExpr(SourceRange r) : Expr(ExprKind::String, r) {}
+  // A string without interpolation (nearly every one: labels, names, keys)
+  // is its decoded text in `literal`, with `parts` empty, so that it costs no
+  // array of parts. A string with interpolation has every piece in `parts`,
+  // in order, and `literal` empty.
+  std::string literal;
   std::vector<StringPart> parts;
   // True when the string has no interpolation: then literal_value() is the value.
   bool is_literal() const;

@@ -112,7 +112,7 @@ FastParser::FastParser(const TextPiece& piece, const std::vector<LexToken>& toke
     : piece_(piece), tokens_(tokens), strings_(strings), limit_(Transformer::kMaxTreeDepth - base_depth) {
   visible_.reserve(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!tokens[i].hidden) visible_.push_back(i);
+    if (!tokens[i].hidden) visible_.push_back(static_cast<std::uint32_t>(i));
   }
 }
 
@@ -146,6 +146,7 @@ void FastParser::commit(StringTable& strings) {
   for (auto& [node, index] : pending_strings_) {
     std::unique_ptr<StringExpr> decoded = std::move(strings[index]);
     node->range = decoded->range;
+    node->literal = std::move(decoded->literal);
     node->parts = std::move(decoded->parts);
   }
   pending_strings_.clear();

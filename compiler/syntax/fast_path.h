@@ -126,7 +126,7 @@ class FastParser {
   const std::vector<LexToken>& tokens_;
   const StringTable& strings_;
   int limit_;                         // levels left before kMaxTreeDepth
-  std::vector<std::size_t> visible_;  // indices of default-channel tokens, EOF last
+  std::vector<std::uint32_t> visible_;  // indices of default-channel tokens, EOF last (fewer than kMaxTokens)
   std::size_t next_ = 0;              // into visible_
   std::vector<std::pair<StringExpr*, std::size_t>> pending_strings_;  // node, token index
 };

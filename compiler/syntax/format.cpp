@@ -150,13 +150,13 @@ class Formatter {
   // The output prints them one after the other on that line, which this takes
   // again: the placement is stable.
   // Nothing can follow a line comment on its line, so it ends the run.
-  Taken take_trailing(const diag::SourcePosition& end, std::uint32_t limit) {
-    std::uint32_t line = end.line;
+  Taken take_trailing(const diag::SourceOffset& end, std::uint32_t limit) {
+    std::uint32_t line = line_of(end.offset);
     bool line_ended = false;
     return take_while([&](const Comment& c) {
       if (line_ended || c.range.begin.offset >= limit) return false;
-      if (c.range.begin.offset >= end.offset && c.range.begin.line != line) return false;
-      line = std::max(line, c.range.end.line);
+      if (c.range.begin.offset >= end.offset && line_of(c.range.begin.offset) != line) return false;
+      line = std::max(line, line_of(c.range.end.offset));
       line_ended = !c.is_block;
       return true;
     });
@@ -167,8 +167,8 @@ class Formatter {
   Taken take_after_open(std::uint32_t line, std::uint32_t limit) {
     bool line_ended = false;
     return take_while([&](const Comment& c) {
-      if (line_ended || c.range.begin.offset >= limit || c.range.begin.line != line) return false;
-      line = c.range.end.line;
+      if (line_ended || c.range.begin.offset >= limit || line_of(c.range.begin.offset) != line) return false;
+      line = line_of(c.range.end.offset);
       line_ended = !c.is_block;
       return true;
     });
@@ -405,7 +405,7 @@ Doc Formatter::body(const Body& b, bool may_be_one_line) {
   const std::uint32_t open = b.range.begin.offset;
   const std::uint32_t close = b.range.end.offset > open ? b.range.end.offset - 1 : open;
   const std::uint32_t first = b.stmts.empty() ? close : b.stmts.front()->range.begin.offset;
-  const Taken after_open = take_after_open(b.range.begin.line, first);
+  const Taken after_open = take_after_open(line_of(b.range.begin.offset), first);
 
   struct Item {
     Doc doc;
@@ -764,7 +764,7 @@ Doc Formatter::comprehension(const ComprehensionExpr& e, int depth) {
 // (a string cannot span lines).
 std::string Formatter::string_text(const StringExpr& s, int depth) {
   std::string out = "\"";
-  std::string literal;  // adjacent literal parts are escaped together (`$` + `{`)
+  std::string literal = s.literal;  // adjacent literal parts are escaped together (`$` + `{`)
   for (const StringPart& part : s.parts) {
     if (!part.expr) {
       literal += part.literal;

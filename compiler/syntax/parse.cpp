@@ -85,29 +85,8 @@ std::size_t TextPiece::code_point_of(std::uint32_t byte) const {
   return static_cast<std::size_t>(it - bytes.begin());
 }
 
-diag::SourcePosition TextPiece::position(std::uint32_t offset, std::size_t& hint) const {
-  const std::vector<std::uint32_t>& starts = source_.line_starts;
-  offset = std::min(offset, static_cast<std::uint32_t>(source_.text.size()));
-  // The line is the last line start <= offset: try the hint and the next line
-  // before searching.
-  const auto holds = [&](std::size_t line) {
-    return line < starts.size() && starts[line] <= offset && (line + 1 == starts.size() || offset < starts[line + 1]);
-  };
-  if (!holds(hint)) {
-    if (holds(hint + 1)) {
-      ++hint;
-    } else {
-      hint = static_cast<std::size_t>(std::upper_bound(starts.begin(), starts.end(), offset) - starts.begin()) - 1;
-    }
-  }
-  const auto line = static_cast<std::uint32_t>(hint);
-  return diag::SourcePosition{line + 1, offset - starts[line] + 1, offset};
-}
-
 SourceRange TextPiece::range(std::uint32_t begin_byte, std::uint32_t end_byte) const {
-  // Ends mostly move forward through the file; beginnings jump back to the
-  // start of a statement or a block, so each has its own hint.
-  return SourceRange{file_, position(begin_byte, begin_hint_), position(std::max(begin_byte, end_byte), end_hint_)};
+  return SourceRange{file_, {source_.clamp(begin_byte)}, {source_.clamp(std::max(begin_byte, end_byte))}};
 }
 
 std::optional<std::pair<std::uint32_t, std::uint32_t>> TextPiece::token_bytes(const antlr4::Token* token) const {
@@ -691,8 +670,15 @@ class PieceParser {
       const std::uint32_t stop = end - 1;  // the closing quote
       std::string literal;
       std::uint32_t literal_begin = begin + 1;
+      bool interpolated = false;
+      // The text up to `at`: all of a string without interpolation goes to
+      // StringExpr::literal, else each piece is a part.
       const auto flush = [&](std::uint32_t at) {
-        if (at > literal_begin) string->parts.push_back({literal, nullptr, piece_.range(literal_begin, at)});
+        if (at > literal_begin && !interpolated && at == stop) {
+          string->literal = std::move(literal);
+        } else if (at > literal_begin) {
+          string->parts.push_back({std::move(literal), nullptr, piece_.range(literal_begin, at)});
+        }
         literal.clear();
       };
       std::uint32_t i = begin + 1;
@@ -720,6 +706,7 @@ class PieceParser {
         }
         if (c == '$' && i + 1 < stop && text[i + 1] == '{') {
           flush(i);
+          interpolated = true;
           const std::size_t found = text.substr(0, stop).find('}', i + 2);
           const std::uint32_t close = found == std::string_view::npos ? stop : static_cast<std::uint32_t>(found);
           ExprPtr expr = interpolate(i + 2, close, depth);
@@ -736,6 +723,7 @@ class PieceParser {
       flush(stop);
       strings_[index] = std::move(string);
     }
+    std::vector<StringToken>().swap(string_tokens_);  // read by nothing after this step
   }
 
   ExprPtr interpolate(std::uint32_t begin, std::uint32_t end, int depth) {

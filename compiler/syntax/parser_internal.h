@@ -67,8 +67,6 @@ class TextPiece {
   std::string_view token_text(const antlr4::Token* token) const;
 
  private:
-  // SourceFile::position(), starting the search at line `hint` (updated).
-  diag::SourcePosition position(std::uint32_t offset, std::size_t& hint) const;
   // The piece-relative byte offset of each code point, and the piece's size
   // last. Built on first use, which only ANTLR's positions need: the fast
   // path works in bytes and never pays 4 bytes per byte for it.
@@ -76,8 +74,6 @@ class TextPiece {
 
   const diag::SourceFile& source_;
   FileId file_;
-  mutable std::size_t begin_hint_ = 0;  // indices into source_.line_starts for position()
-  mutable std::size_t end_hint_ = 0;
   std::uint32_t begin_;
   std::string_view text_;  // into source_.text
   bool ascii_ = true;                                    // every byte < 0x80: code points are bytes

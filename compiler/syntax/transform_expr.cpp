@@ -193,7 +193,7 @@ std::unique_ptr<StringExpr> Transformer::string_token(const antlr4::Token* token
   std::string_view raw = piece_.token_text(token);
   if (!raw.empty() && raw.front() == '"') raw.remove_prefix(1);
   if (token->getType() == P::STRING && !raw.empty() && raw.back() == '"') raw.remove_suffix(1);
-  if (!raw.empty()) s->parts.push_back({std::string(raw), nullptr, range});
+  s->literal = std::string(raw);
   return s;
 }
 

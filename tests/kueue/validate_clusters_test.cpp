@@ -27,10 +27,10 @@ dispatch "d" { queues = ["q"], workers = ["w1", "w2"] }
           "namespace 'team-a' lacks the labels 'team: b', 'tier: gold' that clusterqueue 'q' selects: "
           "workloads of "
           "localqueue 'lq' will not be admitted");
-    CHECK(Checked::at(d.range) == "7:22");
+    CHECK(r->at(d.range) == "7:22");
     REQUIRE(d.notes.size() == 3);
-    CHECK(Checked::at(*d.notes[0].range) == "6:16");
-    CHECK(Checked::at(*d.notes[1].range) == "4:11");
+    CHECK(r->at(*d.notes[0].range) == "6:16");
+    CHECK(r->at(*d.notes[1].range) == "4:11");
     CHECK(d.notes[2].message ==
           "the same holds on the workers 'w1', 'w2', where the queue is mirrored with the same selector");
   }

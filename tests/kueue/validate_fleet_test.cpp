@@ -35,14 +35,42 @@ dispatch "gpus" { queues = ["a", "b"], workers = ["w1", "w2"] }
   CHECK(
       d.message ==
       "the queues of dispatch 'gpus' hold 128 of 'nvidia.com/gpu', but its workers declare 16 (w1 8, w2 8)");
-  CHECK(Checked::at(d.range) == "15:10");
+  CHECK(r->at(d.range) == "15:10");
   REQUIRE(d.notes.size() == 5);
   CHECK(d.notes[0].message == "clusterqueue 'a' holds 64 in flavor 'a100'");
-  CHECK(Checked::at(*d.notes[0].range) == "10:18");
+  CHECK(r->at(*d.notes[0].range) == "10:18");
   CHECK(d.notes[1].message == "clusterqueue 'b' holds 64 in flavor 'a100'");
   CHECK(d.notes[2].message == "worker 'w1' declares 8");
-  CHECK(Checked::at(*d.notes[2].range) == "4:21");
+  CHECK(r->at(*d.notes[2].range) == "4:21");
   CHECK(d.notes[3].message == "worker 'w2' declares 8");
+}
+
+TEST_CASE("W4031 lists ten quotas and ten workers, and counts the rest in one note each", "[kueue][validate][fleet]") {
+  std::string text = R"(manager "hub" {}
+flavor "a100" {}
+)";
+  std::string queues;
+  std::string workers;
+  for (char c = 'a'; c < 'a' + 12; ++c) {  // names in name order: a, b, ..., l
+    const std::string i(1, c);
+    text += "worker \"w" + i + "\" { capacity \"a100\" { \"nvidia.com/gpu\" = 1 } }\n";
+    text += "clusterqueue \"q" + i + "\" { quota \"a100\" { \"nvidia.com/gpu\" = 8 } }\n";
+    queues += std::string(queues.empty() ? "" : ", ") + "\"q" + i + "\"";
+    workers += std::string(workers.empty() ? "" : ", ") + "\"w" + i + "\"";
+  }
+  text += "dispatch \"gpus\" { queues = [" + queues + "], workers = [" + workers + "] }\n";
+  const auto r = check(text);
+  const Diagnostic d = r->only(codes::kFleetCannotHoldQuota);
+  REQUIRE(d.notes.size() == 23);  // 10 quotas, 1 count, 10 workers, 1 count, the advice
+  CHECK(d.notes[0].message == "clusterqueue 'qa' holds 8 in flavor 'a100'");
+  CHECK(d.notes[9].message == "clusterqueue 'qj' holds 8 in flavor 'a100'");
+  CHECK(d.notes[10].message == "... and 2 more quotas");
+  CHECK_FALSE(d.notes[10].range.has_value());
+  CHECK(d.notes[11].message == "worker 'wa' declares 1");
+  CHECK(d.notes[20].message == "worker 'wj' declares 1");
+  CHECK(d.notes[21].message == "... and 2 more workers");
+  CHECK_FALSE(d.notes[21].range.has_value());
+  CHECK(d.notes[22].message.rfind("the manager would admit workloads", 0) == 0);
 }
 
 TEST_CASE("quota the fleet holds, or a fleet of unknown size, checks clean", "[kueue][validate][fleet]") {
@@ -120,7 +148,7 @@ kueue {
   std::string lines;
   for (const Diagnostic& d : r->with_code(codes::kOpenShiftCannotExpress)) {
     CHECK(d.severity == mkq::diag::Severity::Error);
-    lines += Checked::at(d.range) + " " + d.message + "\n";
+    lines += r->at(d.range) + " " + d.message + "\n";
   }
   CHECK(
       lines ==

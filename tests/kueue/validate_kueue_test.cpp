@@ -31,10 +31,10 @@ TEST_CASE("an external framework may not be an enabled built-in adapter's kind",
     CHECK(d.message ==
           "external framework 'RayJob.v1.ray.io' is the job kind of integration 'ray.io/rayjob', which has a "
           "built-in MultiKueue adapter");
-    CHECK(Checked::at(d.range) == "7:26");
+    CHECK(r->at(d.range) == "7:26");
     REQUIRE(d.notes.size() == 2);
     CHECK(d.notes[0].message == "'ray.io/rayjob' is enabled here");
-    CHECK(Checked::at(*d.notes[0].range) == "6:32");
+    CHECK(r->at(*d.notes[0].range) == "6:32");
   }
   SECTION("Job.v1.batch with the default integrations") {
     const auto r = check(R"(manager "m" {}
@@ -65,9 +65,9 @@ integration "Run.v1.example.com" { rules = [] }
         "integration 'Run.v1.example.com' lists no rules, but MultiKueue creates, watches and deletes its "
         "objects on "
         "every worker");
-  CHECK(Checked::at(d.range) == "3:13");
+  CHECK(r->at(d.range) == "3:13");
   REQUIRE(d.notes.size() == 2);
-  CHECK(Checked::at(*d.notes[0].range) == "2:32");
+  CHECK(r->at(*d.notes[0].range) == "2:32");
   // The same entry is fine for an integration nobody enables as an external framework.
   const auto unused = check(R"(manager "m" {}
 integration "Run.v1.example.com" { rules = [] }

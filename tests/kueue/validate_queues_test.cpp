@@ -50,7 +50,7 @@ TEST_CASE("resource groups: at most 16 per clusterqueue, cohort and override", "
     const auto r = check("manager \"m\" {}\n" + flavors(17) + "clusterqueue \"q\" {\n" + groups + "}\n");
     const Diagnostic d = r->only(codes::kTooManyResourceGroups);
     CHECK(d.message == "clusterqueue 'q' has 17 resource groups; a ClusterQueue takes at most 16");
-    CHECK(Checked::at(d.range) == "52:3");  // the 17th group block (two lines each, from line 20)
+    CHECK(r->at(d.range) == "52:3");  // the 17th group block (two lines each, from line 20)
   }
   SECTION("cohort") {
     const auto r = check("manager \"m\" {}\n" + flavors(17) + "cohort \"c\" {\n" + groups + "}\n");
@@ -84,8 +84,8 @@ TEST_CASE("resource groups: at most 64 resources and 64 flavors per group", "[ku
     CHECK(d.message ==
           "a resource group of clusterqueue 'q' covers 65 resources; a ClusterQueue takes at most 64 per "
           "group");
-    const std::string line(r->sources.file(d.range.file).line_text(d.range.begin.line));
-    CHECK(line.substr(d.range.begin.column - 1, 10) == "\"r64.io/x\"");
+    const std::string line(r->sources.file(d.range.file).line_text(r->sources.begin_of(d.range).line));
+    CHECK(line.substr(r->sources.begin_of(d.range).column - 1, 10) == "\"r64.io/x\"");
   }
   SECTION("64 resources are fine") {
     require_clean("manager \"m\" {}\n" + flavors(1) + "clusterqueue \"q\" {\n" + quota("f0", 0, 64) + "}\n");
@@ -96,7 +96,7 @@ TEST_CASE("resource groups: at most 64 resources and 64 flavors per group", "[ku
     const auto r = check("manager \"m\" {}\n" + flavors(65) + "cohort \"c\" {\n" + quotas + "}\n");
     const Diagnostic d = r->only(codes::kTooManyGroupFlavors);
     CHECK(d.message == "a resource group of cohort 'c' has 65 flavors; a Cohort takes at most 64 per group");
-    CHECK(Checked::at(d.range) == "132:7");  // the label of quota "f64"
+    CHECK(r->at(d.range) == "132:7");  // the label of quota "f64"
   }
 }
 
@@ -126,7 +126,7 @@ TEST_CASE("clusterqueue totals: 256 flavors, 256 resources, 512 pairs per group"
     CHECK(
         d.message ==
         "clusterqueue 'q' covers 260 resources across its resource groups; a ClusterQueue takes at most 256");
-    CHECK(Checked::at(d.range).rfind("12:", 0) == 0);  // in the fifth quota block
+    CHECK(r->at(d.range).rfind("12:", 0) == 0);  // in the fifth quota block
   }
   SECTION("more than 512 flavor-resource pairs in one group") {
     std::string body;
@@ -136,7 +136,7 @@ TEST_CASE("clusterqueue totals: 256 flavors, 256 resources, 512 pairs per group"
     CHECK(d.message ==
           "a resource group of clusterqueue 'q' has 513 flavor-resource pairs (9 flavors of 57 resources); a "
           "ClusterQueue takes at most 512 per group");
-    CHECK(Checked::at(d.range) == "12:3");  // the group's first quota block
+    CHECK(r->at(d.range) == "12:3");  // the group's first quota block
   }
 }
 
@@ -151,7 +151,7 @@ clusterqueue "q" {
     const Diagnostic d = r->only(codes::kBorrowWithoutReclaim);
     CHECK(d.message ==
           "'borrow_within_cohort' = \"LowerPriority\" needs 'reclaim_within_cohort' other than \"Never\"");
-    CHECK(Checked::at(d.range) == "4:39");
+    CHECK(r->at(d.range) == "4:39");
     REQUIRE(d.notes.size() == 2);
     CHECK(d.notes[0].message == "'reclaim_within_cohort' is not set, and Kueue's default is \"Never\"");
     CHECK(!d.notes[0].range);
@@ -165,7 +165,7 @@ clusterqueue "q" {
     const Diagnostic d = r->only(codes::kBorrowWithoutReclaim);
     REQUIRE(d.notes[0].range);
     CHECK(d.notes[0].message == "'reclaim_within_cohort' is \"Never\" here");
-    CHECK(Checked::at(*d.notes[0].range) == "3:40");
+    CHECK(r->at(*d.notes[0].range) == "3:40");
   }
   SECTION("fine combinations") {
     require_clean(R"(manager "m" {}
@@ -202,7 +202,7 @@ clusterqueue "q" {
     const Diagnostic d = r->only(codes::kFungibilityPreference);
     REQUIRE(d.notes.size() == 2);
     CHECK(d.notes[0].message == "'when_can_borrow' is \"MayStopSearch\" here");
-    CHECK(Checked::at(*d.notes[0].range) == "4:23");
+    CHECK(r->at(*d.notes[0].range) == "4:23");
     CHECK(d.notes[1].message == "'when_can_preempt' is \"MayStopSearch\" here");
   }
   SECTION("no preference: any combination") {
@@ -227,8 +227,8 @@ localqueue "lq" in "ns" {
   REQUIRE(found.size() == 2);  // not the local queue's: Kueue does not check it
   CHECK(found[0].message ==
         "fair-sharing weight 1n is too small: a weight other than 0 must be greater than 1n");
-  CHECK(Checked::at(found[0].range) == "2:44");
-  CHECK(Checked::at(found[1].range) == "3:38");
+  CHECK(r->at(found[0].range) == "2:44");
+  CHECK(r->at(found[1].range) == "3:38");
 }
 
 TEST_CASE("a template's declaration gets instantiated-from notes", "[kueue][validate]") {
@@ -241,7 +241,7 @@ use team("a")
   const Diagnostic d = r->only(codes::kFairSharingWeightTooSmall);
   REQUIRE(d.notes.size() == 2);
   CHECK(d.notes[0].message == "instantiated from here");
-  CHECK(Checked::at(*d.notes[0].range) == "5:1");
+  CHECK(r->at(*d.notes[0].range) == "5:1");
 }
 
 TEST_CASE("topology levels are at most 316 characters", "[kueue][validate][topology]") {
@@ -253,7 +253,7 @@ TEST_CASE("topology levels are at most 316 characters", "[kueue][validate][topol
   const auto r = check("manager \"m\" {}\ntopology \"t\" { levels = [\"zone\", \"" + longest + "\"] }\n");
   const Diagnostic d = r->only(codes::kTopologyLevelTooLong);
   CHECK(d.message == "topology level is 317 characters long; a Topology level takes at most 316");
-  CHECK(Checked::at(d.range) == "2:34");
+  CHECK(r->at(d.range) == "2:34");
   require_clean("manager \"m\" {}\ntopology \"t\" { levels = [\"" + longest.substr(1) + "\"] }\n");
 }
 

@@ -49,8 +49,9 @@ struct Checked {
   }
 
   // "line:column" where a diagnostic (or a note's range) starts.
-  static std::string at(const mkq::diag::SourceRange& range) {
-    return std::to_string(range.begin.line) + ":" + std::to_string(range.begin.column);
+  std::string at(const mkq::diag::SourceRange& range) const {
+    const mkq::diag::SourcePosition begin = sources.begin_of(range);
+    return std::to_string(begin.line) + ":" + std::to_string(begin.column);
   }
 
   std::string summary() const {

@@ -39,9 +39,7 @@ inline SourceRange fresh() {
   SourceRange range;
   range.file = 0;
   range.begin.offset = next;
-  range.begin.column = next + 1;
   range.end.offset = next + 1;
-  range.end.column = next + 2;
   ++next;
   return range;
 }

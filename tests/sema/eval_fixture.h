@@ -39,8 +39,8 @@ struct EvalRun {
   // "file:line:col" of a range's start.
   std::string where(const diag::SourceRange& range) const {
     if (!range.valid()) return "<no range>";
-    return sources.file(range.file).path + ":" + std::to_string(range.begin.line) + ":" +
-           std::to_string(range.begin.column);
+    const diag::SourcePosition begin = sources.begin_of(range);
+    return sources.file(range.file).path + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column);
   }
   // Every diagnostic as "CODE message", sorted by location.
   std::vector<std::string> messages() const {
@@ -90,7 +90,9 @@ inline std::unique_ptr<EvalRun> evaluate_files(const std::map<std::string, std::
                                      run->fs.read(path, diag::kMaxSourceBytes).text);  // shown as "main.mkq"
     auto ast = syntax::parse_file(run->sources, id, run->diagnostics);
     if (!ast || run->diagnostics.has_errors()) run->syntax_ok = false;
-    if (ast) root_files.push_back({run->fs.canonical(path).generic_string(), path.substr(3), ast.get()});
+    // Releasable, as analyze() passes root files: each top-level block is let
+    // go once evaluated, so every evaluator test runs the path mkq runs.
+    if (ast) root_files.push_back({run->fs.canonical(path).generic_string(), path.substr(3), ast.get(), ast.get()});
     run->asts.push_back(std::move(ast));
   }
   if (!run->syntax_ok) {

@@ -98,8 +98,8 @@ TEST_CASE("imports: a file outside the policy's directory is refused unread", "[
   const auto& refused = run.diagnostics.items().front();
   REQUIRE(refused.range.valid());
   CHECK(run.sources.file(refused.range.file).path == "/p/main.mkq");
-  CHECK(refused.range.begin.line == 1);
-  CHECK(refused.range.begin.column == 8);  // the path string
+  CHECK(run.sources.begin_of(refused.range).line == 1);
+  CHECK(run.sources.begin_of(refused.range).column == 8);  // the path string
   // Only the policy's own file was read; nothing outside was read or listed.
   CHECK(run.touched == std::set<std::string>{"/p/main.mkq"});
 }
@@ -183,8 +183,8 @@ TEST_CASE("E3060 points at the start of an empty policy file", "[sema][analyze]"
   CHECK(d.code == "E3060");
   REQUIRE(d.range.valid());
   CHECK(run.sources.file(d.range.file).path == "/p/empty.mkq");
-  CHECK(d.range.begin.line == 1);
-  CHECK(d.range.begin.column == 1);
+  CHECK(run.sources.begin_of(d.range).line == 1);
+  CHECK(run.sources.begin_of(d.range).column == 1);
 }
 
 }  // namespace

@@ -208,3 +208,28 @@ TEST_CASE("resolve_names: deep input does not exhaust the stack", "[sema][resolv
   branches += " else { x { v = last } } }\n";
   CHECK(resolve_only(branches) == Lines{"E2001 unknown name 'last' @last"});
 }
+
+TEST_CASE("resolve_names: a top-level block's names are checked before the block is let go", "[sema][resolve]") {
+  // The branch not taken is never evaluated; the block's syntax is dropped
+  // right after it runs, so its names are checked then.
+  auto run = evaluate_text("let teams = 1\nx \"a\" { if false { v = tems } }\nlet later = 2\n");
+  const auto& d = run->only();
+  CHECK(d.code == "E2001");
+  CHECK(d.message == "unknown name 'tems'");
+  CHECK(run->text(d.range) == "tems");
+  // The root file was releasable: its block is gone, its lets are kept.
+  const auto& stmts = run->asts.front()->stmts;
+  REQUIRE(stmts.size() == 3);
+  CHECK(stmts[0] != nullptr);
+  CHECK(stmts[1] == nullptr);
+  CHECK(stmts[2] != nullptr);
+  REQUIRE(run->policy.blocks.size() == 1);
+  CHECK(run->policy.blocks[0].kind == "x");
+}
+
+TEST_CASE("resolve_names: a name evaluation reports in a top-level block is reported once", "[sema][resolve]") {
+  auto run = evaluate_text("x \"a\" { v = tems }\n");
+  const auto& d = run->only();  // one in the collection, not only after sorted()
+  CHECK(d.code == "E2001");
+  CHECK(run->text(d.range) == "tems");
+}

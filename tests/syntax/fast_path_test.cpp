@@ -37,9 +37,7 @@ std::string at(const SourceRange& r) {
       !(r == current_sources->range(r.file, r.begin.offset, r.end.offset))) {
     FAIL("range " << r.begin.offset << "-" << r.end.offset << " differs from SourceManager::range");
   }
-  return "@" + std::to_string(r.file) + ":" + std::to_string(r.begin.line) + "." +
-         std::to_string(r.begin.column) + "/" + std::to_string(r.begin.offset) + "-" +
-         std::to_string(r.end.line) + "." + std::to_string(r.end.column) + "/" + std::to_string(r.end.offset);
+  return "@" + std::to_string(r.file) + ":" + std::to_string(r.begin.offset) + "-" + std::to_string(r.end.offset);
 }
 
 std::string id(const Identifier& i) { return "'" + i.name + "'" + at(i.range); }
@@ -69,6 +67,7 @@ std::string dump(const Expr* e) {
       out += " " + static_cast<const DurationExpr*>(e)->text;
       break;
     case ExprKind::String:
+      out += " \"" + static_cast<const StringExpr*>(e)->literal + "\"";
       for (const auto& part : static_cast<const StringExpr*>(e)->parts) {
         out += " [" + part.literal + "|" + dump(part.expr.get()) + at(part.range) + "]";
       }

@@ -19,13 +19,16 @@ std::string only_error(const std::string& text) {
   return p->messages()[0];
 }
 
-std::vector<std::string> notes(const mkq::diag::Diagnostic& d) {
+std::vector<std::string> notes(const Parsed& parsed, const mkq::diag::Diagnostic& d) {
   std::vector<std::string> out;
   for (const auto& n : d.notes) {
-    out.push_back(n.range ? Parsed::where(*n.range) + " " + n.message : n.message);
+    out.push_back(n.range ? parsed.where(*n.range) + " " + n.message : n.message);
   }
   return out;
 }
+
+// The notes of a parse's first error.
+std::vector<std::string> notes(const std::unique_ptr<Parsed>& parsed) { return notes(*parsed, parsed->error()); }
 
 std::vector<std::string> suggestions(const mkq::diag::Diagnostic& d) {
   std::vector<std::string> out;
@@ -49,28 +52,28 @@ TEST_CASE("parser explains stray characters people type by habit", "[syntax][err
   auto curly = parse("x = \xE2\x80\x9C" "abc\xE2\x80\x9D");
   REQUIRE(curly->errors() == 2);
   CHECK(curly->messages()[0] == "E1002 1:5-1:8 unexpected character '\xE2\x80\x9C'");  // the whole 3-byte character
-  CHECK(notes(curly->error(0)) == std::vector<std::string>{"strings are written with straight double quotes: \"...\""});
+  CHECK(notes(*curly, curly->error(0)) == std::vector<std::string>{"strings are written with straight double quotes: \"...\""});
 
   auto hash = parse("# a shell-style comment with 36GB and \"quotes\nx = 1");
   REQUIRE(hash->messages() == std::vector<std::string>{"E1002 1:1-1:2 unexpected character '#'"});
-  CHECK(notes(hash->error()) == std::vector<std::string>{"comments start with '//' or are written /* ... */"});
+  CHECK(notes(*hash, hash->error()) == std::vector<std::string>{"comments start with '//' or are written /* ... */"});
   CHECK(hash->file->stmts.size() == 1);  // the rest of the '#' line is skipped
 
   // '&' and '|' are reported once and read as '&&' and '||'.
   auto logic = parse("x = a & b | c");
   CHECK(logic->messages() == std::vector<std::string>{"E1002 1:7-1:8 unexpected character '&'",
                                                       "E1002 1:11-1:12 unexpected character '|'"});
-  CHECK(notes(logic->error()) == std::vector<std::string>{"the logical operators are '&&' and '||'"});
+  CHECK(notes(*logic, logic->error()) == std::vector<std::string>{"the logical operators are '&&' and '||'"});
 
   auto single = parse("x = 'abc'");
   REQUIRE(single->errors() == 2);
-  CHECK(notes(single->error()) == std::vector<std::string>{"strings are written with double quotes: \"...\""});
+  CHECK(notes(*single, single->error()) == std::vector<std::string>{"strings are written with double quotes: \"...\""});
 }
 
 TEST_CASE("parser rejects an unterminated string", "[syntax][errors]") {
   auto p = parse("x = \"abc\ny = 2\n");
   REQUIRE(p->messages() == std::vector<std::string>{"E1003 1:5-1:9 unterminated string"});
-  CHECK(notes(p->error()) == std::vector<std::string>{"a string ends with '\"' on the same line"});
+  CHECK(notes(*p, p->error()) == std::vector<std::string>{"a string ends with '\"' on the same line"});
   REQUIRE(p->file != nullptr);
   CHECK(p->file->stmts.size() == 2);  // the next line is read normally
 }
@@ -79,13 +82,13 @@ TEST_CASE("parser rejects an unterminated block comment", "[syntax][errors]") {
   auto p = parse("worker \"w\" {\n  /* never closed\n}\n");
   // The comment swallows the '}', but only the comment is reported.
   REQUIRE(p->messages() == std::vector<std::string>{"E1004 2:3-2:5 unterminated block comment"});
-  CHECK(notes(p->error()) == std::vector<std::string>{"a block comment ends with '*/'; block comments do not nest"});
+  CHECK(notes(*p, p->error()) == std::vector<std::string>{"a block comment ends with '*/'; block comments do not nest"});
 }
 
 TEST_CASE("parser rejects invalid numbers with advice", "[syntax][errors]") {
   auto gb = parse("x = 36GB");
   REQUIRE(gb->messages() == std::vector<std::string>{"E1005 1:5-1:9 invalid number '36GB'"});
-  CHECK(notes(gb->error()) == std::vector<std::string>{
+  CHECK(notes(*gb, gb->error()) == std::vector<std::string>{
                                   "quantity suffixes are n u m k M G T P E (powers of 10) and Ki Mi Gi Ti Pi Ei (powers "
                                   "of 2)"});
   CHECK(suggestions(gb->error()) ==
@@ -93,11 +96,11 @@ TEST_CASE("parser rejects invalid numbers with advice", "[syntax][errors]") {
 
   auto minutes = parse("x = 1m30s");
   REQUIRE(minutes->messages() == std::vector<std::string>{"E1005 1:5-1:10 invalid duration '1m30s'"});
-  CHECK(notes(minutes->error()) ==
+  CHECK(notes(*minutes, minutes->error()) ==
         std::vector<std::string>{"minutes are written 'min': a bare 'm' is the quantity suffix milli"});
   CHECK(suggestions(minutes->error()) == std::vector<std::string>{"did you mean '1min30s'? -> 1min30s"});
   REQUIRE(minutes->error().suggestions[0].range);
-  CHECK(Parsed::where(*minutes->error().suggestions[0].range) == "1:5-1:10");
+  CHECK(minutes->where(*minutes->error().suggestions[0].range) == "1:5-1:10");
 
   auto fraction = parse("x = 1.5h");
   REQUIRE(fraction->messages() == std::vector<std::string>{"E1005 1:5-1:9 invalid duration '1.5h'"});
@@ -107,11 +110,11 @@ TEST_CASE("parser rejects invalid numbers with advice", "[syntax][errors]") {
   CHECK(suggestions(parse("x = 8gi")->error()) == std::vector<std::string>{"did you mean '8Gi'? -> 8Gi"});
   CHECK(suggestions(parse("x = 8g")->error()) == std::vector<std::string>{"did you mean '8G'? -> 8G"});
   CHECK(suggestions(parse("x = 1_000")->error()) == std::vector<std::string>{"did you mean '1000'? -> 1000"});
-  CHECK(notes(parse("x = 1.2.3")->error()) ==
+  CHECK(notes(parse("x = 1.2.3")) ==
         std::vector<std::string>{"a number has at most one '.'; a version or an address is a string: \"1.2.3\""});
-  CHECK(notes(parse("x = 2e")->error()) == std::vector<std::string>{"an exponent needs digits: 2e3"});
-  CHECK(notes(parse("x = 0x1F")->error()) == std::vector<std::string>{"numbers are decimal"});
-  CHECK(notes(parse("x = 3rd")->error()) ==
+  CHECK(notes(parse("x = 2e")) == std::vector<std::string>{"an exponent needs digits: 2e3"});
+  CHECK(notes(parse("x = 0x1F")) == std::vector<std::string>{"numbers are decimal"});
+  CHECK(notes(parse("x = 3rd")) ==
         std::vector<std::string>{"numbers are written like 9, 1.5, 500m, 36Gi or 2e3; durations like 30s, 5min or "
                                  "1h30min; names cannot start with a digit"});
 }
@@ -130,7 +133,7 @@ TEST_CASE("parser rejects unknown escapes in strings", "[syntax][errors]") {
   auto p = parse("x = \"C:\\dir \\q\"");
   REQUIRE(p->messages() == std::vector<std::string>{"E1006 1:8-1:10 unknown escape '\\d' in string",
                                                     "E1006 1:13-1:15 unknown escape '\\q' in string"});
-  CHECK(notes(p->error()) ==
+  CHECK(notes(*p, p->error()) ==
         std::vector<std::string>{"the escapes are \\\" \\\\ \\n \\t and \\$; write a backslash as \\\\"});
 }
 
@@ -144,7 +147,7 @@ TEST_CASE("parser rejects a file that is not UTF-8", "[syntax][errors][encoding]
     CHECK(q->file == nullptr);
     REQUIRE(q->errors() == 1);
     CHECK(q->error().code == "E1008");
-    CHECK(Parsed::where(q->error().range) == "1:6-1:7");
+    CHECK(q->where(q->error().range) == "1:6-1:7");
   }
 }
 
@@ -161,7 +164,7 @@ TEST_CASE("parser asks for the '}' of an unclosed block and points at its '{'", 
   auto p = parse("worker \"w\" {\n  context = \"a\"\n");
   REQUIRE(p->messages() ==
           std::vector<std::string>{"E1011 2:16-2:16 expected '}' to close the block started here"});
-  CHECK(notes(p->error()) == std::vector<std::string>{"1:12-1:13 the block starts here"});
+  CHECK(notes(*p, p->error()) == std::vector<std::string>{"1:12-1:13 the block starts here"});
   REQUIRE(p->file != nullptr);
   CHECK(p->file->stmts.size() == 1);
 }
@@ -169,7 +172,7 @@ TEST_CASE("parser asks for the '}' of an unclosed block and points at its '{'", 
 TEST_CASE("parser asks for the closing bracket of lists, maps, calls and parentheses", "[syntax][errors]") {
   auto list = parse("x = [1, 2");
   REQUIRE(list->messages() == std::vector<std::string>{"E1011 1:10-1:10 expected ']' to close the list started here"});
-  CHECK(notes(list->error()) == std::vector<std::string>{"1:5-1:6 the list starts here"});
+  CHECK(notes(*list, list->error()) == std::vector<std::string>{"1:5-1:6 the list starts here"});
   CHECK(only_error("x = [1, 2)") == "E1011 1:10-1:11 expected ']' to close the list started here");
   CHECK(only_error("x = {a: 1") == "E1011 1:10-1:10 expected '}' to close the map started here");
   CHECK(only_error("x = f(1,") == "E1011 1:9-1:9 expected ')' to close the argument list started here");
@@ -180,7 +183,7 @@ TEST_CASE("parser asks for the closing bracket of lists, maps, calls and parenth
 TEST_CASE("parser asks for the closing bracket when a statement starts inside a list", "[syntax][errors]") {
   auto p = parse("let xs = [1, 2, 3\nlet y = 4\n");
   REQUIRE(p->messages() == std::vector<std::string>{"E1011 2:1-2:4 expected ']' to close the list started here"});
-  CHECK(notes(p->error()) == std::vector<std::string>{"1:10-1:11 the list starts here"});
+  CHECK(notes(*p, p->error()) == std::vector<std::string>{"1:10-1:11 the list starts here"});
   CHECK(only_error("x = f(a,\nuse t()") == "E1011 2:1-2:4 expected ')' to close the argument list started here");
   CHECK(only_error("x = (1\nassert true") == "E1011 2:1-2:7 expected ')' to close the parenthesis started here");
 }
@@ -188,7 +191,7 @@ TEST_CASE("parser asks for the closing bracket when a statement starts inside a 
 TEST_CASE("parser asks for a ',' between items", "[syntax][errors]") {
   auto list = parse("x = [1 2]");
   REQUIRE(list->messages() == std::vector<std::string>{"E1001 1:8-1:9 expected ',' or ']'"});
-  CHECK(notes(list->error()) == std::vector<std::string>{"1:5-1:6 the list starts here"});
+  CHECK(notes(*list, list->error()) == std::vector<std::string>{"1:5-1:6 the list starts here"});
   CHECK(only_error("x = {a: 1 b: 2}") == "E1001 1:11-1:12 expected ',' or '}'");
   CHECK(only_error("x = f(a b)") == "E1001 1:9-1:10 expected ',' or ')'");
   CHECK(only_error("template t(a b) {}") == "E1001 1:14-1:15 expected ',' or ')'");
@@ -213,18 +216,18 @@ TEST_CASE("parser explains that the ',' after an assert's condition starts its m
   // Separating an assert from the next statement with ',' makes that statement the message.
   auto stray = parse("assert ok, x = 1");
   REQUIRE(stray->messages() == std::vector<std::string>{"E1001 1:14-1:15 unexpected '='"});
-  CHECK(notes(stray->error()) == std::vector<std::string>{note});
+  CHECK(notes(*stray, stray->error()) == std::vector<std::string>{note});
   auto missing = parse("a { assert ok, }");
   REQUIRE(missing->messages() == std::vector<std::string>{"E1012 1:16-1:17 expected an expression"});
-  CHECK(notes(missing->error()) == std::vector<std::string>{note});
+  CHECK(notes(*missing, missing->error()) == std::vector<std::string>{note});
   auto keyword = parse("assert ok, let x = 1");
   REQUIRE(keyword->messages() == std::vector<std::string>{"E1012 1:12-1:15 expected an expression"});
-  CHECK(notes(keyword->error()) == std::vector<std::string>{note});
+  CHECK(notes(*keyword, keyword->error()) == std::vector<std::string>{note});
   // Other missing expressions and stray '=' get no such note.
   auto other = parse("x = [1 +]");
   REQUIRE(other->messages() == std::vector<std::string>{"E1012 1:9-1:10 expected an expression"});
-  CHECK(notes(other->error()).empty());
-  CHECK(notes(parse("x = 1 = 2")->error()).empty());
+  CHECK(notes(*other, other->error()).empty());
+  CHECK(notes(parse("x = 1 = 2")).empty());
 }
 
 TEST_CASE("parser reports a field without '='", "[syntax][errors]") {
@@ -232,11 +235,11 @@ TEST_CASE("parser reports a field without '='", "[syntax][errors]") {
   REQUIRE(p->messages() == std::vector<std::string>{"E1013 1:17-1:18 missing '=' after field 'cpu'"});
   REQUIRE(p->error().suggestions.size() == 1);
   CHECK(p->error().suggestions[0].replacement == " =");
-  CHECK(Parsed::where(*p->error().suggestions[0].range) == "1:16-1:16");
+  CHECK(p->where(*p->error().suggestions[0].range) == "1:16-1:16");
 
   auto colon = parse("quota \"f\" { cpu: 9 }");
   REQUIRE(colon->messages() == std::vector<std::string>{"E1013 1:16-1:17 missing '=' after field 'cpu'"});
-  CHECK(notes(colon->error()) == std::vector<std::string>{"fields are set with '=': cpu = ..."});
+  CHECK(notes(*colon, colon->error()) == std::vector<std::string>{"fields are set with '=': cpu = ..."});
 
   CHECK(only_error("capacity \"f\" { \"nvidia.com/gpu\" 8 }") ==
         "E1013 1:33-1:34 missing '=' after field \"nvidia.com/gpu\"");
@@ -247,25 +250,25 @@ TEST_CASE("parser suggests a keyword for a misspelled one", "[syntax][errors]") 
   REQUIRE(p->errors() == 1);
   CHECK(p->messages()[0] == "E1013 1:6-1:7 missing '=' after field 'lett'");
   CHECK(suggestions(p->error()) == std::vector<std::string>{"insert '=' ->  =", "did you mean 'let'? -> let"});
-  CHECK(Parsed::where(*p->error().suggestions[1].range) == "1:1-1:5");
+  CHECK(p->where(*p->error().suggestions[1].range) == "1:1-1:5");
 }
 
 TEST_CASE("parser reports a block label without quotes", "[syntax][errors]") {
   auto p = parse("worker w {}");
   REQUIRE(p->messages() == std::vector<std::string>{"E1013 1:8-1:9 expected a quoted label after 'worker'"});
-  CHECK(notes(p->error()) == std::vector<std::string>{"block labels are strings: worker \"w\""});
+  CHECK(notes(*p, p->error()) == std::vector<std::string>{"block labels are strings: worker \"w\""});
   CHECK(suggestions(p->error()) == std::vector<std::string>{"quote the label -> \"w\""});
 }
 
 TEST_CASE("parser asks for the '{' of a body", "[syntax][errors]") {
   auto field = parse("worker \"w\" {\n  context \"foo\"\n  secret = \"x\"\n}");
   REQUIRE(field->messages() == std::vector<std::string>{"E1013 3:3-3:9 expected '{' after 'context \"foo\"'"});
-  CHECK(notes(field->error()) == std::vector<std::string>{"to set a field, write 'context = \"foo\"'"});
+  CHECK(notes(*field, field->error()) == std::vector<std::string>{"to set a field, write 'context = \"foo\"'"});
 
   auto condition = parse("if x = 1 { }");
   REQUIRE(condition->messages() ==
           std::vector<std::string>{"E1013 1:6-1:7 expected '{' after the condition of 'if'"});
-  CHECK(notes(condition->error()) == std::vector<std::string>{"to compare two values, write '=='"});
+  CHECK(notes(*condition, condition->error()) == std::vector<std::string>{"to compare two values, write '=='"});
   CHECK(only_error("if x > 1 then { }") == "E1013 1:10-1:14 expected '{' after the condition of 'if'");
   CHECK(only_error("for x in xs do {}") == "E1013 1:13-1:15 expected '{' to start the body of 'for'");
   CHECK(only_error("template t() x {}") == "E1013 1:14-1:15 expected '{' to start the body of template 't'");
@@ -329,7 +332,7 @@ TEST_CASE("parser reports errors inside an interpolation at their column", "[syn
 TEST_CASE("parser reports an interpolation that contains '\"' once", "[syntax][errors][strings]") {
   auto p = parse("x = \"${m[\"k\"]}\" + y\nz = 1");
   REQUIRE(p->messages() == std::vector<std::string>{"E1014 1:10-1:11 a string interpolation cannot contain '\"'"});
-  CHECK(notes(p->error()) ==
+  CHECK(notes(*p, p->error()) ==
         std::vector<std::string>{"compute the value with 'let' and interpolate its name, e.g. ${name}"});
   REQUIRE(p->file != nullptr);
   CHECK(p->file->stmts.size() == 2);  // the rest of the line and the next line parse normally

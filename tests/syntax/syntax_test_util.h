@@ -28,9 +28,11 @@ struct Parsed {
     return sources.file(id).text.substr(r.begin.offset, r.end.offset - r.begin.offset);
   }
   // "line:col-line:col" of a range, for compact assertions.
-  static std::string where(const diag::SourceRange& r) {
-    return std::to_string(r.begin.line) + ":" + std::to_string(r.begin.column) + "-" + std::to_string(r.end.line) +
-           ":" + std::to_string(r.end.column);
+  std::string where(const diag::SourceRange& r) const {
+    const diag::SourcePosition begin = sources.begin_of(r);
+    const diag::SourcePosition end = sources.end_of(r);
+    return std::to_string(begin.line) + ":" + std::to_string(begin.column) + "-" + std::to_string(end.line) + ":" +
+           std::to_string(end.column);
   }
   // "CODE line:col-line:col message" of every diagnostic, in order.
   std::vector<std::string> messages() const {
