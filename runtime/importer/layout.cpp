@@ -1,0 +1,180 @@
+// What becomes which declaration: dispatches from multikueue AdmissionChecks
+// and their MultiKueueConfigs, workers from MultiKueueClusters, and each
+// worker's own version of a mirrored ClusterQueue, read from the worker.
+#include <algorithm>
+#include <set>
+
+#include "runtime/importer/importer_internal.h"
+
+namespace mkq::importer {
+namespace {
+
+constexpr const char* kMultiKueueController = "kueue.x-k8s.io/multikueue";
+
+std::string kind_of(const Json& object) { return object.value("kind", std::string()); }
+
+std::string string_in(const Json& object, std::initializer_list<const char*> path) {
+  const Json* node = &object;
+  for (const char* key : path) {
+    if (!node->is_object() || !node->contains(key)) return {};
+    node = &(*node)[key];
+  }
+  return node->is_string() ? node->get<std::string>() : std::string();
+}
+
+const Json* find_object(const ClusterSource& cluster, const std::string& kind, const std::string& ns,
+                        const std::string& name) {
+  for (const Json& object : cluster.objects) {
+    if (kind_of(object) == kind && namespace_of(object) == ns && name_of(object) == name) return &object;
+  }
+  return nullptr;
+}
+
+// The admission checks a ClusterQueue names (either form of the field).
+std::vector<std::string> checks_of(const Json& queue) {
+  std::vector<std::string> names;
+  const Json spec = queue.value("spec", Json::object());
+  if (spec.contains("admissionChecksStrategy") && spec["admissionChecksStrategy"].contains("admissionChecks")) {
+    for (const Json& check : spec["admissionChecksStrategy"]["admissionChecks"]) {
+      if (check.is_object()) names.push_back(check.value("name", std::string()));
+    }
+  }
+  if (spec.contains("admissionChecks") && spec["admissionChecks"].is_array()) {
+    for (const Json& check : spec["admissionChecks"]) {
+      if (check.is_string()) names.push_back(check.get<std::string>());
+    }
+  }
+  return names;
+}
+
+std::vector<Dispatch> dispatches_of(const ClusterSource& manager) {
+  std::vector<Dispatch> out;
+  for (const Json& check : manager.objects) {
+    if (kind_of(check) != "AdmissionCheck" || string_in(check, {"spec", "controllerName"}) != kMultiKueueController) {
+      continue;
+    }
+    Dispatch d;
+    d.name = name_of(check);
+    d.config = string_in(check, {"spec", "parameters", "name"});
+    if (d.config.empty()) d.config = d.name;
+    for (const Json& queue : manager.objects) {
+      if (kind_of(queue) != "ClusterQueue") continue;
+      const std::vector<std::string> checks = checks_of(queue);
+      if (std::find(checks.begin(), checks.end(), d.name) != checks.end()) d.queues.push_back(name_of(queue));
+    }
+    if (const Json* config = find_object(manager, "MultiKueueConfig", "", d.config)) {
+      if (config->contains("spec") && (*config)["spec"].contains("clusters")) {
+        for (const Json& cluster : (*config)["spec"]["clusters"]) {
+          if (cluster.is_string()) d.workers.push_back(cluster.get<std::string>());
+        }
+      }
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+// The worker's version of the manager's `queue`: the ClusterQueue of the
+// same name, else the one the worker's LocalQueues of the same namespace and
+// name point at.
+const Json* mirror_of(const ClusterSource& manager, const ClusterSource& worker, const std::string& queue) {
+  if (const Json* same = find_object(worker, "ClusterQueue", "", queue)) return same;
+  for (const Json& local : manager.objects) {
+    if (kind_of(local) != "LocalQueue" || string_in(local, {"spec", "clusterQueue"}) != queue) continue;
+    const Json* theirs = find_object(worker, "LocalQueue", namespace_of(local), name_of(local));
+    if (theirs == nullptr) continue;
+    if (const Json* mirror = find_object(worker, "ClusterQueue", "", string_in(*theirs, {"spec", "clusterQueue"}))) {
+      return mirror;
+    }
+  }
+  return nullptr;
+}
+
+Json groups_of(const Json& queue) {
+  const Json spec = queue.value("spec", Json::object());
+  return spec.value("resourceGroups", Json::array());
+}
+
+// Each worker's version of every queue a dispatch sends it; a name every
+// worker gives a queue becomes its worker_name.
+void add_overrides(const Snapshot& snapshot, Layout& layout) {
+  const ClusterSource& manager = snapshot.clusters.front();
+  std::map<std::string, std::set<std::string>> names;  // queue -> the names the workers read give it
+  std::map<std::string, int> mirrors;                  // queue -> workers read that hold it
+  for (const Dispatch& d : layout.dispatches) {
+    for (const std::string& queue : d.queues) {
+      const Json* ours = find_object(manager, "ClusterQueue", "", queue);
+      for (WorkerPlan& worker : layout.workers) {
+        if (std::find(d.workers.begin(), d.workers.end(), worker.name) == d.workers.end()) continue;
+        const auto source = std::find_if(snapshot.clusters.begin() + 1, snapshot.clusters.end(),
+                                         [&](const ClusterSource& c) { return c.name == worker.name; });
+        if (source == snapshot.clusters.end()) continue;
+        const Json* theirs = mirror_of(manager, *source, queue);
+        if (theirs == nullptr || ours == nullptr) continue;
+        QueueOverride o;
+        if (name_of(*theirs) != queue) o.name = name_of(*theirs);
+        if (groups_of(*theirs) != groups_of(*ours)) o.quotas = quota_blocks(theirs->value("spec", Json::object()));
+        names[queue].insert(name_of(*theirs));
+        mirrors[queue] += 1;
+        worker.overrides[queue] = std::move(o);
+      }
+    }
+  }
+  for (const auto& [queue, given] : names) {
+    if (given.size() != 1 || *given.begin() == queue) continue;
+    layout.worker_name[queue] = *given.begin();
+  }
+  for (WorkerPlan& worker : layout.workers) {
+    for (auto it = worker.overrides.begin(); it != worker.overrides.end();) {
+      if (layout.worker_name.count(it->first) != 0 && it->second.name == layout.worker_name[it->first]) {
+        it->second.name.clear();
+      }
+      it = it->second.name.empty() && it->second.quotas.empty() ? worker.overrides.erase(it) : std::next(it);
+    }
+  }
+}
+
+}  // namespace
+
+std::string name_of(const Json& object) { return string_in(object, {"metadata", "name"}); }
+std::string namespace_of(const Json& object) { return string_in(object, {"metadata", "namespace"}); }
+
+std::vector<const Json*> Layout::of_kind(const std::string& kind) const {
+  std::vector<const Json*> out;
+  for (const Json* object : objects) {
+    if (kind_of(*object) == kind) out.push_back(object);
+  }
+  return out;
+}
+
+std::vector<const Json*> Layout::localqueues_of(const std::string& queue) const {
+  std::vector<const Json*> out;
+  for (const Json* object : of_kind("LocalQueue")) {
+    if (string_in(*object, {"spec", "clusterQueue"}) == queue) out.push_back(object);
+  }
+  return out;
+}
+
+Layout lay_out(const Snapshot& snapshot) {
+  Layout layout;
+  const ClusterSource& manager = snapshot.clusters.front();
+  layout.manager = manager.name;
+  layout.manager_context = manager.context;
+  for (const Json& object : manager.objects) layout.objects.push_back(&object);
+  layout.dispatches = dispatches_of(manager);
+  for (const Json* cluster : layout.of_kind("MultiKueueCluster")) {
+    WorkerPlan worker;
+    worker.name = name_of(*cluster);
+    worker.secret = string_in(*cluster, {"spec", "clusterSource", "kubeConfig", "location"});
+    for (const ClusterSource& source : snapshot.clusters) {
+      if (source.role == kueue::ClusterRole::Worker && source.name == worker.name) worker.context = source.context;
+    }
+    layout.workers.push_back(std::move(worker));
+  }
+  std::sort(layout.workers.begin(), layout.workers.end(),
+            [](const WorkerPlan& a, const WorkerPlan& b) { return a.name < b.name; });
+  add_overrides(snapshot, layout);
+  return layout;
+}
+
+}  // namespace mkq::importer
