@@ -63,12 +63,6 @@ std::string schema_path(const std::string& path) {
   return std::regex_replace(path, index, "[]");
 }
 
-bool holds_default(const std::string& kind, const std::string& path, const Json& value) {
-  const schema::KindInfo* info = schema::find_kind(kind);
-  if (info == nullptr) return false;
-  const schema::FieldDefault* d = schema::find_default(info->kind, schema_path(path));
-  return d != nullptr && Json::parse(d->json_value) == value;
-}
 
 // Scalars as text, so that 9 and "9" (int-or-string quantities) compare equal.
 bool same_scalar(const Json& a, const Json& b) {
@@ -180,6 +174,13 @@ std::string address_of(const std::string& cluster, const Json& object) {
 }
 
 }  // namespace
+
+bool holds_default(const std::string& kind, const std::string& path, const Json& value) {
+  const schema::KindInfo* info = schema::find_kind(kind);
+  if (info == nullptr) return false;
+  const schema::FieldDefault* d = schema::find_default(info->kind, schema_path(path));
+  return d != nullptr && Json::parse(d->json_value) == value;
+}
 
 base::Result<Imported> check_policy(const Snapshot& snapshot, std::string policy) {
   Imported out;

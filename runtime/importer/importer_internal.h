@@ -34,11 +34,20 @@ struct WorkerPlan {
   std::map<std::string, QueueOverride> overrides;  // by the manager's queue name
 };
 
-// What becomes which declaration. Pointers into the Snapshot, which outlives it.
+// What becomes which declaration.
 struct Layout {
+  Layout() = default;
+  Layout(const Layout&) = delete;
+  Layout& operator=(const Layout&) = delete;
+  Layout(Layout&&) = default;
+  Layout& operator=(Layout&&) = default;
+
   std::string manager;
   std::string manager_context;
-  std::vector<const Json*> objects;  // the manager's objects, as read
+  // The manager's objects as read, without the fields that hold Kueue's
+  // default (the API server fills them in; a policy leaves them out).
+  std::vector<Json> objects_read;
+  std::vector<const Json*> objects;  // into objects_read
   std::vector<WorkerPlan> workers;   // sorted by name
   std::vector<Dispatch> dispatches;
   std::map<std::string, std::string> worker_name;  // queue -> the name every worker gives it
@@ -48,7 +57,12 @@ struct Layout {
   std::vector<const Json*> localqueues_of(const std::string& queue) const;
 };
 
+// Not copyable: `objects` points into `objects_read`.
 Layout lay_out(const Snapshot& snapshot);
+
+// `value` at `path` (dotted, list items as [n] or []) is Kueue's default for
+// that field of `kind` (kueue::schema's defaults).
+bool holds_default(const std::string& kind, const std::string& path, const Json& value);
 
 // The quota blocks of a spec's resourceGroups.
 std::string quota_blocks(const Json& spec);

@@ -134,6 +134,23 @@ void add_overrides(const Snapshot& snapshot, Layout& layout) {
   }
 }
 
+// Removes what holds Kueue's default below `node` (at `path`); true when
+// `node` itself is nothing but a default, for the caller to remove.
+bool strip_defaults(const std::string& kind, const std::string& path, Json& node) {
+  if (node.is_object()) {
+    for (auto it = node.begin(); it != node.end();) {
+      const std::string below = path.empty() ? it.key() : path + "." + it.key();
+      it = strip_defaults(kind, below, it.value()) ? node.erase(it) : std::next(it);
+    }
+    return node.empty() && !path.empty() && holds_default(kind, path, node);
+  }
+  if (node.is_array()) {
+    for (Json& item : node) strip_defaults(kind, path + "[]", item);
+    return false;
+  }
+  return holds_default(kind, path, node);
+}
+
 }  // namespace
 
 std::string name_of(const Json& object) { return string_in(object, {"metadata", "name"}); }
@@ -160,7 +177,11 @@ Layout lay_out(const Snapshot& snapshot) {
   const ClusterSource& manager = snapshot.clusters.front();
   layout.manager = manager.name;
   layout.manager_context = manager.context;
-  for (const Json& object : manager.objects) layout.objects.push_back(&object);
+  layout.objects_read = manager.objects;
+  for (Json& object : layout.objects_read) {
+    strip_defaults(kind_of(object), "", object);
+    layout.objects.push_back(&object);
+  }
   layout.dispatches = dispatches_of(manager);
   for (const Json* cluster : layout.of_kind("MultiKueueCluster")) {
     WorkerPlan worker;
