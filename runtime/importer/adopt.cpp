@@ -53,6 +53,10 @@ std::vector<std::string> beyond_adoption(const reconcile::Plan& plan) {
         out.push_back(address + ": " + reconcile::reason_text(change));
         continue;
       }
+      if (!change.owner_conflict.empty()) {
+        out.push_back(address + ": owned by policy " + change.owner_conflict);
+        continue;
+      }
       if (!change.adopted) {
         out.push_back(address + ": already recorded by mkq: " + reconcile::reason_text(change));
         continue;
