@@ -11,6 +11,7 @@
 #include "cli/terminal_ui.h"
 #include "runtime/importer/adopt.h"
 #include "runtime/importer/importer.h"
+#include "runtime/operation/session.h"
 
 namespace mkq::cli {
 namespace {
@@ -39,7 +40,8 @@ fs::path policy_file(const std::string& output) {
 bool write_new_file(const fs::path& path, const std::string& text) {
   std::error_code ec;
   if (fs::exists(path, ec)) {
-    error_line(path.string() + " exists: mkq import writes a new policy, never over one (remove it or choose another -o)");
+    error_line(path.string() +
+               " exists: mkq import writes a new policy, never over one (remove it or choose another -o)");
     return false;
   }
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
@@ -63,23 +65,30 @@ void print_findings(const importer::Imported& imported) {
 }  // namespace
 
 ImportCommand::ImportCommand(CLI::App& app, const ClusterCommands& clusters) {
-  cmd_ = app.add_subcommand("import", "Write a policy from Kueue YAML files or live clusters; --adopt makes their "
-                                      "objects the policy's");
-  cmd_->add_option("FILE", files_, "Kueue YAML files holding the manager's objects (without: read --context live)");
-  cmd_->add_option("--worker", workers_,
-                   "A worker's own objects: NAME=FILE (repeatable), or NAME=CONTEXT when reading live (default: a "
-                   "context of the worker's name)")
+  cmd_ = app.add_subcommand("import",
+                            "Write a policy from Kueue YAML files or live clusters; --adopt makes their "
+                            "objects the policy's");
+  cmd_->add_option("FILE", files_,
+                   "Kueue YAML files holding the manager's objects (without: read --context live)");
+  cmd_->add_option(
+          "--worker", workers_,
+          "A worker's own objects: NAME=FILE (repeatable), or NAME=CONTEXT when reading live (default: a "
+          "context of the worker's name)")
       ->type_name("NAME=SOURCE");
   cmd_->add_option("--context", context_, "Read the manager live through this kubeconfig context");
-  cmd_->add_option("--manager", manager_, "The manager's name in the policy (default: the context, or \"manager\")");
-  cmd_->add_option("-o,--output", output_, "Write the policy to this .mkq file, or DIR/policy.mkq (default: print it)");
-  cmd_->add_option("--credentials", credentials_,
-                   "How the policy gets each worker's kubeconfig: serviceaccount (mkq issues tokens; default for "
-                   "files) or kubeconfig (the Secret's current kubeconfig from an environment variable; default live)")
+  cmd_->add_option("--manager", manager_,
+                   "The manager's name in the policy (default: the context, or \"manager\")");
+  cmd_->add_option("-o,--output", output_,
+                   "Write the policy to this .mkq file, or DIR/policy.mkq (default: print it)");
+  cmd_->add_option(
+          "--credentials", credentials_,
+          "How the policy gets each worker's kubeconfig: serviceaccount (mkq issues tokens; default for "
+          "files) or kubeconfig (the Secret's current kubeconfig from an environment variable; default live)")
       ->check(CLI::IsMember({"serviceaccount", "kubeconfig"}));
-  cmd_->add_flag("--adopt", adopt_,
-                 "Record the objects read as this policy's (live, with -o): the next plan shows no changes and "
-                 "destroy releases them");
+  cmd_->add_flag(
+      "--adopt", adopt_,
+      "Record the objects read as this policy's (live, with -o): the next plan shows no changes and "
+      "destroy releases them");
   clusters.add_runtime_options(cmd_, runtime_);
 }
 
@@ -104,6 +113,14 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   std::vector<std::string> notes;
   if (live) {
     importer::ContextRequest request{runtime_.kubeconfig, context_, manager_, workers};
+    request.insecure_skip_tls_verify = runtime_.insecure_skip_tls_verify;
+    request.request_timeout = runtime_.request_timeout;
+    if (runtime_.sandbox) {  // the sandbox of the policy to be written (it must be running)
+      request.kubeconfig =
+          (operation::sandbox_dir_for(output_.empty() ? "." : policy_file(output_).string(), runtime_) /
+           "kubeconfig")
+              .string();
+    }
     base::Result<importer::LiveImport> read = importer::read_contexts(request);
     if (!read) {
       error_line(base::render(read.error()));
@@ -125,7 +142,8 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   importer::WriteOptions write;
   write.manager = snapshot.clusters.front().name;
   const std::string style = credentials_.empty() ? (live ? "kubeconfig" : "serviceaccount") : credentials_;
-  write.credentials = style == "kubeconfig" ? importer::Credentials::Kubeconfig : importer::Credentials::ServiceAccount;
+  write.credentials =
+      style == "kubeconfig" ? importer::Credentials::Kubeconfig : importer::Credentials::ServiceAccount;
   write.header = live ? "Imported by mkq import from context " + context_ : "Imported by mkq import";
   base::Result<importer::Imported> imported = importer::import_policy(snapshot, write);
   if (!imported) {
@@ -140,13 +158,14 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   }
   const fs::path file = policy_file(output_);
   if (!write_new_file(file, imported.value().policy)) return 1;
-  std::fprintf(stderr, "mkq: wrote %s (%zu objects read, %zu as they are)\n", file.string().c_str(),
-               [&] {
-                 std::size_t n = 0;
-                 for (const auto& c : snapshot.clusters) n += c.objects.size();
-                 return n;
-               }(),
-               imported.value().represented.size());
+  std::fprintf(
+      stderr, "mkq: wrote %s (%zu objects read, %zu as they are)\n", file.string().c_str(),
+      [&] {
+        std::size_t n = 0;
+        for (const auto& c : snapshot.clusters) n += c.objects.size();
+        return n;
+      }(),
+      imported.value().represented.size());
   if (!adopt_) return 0;
 
   operation::ApplyRequest request;
@@ -155,8 +174,10 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   operation::KubeconfigResolver resolver;
   const importer::AdoptResult adopted = importer::adopt(request, resolver, ui);
   if (!adopted.refused.empty()) {
-    error_line("--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is written; "
-               "`mkq plan " + file.string() + "` shows it):");
+    error_line(
+        "--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is written; "
+        "`mkq plan " +
+        file.string() + "` shows it):");
     for (const std::string& line : adopted.refused) std::fprintf(stderr, "  %s\n", line.c_str());
     return 1;
   }

@@ -10,7 +10,8 @@ namespace {
 // mkq's labels, the one thing an adoption writes.
 bool is_mkq_label(const std::string& path) {
   const std::string labels = "metadata.labels.";
-  return path == labels + std::string(facts::kManagedByLabel) || path == labels + std::string(facts::kPolicyLabel);
+  return path == labels + std::string(facts::kManagedByLabel) ||
+         path == labels + std::string(facts::kPolicyLabel);
 }
 
 // The plan's confirmation is the check: everything else is the caller's Ui.
@@ -69,7 +70,8 @@ std::vector<std::string> beyond_adoption(const reconcile::Plan& plan) {
   return out;
 }
 
-AdoptResult adopt(const operation::ApplyRequest& request, operation::TargetResolver& resolver, operation::Ui& ui) {
+AdoptResult adopt(const operation::ApplyRequest& request, operation::TargetResolver& resolver,
+                  operation::Ui& ui) {
   AdoptResult out;
   AdoptionUi guarded(ui, out.refused);
   operation::ApplyRequest asked = request;

@@ -26,6 +26,7 @@ struct AdoptResult {
 
 // Applies the policy at `request.path` (written by mkq import) when its plan
 // only adopts; `request.auto_approve` is ignored: the plan is the check.
-AdoptResult adopt(const operation::ApplyRequest& request, operation::TargetResolver& resolver, operation::Ui& ui);
+AdoptResult adopt(const operation::ApplyRequest& request, operation::TargetResolver& resolver,
+                  operation::Ui& ui);
 
 }  // namespace mkq::importer

@@ -8,6 +8,7 @@
 // sets or mkq's own labels.
 #include <algorithm>
 #include <regex>
+#include <set>
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/facts/kueue.h"
@@ -62,7 +63,6 @@ std::string schema_path(const std::string& path) {
   static const std::regex index("\\[[0-9]+\\]");
   return std::regex_replace(path, index, "[]");
 }
-
 
 // Scalars as text, so that 9 and "9" (int-or-string quantities) compare equal.
 bool same_scalar(const Json& a, const Json& b) {
@@ -156,7 +156,8 @@ Comparison compare_objects(const Json& read, const Json& rendered) {
     compare(key, value, it == rendered_body.end() ? nullptr : &*it, c);
   }
   for (const auto& [key, value] : rendered_body.items()) {
-    if (!read_body.contains(key) && !holds_default(c.kind, key, value)) c.added.push_back(key + " = " + shown(value));
+    if (!read_body.contains(key) && !holds_default(c.kind, key, value))
+      c.added.push_back(key + " = " + shown(value));
   }
   return c;
 }
@@ -170,7 +171,8 @@ bool is_credential_object(const ClusterSource& cluster, const kueue::Object& o) 
 }
 
 std::string address_of(const std::string& cluster, const Json& object) {
-  return base::object_address(cluster, object.value("kind", std::string()), namespace_of(object), name_of(object));
+  return base::object_address(cluster, object.value("kind", std::string()), namespace_of(object),
+                              name_of(object));
 }
 
 }  // namespace
@@ -182,9 +184,12 @@ bool holds_default(const std::string& kind, const std::string& path, const Json&
   return d != nullptr && Json::parse(d->json_value) == value;
 }
 
-base::Result<Imported> check_policy(const Snapshot& snapshot, std::string policy) {
-  Imported out;
-  OneFile files(policy);
+namespace {
+
+// The policy compiled from its text and lowered; an Error (the compiler's
+// words and the text) when it does not check, which is a bug of the writer.
+base::Result<kueue::DesiredState> render_policy(const std::string& policy) {
+  const OneFile files(policy);
   diag::SourceManager sources;
   diag::Diagnostics diagnostics;
   std::optional<sema::model::Policy> model = sema::analyze(kPolicyPath, files, sources, diagnostics);
@@ -194,56 +199,81 @@ base::Result<Imported> check_policy(const Snapshot& snapshot, std::string policy
     return base::Error::config("the policy written does not check (a bug of mkq import):\n" +
                                diag::render_text(diagnostics.sorted(sources), sources) + "\n" + policy);
   }
+  return std::move(*state);
+}
+
+const kueue::Object* rendered_at(const kueue::ClusterObjects* rendered, const std::string& address) {
+  if (rendered == nullptr) return nullptr;
+  for (const kueue::Object& o : rendered->objects) {
+    if (kueue::address(rendered->cluster, o) == address) return &o;
+  }
+  return nullptr;
+}
+
+// One object read against the object rendered at its address.
+void compare_read(const std::string& address, const Json& object, const kueue::Object* match, Imported& out) {
+  if (match == nullptr) {
+    out.findings.push_back({Finding::Kind::NotImported, address, "the policy does not declare it"});
+    return;
+  }
+  const Comparison c = compare_objects(object, match->document);
+  for (const std::string& field : c.dropped) {
+    out.findings.push_back({Finding::Kind::Dropped, address, field + ": the policy cannot say it"});
+  }
+  for (const std::string& field : c.added) {
+    out.findings.push_back({Finding::Kind::Added, address, "the policy sets " + field});
+  }
+  if (c.dropped.empty() && c.added.empty()) out.represented.push_back(address);
+}
+
+// Every object of a cluster that was read, both ways.
+void compare_cluster(const ClusterSource& cluster, const kueue::ClusterObjects* rendered, Imported& out) {
+  std::set<std::string> seen;
+  for (const Json& object : cluster.objects) {
+    const std::string address = address_of(cluster.name, object);
+    const kueue::Object* match = rendered_at(rendered, address);
+    if (match != nullptr) seen.insert(address);
+    compare_read(address, object, match, out);
+  }
+  if (rendered == nullptr) return;
+  for (const kueue::Object& o : rendered->objects) {
+    const std::string address = kueue::address(cluster.name, o);
+    if (seen.contains(address)) continue;
+    if (is_credential_object(cluster, o)) {
+      out.findings.push_back({Finding::Kind::Note, address,
+                              "a worker credential object: import never reads it; apply writes it as the "
+                              "policy's credentials say"});
+    } else {
+      out.findings.push_back({Finding::Kind::Added, address, "the policy renders it; it was not read"});
+    }
+  }
+}
+
+}  // namespace
+
+base::Result<Imported> check_policy(const Snapshot& snapshot, std::string policy) {
+  base::Result<kueue::DesiredState> state = render_policy(policy);
+  if (!state) return state.error();
+  Imported out;
   out.policy = std::move(policy);
   for (const std::string& skipped : snapshot.skipped) {
     const std::size_t colon = skipped.find(": ");
     out.findings.push_back({Finding::Kind::NotImported, skipped.substr(0, colon), skipped.substr(colon + 2)});
   }
   for (const ClusterSource& cluster : snapshot.clusters) {
-    const auto rendered = std::find_if(state->clusters.begin(), state->clusters.end(),
-                                       [&](const kueue::ClusterObjects& c) { return c.cluster == cluster.name; });
-    std::vector<std::string> seen;
-    for (const Json& object : cluster.objects) {
-      const std::string address = address_of(cluster.name, object);
-      const kueue::Object* match = nullptr;
-      if (rendered != state->clusters.end()) {
-        for (const kueue::Object& o : rendered->objects) {
-          if (kueue::address(cluster.name, o) == address) match = &o;
-        }
-      }
-      if (match == nullptr) {
-        out.findings.push_back({Finding::Kind::NotImported, address, "the policy does not declare it"});
-        continue;
-      }
-      seen.push_back(address);
-      const Comparison c = compare_objects(object, match->document);
-      for (const std::string& field : c.dropped) {
-        out.findings.push_back({Finding::Kind::Dropped, address, field + ": the policy cannot say it"});
-      }
-      for (const std::string& field : c.added) {
-        out.findings.push_back({Finding::Kind::Added, address, "the policy sets " + field});
-      }
-      if (c.dropped.empty() && c.added.empty()) out.represented.push_back(address);
+    const kueue::ClusterObjects* rendered = nullptr;
+    for (const kueue::ClusterObjects& c : state.value().clusters) {
+      if (c.cluster == cluster.name) rendered = &c;
     }
-    if (rendered == state->clusters.end()) continue;
-    for (const kueue::Object& o : rendered->objects) {
-      const std::string address = kueue::address(cluster.name, o);
-      if (std::find(seen.begin(), seen.end(), address) != seen.end()) continue;
-      if (is_credential_object(cluster, o)) {
-        out.findings.push_back({Finding::Kind::Note, address, "a worker credential object: mkq apply makes it"});
-      } else {
-        out.findings.push_back({Finding::Kind::Added, address, "the policy renders it; it was not read"});
-      }
-    }
+    compare_cluster(cluster, rendered, out);
   }
-  for (const kueue::ClusterObjects& c : state->clusters) {
+  for (const kueue::ClusterObjects& c : state.value().clusters) {
     const bool read = std::any_of(snapshot.clusters.begin(), snapshot.clusters.end(),
                                   [&](const ClusterSource& s) { return s.name == c.cluster; });
-    if (!read) {
-      out.findings.push_back({Finding::Kind::Note, "",
-                              "worker " + c.cluster + ": its objects were not read; the policy renders " +
-                                  std::to_string(c.objects.size()) + " objects on it"});
-    }
+    if (read) continue;
+    out.findings.push_back({Finding::Kind::Note, "",
+                            "worker " + c.cluster + ": its objects were not read; the policy renders " +
+                                std::to_string(c.objects.size()) + " objects on it"});
   }
   return out;
 }

@@ -2,6 +2,7 @@
 // each worker the manager's MultiKueueClusters name -- through the context
 // the caller maps it to, else a context of the worker's own name, else not
 // read (a Note says how to read it).
+#include <algorithm>
 #include <memory>
 
 #include "runtime/importer/importer.h"
@@ -10,10 +11,16 @@
 namespace mkq::importer {
 namespace {
 
-base::Result<std::unique_ptr<kube::Client>> client_for(const kube::Kubeconfig& config, const std::string& context) {
-  kube::Result<kube::Endpoint> endpoint = kube::resolve_context(config, context, false);
-  if (!endpoint) return base::Error(endpoint.error().status, endpoint.error().reason, endpoint.error().message);
-  kube::Result<std::unique_ptr<kube::Client>> client = kube::make_http_client(endpoint.value(), {});
+base::Result<std::unique_ptr<kube::Client>> client_for(const kube::Kubeconfig& config,
+                                                       const std::string& context,
+                                                       const ContextRequest& request) {
+  kube::Result<kube::Endpoint> endpoint =
+      kube::resolve_context(config, context, request.insecure_skip_tls_verify);
+  if (!endpoint)
+    return base::Error(endpoint.error().status, endpoint.error().reason, endpoint.error().message);
+  kube::ClientOptions options;
+  if (request.request_timeout.count() > 0) options.request_timeout = request.request_timeout;
+  kube::Result<std::unique_ptr<kube::Client>> client = kube::make_http_client(endpoint.value(), options);
   if (!client) return base::Error(client.error().status, client.error().reason, client.error().message);
   return std::move(client).value();
 }
@@ -25,9 +32,11 @@ base::Result<LiveImport> read_contexts(const ContextRequest& request) {
   load.explicit_file = request.kubeconfig;
   kube::Result<kube::Kubeconfig> config = kube::load_kubeconfig(load);
   if (!config) return base::Error(config.error().status, config.error().reason, config.error().message);
-  const std::string manager_context = request.context.empty() ? config.value().current_context : request.context;
-  if (manager_context.empty()) return base::Error::config("no --context, and the kubeconfig has no current-context");
-  base::Result<std::unique_ptr<kube::Client>> hub = client_for(config.value(), manager_context);
+  const std::string manager_context =
+      request.context.empty() ? config.value().current_context : request.context;
+  if (manager_context.empty())
+    return base::Error::config("no --context, and the kubeconfig has no current-context");
+  base::Result<std::unique_ptr<kube::Client>> hub = client_for(config.value(), manager_context, request);
   if (!hub) return hub.error();
   const LiveCluster manager{request.manager.empty() ? manager_context : request.manager, manager_context,
                             hub.value().get()};
@@ -40,12 +49,13 @@ base::Result<LiveImport> read_contexts(const ContextRequest& request) {
   for (const std::string& worker : worker_names(first.value().clusters.front())) {
     const auto mapped = request.workers.find(worker);
     std::string context = mapped != request.workers.end() ? mapped->second : worker;
-    if (config.value().contexts.count(context) == 0) {
+    if (!config.value().contexts.contains(context)) {
       out.notes.push_back("worker " + worker + ": no context '" + context +
-                          "' in the kubeconfig, so its objects were not read (pass --worker " + worker + "=CONTEXT)");
+                          "' in the kubeconfig, so its objects were not read (pass --worker " + worker +
+                          "=CONTEXT)");
       continue;
     }
-    base::Result<std::unique_ptr<kube::Client>> client = client_for(config.value(), context);
+    base::Result<std::unique_ptr<kube::Client>> client = client_for(config.value(), context, request);
     if (!client) return client.error();
     workers.push_back({worker, context, client.value().get()});
     clients.push_back(std::move(client).value());

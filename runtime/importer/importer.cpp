@@ -16,8 +16,9 @@ base::Result<Imported> import_policy(const Snapshot& snapshot, const WriteOption
     for (const WorkerPlan& worker : layout.workers) {
       imported.value().findings.push_back(
           {Finding::Kind::Note, "",
-           "worker " + worker.name + ": plan and apply read its kubeconfig from $" + kubeconfig_variable(worker.name) +
-               " (what Secret " + (worker.secret.empty() ? worker.name + "-kubeconfig" : worker.secret) +
+           "worker " + worker.name + ": plan and apply read its kubeconfig from $" +
+               kubeconfig_variable(worker.name) + " (what Secret " +
+               (worker.secret.empty() ? worker.name + "-kubeconfig" : worker.secret) +
                " on the manager holds now)"});
     }
   }
@@ -27,7 +28,9 @@ base::Result<Imported> import_policy(const Snapshot& snapshot, const WriteOption
 std::string kubeconfig_variable(const std::string& worker) {
   std::string out = "MKQ_KUBECONFIG_";
   for (const char c : worker) {
-    out += std::isalnum(static_cast<unsigned char>(c)) != 0 ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : '_';
+    out += std::isalnum(static_cast<unsigned char>(c)) != 0
+               ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+               : '_';
   }
   return out;
 }

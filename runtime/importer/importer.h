@@ -17,6 +17,7 @@
 // becomes a credentials declaration naming where its value comes from.
 #pragma once
 
+#include <chrono>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -34,7 +35,7 @@ using Json = nlohmann::ordered_json;
 struct ClusterSource {
   std::string name;  // the cluster's name in the policy (the manager's, or a worker's MultiKueueCluster name)
   kueue::ClusterRole role = kueue::ClusterRole::Manager;
-  std::string context;       // live: the kubeconfig context it was read through; "" for files
+  std::string context;        // live: the kubeconfig context it was read through; "" for files
   std::vector<Json> objects;  // complete objects, in the order read
 };
 
@@ -108,7 +109,10 @@ struct ContextRequest {
   std::string kubeconfig;  // empty: $KUBECONFIG, else ~/.kube/config
   std::string context;     // the manager's; empty: the current context
   std::string manager;     // its name in the policy; empty: the context's
-  std::map<std::string, std::string> workers;  // worker name -> context; unnamed: a context of the worker's name
+  std::map<std::string, std::string>
+      workers;                            // worker name -> context; unnamed: a context of the worker's name
+  bool insecure_skip_tls_verify = false;  // --insecure-skip-tls-verify: allow such a context
+  std::chrono::milliseconds request_timeout{0};  // one request with its retries; 0: the client's default
 };
 struct LiveImport {
   Snapshot snapshot;

@@ -15,8 +15,8 @@ std::string namespace_of(const Json& object);
 
 // A multikueue AdmissionCheck with its MultiKueueConfig.
 struct Dispatch {
-  std::string name;    // the AdmissionCheck's
-  std::string config;  // the MultiKueueConfig's
+  std::string name;                  // the AdmissionCheck's
+  std::string config;                // the MultiKueueConfig's
   std::vector<std::string> queues;   // the ClusterQueues that name the check
   std::vector<std::string> workers;  // the config's clusters, in order
 };
@@ -29,8 +29,8 @@ struct QueueOverride {
 
 struct WorkerPlan {
   std::string name;
-  std::string context;  // live: the context it was read through
-  std::string secret;   // the kubeconfig Secret the MultiKueueCluster names
+  std::string context;                             // live: the context it was read through
+  std::string secret;                              // the kubeconfig Secret the MultiKueueCluster names
   std::map<std::string, QueueOverride> overrides;  // by the manager's queue name
 };
 

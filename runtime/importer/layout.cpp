@@ -2,6 +2,7 @@
 // and their MultiKueueConfigs, workers from MultiKueueClusters, and each
 // worker's own version of a mirrored ClusterQueue, read from the worker.
 #include <algorithm>
+#include <optional>
 #include <set>
 
 #include "runtime/importer/importer_internal.h"
@@ -34,7 +35,8 @@ const Json* find_object(const ClusterSource& cluster, const std::string& kind, c
 std::vector<std::string> checks_of(const Json& queue) {
   std::vector<std::string> names;
   const Json spec = queue.value("spec", Json::object());
-  if (spec.contains("admissionChecksStrategy") && spec["admissionChecksStrategy"].contains("admissionChecks")) {
+  if (spec.contains("admissionChecksStrategy") &&
+      spec["admissionChecksStrategy"].contains("admissionChecks")) {
     for (const Json& check : spec["admissionChecksStrategy"]["admissionChecks"]) {
       if (check.is_object()) names.push_back(check.value("name", std::string()));
     }
@@ -47,28 +49,41 @@ std::vector<std::string> checks_of(const Json& queue) {
   return names;
 }
 
+// The ClusterQueues that name the admission check `check`.
+std::vector<std::string> queues_naming(const ClusterSource& manager, const std::string& check) {
+  std::vector<std::string> out;
+  for (const Json& queue : manager.objects) {
+    if (kind_of(queue) != "ClusterQueue") continue;
+    const std::vector<std::string> checks = checks_of(queue);
+    if (std::find(checks.begin(), checks.end(), check) != checks.end()) out.push_back(name_of(queue));
+  }
+  return out;
+}
+
+// The clusters a MultiKueueConfig lists, in order; none when it was not read.
+std::vector<std::string> config_clusters(const ClusterSource& manager, const std::string& config) {
+  std::vector<std::string> out;
+  const Json* found = find_object(manager, "MultiKueueConfig", "", config);
+  if (found == nullptr || !found->contains("spec") || !(*found)["spec"].contains("clusters")) return out;
+  for (const Json& cluster : (*found)["spec"]["clusters"]) {
+    if (cluster.is_string()) out.push_back(cluster.get<std::string>());
+  }
+  return out;
+}
+
 std::vector<Dispatch> dispatches_of(const ClusterSource& manager) {
   std::vector<Dispatch> out;
   for (const Json& check : manager.objects) {
-    if (kind_of(check) != "AdmissionCheck" || string_in(check, {"spec", "controllerName"}) != kMultiKueueController) {
+    if (kind_of(check) != "AdmissionCheck" ||
+        string_in(check, {"spec", "controllerName"}) != kMultiKueueController) {
       continue;
     }
     Dispatch d;
     d.name = name_of(check);
     d.config = string_in(check, {"spec", "parameters", "name"});
     if (d.config.empty()) d.config = d.name;
-    for (const Json& queue : manager.objects) {
-      if (kind_of(queue) != "ClusterQueue") continue;
-      const std::vector<std::string> checks = checks_of(queue);
-      if (std::find(checks.begin(), checks.end(), d.name) != checks.end()) d.queues.push_back(name_of(queue));
-    }
-    if (const Json* config = find_object(manager, "MultiKueueConfig", "", d.config)) {
-      if (config->contains("spec") && (*config)["spec"].contains("clusters")) {
-        for (const Json& cluster : (*config)["spec"]["clusters"]) {
-          if (cluster.is_string()) d.workers.push_back(cluster.get<std::string>());
-        }
-      }
-    }
+    d.queues = queues_naming(manager, d.name);
+    d.workers = config_clusters(manager, d.config);
     out.push_back(std::move(d));
   }
   return out;
@@ -83,7 +98,8 @@ const Json* mirror_of(const ClusterSource& manager, const ClusterSource& worker,
     if (kind_of(local) != "LocalQueue" || string_in(local, {"spec", "clusterQueue"}) != queue) continue;
     const Json* theirs = find_object(worker, "LocalQueue", namespace_of(local), name_of(local));
     if (theirs == nullptr) continue;
-    if (const Json* mirror = find_object(worker, "ClusterQueue", "", string_in(*theirs, {"spec", "clusterQueue"}))) {
+    if (const Json* mirror =
+            find_object(worker, "ClusterQueue", "", string_in(*theirs, {"spec", "clusterQueue"}))) {
       return mirror;
     }
   }
@@ -95,43 +111,61 @@ Json groups_of(const Json& queue) {
   return spec.value("resourceGroups", Json::array());
 }
 
-// Each worker's version of every queue a dispatch sends it; a name every
-// worker gives a queue becomes its worker_name.
+const ClusterSource* source_of(const Snapshot& snapshot, const std::string& worker) {
+  for (const ClusterSource& c : snapshot.clusters) {
+    if (c.role == kueue::ClusterRole::Worker && c.name == worker) return &c;
+  }
+  return nullptr;
+}
+
+// The worker's version of the manager's queue `ours`, when the worker was
+// read and holds one: its name and, when they differ, its quotas.
+std::optional<QueueOverride> worker_version(const ClusterSource& manager, const ClusterSource* worker,
+                                            const Json* ours, const std::string& queue) {
+  if (worker == nullptr || ours == nullptr) return std::nullopt;
+  const Json* theirs = mirror_of(manager, *worker, queue);
+  if (theirs == nullptr) return std::nullopt;
+  QueueOverride o;
+  o.name = name_of(*theirs);
+  if (groups_of(*theirs) != groups_of(*ours)) o.quotas = quota_blocks(theirs->value("spec", Json::object()));
+  return o;
+}
+
+// A name every worker read gives a queue becomes its worker_name; then an
+// override keeps only what differs from the queue's own.
+void settle_names(Layout& layout) {
+  std::map<std::string, std::set<std::string>> names;  // queue -> the names the workers read give it
+  for (const WorkerPlan& worker : layout.workers) {
+    for (const auto& [queue, o] : worker.overrides) names[queue].insert(o.name);
+  }
+  for (const auto& [queue, given] : names) {
+    if (given.size() == 1 && *given.begin() != queue) layout.worker_name[queue] = *given.begin();
+  }
+  for (WorkerPlan& worker : layout.workers) {
+    for (auto it = worker.overrides.begin(); it != worker.overrides.end();) {
+      const auto renamed = layout.worker_name.find(it->first);
+      const std::string& expected = renamed == layout.worker_name.end() ? it->first : renamed->second;
+      if (it->second.name == expected) it->second.name.clear();
+      it = it->second.name.empty() && it->second.quotas.empty() ? worker.overrides.erase(it) : std::next(it);
+    }
+  }
+}
+
+// Each worker's version of every queue a dispatch sends it.
 void add_overrides(const Snapshot& snapshot, Layout& layout) {
   const ClusterSource& manager = snapshot.clusters.front();
-  std::map<std::string, std::set<std::string>> names;  // queue -> the names the workers read give it
-  std::map<std::string, int> mirrors;                  // queue -> workers read that hold it
   for (const Dispatch& d : layout.dispatches) {
     for (const std::string& queue : d.queues) {
       const Json* ours = find_object(manager, "ClusterQueue", "", queue);
       for (WorkerPlan& worker : layout.workers) {
         if (std::find(d.workers.begin(), d.workers.end(), worker.name) == d.workers.end()) continue;
-        const auto source = std::find_if(snapshot.clusters.begin() + 1, snapshot.clusters.end(),
-                                         [&](const ClusterSource& c) { return c.name == worker.name; });
-        if (source == snapshot.clusters.end()) continue;
-        const Json* theirs = mirror_of(manager, *source, queue);
-        if (theirs == nullptr || ours == nullptr) continue;
-        QueueOverride o;
-        if (name_of(*theirs) != queue) o.name = name_of(*theirs);
-        if (groups_of(*theirs) != groups_of(*ours)) o.quotas = quota_blocks(theirs->value("spec", Json::object()));
-        names[queue].insert(name_of(*theirs));
-        mirrors[queue] += 1;
-        worker.overrides[queue] = std::move(o);
+        if (auto o = worker_version(manager, source_of(snapshot, worker.name), ours, queue)) {
+          worker.overrides[queue] = std::move(*o);
+        }
       }
     }
   }
-  for (const auto& [queue, given] : names) {
-    if (given.size() != 1 || *given.begin() == queue) continue;
-    layout.worker_name[queue] = *given.begin();
-  }
-  for (WorkerPlan& worker : layout.workers) {
-    for (auto it = worker.overrides.begin(); it != worker.overrides.end();) {
-      if (layout.worker_name.count(it->first) != 0 && it->second.name == layout.worker_name[it->first]) {
-        it->second.name.clear();
-      }
-      it = it->second.name.empty() && it->second.quotas.empty() ? worker.overrides.erase(it) : std::next(it);
-    }
-  }
+  settle_names(layout);
 }
 
 // Removes what holds Kueue's default below `node` (at `path`); true when
@@ -188,7 +222,8 @@ Layout lay_out(const Snapshot& snapshot) {
     worker.name = name_of(*cluster);
     worker.secret = string_in(*cluster, {"spec", "clusterSource", "kubeConfig", "location"});
     for (const ClusterSource& source : snapshot.clusters) {
-      if (source.role == kueue::ClusterRole::Worker && source.name == worker.name) worker.context = source.context;
+      if (source.role == kueue::ClusterRole::Worker && source.name == worker.name)
+        worker.context = source.context;
     }
     layout.workers.push_back(std::move(worker));
   }

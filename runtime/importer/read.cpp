@@ -16,9 +16,10 @@ namespace mkq::importer {
 namespace {
 
 // The kinds a policy declares, in apply order (kueue::schema's).
-constexpr const char* kKueueKinds[] = {"Topology",         "ResourceFlavor",   "Cohort",
-                                       "WorkloadPriorityClass", "MultiKueueCluster", "MultiKueueConfig",
-                                       "AdmissionCheck",   "ClusterQueue",     "LocalQueue"};
+constexpr const char* kKueueKinds[] = {
+    "Topology",          "ResourceFlavor",   "Cohort",         "WorkloadPriorityClass",
+    "MultiKueueCluster", "MultiKueueConfig", "AdmissionCheck", "ClusterQueue",
+    "LocalQueue"};
 
 bool is_kueue_kind(const Json& object) {
   const std::string api = object.value("apiVersion", std::string());
@@ -37,7 +38,8 @@ std::string meta(const Json& object, const char* key) {
 std::string address_of(const std::string& cluster, const Json& object) {
   std::string name = meta(object, "name");
   if (name.empty()) name = meta(object, "generateName") + "*";
-  return base::object_address(cluster, object.value("kind", std::string("?")), meta(object, "namespace"), name);
+  return base::object_address(cluster, object.value("kind", std::string("?")), meta(object, "namespace"),
+                              name);
 }
 
 // Another mkq policy's object: not ours to import.
@@ -66,7 +68,8 @@ void take(ClusterSource& cluster, Json object, std::vector<std::string>& skipped
   }
 }
 
-base::Result<void> read_file(const std::string& path, ClusterSource& cluster, std::vector<std::string>& skipped) {
+base::Result<void> read_file(const std::string& path, ClusterSource& cluster,
+                             std::vector<std::string>& skipped) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return base::Error::config("cannot read " + path);
   std::stringstream text;
@@ -85,7 +88,8 @@ base::Result<void> read_file(const std::string& path, ClusterSource& cluster, st
       return base::Error::config(path + ": " + e.what());
     }
     if (object.is_null()) continue;  // an empty document ("---" at the end)
-    if (object.value("kind", std::string()) == "List" && object.contains("items") && object["items"].is_array()) {
+    if (object.value("kind", std::string()) == "List" && object.contains("items") &&
+        object["items"].is_array()) {
       for (Json& item : object["items"]) take(cluster, std::move(item), skipped);
       continue;
     }
@@ -105,7 +109,8 @@ void strip_server_fields(Json& object) {
   }
 }
 
-base::Result<void> read_cluster(kube::Client& client, ClusterSource& cluster, std::vector<std::string>& skipped) {
+base::Result<void> read_cluster(kube::Client& client, ClusterSource& cluster,
+                                std::vector<std::string>& skipped) {
   for (const char* kind : kKueueKinds) {
     const std::string api_version(facts::kKueueApiVersion);
     kube::Result<kube::ResourceType> type = client.resource_for(api_version, kind);
@@ -117,8 +122,8 @@ base::Result<void> read_cluster(kube::Client& client, ClusterSource& cluster, st
     kube::Result<kube::ObjectList> listed = client.list(type.value(), {});
     if (!listed) {
       return base::Error(listed.error().status, listed.error().reason,
-                         "cluster " + cluster.name + " (context " + cluster.context + "): listing " + kind + ": " +
-                             listed.error().message);
+                         "cluster " + cluster.name + " (context " + cluster.context + "): listing " + kind +
+                             ": " + listed.error().message);
     }
     for (Json& item : listed.value().items) {
       item["apiVersion"] = api_version;
@@ -162,7 +167,8 @@ base::Result<Snapshot> read_live(const LiveCluster& manager, const std::vector<L
     cluster.context = live->context;
     cluster.role = live == &manager ? kueue::ClusterRole::Manager : kueue::ClusterRole::Worker;
     if (live->client == nullptr) return base::Error::config("cluster " + live->name + ": no client");
-    if (base::Result<void> read = read_cluster(*live->client, cluster, snapshot.skipped); !read) return read.error();
+    if (base::Result<void> read = read_cluster(*live->client, cluster, snapshot.skipped); !read)
+      return read.error();
   }
   return snapshot;
 }

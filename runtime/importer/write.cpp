@@ -23,13 +23,13 @@ namespace {
 
 using syntax::quote_literal;
 
-const std::set<std::string> kHardKeywords = {"import", "as", "let", "template", "use", "for", "in", "if",
-                                              "else", "assert", "true", "false", "null", "all"};
+const std::set<std::string> kHardKeywords = {"import", "as",   "let",    "template", "use",   "for",  "in",
+                                             "if",     "else", "assert", "true",     "false", "null", "all"};
 
 // A map key or a resource name: bare when it is an identifier, else quoted.
 std::string key_text(const std::string& name) {
   static const std::regex identifier("[A-Za-z_][A-Za-z0-9_]*");
-  if (std::regex_match(name, identifier) && kHardKeywords.count(name) == 0) return name;
+  if (std::regex_match(name, identifier) && !kHardKeywords.contains(name)) return name;
   return quote_literal(name);
 }
 
@@ -39,7 +39,7 @@ std::string quantity_text(const Json& value) {
   if (value.is_number_float()) return value.dump();
   if (value.is_string()) {
     static const std::regex quantity("[0-9]+(\\.[0-9]+)?(m|k|M|G|T|P|E|Ki|Mi|Gi|Ti|Pi|Ei)?");
-    const std::string text = value.get<std::string>();
+    std::string text = value.get<std::string>();
     if (std::regex_match(text, quantity)) return text;
     return quote_literal(text);
   }
@@ -104,7 +104,8 @@ std::string string_at(const Json& object, std::initializer_list<const char*> pat
 }
 
 // `field = "value"` when the object sets it.
-void enum_field(std::string& out, const Json& object, std::initializer_list<const char*> path, const char* field) {
+void enum_field(std::string& out, const Json& object, std::initializer_list<const char*> path,
+                const char* field) {
   if (const Json* value = at(object, path); value != nullptr && value->is_string()) {
     out += std::string(field) + " = " + quote_literal(value->get<std::string>()) + "\n";
   }
@@ -124,9 +125,40 @@ std::string resource_text(const Json& resource) {
     return name + " = " + quantity_text(nominal);
   }
   std::string out = name + " = { nominal: " + quantity_text(nominal);
-  if (resource.contains("borrowingLimit")) out += ", borrowing_limit: " + quantity_text(resource["borrowingLimit"]);
+  if (resource.contains("borrowingLimit"))
+    out += ", borrowing_limit: " + quantity_text(resource["borrowingLimit"]);
   if (resource.contains("lendingLimit")) out += ", lending_limit: " + quantity_text(resource["lendingLimit"]);
   return out + " }";
+}
+
+// The names a JSON list of strings holds.
+std::vector<std::string> strings_of(const Json* list) {
+  std::vector<std::string> out;
+  if (list == nullptr || !list->is_array()) return out;
+  for (const Json& item : *list) {
+    if (item.is_string()) out.push_back(item.get<std::string>());
+  }
+  return out;
+}
+
+// One flavor of a resource group as a quota block, its resources in the
+// group's order (coveredResources), as the language groups them.
+std::string quota_block(const Json& flavor, const std::vector<std::string>& covered) {
+  std::vector<const Json*> resources;
+  if (const Json* list = at(flavor, {"resources"}); list != nullptr && list->is_array()) {
+    for (const Json& r : *list) resources.push_back(&r);
+  }
+  const auto rank = [&](const Json* r) {
+    return std::find(covered.begin(), covered.end(), r->value("name", std::string())) - covered.begin();
+  };
+  std::stable_sort(resources.begin(), resources.end(),
+                   [&](const Json* a, const Json* b) { return rank(a) < rank(b); });
+  std::string out = "quota " + quote_literal(flavor.value("name", std::string())) + " { ";
+  for (std::size_t i = 0; i < resources.size(); ++i) {
+    if (i > 0) out += ", ";
+    out += resource_text(*resources[i]);
+  }
+  return out + " }\n";
 }
 
 }  // namespace
@@ -136,29 +168,10 @@ std::string quota_blocks(const Json& spec) {
   const Json* groups = at(spec, {"resourceGroups"});
   if (groups == nullptr || !groups->is_array()) return out;
   for (const Json& group : *groups) {
-    // Resources in the group's order, as coveredResources lists them.
-    std::vector<std::string> covered;
-    if (group.contains("coveredResources") && group["coveredResources"].is_array()) {
-      for (const Json& r : group["coveredResources"]) {
-        if (r.is_string()) covered.push_back(r.get<std::string>());
-      }
-    }
-    if (!group.contains("flavors") || !group["flavors"].is_array()) continue;
-    for (const Json& flavor : group["flavors"]) {
-      std::vector<const Json*> resources;
-      if (flavor.contains("resources") && flavor["resources"].is_array()) {
-        for (const Json& r : flavor["resources"]) resources.push_back(&r);
-      }
-      std::stable_sort(resources.begin(), resources.end(), [&](const Json* a, const Json* b) {
-        const auto rank = [&](const Json* r) {
-          return std::find(covered.begin(), covered.end(), r->value("name", std::string())) - covered.begin();
-        };
-        return rank(a) < rank(b);
-      });
-      out += "quota " + quote_literal(flavor.value("name", std::string())) + " { ";
-      for (std::size_t i = 0; i < resources.size(); ++i) out += (i == 0 ? "" : ", ") + resource_text(*resources[i]);
-      out += " }\n";
-    }
+    const std::vector<std::string> covered = strings_of(at(group, {"coveredResources"}));
+    const Json* flavors = at(group, {"flavors"});
+    if (flavors == nullptr || !flavors->is_array()) continue;
+    for (const Json& flavor : *flavors) out += quota_block(flavor, covered);
   }
   return out;
 }
@@ -176,8 +189,8 @@ std::string namespaces_field(const Json& spec) {
   }
   if (expressions != nullptr && labels == nullptr && selector->size() == 1 && expressions->size() == 1) {
     const Json& e = (*expressions)[0];
-    if (e.value("key", std::string()) == "kubernetes.io/metadata.name" && e.value("operator", std::string()) == "In" &&
-        e.contains("values") && e["values"].is_array()) {
+    if (e.value("key", std::string()) == "kubernetes.io/metadata.name" &&
+        e.value("operator", std::string()) == "In" && e.contains("values") && e["values"].is_array()) {
       std::vector<std::string> names;
       for (const Json& v : e["values"]) {
         if (v.is_string()) names.push_back(v.get<std::string>());
@@ -216,18 +229,21 @@ std::string localqueue_block(const Json& queue) {
   std::string body;
   enum_field(body, spec, {"stopPolicy"}, "stop_policy");
   weight_block(body, spec);
-  return "localqueue " + quote_literal(name_of(queue)) + " in " + quote_literal(namespace_of(queue)) + " {\n" + body +
-         "}\n";
+  return "localqueue " + quote_literal(name_of(queue)) + " in " + quote_literal(namespace_of(queue)) +
+         " {\n" + body + "}\n";
 }
 
 std::string flavor_block(const Json& flavor) {
   const Json spec = flavor.value("spec", Json::object());
   std::string body;
-  if (const Json* labels = at(spec, {"nodeLabels"}); labels != nullptr && labels->is_object() && !labels->empty()) {
+  if (const Json* labels = at(spec, {"nodeLabels"});
+      labels != nullptr && labels->is_object() && !labels->empty()) {
     body += "node_labels = " + string_map(*labels) + "\n";
   }
-  if (const Json* taints = at(spec, {"nodeTaints"}); taints != nullptr && taints->is_array() && !taints->empty()) {
-    body += "taints = " + map_list(*taints, {{"key", "key"}, {"value", "value"}, {"effect", "effect"}}) + "\n";
+  if (const Json* taints = at(spec, {"nodeTaints"});
+      taints != nullptr && taints->is_array() && !taints->empty()) {
+    body +=
+        "taints = " + map_list(*taints, {{"key", "key"}, {"value", "value"}, {"effect", "effect"}}) + "\n";
   }
   if (const Json* t = at(spec, {"tolerations"}); t != nullptr && t->is_array() && !t->empty()) {
     body += "tolerations = " +
@@ -341,7 +357,8 @@ std::string worker_body(const WorkerPlan& worker, const WriteOptions& options) {
 }
 
 std::string fill(std::string body, const std::string& kubeconfig) {
-  if (const std::size_t at = body.find(kKubeconfigMark); at != std::string::npos) body.replace(at, 1, kubeconfig);
+  if (const std::size_t at = body.find(kKubeconfigMark); at != std::string::npos)
+    body.replace(at, 1, kubeconfig);
   return body;
 }
 
@@ -359,26 +376,28 @@ std::string worker_blocks(const std::vector<WorkerPlan>& workers, const WriteOpt
   std::vector<std::string> order;
   for (const WorkerPlan& worker : workers) {
     const std::string body = worker_body(worker, options);
-    if (by_body.count(body) == 0) order.push_back(body);
+    if (!by_body.contains(body)) order.push_back(body);
     by_body[body].push_back(worker.name);
   }
   std::string out;
   const bool kubeconfigs = options.credentials == Credentials::Kubeconfig;
   if (kubeconfigs && !workers.empty()) {
     // Where each worker's kubeconfig comes from (never its value).
-    out += "// Each worker's kubeconfig, as the manager's Secret holds it now: set these variables for plan and apply.\n";
+    out +=
+        "// Each worker's kubeconfig, as the manager's Secret holds it now: set these variables for plan and "
+        "apply.\n";
     out += "let kubeconfigs = {\n";
     for (const WorkerPlan& worker : workers) {
-      out += quote_literal(worker.name) + ": secret(" + quote_literal("env:" + kubeconfig_variable(worker.name)) +
-             "),\n";
+      out += quote_literal(worker.name) + ": secret(" +
+             quote_literal("env:" + kubeconfig_variable(worker.name)) + "),\n";
     }
     out += "}\n\n";
   }
   for (const std::string& body : order) {
     const std::vector<std::string>& names = by_body[body];
     if (names.size() >= 2) {
-      out += "for name in " + string_list(names) + " {\nworker \"${name}\" {\n" + fill(body, "kubeconfigs[name]") +
-             "}\n}\n\n";
+      out += "for name in " + string_list(names) + " {\nworker \"${name}\" {\n" +
+             fill(body, "kubeconfigs[name]") + "}\n}\n\n";
       continue;
     }
     const std::string& worker = names.front();

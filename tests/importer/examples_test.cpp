@@ -46,7 +46,10 @@ const std::map<std::string, Case>& cases() {
         {"dropped manager/ClusterQueue/team-cluster-queue: spec.concurrentAdmissionPolicy.migration.mode"},
         ""}},
       {"minimal-cq.yaml",
-       {{"minimal-cq.yaml"}, {}, {"dropped manager/ClusterQueue/cluster-queue-2: spec.admissionChecksStrategy.admissionChecks"}, ""}},
+       {{"minimal-cq.yaml"},
+        {},
+        {"dropped manager/ClusterQueue/cluster-queue-2: spec.admissionChecksStrategy.admissionChecks"},
+        ""}},
       {"resource-flavor-empty.yaml", {{"resource-flavor-empty.yaml"}, {}, {}, ""}},
       {"resource-flavor-taints.yaml", {{"resource-flavor-taints.yaml"}, {}, {}, ""}},
       {"resource-flavor-tolerations.yaml", {{"resource-flavor-tolerations.yaml"}, {}, {}, ""}},
@@ -58,7 +61,8 @@ const std::map<std::string, Case>& cases() {
        {{"multikueue/multikueue-setup.yaml"}, {}, {}, "multikueue-setup.mkq"}},
       {"multikueue/tas",
        {{"multikueue/tas/manager-setup.yaml"},
-        {{"worker1", {"multikueue/tas/worker-setup.yaml"}}, {"worker2", {"multikueue/tas/worker-setup.yaml"}}},
+        {{"worker1", {"multikueue/tas/worker-setup.yaml"}},
+         {"worker2", {"multikueue/tas/worker-setup.yaml"}}},
         {},
         "tas.mkq"}},
   };
@@ -191,7 +195,8 @@ TEST_CASE("import: render(import(x)) holds every object of x", "[import][crds]")
 
       std::map<std::string, Json> rendered;
       for (const auto& cluster : state->clusters) {
-        for (const auto& object : cluster.objects) rendered[address(cluster.cluster, object.document)] = object.document;
+        for (const auto& object : cluster.objects)
+          rendered[address(cluster.cluster, object.document)] = object.document;
       }
       std::vector<std::pair<std::string, std::vector<std::string>>> sources_of = {{"manager", c.manager}};
       for (const auto& [worker, worker_files] : c.workers) sources_of.emplace_back(worker, worker_files);

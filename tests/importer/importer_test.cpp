@@ -36,16 +36,17 @@ mkq::importer::Snapshot fleet(int w1_cpu, int w2_cpu) {
   s.clusters.reserve(3);  // `hub` stays valid while the workers are added
   auto& hub = s.clusters.emplace_back();
   hub.name = "hub";
-  hub.objects = {object("ResourceFlavor", "f", nullptr),
-                 queue("batch", 16, "mk"),
+  hub.objects = {object("ResourceFlavor", "f", nullptr), queue("batch", 16, "mk"),
                  object("LocalQueue", "lq", {{"clusterQueue", "batch"}}, "team"),
                  object("AdmissionCheck", "mk",
                         {{"controllerName", "kueue.x-k8s.io/multikueue"},
-                         {"parameters", {{"apiGroup", "kueue.x-k8s.io"}, {"kind", "MultiKueueConfig"}, {"name", "mk"}}}}),
+                         {"parameters",
+                          {{"apiGroup", "kueue.x-k8s.io"}, {"kind", "MultiKueueConfig"}, {"name", "mk"}}}}),
                  object("MultiKueueConfig", "mk", {{"clusters", {"w1", "w2"}}})};
   for (const std::string w : {"w1", "w2"}) {
-    hub.objects.push_back(object("MultiKueueCluster", w,
-                                 {{"clusterSource", {{"kubeConfig", {{"locationType", "Secret"}, {"location", w + "-secret"}}}}}}));
+    hub.objects.push_back(object(
+        "MultiKueueCluster", w,
+        {{"clusterSource", {{"kubeConfig", {{"locationType", "Secret"}, {"location", w + "-secret"}}}}}}));
     auto& worker = s.clusters.emplace_back();
     worker.name = w;
     worker.role = mkq::kueue::ClusterRole::Worker;
@@ -55,7 +56,9 @@ mkq::importer::Snapshot fleet(int w1_cpu, int w2_cpu) {
   return s;
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 std::vector<std::string> unsaid(const mkq::importer::Imported& imported) {
   std::vector<std::string> out;
@@ -71,7 +74,8 @@ TEST_CASE("import writes workers that differ only in their name as one loop", "[
   auto imported = mkq::importer::import_policy(fleet(8, 8), {"hub"});
   if (!imported) FAIL(mkq::base::render(imported.error()));
   const std::string& policy = imported.value().policy;
-  CHECK(contains(policy, "for name in [\"w1\", \"w2\"] {\n  worker \"${name}\" {\n    secret = \"${name}-secret\"\n"));
+  CHECK(contains(
+      policy, "for name in [\"w1\", \"w2\"] {\n  worker \"${name}\" {\n    secret = \"${name}-secret\"\n"));
   CHECK(contains(policy, "worker_name = \"batch-w\""));
   CHECK(contains(policy, "override \"batch\" {\n      quota \"f\" { cpu = 8 }\n    }"));
   CHECK(unsaid(imported.value()).empty());
@@ -105,7 +109,8 @@ TEST_CASE("import reports each field the language cannot say with the object's a
   CHECK(unsaid(imported.value()) ==
         std::vector<std::string>{
             "dropped: hub/ResourceFlavor/f: metadata.labels.team = \"a\": the policy cannot say it",
-            "dropped: hub/ClusterQueue/batch: spec.admissionScope.admissionMode = \"UsageBasedAdmissionFairSharing\": "
+            "dropped: hub/ClusterQueue/batch: spec.admissionScope.admissionMode = "
+            "\"UsageBasedAdmissionFairSharing\": "
             "the policy cannot say it",
             "not imported: hub/LocalQueue/team/orphan: the policy does not declare it"});
   CHECK_FALSE(contains(imported.value().policy, "queueing_strategy"));
@@ -123,7 +128,9 @@ TEST_CASE("import reads live clusters through their clients and never a Secret",
   Json theirs = queue("other", 2);
   theirs["metadata"]["labels"] = {{"mkq.dev/policy", "tas"}};
   hub.put(theirs);
-  hub.put(Json{{"apiVersion", "v1"}, {"kind", "Secret"}, {"metadata", {{"name", "s"}, {"namespace", "kueue-system"}}},
+  hub.put(Json{{"apiVersion", "v1"},
+               {"kind", "Secret"},
+               {"metadata", {{"name", "s"}, {"namespace", "kueue-system"}}},
                {"data", {{"kubeconfig", "c2VjcmV0"}}}});
   auto snapshot = mkq::importer::read_live({"hub", "ctx-hub", &hub}, {});
   REQUIRE(snapshot);
@@ -134,7 +141,8 @@ TEST_CASE("import reads live clusters through their clients and never a Secret",
     CHECK_FALSE(o["metadata"].contains("uid"));
     CHECK(o.value("kind", std::string()) != "Secret");
   }
-  CHECK(snapshot.value().skipped == std::vector<std::string>{"hub/ClusterQueue/other: applied by mkq policy 'tas'"});
+  CHECK(snapshot.value().skipped ==
+        std::vector<std::string>{"hub/ClusterQueue/other: applied by mkq policy 'tas'"});
 
   mkq::importer::WriteOptions options{"hub", mkq::importer::Credentials::Kubeconfig, ""};
   auto imported = mkq::importer::import_policy(snapshot.value(), options);
@@ -153,7 +161,8 @@ TEST_CASE("import's kubeconfig credentials name an environment variable and neve
   if (!imported) FAIL(mkq::base::render(imported.error()));
   CHECK(contains(imported.value().policy, "\"w1\": secret(\"env:MKQ_KUBECONFIG_W1\")"));
   CHECK(contains(imported.value().policy, "kubeconfig = kubeconfigs[name]"));
-  CHECK(mkq::importer::kubeconfig_variable("multikueue-test.worker1") == "MKQ_KUBECONFIG_MULTIKUEUE_TEST_WORKER1");
+  CHECK(mkq::importer::kubeconfig_variable("multikueue-test.worker1") ==
+        "MKQ_KUBECONFIG_MULTIKUEUE_TEST_WORKER1");
 }
 
 TEST_CASE("import refuses files it cannot read and names them", "[import][errors]") {
@@ -168,7 +177,8 @@ TEST_CASE("import refuses files it cannot read and names them", "[import][errors
   CHECK(contains(broken.error().message, "bad.yaml: not YAML"));
 }
 
-TEST_CASE("import --adopt lets a plan through only when it adds mkq's labels to existing objects", "[import][adopt]") {
+TEST_CASE("import --adopt lets a plan through only when it adds mkq's labels to existing objects",
+          "[import][adopt]") {
   using mkq::reconcile::Action;
   mkq::reconcile::Plan plan;
   auto& cluster = plan.clusters.emplace_back();
