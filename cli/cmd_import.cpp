@@ -1,6 +1,7 @@
 // `mkq import`: flags in, the policy and its findings out.
 #include "cli/cmd_import.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -20,15 +21,15 @@ namespace fs = std::filesystem;
 
 // NAME=VALUE pairs of --worker, by name; false (printed) when one is malformed.
 bool worker_sources(const std::vector<std::string>& given, std::map<std::string, std::string>* out) {
-  for (const std::string& pair : given) {
+  return std::ranges::all_of(given, [out](const std::string& pair) {
     const std::size_t eq = pair.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size()) {
       error_line("--worker takes NAME=FILE (or NAME=CONTEXT with --context), not \"" + pair + "\"");
       return false;
     }
     (*out)[pair.substr(0, eq)] = pair.substr(eq + 1);
-  }
-  return true;
+    return true;
+  });
 }
 
 // Where the policy goes: PATH itself for a .mkq file, else PATH/policy.mkq.
@@ -92,60 +93,91 @@ ImportCommand::ImportCommand(CLI::App& app, const ClusterCommands& clusters) {
   clusters.add_runtime_options(cmd_, runtime_);
 }
 
+// The flags that go together; false (printed) when they do not.
+bool ImportCommand::consistent(bool live) const {
+  if (live && context_.empty()) {
+    error_line("name Kueue YAML files to import, or --context CONTEXT to read a live manager");
+    return false;
+  }
+  if (!live && !context_.empty()) {
+    error_line("--context reads a live manager; it does not go with FILEs");
+    return false;
+  }
+  if (adopt_ && (!live || output_.empty())) {
+    error_line("--adopt records live objects in the policy's state: it needs --context and -o");
+    return false;
+  }
+  return true;
+}
+
+// The objects read, from files or live; notes about workers not read in `notes`.
+std::optional<importer::Snapshot> ImportCommand::read(const std::map<std::string, std::string>& workers,
+                                                      std::vector<std::string>& notes) const {
+  if (files_.empty()) {
+    importer::ContextRequest request{runtime_.kubeconfig, context_, manager_, workers};
+    request.insecure_skip_tls_verify = runtime_.insecure_skip_tls_verify;
+    request.request_timeout = runtime_.request_timeout;
+    if (runtime_.sandbox) {  // the sandbox of the policy to be written (it must be running)
+      const std::string policy = output_.empty() ? "." : policy_file(output_).string();
+      request.kubeconfig = (operation::sandbox_dir_for(policy, runtime_) / "kubeconfig").string();
+    }
+    base::Result<importer::LiveImport> live = importer::read_contexts(request);
+    if (!live) {
+      error_line(base::render(live.error()));
+      return std::nullopt;
+    }
+    notes = std::move(live.value().notes);
+    return std::move(live.value().snapshot);
+  }
+  std::map<std::string, std::vector<std::string>> worker_files;
+  for (const auto& [name, file] : workers) worker_files[name].push_back(file);
+  base::Result<importer::Snapshot> read =
+      importer::read_files(manager_.empty() ? "manager" : manager_, files_, worker_files);
+  if (!read) {
+    error_line(base::render(read.error()));
+    return std::nullopt;
+  }
+  return std::move(read).value();
+}
+
+// --adopt of the policy written to `file`: the exit code.
+int ImportCommand::adopt(const fs::path& file, std::size_t represented, const GlobalOptions& global) const {
+  operation::ApplyRequest request;
+  if (!run_options(file.string(), runtime_, global, &request)) return 1;
+  TerminalUi ui(global);
+  operation::KubeconfigResolver resolver;
+  const importer::AdoptResult adopted = importer::adopt(request, resolver, ui);
+  if (!adopted.refused.empty()) {
+    error_line(
+        "--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is "
+        "written; `mkq plan " +
+        file.string() + "` shows it):");
+    for (const std::string& line : adopted.refused) std::fprintf(stderr, "  %s\n", line.c_str());
+    return 1;
+  }
+  if (adopted.apply.stop != operation::Stop::None) return 1;
+  if (adopted.apply.report && !adopted.apply.report->success()) return 1;
+  std::fprintf(stderr, "mkq: adopted %zu objects; the state records them as existing before mkq\n",
+               represented);
+  return 0;
+}
+
 std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   if (!*cmd_) return std::nullopt;
   std::map<std::string, std::string> workers;
   if (!worker_sources(workers_, &workers)) return 1;
   const bool live = files_.empty();
-  if (live && context_.empty()) {
-    error_line("name Kueue YAML files to import, or --context CONTEXT to read a live manager");
-    return 1;
-  }
-  if (!live && !context_.empty()) {
-    error_line("--context reads a live manager; it does not go with FILEs");
-    return 1;
-  }
-  if (adopt_ && (!live || output_.empty())) {
-    error_line("--adopt records live objects in the policy's state: it needs --context and -o");
-    return 1;
-  }
-  importer::Snapshot snapshot;
+  if (!consistent(live)) return 1;
   std::vector<std::string> notes;
-  if (live) {
-    importer::ContextRequest request{runtime_.kubeconfig, context_, manager_, workers};
-    request.insecure_skip_tls_verify = runtime_.insecure_skip_tls_verify;
-    request.request_timeout = runtime_.request_timeout;
-    if (runtime_.sandbox) {  // the sandbox of the policy to be written (it must be running)
-      request.kubeconfig =
-          (operation::sandbox_dir_for(output_.empty() ? "." : policy_file(output_).string(), runtime_) /
-           "kubeconfig")
-              .string();
-    }
-    base::Result<importer::LiveImport> read = importer::read_contexts(request);
-    if (!read) {
-      error_line(base::render(read.error()));
-      return 1;
-    }
-    snapshot = std::move(read.value().snapshot);
-    notes = std::move(read.value().notes);
-  } else {
-    std::map<std::string, std::vector<std::string>> worker_files;
-    for (const auto& [name, file] : workers) worker_files[name].push_back(file);
-    base::Result<importer::Snapshot> read =
-        importer::read_files(manager_.empty() ? "manager" : manager_, files_, worker_files);
-    if (!read) {
-      error_line(base::render(read.error()));
-      return 1;
-    }
-    snapshot = std::move(read).value();
-  }
+  const std::optional<importer::Snapshot> snapshot = read(workers, notes);
+  if (!snapshot) return 1;
   importer::WriteOptions write;
-  write.manager = snapshot.clusters.front().name;
+  write.manager = snapshot->clusters.front().name;
   const std::string style = credentials_.empty() ? (live ? "kubeconfig" : "serviceaccount") : credentials_;
   write.credentials =
       style == "kubeconfig" ? importer::Credentials::Kubeconfig : importer::Credentials::ServiceAccount;
   write.header = live ? "Imported by mkq import from context " + context_ : "Imported by mkq import";
-  base::Result<importer::Imported> imported = importer::import_policy(snapshot, write);
+  base::Result<importer::Imported> imported = importer::import_policy(*snapshot, write);
   if (!imported) {
     error_line(base::render(imported.error()));
     return 1;
@@ -158,34 +190,11 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   }
   const fs::path file = policy_file(output_);
   if (!write_new_file(file, imported.value().policy)) return 1;
-  std::fprintf(
-      stderr, "mkq: wrote %s (%zu objects read, %zu as they are)\n", file.string().c_str(),
-      [&] {
-        std::size_t n = 0;
-        for (const auto& c : snapshot.clusters) n += c.objects.size();
-        return n;
-      }(),
-      imported.value().represented.size());
-  if (!adopt_) return 0;
-
-  operation::ApplyRequest request;
-  if (!run_options(file.string(), runtime_, global, &request)) return 1;
-  TerminalUi ui(global);
-  operation::KubeconfigResolver resolver;
-  const importer::AdoptResult adopted = importer::adopt(request, resolver, ui);
-  if (!adopted.refused.empty()) {
-    error_line(
-        "--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is written; "
-        "`mkq plan " +
-        file.string() + "` shows it):");
-    for (const std::string& line : adopted.refused) std::fprintf(stderr, "  %s\n", line.c_str());
-    return 1;
-  }
-  if (adopted.apply.stop != operation::Stop::None) return 1;
-  if (adopted.apply.report && !adopted.apply.report->success()) return 1;
-  std::fprintf(stderr, "mkq: adopted %zu objects; the state records them as existing before mkq\n",
-               imported.value().represented.size());
-  return 0;
+  std::size_t read_count = 0;
+  for (const importer::ClusterSource& c : snapshot->clusters) read_count += c.objects.size();
+  std::fprintf(stderr, "mkq: wrote %s (%zu objects read, %zu as they are)\n", file.string().c_str(),
+               read_count, imported.value().represented.size());
+  return adopt_ ? adopt(file, imported.value().represented.size(), global) : 0;
 }
 
 }  // namespace mkq::cli

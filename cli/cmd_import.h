@@ -3,12 +3,15 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "cli/cluster_commands.h"
 #include "cli/commands.h"
+#include "runtime/importer/importer.h"
 
 namespace mkq::cli {
 
@@ -24,6 +27,11 @@ class ImportCommand {
   std::optional<int> run(const GlobalOptions& global);
 
  private:
+  bool consistent(bool live) const;
+  std::optional<importer::Snapshot> read(const std::map<std::string, std::string>& workers,
+                                         std::vector<std::string>& notes) const;
+  int adopt(const std::filesystem::path& file, std::size_t represented, const GlobalOptions& global) const;
+
   CLI::App* cmd_ = nullptr;
   std::vector<std::string> files_;
   std::vector<std::string> workers_;  // NAME=FILE or NAME=CONTEXT

@@ -4,6 +4,7 @@
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
+#include <array>
 #include <fstream>
 #include <sstream>
 
@@ -16,7 +17,7 @@ namespace mkq::importer {
 namespace {
 
 // The kinds a policy declares, in apply order (kueue::schema's).
-constexpr const char* kKueueKinds[] = {
+constexpr std::array<const char*, 9> kKueueKinds = {
     "Topology",          "ResourceFlavor",   "Cohort",         "WorkloadPriorityClass",
     "MultiKueueCluster", "MultiKueueConfig", "AdmissionCheck", "ClusterQueue",
     "LocalQueue"};
@@ -25,7 +26,7 @@ bool is_kueue_kind(const Json& object) {
   const std::string api = object.value("apiVersion", std::string());
   const std::string kind = object.value("kind", std::string());
   return api.starts_with(std::string(facts::kKueueGroup) + "/") &&
-         std::find(std::begin(kKueueKinds), std::end(kKueueKinds), kind) != std::end(kKueueKinds);
+         std::find(kKueueKinds.begin(), kKueueKinds.end(), kind) != kKueueKinds.end();
 }
 
 std::string meta(const Json& object, const char* key) {
