@@ -85,7 +85,7 @@ struct Imported {
   std::vector<std::string> represented;
 };
 
-// "Dropped: ADDRESS: message" style line for a terminal, without the prefix.
+// The finding in words: "dropped: ADDRESS: message" (a note: "ADDRESS: message").
 std::string describe(const Finding& finding);
 
 // Kueue YAML files: `manager_files` hold the manager's objects, each worker's

@@ -6,7 +6,7 @@
 // from the worker) is an override, or the queue's worker_name when every
 // worker renames it alike. Workers whose blocks differ only in their name are
 // written once, in a loop. The text is run through the formatter. Whatever is
-// left out here is found by the check against the objects read (verify.cpp),
+// left out here is found by the check against the objects read (check.cpp),
 // so the writer never has to report it.
 #include <algorithm>
 #include <map>
