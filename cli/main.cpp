@@ -14,6 +14,7 @@
 #include "cli/cluster_commands.h"
 #include "cli/cmd_controller.h"
 #include "cli/cmd_controller_manifests.h"
+#include "cli/cmd_import.h"
 #include "cli/usage_hint.h"
 
 namespace {
@@ -138,6 +139,7 @@ int run(int argc, char** argv) {
 
   mkq::cli::ClusterCommands cluster_commands(app);
   mkq::cli::ControllerCommand controller_command(app, cluster_commands);
+  mkq::cli::ImportCommand import_command(app, cluster_commands);
 
   std::vector<CLI::App*> compiling{check_cmd, eval_cmd, render_cmd, graph_cmd, lsp_cmd};
   for (CLI::App* cmd : cluster_commands.compiling()) compiling.push_back(cmd);
@@ -207,6 +209,7 @@ int run(int argc, char** argv) {
   if (*man_cmd) return mkq::cli::run_man(app);
   if (*version_cmd) return mkq::cli::run_version(version_format == "json" ? OutputFormat::Json : OutputFormat::Text);
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
+  if (const std::optional<int> code = import_command.run(global)) return *code;
   if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself
   if (const std::optional<int> code = controller_command.run(global)) return *code;
   return 1;

@@ -40,6 +40,7 @@ STAGES = [
     "runtime/preflight",    # read-only checks of the clusters, made with the plan
     "sandbox",              # a cluster of its own; the operation's resolver may start it
     "runtime/operation",
+    "runtime/importer",     # `mkq import`: objects that exist written as a policy; --adopt through the apply operation
     "runtime/controller",   # `mkq controller`: the operations in a loop, leader-elected
     "runtime/install",      # the controller's install objects
     "lsp",                  # `mkq lsp`: the language server over the compiler stages
