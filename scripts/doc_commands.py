@@ -103,6 +103,22 @@ NOT_RUN = {
         "a placeholder context MANAGER (a real manager cluster)",
     ("docs/controller.md", "mkq controller --policy /etc/mkq/policy --state .mkq/state.db --sync auto --self-heal --interval 5m"):
         "the paths of the controller's container (/etc/mkq/policy, the ConfigMap's mount)",
+    ("README.md", "build/mkq lsp"):
+        "the language server speaks LSP on stdin until its client shuts it down (lsp.client drives it)",
+    ("README.md", "build/mkq import ../shared/kueue/examples/single-clusterqueue-setup.yaml"):
+        "reads ../shared, beside the repository, not in the scratch copy (importer.* imports every example)",
+    ("README.md", "build/mkq import --context manager --worker worker1=worker1 -o fleet --adopt"):
+        "needs a fleet made by hand under contexts manager and worker1 (e2e.import makes one and runs this)",
+    ("docs/import.md", "mkq import FILE... [--worker NAME=FILE]... [--manager NAME] [-o PATH] [--credentials serviceaccount|kubeconfig]"):
+        "a synopsis (brackets, placeholders)",
+    ("docs/import.md", "mkq import --context CONTEXT [--worker NAME=CONTEXT]... [--kubeconfig FILE] [-o PATH] [--adopt] [--state FILE]"):
+        "a synopsis (brackets, placeholders)",
+    ("docs/import.md", "build/mkq import $E/manager-setup.yaml --worker worker1=$E/worker-setup.yaml --worker worker2=$E/worker-setup.yaml"):
+        "$E is ../shared/kueue/examples, beside the repository (importer.* imports every example)",
+    ("docs/import.md", "build/mkq import --context manager-cluster --worker multikueue-test-worker1=worker1-cluster -o fleet"):
+        "needs the tutorial's fleet made by hand under these contexts (e2e.import makes one)",
+    ("docs/lsp.md", "mkq lsp [--stdio] [--debounce MS] [--import-root DIR]..."):
+        "a synopsis (brackets, placeholders)",
 }
 
 
