@@ -987,10 +987,15 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
 
   // The clusters: the policy's, then any only the inventory remembers (as workers).
   std::vector<std::pair<std::string, kueue::ClusterRole>> clusters;
+  // The inventory by cluster, each in the inventory's order: every cluster's
+  // entries are read once, not the whole inventory once per cluster.
+  std::map<std::string, std::vector<const state::InventoryEntry*>> inventory_of;
+  for (const state::InventoryEntry& entry : inventory) inventory_of[entry.ref.cluster].push_back(&entry);
   for (const kueue::ClusterObjects& cluster : desired.clusters) clusters.emplace_back(cluster.cluster, cluster.role);
+  std::set<std::string> known;
+  for (const auto& [name, role] : clusters) known.insert(name);
   for (const state::InventoryEntry& entry : inventory) {
-    const bool known = std::any_of(clusters.begin(), clusters.end(), [&](const auto& c) { return c.first == entry.ref.cluster; });
-    if (!known) clusters.emplace_back(entry.ref.cluster, kueue::ClusterRole::Worker);
+    if (known.insert(entry.ref.cluster).second) clusters.emplace_back(entry.ref.cluster, kueue::ClusterRole::Worker);
   }
   std::stable_sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
     const bool ma = a.second == kueue::ClusterRole::Manager, mb = b.second == kueue::ClusterRole::Manager;
@@ -1042,8 +1047,11 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
         }
       }
     }
-    for (const state::InventoryEntry& entry : inventory) {
-      if (entry.ref.cluster != name || desired_addresses.count(entry.ref.address()) != 0) continue;
+    static const std::vector<const state::InventoryEntry*> kNone;
+    const auto entries = inventory_of.find(name);
+    for (const state::InventoryEntry* recorded_entry : entries == inventory_of.end() ? kNone : entries->second) {
+      const state::InventoryEntry& entry = *recorded_entry;
+      if (desired_addresses.count(entry.ref.address()) != 0) continue;
       if (options.kind == PlanKind::Destroy) {
         cluster_plan.changes.push_back(
             plan_removal(entry, *cluster_live, RemovalContext{Reason::Destroy, desired.policy, options, managed}));
