@@ -109,6 +109,7 @@ void Store::end_write() {
 }
 
 void Store::commit_pending() {
+  save_rv();  // in the transaction, or on its own when no transaction could be opened
   if (!in_transaction_) return;
   StoreStatement commit(*this, "COMMIT");
   if (!commit.run()) error_ = sqlite3_errmsg(db_);
@@ -135,16 +136,16 @@ std::optional<nlohmann::json> Store::get(const ObjectKey& key) const {
   return parse_body(st.text(0));
 }
 
-std::vector<nlohmann::json> Store::list(const std::string& group, const std::string& resource,
-                                        const std::optional<std::string>& ns, const std::string& after,
-                                        std::size_t limit) const {
+std::vector<StoredText> Store::list_text(const std::string& group, const std::string& resource,
+                                         const std::optional<std::string>& ns, const std::string& after,
+                                         std::size_t limit) const {
   std::string after_ns;
   std::string after_name;
   if (const auto cut = after.find('\n'); cut != std::string::npos) {
     after_ns = after.substr(0, cut);
     after_name = after.substr(cut + 1);
   }
-  std::string sql = "SELECT body FROM objects WHERE grp=?1 AND resource=?2 AND (ns, name) > (?3, ?4)";
+  std::string sql = "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND (ns, name) > (?3, ?4)";
   if (ns) sql += " AND ns=?5";
   sql += " ORDER BY ns, name";
   if (limit > 0) sql += " LIMIT " + std::to_string(limit);
@@ -154,8 +155,16 @@ std::vector<nlohmann::json> Store::list(const std::string& group, const std::str
   st.bind(3, after_ns);
   st.bind(4, after_name);
   if (ns) st.bind(5, *ns);
+  std::vector<StoredText> out;
+  while (st.step_row()) out.push_back({st.text(0), st.text(1), st.text(2)});
+  return out;
+}
+
+std::vector<nlohmann::json> Store::list(const std::string& group, const std::string& resource,
+                                        const std::optional<std::string>& ns, const std::string& after,
+                                        std::size_t limit) const {
   std::vector<nlohmann::json> out;
-  while (st.step_row()) out.push_back(parse_body(st.text(0)));
+  for (const StoredText& row : list_text(group, resource, ns, after, limit)) out.push_back(parse_body(row.body));
   return out;
 }
 
@@ -173,11 +182,16 @@ std::size_t Store::count() const {
 }
 
 std::int64_t Store::next_rv() {
-  ++rv_;
+  rv_unsaved_ = true;
+  return ++rv_;
+}
+
+void Store::save_rv() {
+  if (!rv_unsaved_) return;
   StoreStatement st(*this, "INSERT INTO meta (k, v) VALUES ('rv', ?1) ON CONFLICT(k) DO UPDATE SET v=excluded.v");
   st.bind(1, rv_);
-  st.run();
-  return rv_;
+  if (!st.run()) error_ = sqlite3_errmsg(db_);
+  rv_unsaved_ = false;
 }
 
 void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body) {

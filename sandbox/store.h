@@ -33,6 +33,13 @@ struct ObjectKey {
   std::string name;
 };
 
+// One stored object as its text (compact JSON, as Store::put wrote it).
+struct StoredText {
+  std::string ns;
+  std::string name;
+  std::string body;
+};
+
 struct StoredEvent {
   std::int64_t rv = 0;
   std::string type;  // ADDED, MODIFIED, DELETED
@@ -60,6 +67,11 @@ class Store {
   std::vector<nlohmann::json> list(const std::string& group, const std::string& resource,
                                    const std::optional<std::string>& ns, const std::string& after,
                                    std::size_t limit) const;
+  // The same objects as list(), as their stored text, not parsed: a LIST
+  // that needs no object's fields answers with them as they are.
+  std::vector<StoredText> list_text(const std::string& group, const std::string& resource,
+                                    const std::optional<std::string>& ns, const std::string& after,
+                                    std::size_t limit) const;
   // Keys of every object in a namespace (all resources).
   std::vector<ObjectKey> keys_in_namespace(const std::string& ns) const;
   std::size_t count() const;
@@ -92,7 +104,10 @@ class Store {
   // unless a commit listener groups the commits.
   void begin_write();
   void end_write();
+  // Takes the next resourceVersion; the counter reaches the database once per
+  // transaction, when it commits (save_rv), not once per write.
   std::int64_t next_rv();
+  void save_rv();
   void log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body);
 
   sqlite3* db_ = nullptr;
@@ -102,6 +117,7 @@ class Store {
   std::function<void()> commit_listener_;
   bool in_transaction_ = false;
   std::int64_t rv_ = 0;
+  bool rv_unsaved_ = false;  // rv_ is ahead of the database's (written at the next commit)
   std::int64_t compacted_rv_ = 0;
   mutable std::string error_;
 };

@@ -31,6 +31,7 @@
 
 #include "runtime/kube/client.h"
 #include "runtime/kube/exec_credential.h"
+#include "runtime/kube/json_decode.h"
 #include "runtime/kube/pacing.h"
 #include "runtime/kube/tls_material.h"
 
@@ -433,7 +434,8 @@ class HttpClient final : public Client {
       if (!response) return response.error();
       const Response& r = response.value();
       if (r.status != 200) return status_error(r.status, r.body);
-      Json page = Json::parse(r.body, nullptr, false);
+      std::optional<Json> decoded = decode_json(r.body);
+      Json page = decoded ? std::move(*decoded) : Json::parse(r.body, nullptr, false);
       if (page.is_discarded() || !page.is_object()) {
         return make_error(r.status, "InternalError", "the server " + server() + " answered a list with no JSON");
       }

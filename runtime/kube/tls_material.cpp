@@ -8,6 +8,8 @@
 #include <openssl/x509.h>
 
 #include <climits>
+#include <map>
+#include <mutex>
 
 namespace mkq::kube {
 
@@ -52,7 +54,43 @@ PkeyPtr read_private_key(const std::string& pem) {
   return key;
 }
 
+namespace {
+
+// Identities parsed in this process, by their PEM: the clients of one
+// kubeconfig often share one client certificate (every context of the
+// sandbox's), and parsing it is most of a client's making. Entries share the
+// parsed objects (OpenSSL counts the references); the cache holds a few.
+constexpr std::size_t kParsedIdentities = 16;
+std::mutex parsed_mutex;
+std::map<std::string, std::unique_ptr<ClientIdentity>>& parsed_identities() {
+  static auto* parsed = new std::map<std::string, std::unique_ptr<ClientIdentity>>();  // never destroyed
+  return *parsed;
+}
+
+std::unique_ptr<ClientIdentity> share(const ClientIdentity& parsed) {
+  auto identity = std::make_unique<ClientIdentity>();
+  for (const X509Ptr& cert : parsed.certs) {
+    X509_up_ref(cert.get());
+    identity->certs.emplace_back(cert.get());
+  }
+  EVP_PKEY_up_ref(parsed.key.get());
+  identity->key.reset(parsed.key.get());
+  identity->cert_pem = parsed.cert_pem;
+  identity->key_pem = parsed.key_pem;
+  return identity;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<ClientIdentity>> read_client_identity(const std::string& cert_pem, const std::string& key_pem) {
+  std::string cache_key = cert_pem;
+  cache_key += '\0';
+  cache_key += key_pem;
+  {
+    const std::lock_guard<std::mutex> lock(parsed_mutex);
+    const auto found = parsed_identities().find(cache_key);
+    if (found != parsed_identities().end()) return share(*found->second);
+  }
   auto identity = std::make_unique<ClientIdentity>();
   identity->certs = read_certificates(cert_pem);
   if (identity->certs.empty()) return Error::config("the client certificate is not a PEM certificate");
@@ -63,6 +101,8 @@ Result<std::unique_ptr<ClientIdentity>> read_client_identity(const std::string& 
   if (!matches) return Error::config("the client key does not match the client certificate");
   identity->cert_pem = cert_pem;
   identity->key_pem = key_pem;
+  const std::lock_guard<std::mutex> lock(parsed_mutex);
+  if (parsed_identities().size() < kParsedIdentities) parsed_identities().emplace(std::move(cache_key), share(*identity));
   return identity;
 }
 

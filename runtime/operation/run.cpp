@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <set>
 
@@ -309,6 +310,13 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   refresh.parallelism = std::max(1, options.runtime.parallelism);
   refresh.destroy = run.destroy;
   const auto started = std::chrono::steady_clock::now();
+  // The policy's digest (a rendering of every object) is taken while the
+  // clusters are read, both only reading the compiled state -- unless
+  // excluded or unscoped clusters are to be taken out of it first.
+  std::future<std::string> digest;
+  if (options.runtime.exclude_clusters.empty() && run.scope.clusters.empty()) {
+    digest = std::async(std::launch::async, [&desired = *run.compiled.state] { return policy_digest(desired); });
+  }
   run.live = reconcile::refresh(*run.compiled.state, run.inventory, run.session.targets, refresh);
   for (const reconcile::ClusterLive& cluster : run.live.clusters) {
     if (!cluster.reachable && run.session.credentials) run.session.credentials->unreachable(cluster.cluster);
@@ -325,7 +333,7 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
           reconcile::keep_manager_objects_for(run.scope.clusters, run.live, *run.compiled.state, run.inventory);
     }
   }
-  run.policy_digest = policy_digest(*run.compiled.state);
+  run.policy_digest = digest.valid() ? digest.get() : policy_digest(*run.compiled.state);
   if (!run.destroy) {
     run.dispatch_orders = reconcile::order_by_free_capacity(*run.compiled.policy, *run.compiled.state,
                                                             run.session.targets, run.live, left_out);

@@ -348,17 +348,20 @@ std::vector<LeafDiff> diff_object(const std::string& kind, const Json& desired, 
   }
   default_drift(kind, desired, live, out);
   const std::vector<std::string> owned = kube::paths_owned_by(live, kFieldManager);
-  if (owned.empty()) return out;
-  std::map<std::string, const Json*> live_leaves;
-  for (const Leaf& leaf : leaves_of(live)) live_leaves[leaf.dotted] = leaf.value;
+  // The live object's leaves, read only when mkq owns a path it no longer sends.
+  std::optional<std::map<std::string, const Json*>> live_leaves;
   const schema::KindInfo* info = schema::find_kind(kind);
   for (const std::string& path : owned) {
     const bool still_sent = std::any_of(wanted.begin(), wanted.end(), [&](const Leaf& leaf) {
       return starts_with_path(leaf.dotted, path) || starts_with_path(path, leaf.dotted);
     });
     if (still_sent) continue;
-    const auto it = live_leaves.find(path);
-    if (it == live_leaves.end()) continue;
+    if (!live_leaves) {
+      live_leaves.emplace();
+      for (const Leaf& leaf : leaves_of(live)) (*live_leaves)[leaf.dotted] = leaf.value;
+    }
+    const auto it = live_leaves->find(path);
+    if (it == live_leaves->end()) continue;
     // A field with a default: holding it, leaving it to the server changes
     // nothing; holding another value, default_drift restores the default.
     if (info != nullptr && schema::find_default(info->kind, path) != nullptr) continue;
@@ -807,6 +810,23 @@ namespace detail {
 // for `value` -- the form the inventory digests were first defined on -- but
 // written directly, without that parse of the dumped text (it cost a tenth of
 // an apply's CPU). Scalars and keys go through nlohmann's own serializer.
+// A string as nlohmann dumps it. Printable ASCII without quotes or
+// backslashes -- nearly every key and value -- is written as it is; anything
+// else goes through nlohmann's serializer.
+void write_string(const std::string& text, std::string& out) {
+  const bool plain = std::all_of(text.begin(), text.end(), [](char c) {
+    const auto byte = static_cast<unsigned char>(c);
+    return byte >= 0x20 && byte < 0x7f && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += Json(text).dump();
+    return;
+  }
+  out += '"';
+  out += text;
+  out += '"';
+}
+
 void write_canonical(const Json& value, std::string& out) {
   if (value.is_object()) {
     std::vector<const Json::object_t::value_type*> members;
@@ -816,7 +836,7 @@ void write_canonical(const Json& value, std::string& out) {
     out += '{';
     for (std::size_t index = 0; index < members.size(); ++index) {
       if (index > 0) out += ',';
-      out += Json(members[index]->first).dump();
+      write_string(members[index]->first, out);
       out += ':';
       write_canonical(members[index]->second, out);
     }
@@ -830,6 +850,10 @@ void write_canonical(const Json& value, std::string& out) {
       write_canonical(value[index], out);
     }
     out += ']';
+    return;
+  }
+  if (value.is_string()) {
+    write_string(value.get_ref<const std::string&>(), out);
     return;
   }
   out += value.dump();
@@ -964,21 +988,34 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
   plan.policy = desired.policy;
   plan.lineage = lineage;
   {
-    Json all = Json::array();
+    // The canonical text of [{"cluster": NAME, "objects": [DOCUMENT, ...]}, ...]
+    // (keys sorted: "cluster" before "objects"), written without copying the
+    // documents into one value first.
+    std::string all = "[";
     for (const kueue::ClusterObjects& cluster : desired.clusters) {
-      Json documents = Json::array();
-      for (const kueue::Object& object : cluster.objects) documents.push_back(object.document);
-      all.push_back(Json{{"cluster", cluster.cluster}, {"objects", std::move(documents)}});
+      if (all.size() > 1) all += ',';
+      all += "{\"cluster\":" + Json(cluster.cluster).dump() + ",\"objects\":[";
+      for (std::size_t index = 0; index < cluster.objects.size(); ++index) {
+        if (index > 0) all += ',';
+        detail::write_canonical(cluster.objects[index].document, all);
+      }
+      all += "]}";
     }
-    plan.policy_digest = state::digest_of(detail::canonical(all), "");
+    all += ']';
+    plan.policy_digest = state::digest_of(all, "");
   }
 
   // The clusters: the policy's, then any only the inventory remembers (as workers).
   std::vector<std::pair<std::string, kueue::ClusterRole>> clusters;
+  // The inventory by cluster, each in the inventory's order: every cluster's
+  // entries are read once, not the whole inventory once per cluster.
+  std::map<std::string, std::vector<const state::InventoryEntry*>> inventory_of;
+  for (const state::InventoryEntry& entry : inventory) inventory_of[entry.ref.cluster].push_back(&entry);
   for (const kueue::ClusterObjects& cluster : desired.clusters) clusters.emplace_back(cluster.cluster, cluster.role);
+  std::set<std::string> known;
+  for (const auto& [name, role] : clusters) known.insert(name);
   for (const state::InventoryEntry& entry : inventory) {
-    const bool known = std::any_of(clusters.begin(), clusters.end(), [&](const auto& c) { return c.first == entry.ref.cluster; });
-    if (!known) clusters.emplace_back(entry.ref.cluster, kueue::ClusterRole::Worker);
+    if (known.insert(entry.ref.cluster).second) clusters.emplace_back(entry.ref.cluster, kueue::ClusterRole::Worker);
   }
   std::stable_sort(clusters.begin(), clusters.end(), [](const auto& a, const auto& b) {
     const bool ma = a.second == kueue::ClusterRole::Manager, mb = b.second == kueue::ClusterRole::Manager;
@@ -1033,8 +1070,11 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
         }
       }
     }
-    for (const state::InventoryEntry& entry : inventory) {
-      if (entry.ref.cluster != name || desired_addresses.count(entry.ref.address()) != 0) continue;
+    static const std::vector<const state::InventoryEntry*> kNone;
+    const auto entries = inventory_of.find(name);
+    for (const state::InventoryEntry* recorded_entry : entries == inventory_of.end() ? kNone : entries->second) {
+      const state::InventoryEntry& entry = *recorded_entry;
+      if (desired_addresses.count(entry.ref.address()) != 0) continue;
       if (options.kind == PlanKind::Destroy) {
         cluster_plan.changes.push_back(
             plan_removal(entry, *cluster_live, RemovalContext{Reason::Destroy, desired.policy, options, managed}));

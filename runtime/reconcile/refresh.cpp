@@ -28,8 +28,11 @@ std::string string_at(const Json& object, const char* key) {
 }
 
 // Kinds in apply order, so the LISTs go out in a stable order.
+// The inventory entries of one cluster, in the inventory's order.
+using ClusterInventory = std::vector<const state::InventoryEntry*>;
+
 std::vector<KindInterest> interests_of(const std::string& cluster, const kueue::DesiredState& desired,
-                                       const std::vector<state::InventoryEntry>& inventory) {
+                                       const ClusterInventory& inventory) {
   std::map<std::string, KindInterest> by_kind;
   const auto note = [&](const std::string& api_version, const std::string& kind, const std::string& namespace_name,
                         const std::string& address) {
@@ -45,10 +48,8 @@ std::vector<KindInterest> interests_of(const std::string& cluster, const kueue::
       note(object.api_version, object.kind, object.namespace_name, kueue::address(cluster, object));
     }
   }
-  for (const state::InventoryEntry& entry : inventory) {
-    if (entry.ref.cluster != cluster) continue;
-    note(entry.ref.api_version, entry.ref.kind, entry.ref.namespace_name,
-         entry.ref.address());
+  for (const state::InventoryEntry* entry : inventory) {
+    note(entry->ref.api_version, entry->ref.kind, entry->ref.namespace_name, entry->ref.address());
   }
   std::vector<KindInterest> out;
   for (auto& [key, interest] : by_kind) out.push_back(std::move(interest));
@@ -67,7 +68,7 @@ std::string failure(const std::string& what, const kube::Error& error) {
 
 // The Namespaces of the cluster's inventory that the plan may delete.
 std::vector<std::string> namespaces_that_may_go(const std::string& cluster, const kueue::DesiredState& desired,
-                                                const std::vector<state::InventoryEntry>& inventory, bool destroy) {
+                                                const ClusterInventory& inventory, bool destroy) {
   std::set<std::string> declared;
   for (const kueue::ClusterObjects& objects : desired.clusters) {
     if (objects.cluster != cluster) continue;
@@ -76,9 +77,9 @@ std::vector<std::string> namespaces_that_may_go(const std::string& cluster, cons
     }
   }
   std::vector<std::string> out;
-  for (const state::InventoryEntry& entry : inventory) {
-    if (entry.ref.cluster != cluster || entry.ref.kind != "Namespace" || entry.ref.api_version != "v1") continue;
-    if (destroy || declared.count(entry.ref.name) == 0) out.push_back(entry.ref.name);
+  for (const state::InventoryEntry* entry : inventory) {
+    if (entry->ref.kind != "Namespace" || entry->ref.api_version != "v1") continue;
+    if (destroy || declared.count(entry->ref.name) == 0) out.push_back(entry->ref.name);
   }
   return out;
 }
@@ -160,8 +161,8 @@ void read_namespace_contents(kube::Client& client, const std::string& cluster, c
   }
 }
 
-ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& desired,
-                            const std::vector<state::InventoryEntry>& inventory, const RefreshOptions& refresh_options) {
+ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& desired, const ClusterInventory& inventory,
+                            const RefreshOptions& refresh_options) {
   ClusterLive live;
   live.cluster = target.cluster;
   if (target.client == nullptr) {
@@ -217,11 +218,16 @@ LiveState refresh(const kueue::DesiredState& desired, const std::vector<state::I
                   const std::vector<Target>& targets, const RefreshOptions& options) {
   LiveState out;
   out.clusters.resize(targets.size());
+  std::map<std::string, ClusterInventory> inventory_of;
+  for (const state::InventoryEntry& entry : inventory) inventory_of[entry.ref.cluster].push_back(&entry);
+  static const ClusterInventory kNone;
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < targets.size(); i = next++) {
       try {
-        out.clusters[i] = refresh_cluster(targets[i], desired, inventory, options);
+        const auto entries = inventory_of.find(targets[i].cluster);
+        out.clusters[i] =
+            refresh_cluster(targets[i], desired, entries == inventory_of.end() ? kNone : entries->second, options);
       } catch (const std::exception& e) {
         out.clusters[i] = ClusterLive{};
         out.clusters[i].cluster = targets[i].cluster;

@@ -100,3 +100,24 @@ TEST_CASE("tls material: installing on an SSL_CTX takes references only", "[kube
   std::unique_ptr<SSL_CTX, SslCtxFree> empty(SSL_CTX_new(TLS_client_method()));
   CHECK(mkq::kube::install_tls_setup(empty.get(), {}));
 }
+
+TEST_CASE("tls material: a pair parsed again shares the parsed objects, each identity owning its references",
+          "[kube][tls]") {
+  auto first = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key);
+  REQUIRE(first);
+  std::unique_ptr<mkq::kube::ClientIdentity> one = std::move(first).value();
+  auto second = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key);
+  REQUIRE(second);
+  std::unique_ptr<mkq::kube::ClientIdentity> two = std::move(second).value();
+  CHECK(one.get() != two.get());
+  CHECK(one->certs.front().get() == two->certs.front().get());
+  CHECK(one->key.get() == two->key.get());
+  CHECK(two->certs.size() == 2);
+  CHECK(two->key_pem == pki().admin_key);
+  one.reset();  // the other identity's references outlive it
+  CHECK(X509_check_private_key(two->certs.front().get(), two->key.get()) == 1);
+  // A pair that was once refused is refused again; a cached certificate with another key is not taken.
+  auto wrong = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().server_key);
+  REQUIRE_FALSE(wrong);
+  CHECK(wrong.error().message == "the client key does not match the client certificate");
+}

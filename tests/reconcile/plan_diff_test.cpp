@@ -417,6 +417,7 @@ TEST_CASE("canonical JSON: sorted keys, compact, the same bytes as a sorted-map 
       R"({"n": [1, -2, 3.5, -0.0, 1e300, 18446744073709551615, -9223372036854775808, true, false, null, "", [], {}],
           "nested": [{"b": [{"d": 1, "c": 2}], "a": null}], "": "empty key", "aa": 1, "a": 2, "B": 3})",
       R"([3, {"y": "x", "x": "y"}, "text"])",
+      R"({"plain ascii ~!#$%&'()*+,-./:;<=>?@[]^_`{|}": "a/b\u007fc", "k\"q": "v\\w", "tab\tkey": "\u001f"})",
       R"("just a string")",
       R"(42)"};
   for (const char* text : documents) {

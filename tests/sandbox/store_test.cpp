@@ -100,3 +100,29 @@ TEST_CASE("sandbox store: a cluster commits its writes within milliseconds, and 
   }
   CHECK(seen == before + 2);
 }
+
+TEST_CASE("sandbox store: the resourceVersion counter is saved with each commit and keeps growing", "[sandbox][store]") {
+  mkq::testing::TempDir dir;
+  std::string error;
+  {
+    auto store = Store::open(dir.path() / "c.db", &error);
+    REQUIRE(store);
+    json a = config_map("a");
+    CHECK(store->put({"", "configmaps", "default", "a"}, a, "ADDED") == 1);  // committed at once
+    store->set_commit_listener([] {});
+    json b = config_map("b");
+    json c = config_map("c");
+    store->put({"", "configmaps", "default", "b"}, b, "ADDED");
+    CHECK(store->put({"", "configmaps", "default", "c"}, c, "ADDED") == 3);
+    store->commit_pending();
+    json last;
+    CHECK(store->remove({"", "configmaps", "default", "c"}, last) == 4);
+    // Not committed: the destructor commits what is pending, the counter with it.
+  }
+  auto reopened = Store::open(dir.path() / "c.db", &error);
+  REQUIRE(reopened);
+  CHECK(reopened->current_rv() == 4);
+  json d = config_map("d");
+  CHECK(reopened->put({"", "configmaps", "default", "d"}, d, "ADDED") == 5);
+  CHECK(committed_objects(dir.path() / "c.db") == 3);
+}

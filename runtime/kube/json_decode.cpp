@@ -1,0 +1,283 @@
+// A recursive-descent JSON decoder into nlohmann::ordered_json (json_decode.h).
+// Where it could differ from nlohmann's parser it declines, so that what it
+// returns is always what Json::parse would have returned.
+#include "runtime/kube/json_decode.h"
+
+#include <charconv>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mkq::kube {
+namespace {
+
+constexpr int kMaxDepth = 256;
+
+class Decoder {
+ public:
+  explicit Decoder(std::string_view text) : text_(text) {}
+
+  std::optional<Json> document() {
+    Json value;
+    skip_space();
+    if (!parse_value(value, 0)) return std::nullopt;
+    skip_space();
+    if (at_ != text_.size()) return std::nullopt;
+    return value;
+  }
+
+ private:
+  void skip_space() {
+    while (at_ < text_.size()) {
+      const char c = text_[at_];
+      if (c != ' ' && c != '\n' && c != '\r' && c != '\t') return;
+      ++at_;
+    }
+  }
+
+  bool literal(std::string_view word) {
+    if (text_.compare(at_, word.size(), word) != 0) return false;
+    at_ += word.size();
+    return true;
+  }
+
+  bool parse_value(Json& out, int depth) {
+    if (at_ >= text_.size()) return false;
+    switch (text_[at_]) {
+      case '{': return parse_object(out, depth + 1);
+      case '[': return parse_array(out, depth + 1);
+      case '"': {
+        std::string s;
+        if (!parse_string(s)) return false;
+        out = Json(std::move(s));
+        return true;
+      }
+      case 't':
+        out = true;
+        return literal("true");
+      case 'f':
+        out = false;
+        return literal("false");
+      case 'n':
+        out = nullptr;
+        return literal("null");
+      default: return parse_number(out);
+    }
+  }
+
+  bool parse_object(Json& out, int depth) {
+    if (depth > kMaxDepth) return false;
+    ++at_;  // '{'
+    std::vector<std::pair<std::string, Json>> members;
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == '}') {
+      ++at_;
+      out = Json::object();
+      return true;
+    }
+    for (;;) {
+      skip_space();
+      if (at_ >= text_.size() || text_[at_] != '"') return false;
+      std::string key;
+      if (!parse_string(key)) return false;
+      skip_space();
+      if (at_ >= text_.size() || text_[at_] != ':') return false;
+      ++at_;
+      skip_space();
+      Json value;
+      if (!parse_value(value, depth)) return false;
+      // A repeated key keeps its first place and takes the last value, as
+      // nlohmann's parser (operator[] on the ordered map) does.
+      bool repeated = false;
+      for (auto& member : members) {
+        if (member.first == key) {
+          member.second = std::move(value);
+          repeated = true;
+          break;
+        }
+      }
+      if (!repeated) members.emplace_back(std::move(key), std::move(value));
+      skip_space();
+      if (at_ >= text_.size()) return false;
+      if (text_[at_] == ',') {
+        ++at_;
+        continue;
+      }
+      if (text_[at_] != '}') return false;
+      ++at_;
+      break;
+    }
+    out = Json::object();
+    auto& object = out.get_ref<Json::object_t&>();
+    object.reserve(members.size());
+    for (auto& [key, value] : members) object.Json::object_t::Container::emplace_back(std::move(key), std::move(value));
+    return true;
+  }
+
+  bool parse_array(Json& out, int depth) {
+    if (depth > kMaxDepth) return false;
+    ++at_;  // '['
+    out = Json::array();
+    auto& array = out.get_ref<Json::array_t&>();
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == ']') {
+      ++at_;
+      return true;
+    }
+    for (;;) {
+      skip_space();
+      array.emplace_back();
+      if (!parse_value(array.back(), depth)) return false;
+      skip_space();
+      if (at_ >= text_.size()) return false;
+      if (text_[at_] == ',') {
+        ++at_;
+        continue;
+      }
+      if (text_[at_] != ']') return false;
+      ++at_;
+      return true;
+    }
+  }
+
+  static int hex_digit(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  // The length of the well-formed UTF-8 sequence at `at` (Unicode's table 3-7), 0 if none.
+  std::size_t utf8_sequence(std::size_t at) const {
+    const auto byte = [&](std::size_t i) { return i < text_.size() ? static_cast<unsigned char>(text_[i]) : 0u; };
+    const unsigned c = byte(at);
+    const auto in = [](unsigned b, unsigned lo, unsigned hi) { return b >= lo && b <= hi; };
+    if (in(c, 0xC2, 0xDF)) return in(byte(at + 1), 0x80, 0xBF) ? 2 : 0;
+    if (in(c, 0xE0, 0xEF)) {
+      const unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
+      return in(byte(at + 1), lo, hi) && in(byte(at + 2), 0x80, 0xBF) ? 3 : 0;
+    }
+    if (in(c, 0xF0, 0xF4)) {
+      const unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
+      return in(byte(at + 1), lo, hi) && in(byte(at + 2), 0x80, 0xBF) && in(byte(at + 3), 0x80, 0xBF) ? 4 : 0;
+    }
+    return 0;
+  }
+
+  bool parse_string(std::string& out) {
+    ++at_;  // '"'
+    std::size_t run = at_;  // start of the bytes not yet copied
+    while (at_ < text_.size()) {
+      const auto c = static_cast<unsigned char>(text_[at_]);
+      if (c == '"') {
+        out.append(text_.data() + run, at_ - run);
+        ++at_;
+        return true;
+      }
+      if (c < 0x20) return false;
+      if (c < 0x80 && c != '\\') {
+        ++at_;
+        continue;
+      }
+      if (c >= 0x80) {
+        const std::size_t length = utf8_sequence(at_);
+        if (length == 0) return false;
+        at_ += length;
+        continue;
+      }
+      // An escape.
+      out.append(text_.data() + run, at_ - run);
+      if (at_ + 1 >= text_.size()) return false;
+      const char e = text_[at_ + 1];
+      at_ += 2;
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          if (at_ + 4 > text_.size()) return false;
+          unsigned code = 0;
+          for (int i = 0; i < 4; ++i) {
+            const int d = hex_digit(text_[at_ + i]);
+            if (d < 0) return false;
+            code = code * 16 + static_cast<unsigned>(d);
+          }
+          at_ += 4;
+          if (code >= 0xD800 && code <= 0xDFFF) return false;  // surrogates: nlohmann's to judge
+          if (code < 0x80) {
+            out += static_cast<char>(code);
+          } else if (code < 0x800) {
+            out += static_cast<char>(0xC0 | (code >> 6));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+          } else {
+            out += static_cast<char>(0xE0 | (code >> 12));
+            out += static_cast<char>(0x80 | ((code >> 6) & 0x3F));
+            out += static_cast<char>(0x80 | (code & 0x3F));
+          }
+          break;
+        }
+        default: return false;
+      }
+      run = at_;
+    }
+    return false;
+  }
+
+  // -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?, typed as nlohmann types it.
+  bool parse_number(Json& out) {
+    const std::size_t start = at_;
+    const auto digits = [&] {
+      const std::size_t from = at_;
+      while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') ++at_;
+      return at_ - from;
+    };
+    const bool negative = at_ < text_.size() && text_[at_] == '-';
+    if (negative) ++at_;
+    const std::size_t int_start = at_;
+    const std::size_t int_digits = digits();
+    if (int_digits == 0 || (int_digits > 1 && text_[int_start] == '0')) return false;
+    bool is_float = false;
+    if (at_ < text_.size() && text_[at_] == '.') {
+      ++at_;
+      if (digits() == 0) return false;
+      is_float = true;
+    }
+    if (at_ < text_.size() && (text_[at_] == 'e' || text_[at_] == 'E')) {
+      ++at_;
+      if (at_ < text_.size() && (text_[at_] == '+' || text_[at_] == '-')) ++at_;
+      if (digits() == 0) return false;
+      is_float = true;
+    }
+    if (is_float) {
+      double value = 0;
+      const auto [end, error] = std::from_chars(text_.data() + start, text_.data() + at_, value);
+      if (error != std::errc() || end != text_.data() + at_) return false;
+      out = value;
+      return true;
+    }
+    if (int_digits > 18) return false;  // overflow to a float is nlohmann's rule to apply
+    std::int64_t value = 0;
+    for (std::size_t i = int_start; i < at_; ++i) value = value * 10 + (text_[i] - '0');
+    if (negative) {
+      out = static_cast<Json::number_integer_t>(-value);
+    } else {
+      out = static_cast<Json::number_unsigned_t>(value);
+    }
+    return true;
+  }
+
+  std::string_view text_;
+  std::size_t at_ = 0;
+};
+
+}  // namespace
+
+std::optional<Json> decode_json(std::string_view text) { return Decoder(text).document(); }
+
+}  // namespace mkq::kube
