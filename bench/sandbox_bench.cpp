@@ -519,8 +519,7 @@ int main(int argc, char** argv) {
   }
   if (!crds.empty()) {
     if (!install_crds(target, crds, no_rules)) return 1;
-    std::printf("CRDs from %s%s
-", crds.c_str(), no_rules ? ", without their CEL rules" : ", with their CEL rules");
+    std::printf("CRDs from %s%s\n", crds.c_str(), no_rules ? ", without their CEL rules" : ", with their CEL rules");
   }
   bool ok = run_all(target, 1, count, list_runs, !crds.empty());
   if (clients > 1) ok = run_all(target, clients, count, list_runs, !crds.empty()) && ok;
