@@ -428,6 +428,29 @@ TEST_CASE("--drift-only repairs drift and leaves every other change out, counted
                                                         "update w2/ClusterQueue/cq (the policy changed)"});
 }
 
+TEST_CASE("--drift-only leaves out an immutable field changed outside mkq: its repair is a replace",
+          "[operation][scope][drift]") {
+  Fleet fleet;
+  applied_fleet(fleet);
+  Json lq = *fleet.resolver.cluster("w1").object("kueue.x-k8s.io/v1beta2", "LocalQueue", "default", "lq");
+  lq["spec"]["clusterQueue"] = "elsewhere";
+  fleet.resolver.cluster("w1").put(lq, "kubectl");
+  operation::ScopeOptions scope;
+  scope.drift_only = true;
+  const operation::PlanResult drift = plan_of(fleet, {}, scope);
+  REQUIRE(drift.stop == Stop::None);
+  CHECK(actions(*drift.plan).empty());
+  CHECK(drift.plan->scope.not_drift == 1);
+  REQUIRE(change_of(*drift.plan, "w1/LocalQueue/default/lq") != nullptr);
+  CHECK(change_of(*drift.plan, "w1/LocalQueue/default/lq")->reason == reconcile::Reason::NotDrift);
+
+  fleet.ui = FakeUi{};
+  const operation::PlanResult full = plan_of(fleet, {});
+  REQUIRE(full.stop == Stop::None);
+  CHECK(actions(*full.plan) ==
+        std::vector<std::string>{"replace w1/LocalQueue/default/lq (spec.clusterQueue is immutable)"});
+}
+
 TEST_CASE("a saved plan keeps its scope (version 3) and applies without asking", "[operation][scope][saved]") {
   Fleet fleet;
   applied_fleet(fleet);
