@@ -450,7 +450,14 @@ bool refused(const reconcile::Plan& plan, Run& run) {
   if (refusals.empty()) return false;
   std::string message = "apply refuses this plan; nothing was changed:";
   for (const std::string& refusal : refusals) message += "\n  " + refusal;
-  run.ui.error(message + "\nan object owned by another policy becomes this one's only with --take-over");
+  // The hint only where it helps: a refusal of --replace or prevent-destroy is not lifted by --take-over.
+  const bool owner_conflict = std::any_of(plan.clusters.begin(), plan.clusters.end(), [](const reconcile::ClusterPlan& c) {
+    return std::any_of(c.changes.begin(), c.changes.end(), [](const reconcile::Change& change) {
+      return change.action != reconcile::Action::NoOp && !change.owner_conflict.empty() && !change.take_over;
+    });
+  });
+  if (owner_conflict) message += "\nan object owned by another policy becomes this one's only with --take-over";
+  run.ui.error(message);
   return true;
 }
 

@@ -264,8 +264,6 @@ struct Scope {
   // every other change is a no-op with Reason::NotDrift, counted here.
   bool drift_only = false;
   int not_drift = 0;
-
-  bool narrowed() const { return !clusters.empty() || drift_only; }
 };
 
 // The scope as every JSON form writes it ({"clusters", "not_planned",
