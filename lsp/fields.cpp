@@ -15,7 +15,7 @@ namespace language = sema::language;
 
 std::string kueue_line(const language::KueueField& kueue) {
   if (kueue.kind.empty()) return "";
-  std::string line = "Kueue: `" + std::string(kueue.kind) + "`";
+  std::string line = "renders to `" + std::string(kueue.kind) + "`";
   if (!kueue.path.empty()) line += " `" + std::string(kueue.path) + "`";
   if (!kueue.description.empty()) line += " — " + std::string(kueue.description);
   return line;
@@ -38,7 +38,7 @@ BlockInfo block_of(const language::Block& block) {
   BlockInfo info;
   info.kind = std::string(block.kind);
   info.doc = std::string(block.doc);
-  if (const std::string kueue = kueue_line(block.kueue); !kueue.empty()) info.doc += "\n\n" + kueue;
+  info.detail = kueue_line(block.kueue);
   for (const language::Field& field : block.fields) info.fields.push_back(field_info(field));
   for (const language::Block* child : block.children) info.blocks.emplace_back(child->kind);
   info.any_field = block.any_field;

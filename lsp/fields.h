@@ -22,6 +22,7 @@ struct FieldInfo {
 struct BlockInfo {
   std::string kind;
   std::string doc;                      // one line
+  std::string detail;                   // Markdown for hover: what it renders to
   std::vector<FieldInfo> fields;
   std::vector<std::string> blocks;      // nested block kinds
   bool any_field = false;               // quota, capacity: every attribute names a resource

@@ -232,7 +232,7 @@ Json hover(const View& view, diag::FileId file, std::uint32_t offset) {
     range = spot.attribute->name.range;
   } else if (spot.block != nullptr) {
     if (const BlockInfo* info = block_info(spot.parent, spot.block->kind.name)) {
-      text = "```mkq\n" + info->kind + "\n```\n" + info->doc;
+      text = "```mkq\n" + info->kind + "\n```\n" + info->doc + (info->detail.empty() ? "" : "\n\n" + info->detail);
     }
     range = spot.block->kind.range;
   }
