@@ -44,7 +44,7 @@ echo "PASS: sandbox up"
 
 # 2. Render and apply. `mkq sandbox up` did what Kueue's installation does: its
 # CRDs (Workload included) and its namespace kueue-system on every cluster.
-timeout 60 "$MKQ" render "$ROOT/examples/quickstart" -o "$TMP/out" >"$TMP/render.log" 2>&1 ||
+timeout 60 "$MKQ" render "$ROOT/examples/quickstart" -o "$TMP/out" --include-credential-placeholders >"$TMP/render.log" 2>&1 ||
   { cat "$TMP/render.log"; fail "mkq render examples/quickstart"; }
 [ -f "$TMP/out/manager-cluster.yaml" ] && [ -f "$TMP/out/multikueue-test-worker1.yaml" ] ||
   { ls "$TMP/out"; fail "render: expected manager-cluster.yaml and multikueue-test-worker1.yaml"; }

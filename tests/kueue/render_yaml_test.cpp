@@ -177,13 +177,13 @@ TEST_CASE("render: documents are separated by --- and name their cluster", "[kue
   CHECK(Json::parse(mkq::kueue::render_cluster_json(worker)).dump() ==
         R"({"apiVersion":"v1","kind":"List","items":[{"kind":"A"}]})");
   CHECK(Json::parse(mkq::kueue::render_json(state)).dump() ==
-        R"({"clusters":[{"name":"m","role":"manager","objects":[{"kind":"A"},{"kind":"B"}]},)"
+        R"({"format_version":1,"clusters":[{"name":"m","role":"manager","objects":[{"kind":"A"},{"kind":"B"}]},)"
         R"({"name":"w","role":"worker","objects":[{"kind":"A"}]},{"name":"idle","role":"worker","objects":[]}]})");
 }
 
 TEST_CASE("render: the JSON written cluster by cluster is the dump of the whole state", "[kueue][render]") {
-  // The reference: nlohmann's own layout of {"clusters": [...]} (indent 2),
-  // which StateWriter builds from one cluster at a time.
+  // The reference: nlohmann's own layout of {"format_version": 1, "clusters":
+  // [...]} (indent 2), which StateWriter builds from one cluster at a time.
   const auto whole = [](const mkq::kueue::DesiredState& state) {
     Json clusters = Json::array();
     for (const auto& cluster : state.clusters) {
@@ -193,7 +193,10 @@ TEST_CASE("render: the JSON written cluster by cluster is the dump of the whole 
                                        {"role", std::string(mkq::kueue::to_string(cluster.role))},
                                        {"objects", std::move(objects)}}));
     }
-    return Json::object({{"clusters", std::move(clusters)}}).dump(2) + "\n";
+    Json document = Json::object();
+    document["format_version"] = mkq::kueue::kRenderJsonFormatVersion;
+    document["clusters"] = std::move(clusters);
+    return document.dump(2) + "\n";
   };
   mkq::kueue::Object nested;
   nested.document = Json::parse(R"({"kind": "A", "metadata": {"name": "a", "labels": {}},

@@ -10,8 +10,10 @@ dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
-"$mkq" --no-color render examples/tas -o "$dir/out" || fail "render -o exited $?"
-[ "$(cd "$dir/out" && ls -A | tr '\n' ' ')" = "manager.yaml worker1.yaml worker2.yaml " ] ||
+# With the credentials' placeholders, as stdout has them (by default -o leaves them out:
+# tests/cli/render_dir_test.sh); DIR also holds what render wrote there (.mkq-render, README.md).
+"$mkq" --no-color render examples/tas -o "$dir/out" --include-credential-placeholders || fail "render -o exited $?"
+[ "$(cd "$dir/out" && ls -A | tr '\n' ' ')" = ".mkq-render README.md manager.yaml worker1.yaml worker2.yaml " ] ||
   fail "unexpected files: $(ls -A "$dir/out")"
 "$mkq" --no-color render examples/tas >"$dir/stdout.yaml" || fail "render exited $?"
 # The files, joined with ---, are the stdout output.
@@ -22,7 +24,7 @@ grep -q '^kind: MultiKueueConfig$' "$dir/out/manager.yaml" || fail "manager.yaml
 grep -q '^kind: MultiKueueConfig$' "$dir/out/worker1.yaml" && fail "worker1.yaml has a MultiKueueConfig"
 
 "$mkq" --no-color render examples/tas -o "$dir/json" --format json || fail "render --format json exited $?"
-[ "$(cd "$dir/json" && ls -A | tr '\n' ' ')" = "manager.json worker1.json worker2.json " ] ||
+[ "$(cd "$dir/json" && ls -A | tr '\n' ' ')" = ".mkq-render README.md manager.json worker1.json worker2.json " ] ||
   fail "unexpected files: $(ls -A "$dir/json")"
 grep -q '"kind": "List"' "$dir/json/worker1.json" || fail "worker1.json is not a List"
 "$mkq" --no-color render examples/tas --format json | grep -q '"clusters": \[' || fail "json stdout has no clusters"

@@ -131,7 +131,7 @@ std::string credential_address(Fleet& fleet, const std::string& worker) {
 
 }  // namespace
 
-TEST_CASE("--cluster WORKER plans and applies that worker and the manager's objects for it only",
+TEST_CASE("scope: --cluster WORKER plans and applies that worker and the manager's objects for it only",
           "[operation][scope][cluster]") {
   Fleet fleet;
   applied_fleet(fleet);
@@ -204,7 +204,7 @@ TEST_CASE("destroy --cluster WORKER deletes that worker's objects and the manage
   CHECK(cpu_quota(fleet, "w2") == "4");
 }
 
-TEST_CASE("--cluster MANAGER plans the manager's objects but none for the workers left out",
+TEST_CASE("scope: --cluster MANAGER plans the manager's objects but none for the workers left out",
           "[operation][scope][cluster]") {
   Fleet fleet;
   applied_fleet(fleet);
@@ -228,7 +228,7 @@ TEST_CASE("--cluster MANAGER plans the manager's objects but none for the worker
   CHECK(std::find(on_manager.begin(), on_manager.end(), "m/ClusterQueue/cq") != on_manager.end());
 }
 
-TEST_CASE("--cluster of no cluster, or with --exclude-cluster, is refused before any cluster is read",
+TEST_CASE("scope: --cluster of no cluster, or with --exclude-cluster, is refused before any cluster is read",
           "[operation][scope][cluster]") {
   Fleet fleet;
   applied_fleet(fleet);
@@ -262,7 +262,7 @@ TEST_CASE("--cluster of no cluster, or with --exclude-cluster, is refused before
   CHECK_FALSE(fleet.state()->lock_holder().value().has_value());
 }
 
-TEST_CASE("--replace deletes an object and creates it again, once", "[operation][scope][replace]") {
+TEST_CASE("scope: --replace deletes an object and creates it again, once", "[operation][scope][replace]") {
   Fleet fleet;
   applied_fleet(fleet);
   const std::string uid = cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>();
@@ -295,7 +295,7 @@ TEST_CASE("--replace deletes an object and creates it again, once", "[operation]
   CHECK_FALSE(after.plan->has_changes());
 }
 
-TEST_CASE("--replace is refused for a credential, an unknown address, an object mkq did not create, prevent-destroy",
+TEST_CASE("scope: --replace is refused for a credential, an unknown address, an object mkq did not create, prevent-destroy",
           "[operation][scope][replace]") {
   Fleet fleet;
   const std::string hint = " (addresses are CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME, as the plan shows them)";
@@ -381,7 +381,7 @@ TEST_CASE("--replace is refused for a credential, an unknown address, an object 
   }
 }
 
-TEST_CASE("--drift-only repairs drift and leaves every other change out, counted", "[operation][scope][drift]") {
+TEST_CASE("scope: --drift-only repairs drift and leaves every other change out, counted", "[operation][scope][drift]") {
   Fleet fleet;
   applied_fleet(fleet);
   write_policy(fleet, 8);  // the policy changes on every cluster
@@ -428,7 +428,7 @@ TEST_CASE("--drift-only repairs drift and leaves every other change out, counted
                                                         "update w2/ClusterQueue/cq (the policy changed)"});
 }
 
-TEST_CASE("--drift-only leaves out an immutable field changed outside mkq: its repair is a replace",
+TEST_CASE("scope: --drift-only leaves out an immutable field changed outside mkq: its repair is a replace",
           "[operation][scope][drift]") {
   Fleet fleet;
   applied_fleet(fleet);

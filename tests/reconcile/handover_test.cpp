@@ -308,7 +308,7 @@ TEST_CASE("a drain that times out keeps the old worker's objects, skips their de
         Json::array({"worker-b"}));
 }
 
-TEST_CASE("--drain-timeout 0 deletes the old worker at once and says what still ran", "[reconcile][handover][apply]") {
+TEST_CASE("a drain with --drain-timeout 0 deletes the old worker at once and says what still ran", "[reconcile][handover][apply]") {
   Fleet fleet;  // job-1 never finishes
   FixedCredentials credentials;
   ApplyOptions options = fast_options();

@@ -277,7 +277,7 @@ TEST_CASE("status: JSON", "[reconcile][status]") {
   const kube::Json json = render_status_json(read_status(quickstart(), clusters.targets, {}));
   CHECK(
       json.dump() ==
-      R"({"clusters":[{"name":"manager-cluster","role":"manager","reachable":true,"error":"","objects":[)"
+      R"({"format_version":1,"clusters":[{"name":"manager-cluster","role":"manager","reachable":true,"error":"","objects":[)"
       R"({"address":"manager-cluster/MultiKueueCluster/multikueue-test-worker1","kind":"MultiKueueCluster","namespace":"","name":"multikueue-test-worker1","active":false,"condition":"False","reason":"ClientConnectionFailed","message":"Unauthorized"},)"
       R"({"address":"manager-cluster/AdmissionCheck/sample-multikueue","kind":"AdmissionCheck","namespace":"","name":"sample-multikueue","active":true,"condition":"True","reason":"Active","message":"The admission check is active"},)"
       R"({"address":"manager-cluster/ClusterQueue/cluster-queue","kind":"ClusterQueue","namespace":"","name":"cluster-queue","active":true,"condition":"True","reason":"Ready","message":"Can admit new workloads"},)"

@@ -34,6 +34,7 @@ std::string part(const std::string& json, const Json::json_pointer& at) { return
 
 TEST_CASE("model_to_json: a manager alone, every default spelled out", "[sema][model_json]") {
   CHECK(json_of(R"(manager "m" {})") == R"({
+  "format_version": 1,
   "manager": {
     "name": "m",
     "connection": {
