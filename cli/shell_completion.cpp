@@ -59,6 +59,30 @@ std::vector<std::string> flag_names(const CommandInfo& command) {
   return names;
 }
 
+// The arms of `case "$cmd $prev"` (bash and zsh): a flag's value set, a
+// directory, any other value a file name. `open` starts an arm's patterns
+// ("(" in zsh); each action completes the word and returns.
+std::string value_arms(const CommandInfo& root, Shell shell, const std::string& open,
+                       const std::function<std::string(const std::vector<std::string>&)>& choices,
+                       const std::string& directory, const std::string& file) {
+  std::string s;
+  each_command(root, [&](const CommandInfo& c) {
+    for (const FlagInfo& flag : c.flags) {
+      if (flag.value != ValueKind::Choice) continue;
+      std::vector<std::string> patterns;
+      for (const std::string& name : flag.names) patterns.push_back(quoted(c.spelled() + " " + name, shell));
+      s += "    " + open + joined(patterns, "|") + ") " + choices(flag.choices) + "; return ;;\n";
+    }
+  });
+  if (const std::string dirs = value_patterns(root, ValueKind::Directory, shell); !dirs.empty()) {
+    s += "    " + open + dirs + ") " + directory + "; return ;;\n";
+  }
+  if (const std::string texts = value_patterns(root, ValueKind::Text, shell); !texts.empty()) {
+    s += "    " + open + texts + ") " + file + "; return ;;\n";
+  }
+  return s;
+}
+
 std::string header(Shell shell, std::string_view version, std::string_view load) {
   const char* name = shell == Shell::Bash ? "bash" : shell == Shell::Zsh ? "zsh" : "fish";
   return std::string("# ") + name + " completion for mkq, written by `mkq completion " + name + "` (mkq " +
@@ -79,21 +103,12 @@ std::string bash(const CommandInfo& root, std::string_view version) {
        "    esac\n"
        "  done\n"
        "  case \"$cmd $prev\" in\n";
-  each_command(root, [&](const CommandInfo& c) {
-    for (const FlagInfo& flag : c.flags) {
-      if (flag.value != ValueKind::Choice) continue;
-      std::vector<std::string> patterns;
-      for (const std::string& name : flag.names) patterns.push_back(quoted(c.spelled() + " " + name, Shell::Bash));
-      s += "    " + joined(patterns, "|") + ") COMPREPLY=($(compgen -W " +
-           quoted(joined(flag.choices, " "), Shell::Bash) + " -- \"$cur\")); return ;;\n";
-    }
-  });
-  if (const std::string dirs = value_patterns(root, ValueKind::Directory, Shell::Bash); !dirs.empty()) {
-    s += "    " + dirs + ") COMPREPLY=($(compgen -d -- \"$cur\")); return ;;\n";
-  }
-  if (const std::string texts = value_patterns(root, ValueKind::Text, Shell::Bash); !texts.empty()) {
-    s += "    " + texts + ") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n";
-  }
+  s += value_arms(
+      root, Shell::Bash, "",
+      [](const std::vector<std::string>& choices) {
+        return "COMPREPLY=($(compgen -W " + quoted(joined(choices, " "), Shell::Bash) + " -- \"$cur\"))";
+      },
+      "COMPREPLY=($(compgen -d -- \"$cur\"))", "COMPREPLY=($(compgen -f -- \"$cur\"))");
   s += "  esac\n"
        "  local commands= flags= files=\n"
        "  case \"$cmd\" in\n";
@@ -132,20 +147,10 @@ std::string zsh(const CommandInfo& root, std::string_view version) {
        "    esac\n"
        "  done\n"
        "  case \"$cmd $prev\" in\n";
-  each_command(root, [&](const CommandInfo& c) {
-    for (const FlagInfo& flag : c.flags) {
-      if (flag.value != ValueKind::Choice) continue;
-      std::vector<std::string> patterns;
-      for (const std::string& name : flag.names) patterns.push_back(quoted(c.spelled() + " " + name, Shell::Zsh));
-      s += "    (" + joined(patterns, "|") + ") compadd -- " + joined(flag.choices, " ") + "; return ;;\n";
-    }
-  });
-  if (const std::string dirs = value_patterns(root, ValueKind::Directory, Shell::Zsh); !dirs.empty()) {
-    s += "    (" + dirs + ") _files -/; return ;;\n";
-  }
-  if (const std::string texts = value_patterns(root, ValueKind::Text, Shell::Zsh); !texts.empty()) {
-    s += "    (" + texts + ") _files; return ;;\n";
-  }
+  s += value_arms(
+      root, Shell::Zsh, "(",
+      [](const std::vector<std::string>& choices) { return "compadd -- " + joined(choices, " "); }, "_files -/",
+      "_files");
   s += "  esac\n"
        "  local -a commands flags\n"
        "  local files=\n"
