@@ -34,7 +34,7 @@ done
 packages=(
   g++ cmake make pkg-config ccache
   libantlr4-runtime-dev uuid-dev
-  nlohmann-json3-dev libcli11-dev catch2 libyaml-cpp-dev
+  nlohmann-json3-dev libcli11-dev libfmt-dev catch2 libyaml-cpp-dev
   libssl-dev libsqlite3-dev libcpp-httplib-dev openssl libcurl4-openssl-dev libgoogle-perftools-dev zlib1g-dev
 )
 if [ $test_deps = 1 ]; then

@@ -10,6 +10,7 @@
 #include <vector>
 #include <unistd.h>
 
+#include "base/style.h"
 #include "cli/commands.h"
 #include "cli/cluster_commands.h"
 #include "cli/cmd_controller.h"
@@ -20,10 +21,7 @@
 namespace {
 
 bool want_color(bool no_color_flag) {
-  if (no_color_flag) return false;
-  const char* no_color = std::getenv("NO_COLOR");
-  if (no_color != nullptr && *no_color != '\0') return false;
-  return isatty(STDERR_FILENO) == 1;
+  return mkq::base::color_wanted(no_color_flag, std::getenv("NO_COLOR"), isatty(STDERR_FILENO) == 1);
 }
 
 int run(int argc, char** argv) {
