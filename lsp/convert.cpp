@@ -1,5 +1,7 @@
 #include "lsp/convert.h"
 
+#include <fmt/format.h>
+
 namespace mkq::lsp {
 
 const LineIndex& Positions::lines(diag::FileId file) const {
@@ -61,19 +63,19 @@ Json diagnostic_json(const diag::Diagnostic& diagnostic, const Positions& positi
   for (const auto& note : diagnostic.notes) {
     if (shown == kMaxRelatedNotes && !here.is_null()) {
       related.push_back({{"location", here},
-                         {"message", "note: " + std::to_string(diagnostic.notes.size() - shown) +
-                                         " more notes (mkq check lists them all)"}});
+                         {"message", fmt::format("note: {} more notes (mkq check lists them all)",
+                                                 diagnostic.notes.size() - shown)}});
       break;
     }
     ++shown;
     Json location = note.range ? positions.location(*note.range) : here;
     if (location.is_null()) location = here;
     if (location.is_null()) continue;
-    related.push_back({{"location", location}, {"message", "note: " + note.message}});
+    related.push_back({{"location", location}, {"message", fmt::format("note: {}", note.message)}});
   }
   for (const auto& suggestion : diagnostic.suggestions) {
     if (here.is_null()) continue;
-    related.push_back({{"location", here}, {"message", "help: " + suggestion.message}});
+    related.push_back({{"location", here}, {"message", fmt::format("help: {}", suggestion.message)}});
   }
   if (!related.empty()) result["relatedInformation"] = std::move(related);
   return result;

@@ -3,7 +3,11 @@
 #include "lsp/fields.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/sema/language.h"
 
@@ -15,9 +19,9 @@ namespace language = sema::language;
 
 std::string kueue_line(const language::KueueField& kueue) {
   if (kueue.kind.empty()) return "";
-  std::string line = "renders to `" + std::string(kueue.kind) + "`";
-  if (!kueue.path.empty()) line += " `" + std::string(kueue.path) + "`";
-  if (!kueue.description.empty()) line += " — " + std::string(kueue.description);
+  std::string line = fmt::format("renders to `{}`", kueue.kind);
+  if (!kueue.path.empty()) fmt::format_to(std::back_inserter(line), " `{}`", kueue.path);
+  if (!kueue.description.empty()) fmt::format_to(std::back_inserter(line), " — {}", kueue.description);
   return line;
 }
 
@@ -27,10 +31,10 @@ FieldInfo field_info(const language::Field& field) {
   info.doc = std::string(field.doc);
   for (const std::string_view value : field.values) info.enum_values.emplace_back(value);
   std::vector<std::string> lines;
-  if (!field.type.empty()) lines.push_back("type: " + std::string(field.type));
-  if (!field.default_value.empty()) lines.push_back("default: `" + std::string(field.default_value) + "`");
-  if (const std::string kueue = kueue_line(field.kueue); !kueue.empty()) lines.push_back(kueue);
-  for (const std::string& line : lines) info.detail += (info.detail.empty() ? "" : "\n\n") + line;
+  if (!field.type.empty()) lines.push_back(fmt::format("type: {}", field.type));
+  if (!field.default_value.empty()) lines.push_back(fmt::format("default: `{}`", field.default_value));
+  if (std::string kueue = kueue_line(field.kueue); !kueue.empty()) lines.push_back(std::move(kueue));
+  info.detail = fmt::format("{}", fmt::join(lines, "\n\n"));
   return info;
 }
 
@@ -56,7 +60,7 @@ const std::map<std::string, BlockInfo, std::less<>>& table() {
     std::vector<std::string> expanded;  // kinds whose children were added
     for (std::size_t i = 0; i < pending.size(); ++i) {
       const auto [parent, block] = pending[i];
-      out.emplace(parent + "/" + std::string(block->kind), block_of(*block));
+      out.emplace(fmt::format("{}/{}", parent, block->kind), block_of(*block));
       const std::string kind(block->kind);
       if (std::find(expanded.begin(), expanded.end(), kind) != expanded.end()) continue;
       expanded.push_back(kind);
@@ -70,7 +74,7 @@ const std::map<std::string, BlockInfo, std::less<>>& table() {
 }  // namespace
 
 const BlockInfo* block_info(std::string_view parent, std::string_view kind) {
-  const auto found = table().find(std::string(parent) + "/" + std::string(kind));
+  const auto found = table().find(fmt::format("{}/{}", parent, kind));
   return found == table().end() ? nullptr : &found->second;
 }
 

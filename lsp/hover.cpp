@@ -2,6 +2,10 @@
 // field means, and the value an expression evaluates to (each value it takes
 // when evaluation reaches it more than once: a loop, a template used twice).
 #include <algorithm>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/sema/evaluate.h"
 #include "compiler/sema/value.h"
@@ -123,7 +127,7 @@ std::string where(const View& view, const diag::SourceRange& range) {
   const diag::SourceFile& file = view.analysis.sources.file(range.file);
   const Position at = view.positions.range(range).start;
   const std::string name = file.is_stdlib ? file.path : std::filesystem::path(file.path).filename().string();
-  return name + ":" + std::to_string(at.line + 1);
+  return fmt::format("{}:{}", name, at.line + 1);
 }
 
 std::string source_text(const View& view, const diag::SourceRange& range) {
@@ -134,33 +138,37 @@ std::string source_text(const View& view, const diag::SourceRange& range) {
 
 std::string describe(const View& view, std::size_t id) {
   const Symbol& symbol = view.index.symbol(id);
-  const std::string at = " — declared at " + where(view, symbol.range);
+  const std::string at = where(view, symbol.range);
   switch (symbol.kind) {
     case SymbolKind::Let:
-      return "```mkq\nlet " + symbol.name + "\n```\n" + (symbol.top_level ? "top-level let" : "let") + at;
+      return fmt::format("```mkq\nlet {}\n```\n{} — declared at {}", symbol.name,
+                         symbol.top_level ? "top-level let" : "let", at);
     case SymbolKind::Template: {
-      std::string signature = "template " + symbol.name + "(";
+      std::string params;
       if (symbol.stmt != nullptr) {
         const auto& tmpl = static_cast<const syntax::TemplateStmt&>(*symbol.stmt);
         for (std::size_t i = 0; i < tmpl.params.size(); ++i) {
-          if (i > 0) signature += ", ";
-          signature += tmpl.params[i].name.name;
-          if (tmpl.params[i].default_value) signature += " = " + source_text(view, tmpl.params[i].default_value->range);
+          fmt::format_to(std::back_inserter(params), "{}{}", i > 0 ? ", " : "", tmpl.params[i].name.name);
+          if (tmpl.params[i].default_value) {
+            fmt::format_to(std::back_inserter(params), " = {}",
+                           source_text(view, tmpl.params[i].default_value->range));
+          }
         }
       }
-      return "```mkq\n" + signature + ")\n```\ntemplate" + at;
+      return fmt::format("```mkq\ntemplate {}({})\n```\ntemplate — declared at {}", symbol.name, params, at);
     }
     case SymbolKind::Parameter:
-      return "```mkq\n" + symbol.name + "\n```\ntemplate parameter" + at;
+      return fmt::format("```mkq\n{}\n```\ntemplate parameter — declared at {}", symbol.name, at);
     case SymbolKind::LoopVariable:
-      return "```mkq\n" + symbol.name + "\n```\nloop variable" + at;
+      return fmt::format("```mkq\n{}\n```\nloop variable — declared at {}", symbol.name, at);
     case SymbolKind::Import: {
       const diag::FileId module = view.index.module_of(id);
       const std::string path = module == diag::kNoFile ? "?" : view.analysis.sources.file(module).path;
-      return "```mkq\nimport " + symbol.name + "\n```\nmodule `" + path + "`" + at;
+      return fmt::format("```mkq\nimport {}\n```\nmodule `{}` — declared at {}", symbol.name, path, at);
     }
     case SymbolKind::Block:
-      return "```mkq\n" + symbol.block_kind + " \"" + symbol.name + "\"\n```\n" + symbol.block_kind + at;
+      return fmt::format("```mkq\n{} \"{}\"\n```\n{} — declared at {}", symbol.block_kind, symbol.name,
+                         symbol.block_kind, at);
   }
   return "";
 }
@@ -185,14 +193,12 @@ std::string evaluated(const View& view, const syntax::Expr& expr) {
   if (values.empty()) return "";
   std::vector<std::string> shown;
   for (std::size_t i = 0; i < std::min(values.size(), kMaxValuesShown); ++i) {
-    shown.push_back("`" + sema::to_display(values[i]) + "`");
+    shown.push_back(fmt::format("`{}`", sema::to_display(values[i])));
   }
   const bool all_same = std::all_of(shown.begin(), shown.end(), [&](const std::string& s) { return s == shown[0]; });
-  if (all_same && values.size() <= kMaxValuesShown) return "= " + shown[0];
-  std::string line = "= ";
-  for (std::size_t i = 0; i < shown.size(); ++i) line += (i > 0 ? ", " : "") + shown[i];
-  if (values.size() > kMaxValuesShown) line += ", …";
-  return line + " (one per evaluation)";
+  if (all_same && values.size() <= kMaxValuesShown) return fmt::format("= {}", shown[0]);
+  return fmt::format("= {}{} (one per evaluation)", fmt::join(shown, ", "),
+                     values.size() > kMaxValuesShown ? ", …" : "");
 }
 
 // The doc of field `name` of a `kind` block nested in `parent` ("" at the top level).
@@ -201,18 +207,15 @@ std::string field_doc(const std::string& parent, const std::string& kind, const 
   if (info == nullptr) return "";
   for (const auto& field : info->fields) {
     if (field.name != name) continue;
-    std::string doc = "```mkq\n" + name + "\n```\nfield of `" + kind + "`";
-    if (!field.doc.empty()) doc += ": " + field.doc;
-    if (!field.enum_values.empty()) {
-      doc += "\n\none of";
-      for (std::size_t i = 0; i < field.enum_values.size(); ++i) {
-        doc += (i > 0 ? ", `" : " `") + field.enum_values[i] + "`";
-      }
-    }
-    if (!field.detail.empty()) doc += "\n\n" + field.detail;
+    std::string doc = fmt::format("```mkq\n{}\n```\nfield of `{}`", name, kind);
+    const auto out = std::back_inserter(doc);
+    if (!field.doc.empty()) fmt::format_to(out, ": {}", field.doc);
+    if (!field.enum_values.empty())
+      fmt::format_to(out, "\n\none of `{}`", fmt::join(field.enum_values, "`, `"));
+    if (!field.detail.empty()) fmt::format_to(out, "\n\n{}", field.detail);
     return doc;
   }
-  if (info->any_field) return "```mkq\n" + name + "\n```\na resource of `" + kind + "`";
+  if (info->any_field) return fmt::format("```mkq\n{}\n```\na resource of `{}`", name, kind);
   return "";
 }
 
@@ -232,7 +235,8 @@ Json hover(const View& view, diag::FileId file, std::uint32_t offset) {
     range = spot.attribute->name.range;
   } else if (spot.block != nullptr) {
     if (const BlockInfo* info = block_info(spot.parent, spot.block->kind.name)) {
-      text = "```mkq\n" + info->kind + "\n```\n" + info->doc + (info->detail.empty() ? "" : "\n\n" + info->detail);
+      text = fmt::format("```mkq\n{}\n```\n{}{}{}", info->kind, info->doc, info->detail.empty() ? "" : "\n\n",
+                         info->detail);
     }
     range = spot.block->kind.range;
   }
@@ -255,8 +259,8 @@ Json hover(const View& view, diag::FileId file, std::uint32_t offset) {
     // A name shows its value; so does any other expression under the cursor.
     if (const std::string value = evaluated(view, *spot_value); !value.empty()) {
       if (!on_symbol) range = spot_value->range;
-      text += (text.empty() ? "" : "\n\n") + std::string("```mkq\n") + source_text(view, spot_value->range) +
-              "\n```\n" + value;
+      fmt::format_to(std::back_inserter(text), "{}```mkq\n{}\n```\n{}", text.empty() ? "" : "\n\n",
+                     source_text(view, spot_value->range), value);
     }
   }
   if (text.empty()) return nullptr;

@@ -1,6 +1,8 @@
 // Definition, references, rename, the outline, formatting and quick fixes.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/names.h"
 #include "compiler/sema/resolve_names.h"
 #include "compiler/syntax/format.h"
@@ -80,12 +82,13 @@ Json block_symbol(const syntax::BlockStmt& block, const View& view) {
   const std::string labels = label_text(block, view.analysis.sources);
   Json children = Json::array();
   outline(block.body.stmts, view, children);
-  Json symbol = {{"name", labels.empty() ? block.kind.name : block.kind.name + " " + labels},
-                 {"detail", block.kind.name},
-                 {"kind", block.kind.name == "namespace" ? kNamespace : kObject},
-                 {"range", view.positions.range_json(block.range)},
-                 {"selectionRange", view.positions.range_json(block.labels.empty() ? block.kind.range
-                                                                                   : block.labels.front()->range)}};
+  Json symbol = {
+      {"name", labels.empty() ? block.kind.name : fmt::format("{} {}", block.kind.name, labels)},
+      {"detail", block.kind.name},
+      {"kind", block.kind.name == "namespace" ? kNamespace : kObject},
+      {"range", view.positions.range_json(block.range)},
+      {"selectionRange",
+       view.positions.range_json(block.labels.empty() ? block.kind.range : block.labels.front()->range)}};
   if (!children.empty()) symbol["children"] = std::move(children);
   return symbol;
 }
@@ -94,19 +97,23 @@ Json block_symbol(const syntax::BlockStmt& block, const View& view) {
 std::string rename_refusal(const View& view, std::size_t id, const std::string& name) {
   const Symbol& symbol = view.index.symbol(id);
   if (symbol.kind == SymbolKind::Block) {
-    if (const auto error = sema::dns1123_subdomain_error(name)) return "'" + name + "' is not a valid name: " + *error;
+    if (const auto error = sema::dns1123_subdomain_error(name)) {
+      return fmt::format("'{}' is not a valid name: {}", name, *error);
+    }
     for (const std::size_t other : view.index.blocks_of_kind(symbol.block_kind)) {
-      if (view.index.symbol(other).name == name) return "a " + symbol.block_kind + " '" + name + "' exists already";
+      if (view.index.symbol(other).name == name) {
+        return fmt::format("a {} '{}' exists already", symbol.block_kind, name);
+      }
     }
     return "";
   }
-  if (!sema::is_declarable_name(name)) return "'" + name + "' is not a name a declaration can take";
+  if (!sema::is_declarable_name(name)) return fmt::format("'{}' is not a name a declaration can take", name);
   // Taken: another declaration of that name in the same file (a conservative
   // rule: a shadowed or shadowing name would change what uses find).
   for (std::size_t other = 0; other < view.index.size(); ++other) {
     const Symbol& candidate = view.index.symbol(other);
     if (candidate.kind != SymbolKind::Block && candidate.name == name && candidate.range.file == symbol.range.file) {
-      return "'" + name + "' is already declared in this file";
+      return fmt::format("'{}' is already declared in this file", name);
     }
   }
   return "";
@@ -149,7 +156,8 @@ Answer rename(const View& view, diag::FileId file, std::uint32_t offset, const s
   if (!id) return {nullptr, "there is no declared name here"};
   const Symbol& symbol = view.index.symbol(*id);
   if (!view.positions.uri(symbol.range.file)) {
-    return {nullptr, "'" + symbol.name + "' is declared in the standard library, which cannot change"};
+    return {nullptr,
+            fmt::format("'{}' is declared in the standard library, which cannot change", symbol.name)};
   }
   if (const std::string refusal = rename_refusal(view, *id, new_name); !refusal.empty()) return {nullptr, refusal};
   Json changes = Json::object();

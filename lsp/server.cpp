@@ -6,6 +6,8 @@
 #include <deque>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "lsp/features.h"
 #include "lsp/lsp.h"
 
@@ -40,7 +42,7 @@ const Json& member(const Json& object, const char* name) {
 
 std::string string_member(const Json& object, const char* name) {
   const Json& value = member(object, name);
-  if (!value.is_string()) throw BadParams{std::string("'") + name + "' must be a string"};
+  if (!value.is_string()) throw BadParams{fmt::format("'{}' must be a string", name)};
   return value.get<std::string>();
 }
 
@@ -69,7 +71,9 @@ class Server {
         refresh(dir, policy);
       } catch (const std::exception& e) {
         policy.due.reset();
-        notify("window/logMessage", {{"type", 1}, {"message", "checking " + dir.string() + ": internal error: " + e.what()}});
+        notify("window/logMessage",
+               {{"type", 1},
+                {"message", fmt::format("checking {}: internal error: {}", dir.string(), e.what())}});
       }
     }
   }
@@ -79,7 +83,7 @@ class Server {
     std::vector<Json> messages;
     for (auto& frame : batch) {
       if (frame.kind == Incoming::Kind::Malformed) {
-        send_error(nullptr, kParseError, "malformed message: " + frame.error);
+        send_error(nullptr, kParseError, fmt::format("malformed message: {}", frame.error));
         continue;
       }
       if (frame.kind == Incoming::Kind::End) continue;
@@ -169,7 +173,8 @@ class Server {
         "textDocument/hover",        "textDocument/definition",     "textDocument/references",
         "textDocument/rename",       "textDocument/prepareRename",  "textDocument/documentSymbol",
         "textDocument/semanticTokens/full", "textDocument/codeAction"};
-    if (kAtPosition.count(method) == 0) return send_error(id, kMethodNotFound, "unknown method '" + method + "'");
+    if (kAtPosition.count(method) == 0)
+      return send_error(id, kMethodNotFound, fmt::format("unknown method '{}'", method));
     const Document& document = open_document(params);
     Policy& policy = fresh(document.path.parent_path());
     const View view{*policy.analysis, index_of(policy), positions(policy)};
@@ -210,9 +215,10 @@ class Server {
       if (method == "textDocument/didClose") return did_close(params);
       if (method == "textDocument/didSave") return schedule(open_document(params).path.parent_path(), false);
     } catch (const BadParams& bad) {
-      notify("window/logMessage", {{"type", 1}, {"message", method + ": " + bad.message}});
+      notify("window/logMessage", {{"type", 1}, {"message", fmt::format("{}: {}", method, bad.message)}});
     } catch (const std::exception& e) {
-      notify("window/logMessage", {{"type", 1}, {"message", method + ": internal error: " + e.what()}});
+      notify("window/logMessage",
+             {{"type", 1}, {"message", fmt::format("{}: internal error: {}", method, e.what())}});
     }
     // initialized, $/setTrace, workspace/didChangeConfiguration, ...: nothing to do.
   }
@@ -247,7 +253,8 @@ class Server {
 
   fs::path path_of(const std::string& uri) const {
     const auto path = uri_to_path(uri);
-    if (!path || path->empty() || path->front() != '/') throw BadParams{"'" + uri + "' is not a file:// URI"};
+    if (!path || path->empty() || path->front() != '/')
+      throw BadParams{fmt::format("'{}' is not a file:// URI", uri)};
     return fs::path(*path).lexically_normal();
   }
 

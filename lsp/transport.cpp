@@ -4,8 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cctype>
+#include <cerrno>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace mkq::lsp {
 
@@ -66,8 +69,9 @@ Length content_length(std::string_view headers) {
 }  // namespace
 
 std::string frame(std::string_view body) {
-  std::string framed = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
-  framed += body;
+  std::string framed;
+  framed.reserve(body.size() + 32);
+  fmt::format_to(std::back_inserter(framed), "Content-Length: {}\r\n\r\n{}", body.size(), body);
   return framed;
 }
 
@@ -94,7 +98,7 @@ std::optional<Incoming> FrameReader::next() {
   if (header_end == std::string::npos) {
     if (buffer_.size() > kMaxHeaderBytes) {
       buffer_.clear();
-      return malformed("a header block over " + std::to_string(kMaxHeaderBytes) + " bytes");
+      return malformed(fmt::format("a header block over {} bytes", kMaxHeaderBytes));
     }
     if (!finished_) return std::nullopt;
     buffer_.clear();
@@ -102,7 +106,7 @@ std::optional<Incoming> FrameReader::next() {
   }
   if (header_end > kMaxHeaderBytes) {
     buffer_.erase(0, header_end + kHeaderEnd.size());
-    return malformed("a header block over " + std::to_string(kMaxHeaderBytes) + " bytes");
+    return malformed(fmt::format("a header block over {} bytes", kMaxHeaderBytes));
   }
   const Length length = content_length(std::string_view(buffer_).substr(0, header_end));
   if (!length.value) {
@@ -114,8 +118,8 @@ std::optional<Incoming> FrameReader::next() {
     const std::size_t present = std::min(buffer_.size() - body_start, *length.value);
     skipping_ = *length.value - present;
     buffer_.erase(0, body_start + present);
-    return malformed("a message of " + std::to_string(*length.value) + " bytes, over the limit of " +
-                     std::to_string(kMaxBodyBytes));
+    return malformed(
+        fmt::format("a message of {} bytes, over the limit of {}", *length.value, kMaxBodyBytes));
   }
   if (buffer_.size() - body_start < *length.value) {
     if (!finished_) return std::nullopt;

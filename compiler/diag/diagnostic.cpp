@@ -1,9 +1,14 @@
 #include "compiler/diag/diagnostic.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
+#include <iterator>
 #include <string_view>
 #include <tuple>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "base/style.h"
 
 namespace mkq::diag {
 
@@ -92,7 +97,7 @@ std::optional<std::string> closest_match(const std::string& word, const std::vec
 
 void suggest_closest(Diagnostic& d, const std::string& word, const std::vector<std::string>& candidates) {
   if (auto match = closest_match(word, candidates)) {
-    d.suggestions.push_back(Suggestion{"did you mean '" + *match + "'?", d.range, *match});
+    d.suggestions.push_back(Suggestion{fmt::format("did you mean '{}'?", *match), d.range, *match});
   }
 }
 
@@ -107,24 +112,30 @@ const char* severity_name(Severity s) {
   return "error";
 }
 
-const char* severity_color(Severity s) {
+base::TextStyle severity_style(Severity s) {
   switch (s) {
-    case Severity::Error: return "\x1b[1;31m";
-    case Severity::Warning: return "\x1b[1;33m";
-    case Severity::Note: return "\x1b[1;36m";
+    case Severity::Error: return base::kBoldRed;
+    case Severity::Warning: return base::kBoldYellow;
+    case Severity::Note: return base::kBoldCyan;
   }
-  return "";
+  return {};
 }
 
-std::string location(const SourceRange& range, const SourceManager& sources) {
-  if (!range.valid()) return "mkq";
+// "file:line:col", or "mkq" for a diagnostic about no place in the sources.
+void append_location(fmt::memory_buffer& out, const SourceRange& range, const SourceManager& sources) {
+  if (!range.valid()) {
+    fmt::format_to(std::back_inserter(out), "mkq");
+    return;
+  }
   const SourcePosition begin = sources.begin_of(range);
-  return sources.file(range.file).path + ":" + std::to_string(begin.line) + ":" + std::to_string(begin.column);
+  fmt::format_to(std::back_inserter(out), "{}:{}:{}", sources.file(range.file).path, begin.line,
+                 begin.column);
 }
 
 // A source line with its line number, and carets under the part of `range`
 // that lies on that line: `^` at the start, `~` for the rest.
-void render_snippet(std::string& out, const SourceRange& range, const SourceManager& sources, bool color) {
+void render_snippet(fmt::memory_buffer& out, const SourceRange& range, const SourceManager& sources,
+                    bool color) {
   if (!range.valid()) return;
   const SourceFile& file = sources.file(range.file);
   if (file.unread) return;  // its text was never read: there is no line to show
@@ -141,60 +152,56 @@ void render_snippet(std::string& out, const SourceRange& range, const SourceMana
     if (c == '\t') c = ' ';
     if (static_cast<unsigned char>(c) < 0x20) c = ' ';
   }
-  const std::string number = std::to_string(begin.line);
-  const std::string gutter(number.size(), ' ');
-  out += " " + number + " | " + shown + "\n";
+  // The gutter is as wide as the line number, blank on the carets' line.
+  const std::size_t gutter = fmt::formatted_size("{}", begin.line);
   std::size_t end_col = end.line == begin.line ? end.column - 1 : line.size();
   end_col = std::max(end_col, col + 1);
-  std::size_t caret_begin = col - first;
+  const std::size_t caret_begin = col - first;
   std::size_t caret_len = std::min(end_col, first + shown.size() + 1) - col;
   if (caret_len == 0) caret_len = 1;
-  std::string carets = "^" + std::string(caret_len - 1, '~');
-  out += " " + gutter + " | " + std::string(caret_begin, ' ');
-  if (color) out += "\x1b[1;32m";
-  out += carets;
-  if (color) out += "\x1b[0m";
-  out += "\n";
+  const std::string carets = "^" + std::string(caret_len - 1, '~');
+  fmt::format_to(std::back_inserter(out), " {} | {}\n {:{}} | {:{}}{}\n", begin.line, shown, "", gutter, "",
+                 caret_begin, base::styled(carets, base::kBoldGreen, color));
 }
 
 }  // namespace
 
 std::string render_text(const std::vector<Diagnostic>& diagnostics, const SourceManager& sources,
                         const RenderOptions& options) {
-  std::string out;
+  fmt::memory_buffer out;
+  const auto it = std::back_inserter(out);
   std::size_t errors = 0;
   std::size_t warnings = 0;
   for (const Diagnostic& d : diagnostics) {
     if (d.severity == Severity::Error) ++errors;
     if (d.severity == Severity::Warning) ++warnings;
-    out += location(d.range, sources) + ": ";
-    if (options.color) out += severity_color(d.severity);
-    out += std::string(severity_name(d.severity)) + "[" + d.code + "]";
-    if (options.color) out += "\x1b[0m\x1b[1m";
-    out += ": " + d.message;
-    if (options.color) out += "\x1b[0m";
-    out += "\n";
+    // "where: severity[CODE]: message", the severity and code in its color, the message bold.
+    append_location(out, d.range, sources);
+    const std::string heading = fmt::format("{}[{}]", severity_name(d.severity), d.code);
+    const std::string message = fmt::format(": {}", d.message);
+    fmt::format_to(it, ": {}{}\n", base::styled(heading, severity_style(d.severity), options.color),
+                   base::styled(message, base::kBold, options.color));
     render_snippet(out, d.range, sources, options.color);
     for (const Note& note : d.notes) {
       if (note.range && note.range->valid()) {
-        out += location(*note.range, sources) + ": note: " + note.message + "\n";
+        append_location(out, *note.range, sources);
+        fmt::format_to(it, ": note: {}\n", note.message);
         render_snippet(out, *note.range, sources, options.color);
       } else {
-        out += "  = note: " + note.message + "\n";
+        fmt::format_to(it, "  = note: {}\n", note.message);
       }
     }
-    for (const Suggestion& s : d.suggestions) out += "  = help: " + s.message + "\n";
+    for (const Suggestion& s : d.suggestions) fmt::format_to(it, "  = help: {}\n", s.message);
   }
-  if (errors + warnings > 0) {
-    std::string summary;
-    if (errors > 0) summary += std::to_string(errors) + (errors == 1 ? " error" : " errors");
-    if (warnings > 0) {
-      if (!summary.empty()) summary += ", ";
-      summary += std::to_string(warnings) + (warnings == 1 ? " warning" : " warnings");
-    }
-    out += (errors > 0 ? "error: " : "warning: ") + summary + "\n";
+  if (errors > 0 && warnings > 0) {
+    fmt::format_to(it, "error: {} error{}, {} warning{}\n", errors, errors == 1 ? "" : "s", warnings,
+                   warnings == 1 ? "" : "s");
+  } else if (errors > 0) {
+    fmt::format_to(it, "error: {} error{}\n", errors, errors == 1 ? "" : "s");
+  } else if (warnings > 0) {
+    fmt::format_to(it, "warning: {} warning{}\n", warnings, warnings == 1 ? "" : "s");
   }
-  return out;
+  return fmt::to_string(out);
 }
 
 namespace {

@@ -10,6 +10,8 @@
 #include <set>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/bind_declarations.h"
 
 namespace mkq::sema {
@@ -245,10 +247,11 @@ void resolve_dispatches(Binder& binder, Draft& draft) {
       if (selected.empty()) {
         binder.error(codes::kDispatchWorkerCount, at, "the selection of dispatch '" + dispatch.name + "' matches no worker");
       } else if (selected.size() > kMaxDispatchWorkers) {
-        binder.error(codes::kDispatchWorkerCount, at,
-                     "the selection of dispatch '" + dispatch.name + "' yields " + std::to_string(selected.size()) +
-                         " workers; a MultiKueueConfig takes at most " + std::to_string(kMaxDispatchWorkers) +
-                         " (set 'limit')");
+        binder.error(
+            codes::kDispatchWorkerCount, at,
+            fmt::format("the selection of dispatch '{}' yields {} workers; a MultiKueueConfig takes at "
+                        "most {} (set 'limit')",
+                        dispatch.name, selected.size(), kMaxDispatchWorkers));
       }
       continue;
     }
@@ -257,8 +260,8 @@ void resolve_dispatches(Binder& binder, Draft& draft) {
     }
     if (dispatch.workers.size() > kMaxDispatchWorkers) {
       binder.error(codes::kDispatchWorkerCount, dispatch.workers[kMaxDispatchWorkers].range,
-                   "dispatch '" + dispatch.name + "' lists " + std::to_string(dispatch.workers.size()) +
-                       " workers; a MultiKueueConfig takes at most " + std::to_string(kMaxDispatchWorkers));
+                   fmt::format("dispatch '{}' lists {} workers; a MultiKueueConfig takes at most {}",
+                               dispatch.name, dispatch.workers.size(), kMaxDispatchWorkers));
     }
   }
 }
@@ -390,11 +393,12 @@ void check_dispatcher_settings(Binder& binder, Draft& draft) {
       if (step_owner == nullptr) {
         step_owner = setting;
       } else if (setting->step->value != step_owner->step->value) {
-        auto& d = binder.error(codes::kDispatcherDisagrees, setting->step->range,
-                               "step " + std::to_string(setting->step->value) + " of " + setting->owner +
-                                   " disagrees with " + std::to_string(step_owner->step->value) + " of " +
-                                   step_owner->owner + ": the incremental step is one Kueue-wide setting");
-        d.notes.push_back({std::to_string(step_owner->step->value) + " is set here", step_owner->step->range});
+        auto& d = binder.error(
+            codes::kDispatcherDisagrees, setting->step->range,
+            fmt::format("step {} of {} disagrees with {} of {}: the incremental step is one "
+                        "Kueue-wide setting",
+                        setting->step->value, setting->owner, step_owner->step->value, step_owner->owner));
+        d.notes.push_back({fmt::format("{} is set here", step_owner->step->value), step_owner->step->range});
       }
     }
     if (setting->origin) {

@@ -2,6 +2,8 @@
 // overrides of mirrored cluster queues).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/bind_declarations.h"
 
 namespace mkq::sema::bind_detail {
@@ -83,11 +85,12 @@ model::Credentials bind_credentials(Binder& binder, const EvalBlock* block, cons
     const std::string window = credentials.rotate_before.value.to_string();
     if (rotate_before) {
       binder.error(codes::kRotationWindow, rotate_before->range,
-                   "'rotate_before' (" + window + ") must be shorter than 'lifetime' (" + life +
-                       (lifetime ? ")" : ", the default)"));
+                   fmt::format("'rotate_before' ({}) must be shorter than 'lifetime' ({}{})", window, life,
+                               lifetime ? "" : ", the default"));
     } else {
-      binder.error(codes::kRotationWindow, lifetime->range,
-                   "'lifetime' (" + life + ") must be longer than 'rotate_before' (" + window + ", the default)");
+      binder.error(
+          codes::kRotationWindow, lifetime->range,
+          fmt::format("'lifetime' ({}) must be longer than 'rotate_before' ({}, the default)", life, window));
     }
   }
 
@@ -97,11 +100,12 @@ model::Credentials bind_credentials(Binder& binder, const EvalBlock* block, cons
   const auto only_for = [&](std::string_view field, model::CredentialsMode wanted) {
     const EvalAttribute* a = members.field(field);
     if (a == nullptr || mode == wanted) return;
-    auto& d = binder.error(codes::kCredentialsMode, a->name_range,
-                           "field '" + std::string(field) + "' applies only to credentials mode '" +
-                               std::string(model::to_string(wanted)) + "'");
-    d.notes.push_back({"the mode is '" + mode_name + "'" + (members.field("mode") ? "" : " (the default)"),
-                       members.field("mode") ? std::optional(credentials.mode.range) : std::nullopt});
+    auto& d = binder.error(
+        codes::kCredentialsMode, a->name_range,
+        fmt::format("field '{}' applies only to credentials mode '{}'", field, model::to_string(wanted)));
+    d.notes.push_back(
+        {fmt::format("the mode is '{}'{}", mode_name, members.field("mode") ? "" : " (the default)"),
+         members.field("mode") ? std::optional(credentials.mode.range) : std::nullopt});
   };
   only_for("service_account", model::CredentialsMode::ServiceAccount);
   only_for("lifetime", model::CredentialsMode::ServiceAccount);
@@ -131,10 +135,11 @@ std::optional<model::StateSettings> bind_state(Binder& binder, const EvalBlock* 
   if (auto name = string_field(binder, members, "name")) {
     if (check_name(binder, NameFormat::DnsLabel, name->value, name->range, "state name") &&
         name->value.size() > kStateNameMax) {
-      binder.error(codes::kStateName, name->range,
-                   "the state's name '" + name->value + "' has " + std::to_string(name->value.size()) +
-                       " characters; at most " + std::to_string(kStateNameMax) +
-                       " (its Secrets and lock are named after it)");
+      binder.error(
+          codes::kStateName, name->range,
+          fmt::format("the state's name '{}' has {} characters; at most {} (its Secrets and lock are "
+                      "named after it)",
+                      name->value, name->value.size(), kStateNameMax));
     }
     state.name = std::move(*name);
   }

@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 #include "compiler/sema/names.h"
@@ -48,8 +50,8 @@ void check_free_order(Binder& binder, const Members& members, model::WorkerSelec
   } else if (!most_free && resource != nullptr) {
     auto& d = binder.error(codes::kSelectOrderResource, resource->name_range,
                            "'resource' orders workers only with order = \"most-free\"");
-    d.notes.push_back({"the order is '" + std::string(model::to_string(selector.order.value)) + "'",
-                       selector.order.range});
+    d.notes.push_back(
+        {fmt::format("the order is '{}'", model::to_string(selector.order.value)), selector.order.range});
   }
   if (most_free && selector.limit) {
     auto& d = binder.error(codes::kSelectOrderResource, selector.limit->range,

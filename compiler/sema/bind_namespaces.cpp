@@ -2,6 +2,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 
@@ -72,8 +74,8 @@ void bind_priority_class(Binder& binder, const EvalBlock& block, Draft& draft) {
   if (auto description = string_field(binder, members, "description")) {
     if (description->value.size() > kMaxDescription) {
       binder.error(codes::kValueOutOfRange, description->range,
-                   "field 'description' must be no more than " + std::to_string(kMaxDescription) +
-                       " characters, found " + std::to_string(description->value.size()));
+                   fmt::format("field 'description' must be no more than {} characters, found {}",
+                               kMaxDescription, description->value.size()));
     }
     priority_class.description = std::move(*description);
   }

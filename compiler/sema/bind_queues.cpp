@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 
@@ -36,7 +38,7 @@ std::optional<Located<Quantity>> bind_fair_sharing(Binder& binder, const EvalBlo
   auto weight = quantity_field(binder, members, "weight");
   if (weight && weight->value.is_negative()) {
     binder.error(codes::kValueOutOfRange, weight->range,
-                 "field 'weight' must not be negative, found " + weight->value.to_string());
+                 fmt::format("field 'weight' must not be negative, found {}", weight->value.to_string()));
     return std::nullopt;
   }
   return weight;
@@ -73,16 +75,17 @@ std::vector<std::pair<const Value*, std::vector<std::pair<std::string, const Val
   }
   if (value.as_list().size() > max_items) {
     binder.error(codes::kTooMany, value.origin,
-                 "field '" + std::string(field) + "' has " + std::to_string(value.as_list().size()) +
-                     " entries; a flavor takes at most " + std::to_string(max_items));
+                 fmt::format("field '{}' has {} entries; a flavor takes at most {}", field,
+                             value.as_list().size(), max_items));
   }
   for (const Value& item : value.as_list()) {
     if (!item.is(ValueKind::Map)) {
       if (item.is(ValueKind::Secret)) {
         report_type(binder, field, "a list of maps", item);
       } else {
-        binder.error(codes::kTypeMismatch, item.origin,
-                     "each element of '" + std::string(field) + "' must be a map, found " + describe_found(item));
+        binder.error(
+            codes::kTypeMismatch, item.origin,
+            fmt::format("each element of '{}' must be a map, found {}", field, describe_found(item)));
       }
       continue;
     }
@@ -129,10 +132,11 @@ std::vector<model::Taint> bind_taints(Binder& binder, const Value& value) {
       return t.key.value == taint.key.value && t.effect.value == taint.effect.value;
     });
     if (first != taints.end()) {
-      auto& d = binder.error(codes::kDuplicateTaint, taint.range,
-                             "two taints with key '" + taint.key.value + "' and effect '" +
-                                 std::string(model::to_string(taint.effect.value)) +
-                                 "': taints must be unique by key and effect");
+      auto& d = binder.error(
+          codes::kDuplicateTaint, taint.range,
+          fmt::format("two taints with key '{}' and effect '{}': taints must be unique by key and "
+                      "effect",
+                      taint.key.value, model::to_string(taint.effect.value)));
       d.notes.push_back({"first here", first->range});
       continue;
     }
@@ -294,8 +298,8 @@ void bind_flavor(Binder& binder, const EvalBlock& block, Draft& draft) {
       flavor.node_labels = std::move(*labels);
       if (flavor.node_labels.size() > facts::kMaxNodeLabels) {
         binder.error(codes::kTooMany, a->value.origin,
-                     "field 'node_labels' has " + std::to_string(flavor.node_labels.size()) +
-                         " labels; a flavor takes at most " + std::to_string(facts::kMaxNodeLabels));
+                     fmt::format("field 'node_labels' has {} labels; a flavor takes at most {}",
+                                 flavor.node_labels.size(), facts::kMaxNodeLabels));
       }
     }
   }
@@ -326,9 +330,9 @@ void bind_topology(Binder& binder, const EvalBlock& block, Draft& draft) {
     binder.error(codes::kMissingField, topology.name_range, "topology '" + topology.name + "' needs field 'levels'");
   } else if (auto levels = read_string_list(binder, "levels", attribute->value)) {
     if (levels->empty() || levels->size() > kMaxTopologyLevels) {
-      binder.error(codes::kTopologyLevels, attribute->value.origin,
-                   "a topology needs 1 to " + std::to_string(kMaxTopologyLevels) + " levels, found " +
-                       std::to_string(levels->size()));
+      binder.error(
+          codes::kTopologyLevels, attribute->value.origin,
+          fmt::format("a topology needs 1 to {} levels, found {}", kMaxTopologyLevels, levels->size()));
     }
     for (std::size_t i = 0; i < levels->size(); ++i) {
       const Located<std::string>& level = (*levels)[i];

@@ -4,6 +4,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/bind_declarations.h"
 
 namespace mkq::sema::bind_detail {
@@ -35,7 +37,7 @@ const language::Block& group_schema(QuotaOwner owner) { return *owner_schema(own
 bool check_non_negative(Binder& binder, const Located<Quantity>& quantity, const std::string& what) {
   if (!quantity.value.is_negative()) return true;
   binder.error(codes::kNegativeQuota, quantity.range,
-               what + " must not be negative, found " + quantity.value.to_string());
+               fmt::format("{} must not be negative, found {}", what, quantity.value.to_string()));
   return false;
 }
 
@@ -88,9 +90,10 @@ std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttr
   // Kueue enforces lending <= nominal for cluster queues, not for cohorts.
   if (owner != QuotaOwner::Cohort && quota.lending_limit &&
       quota.lending_limit->value.compare(quota.nominal.value) > 0) {
-    binder.error(codes::kLendingAboveNominal, quota.lending_limit->range,
-                 "'lending_limit' of " + quoted + " must be less than or equal to its nominal quota (" +
-                     quota.nominal.value.to_string() + "), found " + quota.lending_limit->value.to_string());
+    binder.error(
+        codes::kLendingAboveNominal, quota.lending_limit->range,
+        fmt::format("'lending_limit' of {} must be less than or equal to its nominal quota ({}), found {}",
+                    quoted, quota.nominal.value.to_string(), quota.lending_limit->value.to_string()));
     return std::nullopt;
   }
   return quota;

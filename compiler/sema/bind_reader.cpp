@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/codes_bind.h"
 #include "compiler/sema/names.h"
 
@@ -51,20 +53,19 @@ const EvalLabel* check_labels(Binder& binder, const EvalBlock& block, const lang
     if (!block.labels.empty()) binder.error(codes::kBadLabels, block.labels.front().range, "'" + block.kind + "' takes no label");
   } else if (block.labels.empty()) {
     binder.error(codes::kBadLabels, block.kind_range,
-                 "'" + block.kind + "' needs " + noun + ": " + std::string(spec.usage));
+                 fmt::format("'{}' needs {}: {}", block.kind, noun, spec.usage));
   } else {
     label = &block.labels.front();
     if (block.labels.size() > 1) {
       binder.error(codes::kBadLabels, block.labels[1].range,
-                   "'" + block.kind + "' takes one label (" + noun + "), found " +
-                       std::to_string(block.labels.size()));
+                   fmt::format("'{}' takes one label ({}), found {}", block.kind, noun, block.labels.size()));
     }
   }
   if (spec.in == language::InLabel::Forbidden && block.in_label) {
     binder.error(codes::kBadLabels, block.in_label->range, "'" + block.kind + "' takes no 'in' label");
   } else if (spec.in == language::InLabel::Required && !block.in_label) {
     binder.error(codes::kBadLabels, block.kind_range,
-                 "'" + block.kind + "' needs a namespace: " + std::string(spec.usage));
+                 fmt::format("'{}' needs a namespace: {}", block.kind, spec.usage));
   }
   return label;
 }
@@ -101,8 +102,8 @@ std::vector<std::string> member_names(const language::Block& schema, bool with_f
 }
 
 [[noreturn]] void not_in_table(const language::Block& schema, std::string_view what, std::string_view name) {
-  throw std::logic_error("the binder reads " + std::string(what) + " '" + std::string(name) + "' of '" +
-                         std::string(schema.kind) + "', which the language table does not list");
+  throw std::logic_error(fmt::format(
+      "the binder reads {} '{}' of '{}', which the language table does not list", what, name, schema.kind));
 }
 
 }  // namespace
@@ -198,13 +199,12 @@ diag::Diagnostic& report_type(Binder& binder, std::string_view field, std::strin
                               const Value& value) {
   if (value.is(ValueKind::Secret)) {
     auto& d = binder.error(codes::kSecretNotAllowed, value.origin,
-                           "field '" + std::string(field) + "' cannot hold a secret: its value would be printed");
+                           fmt::format("field '{}' cannot hold a secret: its value would be printed", field));
     d.notes.push_back({"only 'token' and 'kubeconfig' of a 'credentials' block take secrets", std::nullopt});
     return d;
   }
   return binder.error(codes::kTypeMismatch, value.origin,
-                      "field '" + std::string(field) + "' expects " + std::string(expected) + ", found " +
-                          describe_found(value));
+                      fmt::format("field '{}' expects {}, found {}", field, expected, describe_found(value)));
 }
 
 std::optional<Located<std::string>> read_string(Binder& binder, std::string_view field, const Value& value) {
@@ -232,7 +232,7 @@ std::optional<Located<std::int64_t>> read_integer(Binder& binder, std::string_vi
   const Quantity& number = value.as_number();
   if (!number.is_integer()) {
     binder.error(codes::kNotAnInteger, value.origin,
-                 "field '" + std::string(field) + "' expects an integer, found " + number.to_string());
+                 fmt::format("field '{}' expects an integer, found {}", field, number.to_string()));
     return std::nullopt;
   }
   const std::optional<std::int64_t> integer = number.to_int64();
@@ -241,16 +241,16 @@ std::optional<Located<std::int64_t>> read_integer(Binder& binder, std::string_vi
     constexpr auto kMax = std::numeric_limits<std::int64_t>::max();
     std::string bound;
     if (min != kMin && max != kMax) {
-      bound = "must be between " + std::to_string(min) + " and " + std::to_string(max);
+      bound = fmt::format("must be between {} and {}", min, max);
     } else if (min != kMin) {
-      bound = "must be at least " + std::to_string(min);
+      bound = fmt::format("must be at least {}", min);
     } else if (max != kMax) {
-      bound = "must be at most " + std::to_string(max);
+      bound = fmt::format("must be at most {}", max);
     } else {
       bound = "must fit in 64 bits";
     }
     binder.error(codes::kValueOutOfRange, value.origin,
-                 "field '" + std::string(field) + "' " + bound + ", found " + number.to_string());
+                 fmt::format("field '{}' {}, found {}", field, bound, number.to_string()));
     return std::nullopt;
   }
   return Located<std::int64_t>{*integer, value.origin};
@@ -275,7 +275,7 @@ std::optional<Located<Duration>> read_duration(Binder& binder, std::string_view 
   if (duration.millis() < 0 || (bound == DurationBound::Positive && duration.millis() == 0)) {
     const char* rule = bound == DurationBound::Positive ? "must be positive" : "must not be negative";
     binder.error(codes::kValueOutOfRange, value.origin,
-                 "field '" + std::string(field) + "' " + rule + ", found " + duration.to_string());
+                 fmt::format("field '{}' {}, found {}", field, rule, duration.to_string()));
     return std::nullopt;
   }
   return Located<Duration>{duration, value.origin};
@@ -291,8 +291,9 @@ std::optional<Located<bool>> read_bool(Binder& binder, std::string_view field, c
 
 std::optional<Located<SecretRef>> read_secret(Binder& binder, std::string_view field, const Value& value) {
   if (!value.is(ValueKind::Secret)) {
-    auto& d = binder.error(codes::kTypeMismatch, value.origin,
-                           "field '" + std::string(field) + "' expects a secret, found " + describe_found(value));
+    auto& d =
+        binder.error(codes::kTypeMismatch, value.origin,
+                     fmt::format("field '{}' expects a secret, found {}", field, describe_found(value)));
     d.notes.push_back({"write secret(\"env:NAME\") or secret(\"file:/path\"), so that the value is never printed",
                        std::nullopt});
     return std::nullopt;
@@ -313,8 +314,9 @@ std::optional<std::vector<Located<std::string>>> read_string_list(Binder& binder
       if (item.is(ValueKind::Secret)) {
         report_type(binder, field, "a list of strings", item);
       } else {
-        binder.error(codes::kTypeMismatch, item.origin,
-                     "each element of '" + std::string(field) + "' must be a string, found " + describe_found(item));
+        binder.error(
+            codes::kTypeMismatch, item.origin,
+            fmt::format("each element of '{}' must be a string, found {}", field, describe_found(item)));
       }
       ok = false;
       continue;
@@ -339,8 +341,8 @@ std::optional<model::Labels> read_labels(Binder& binder, std::string_view field,
         report_type(binder, field, "a map of labels", item);
       } else {
         binder.error(codes::kTypeMismatch, at,
-                     "each value of '" + std::string(field) + "' must be a string, found " + describe_found(item) +
-                         " for '" + key + "'");
+                     fmt::format("each value of '{}' must be a string, found {} for '{}'", field,
+                                 describe_found(item), key));
       }
       ok = false;
       continue;
@@ -360,8 +362,7 @@ std::optional<std::vector<std::pair<std::string, const Value*>>> read_struct(
   for (const auto& [key, item] : value.as_map()) {
     if (!contains(keys, key)) {
       const auto& at = item.key_origin.valid() ? item.key_origin : item.origin.valid() ? item.origin : value.origin;
-      auto& d = binder.error(codes::kUnknownKey, at,
-                             "unknown key '" + key + "' in '" + std::string(field) + "'");
+      auto& d = binder.error(codes::kUnknownKey, at, fmt::format("unknown key '{}' in '{}'", key, field));
       diag::suggest_closest(d, key, to_strings({&keys}));
       continue;
     }
@@ -379,7 +380,7 @@ void report_enum(Binder& binder, std::string_view field, const std::string& text
     expected += "'" + valid[i] + "'";
   }
   auto& d = binder.error(bind_codes::kInvalidEnumValue, range,
-                         "'" + text + "' is not a valid value for '" + std::string(field) + "'");
+                         fmt::format("'{}' is not a valid value for '{}'", text, field));
   d.notes.push_back({std::move(expected), std::nullopt});
   diag::suggest_closest(d, text, valid);
 }
@@ -454,7 +455,7 @@ bool check_name(Binder& binder, NameFormat format, std::string_view text, const 
       break;
   }
   if (!rule) return true;
-  binder.error(code, range, "'" + std::string(text) + "' is not a valid " + std::string(noun) + ": " + *rule);
+  binder.error(code, range, fmt::format("'{}' is not a valid {}: {}", text, noun, *rule));
   return false;
 }
 

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
 #include "compiler/sema/resolve_names.h"
@@ -73,9 +75,11 @@ Evaluator::Depth::Depth(Evaluator& evaluator, SourceRange at) : evaluator_(evalu
   // Once per descent: siblings at the limit fail silently.
   if (evaluator_.depth_reported_) return;
   evaluator_.depth_reported_ = true;
-  evaluator_.diags_.error(eval_codes::kTooDeep, at,
-                          "evaluation is nested too deeply (more than " + std::to_string(kMaxEvalDepth) +
-                              " levels of expressions, lets and imports)");
+  evaluator_.diags_.error(
+      eval_codes::kTooDeep, at,
+      fmt::format("evaluation is nested too deeply (more than {} levels of expressions, lets "
+                  "and imports)",
+                  kMaxEvalDepth));
 }
 
 EvalPolicy Evaluator::run(const std::vector<RootFile>& roots, const std::vector<ModuleSource>& prelude) {

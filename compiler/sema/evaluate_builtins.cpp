@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
 
@@ -39,8 +41,8 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
 
   auto count_error = [&](const std::string& expected) {
     diags_.error(eval_codes::kBadArguments, call.range,
-                 fn + " takes " + expected + ", but " + std::to_string(args.size()) +
-                     (args.size() == 1 ? " was given" : " were given"));
+                 fmt::format("{} takes {}, but {} {} given", fn, expected, args.size(),
+                             args.size() == 1 ? "was" : "were"));
     return std::nullopt;
   };
   auto type_error = [&](const Argument& arg, const std::string& expected) {
@@ -90,7 +92,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
       if (item.kind != kind) {
         const auto& first = described(kind);
         diags_.error(eval_codes::kBadArguments, element_range(item, args[0].range),
-                     fn + " cannot add " + first + " and " + described(item.kind) + " (element " + std::to_string(i) + ")");
+                     fmt::format("{} cannot add {} and {} (element {})", fn, first, described(item.kind), i));
         return std::nullopt;
       }
       const Quantity q = kind == ValueKind::Number ? item.as_number() : Quantity::from_int(item.as_duration().millis());
@@ -169,7 +171,8 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
       if (!v.is(ValueKind::Number)) return type_error(args[i], "whole numbers");
       const auto n = v.as_number().to_int64();
       if (!v.as_number().is_integer() || !n) {
-        diags_.error(eval_codes::kBadArguments, args[i].range, fn + " needs whole numbers, not " + to_display(v));
+        diags_.error(eval_codes::kBadArguments, args[i].range,
+                     fmt::format("{} needs whole numbers, not {}", fn, to_display(v)));
         return std::nullopt;
       }
       bounds[i] = *n;
@@ -179,7 +182,7 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
     // Compared without overflow: both are within ±10^29 units as int64 already.
     if (to > from && (to - from > kMaxRangeLength || to - from < 0)) {
       diags_.error(eval_codes::kTooLarge, call.range,
-                   fn + " would make more than " + std::to_string(kMaxRangeLength) + " numbers");
+                   fmt::format("{} would make more than {} numbers", fn, kMaxRangeLength));
       return std::nullopt;
     }
     if (to > from && !charge(static_cast<long>(to - from), call.range)) return std::nullopt;
@@ -214,8 +217,8 @@ std::optional<Value> Evaluator::call_builtin(const std::string& name, const synt
       if (!item.is(ValueKind::String) && !item.is(ValueKind::Number) && !item.is(ValueKind::Duration) &&
           !item.is(ValueKind::Bool)) {
         diags_.error(eval_codes::kBadArguments, at,
-                     fn + " joins strings, numbers, durations and bools, not " + described(item.kind) + " (element " +
-                         std::to_string(i) + ")");
+                     fmt::format("{} joins strings, numbers, durations and bools, not {} (element {})", fn,
+                                 described(item.kind), i));
         return std::nullopt;
       }
       if (i > 0) text += args[1].value.as_string();

@@ -5,6 +5,8 @@
 #include <limits>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
 #include "compiler/syntax/parse.h"
@@ -132,14 +134,15 @@ Evaluator::Shape Evaluator::shape_of(const Value& value) const {
 
 std::optional<Value> Evaluator::admit(Value value, Shape shape, SourceRange at) {
   if (shape.depth > kMaxValueDepth) {
-    diags_.error(eval_codes::kTooLarge, at,
-                 "value is nested too deeply (more than " + std::to_string(kMaxValueDepth) + " levels of lists and maps)");
+    diags_.error(
+        eval_codes::kTooLarge, at,
+        fmt::format("value is nested too deeply (more than {} levels of lists and maps)", kMaxValueDepth));
     return std::nullopt;
   }
   if (shape.elements > kMaxValueElements) {
     diags_.error(eval_codes::kTooLarge, at,
-                 "value is too large (more than " + std::to_string(kMaxValueElements) +
-                     " elements, counting every nested one)");
+                 fmt::format("value is too large (more than {} elements, counting every nested one)",
+                             kMaxValueElements));
     return std::nullopt;
   }
   if (shapes_.size() > 2 * shapes_pruned_at_ + 1024) {
@@ -178,7 +181,8 @@ std::optional<Value> Evaluator::make_map(Map entries, SourceRange at) {
 
 std::optional<Value> Evaluator::make_string(std::string text, SourceRange at) {
   if (text.size() > kMaxTextBytes) {
-    diags_.error(eval_codes::kTooLarge, at, "string is too long (more than " + std::to_string(kMaxTextBytes) + " bytes)");
+    diags_.error(eval_codes::kTooLarge, at,
+                 fmt::format("string is too long (more than {} bytes)", kMaxTextBytes));
     return std::nullopt;
   }
   return Value::string(std::move(text), at);
@@ -190,7 +194,7 @@ std::optional<std::string> Evaluator::printable(const Value& value, SourceRange 
   if (value.is(ValueKind::String)) return value.as_string();
   if (shape_of(value).bytes > kMaxTextBytes) {
     diags_.error(eval_codes::kTooLarge, at,
-                 "value is too large to print (more than " + std::to_string(kMaxTextBytes) + " bytes)");
+                 fmt::format("value is too large to print (more than {} bytes)", kMaxTextBytes));
     return std::nullopt;
   }
   return to_display(value);
@@ -466,8 +470,8 @@ std::optional<Value> Evaluator::index_into(const syntax::IndexExpr& expr, const 
     const auto i = index->as_number().to_int64();
     if (!i || *i < 0 || static_cast<std::uint64_t>(*i) >= list.size()) {
       diags_.error(eval_codes::kBadIndex, at,
-                   "index " + to_display(*index) + " is out of range for a list of " + std::to_string(list.size()) +
-                       (list.size() == 1 ? " element" : " elements"));
+                   fmt::format("index {} is out of range for a list of {} element{}", to_display(*index),
+                               list.size(), list.size() == 1 ? "" : "s"));
       return std::nullopt;
     }
     return list[static_cast<std::size_t>(*i)];

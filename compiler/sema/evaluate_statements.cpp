@@ -2,6 +2,8 @@
 // if, assert and the expansion of templates by `use`.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate_internal.h"
 
@@ -306,9 +308,8 @@ const TemplateInfo* Evaluator::prepare_use(const syntax::UseStmt& stmt, Module& 
         if (reported_surplus) continue;
         reported_surplus = true;
         auto& d = diags_.error(eval_codes::kTemplateArguments, arg.value->range,
-                               "too many arguments: template '" + written + "' takes " +
-                                   std::to_string(params.size()) +
-                                   (params.size() == 1 ? " argument" : " arguments"));
+                               fmt::format("too many arguments: template '{}' takes {} argument{}", written,
+                                           params.size(), params.size() == 1 ? "" : "s"));
         d.notes.push_back({"'" + info.stmt->name.name + "' is defined here", info.stmt->name.range});
         continue;
       }
@@ -345,7 +346,7 @@ const TemplateInfo* Evaluator::prepare_use(const syntax::UseStmt& stmt, Module& 
   if (!ok) return nullptr;  // one problem at a time: a missing argument may be the misplaced one
   if (use_stack_.size() >= kMaxTemplateDepth) {
     diags_.error(eval_codes::kTemplateTooDeep, stmt.name_range,
-                 "templates are instantiated more than " + std::to_string(kMaxTemplateDepth) + " deep");
+                 fmt::format("templates are instantiated more than {} deep", kMaxTemplateDepth));
     return nullptr;
   }
 

@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include <fmt/format.h>
+
 #include "compiler/facts/kueue.h"
 
 namespace mkq::sema {
@@ -51,7 +53,7 @@ constexpr std::size_t kSubdomainMax = facts::kMaxDns1123SubdomainLength;
 constexpr std::size_t kLabelMax = facts::kMaxDns1123LabelLength;  // also a qualified name's name part
 
 std::string too_long(std::string_view what, std::size_t limit) {
-  return std::string(what) + " must be no more than " + std::to_string(limit) + " characters";
+  return fmt::format("{} must be no more than {} characters", what, limit);
 }
 
 }  // namespace

@@ -28,7 +28,11 @@
 #include <algorithm>
 #include <array>
 #include <cstddef>
+#include <iterator>
 #include <string>
+#include <string_view>
+
+#include <fmt/format.h>
 
 namespace mkq::sema {
 namespace {
@@ -50,19 +54,6 @@ constexpr Int128 kMaxNanos = static_cast<Int128>(pow10_u128(38));  // 10^29 unit
 constexpr int kMaxNanosDigits = 39;                                // digits of 10^38
 
 UInt128 magnitude(Int128 v) { return v < 0 ? UInt128(0) - static_cast<UInt128>(v) : static_cast<UInt128>(v); }
-
-std::string u128_to_string(UInt128 v) {
-  if (v == 0) {
-    return "0";
-  }
-  std::string digits;
-  while (v != 0) {
-    digits.push_back(static_cast<char>('0' + static_cast<int>(v % 10)));
-    v /= 10;
-  }
-  std::reverse(digits.begin(), digits.end());
-  return digits;
-}
 
 QuantityFormat merge_formats(QuantityFormat a, QuantityFormat b) {
   if (a == QuantityFormat::BinarySI || b == QuantityFormat::BinarySI) {
@@ -536,7 +527,7 @@ std::string Quantity::to_string() const {
   if (nanos_ == 0) {
     return "0";
   }
-  const std::string sign = nanos_ < 0 ? "-" : "";
+  const std::string_view sign = nanos_ < 0 ? "-" : "";
   const UInt128 abs_nanos = magnitude(nanos_);
   const auto nanos_per_unit = static_cast<UInt128>(kNanosPerUnit);
 
@@ -548,7 +539,7 @@ std::string Quantity::to_string() const {
       mantissa /= 1024;
       ++power;
     }
-    return sign + u128_to_string(mantissa) + binary_suffix(power);
+    return fmt::format("{}{}{}", sign, mantissa, binary_suffix(power));
   }
 
   // Decimal: the largest exponent that is a multiple of three and keeps the
@@ -566,13 +557,14 @@ std::string Quantity::to_string() const {
   exponent -= rest;
 
   if (format_ == QuantityFormat::DecimalExponent) {
-    return sign + u128_to_string(mantissa) + (exponent == 0 ? "" : "e" + std::to_string(exponent));
+    if (exponent == 0) return fmt::format("{}{}", sign, mantissa);
+    return fmt::format("{}{}e{}", sign, mantissa, exponent);
   }
   // DecimalSI (and BinarySI values that are small or fractional): E is the largest suffix.
   for (; exponent > 18; exponent -= 3) {
     mantissa *= 1000;
   }
-  return sign + u128_to_string(mantissa) + decimal_suffix(exponent);
+  return fmt::format("{}{}{}", sign, mantissa, decimal_suffix(exponent));
 }
 
 // ---------------------------------------------------------------------------
@@ -653,18 +645,16 @@ std::string Duration::to_string() const {
   if (millis_ == 0) {
     return "0s";
   }
-  std::string out = millis_ < 0 ? "-" : "";
+  fmt::memory_buffer out;
+  if (millis_ < 0) out.push_back('-');
   std::uint64_t rest = magnitude_u64(millis_);
   for (const DurationUnit& unit : kDurationUnits) {
     const auto per = static_cast<std::uint64_t>(unit.millis);
     const std::uint64_t count = rest / per;
     rest %= per;
-    if (count != 0) {
-      out += std::to_string(count);
-      out += unit.name;
-    }
+    if (count != 0) fmt::format_to(std::back_inserter(out), "{}{}", count, unit.name);
   }
-  return out;
+  return fmt::to_string(out);
 }
 
 std::string Duration::to_go_string() const {
@@ -675,30 +665,34 @@ std::string Duration::to_go_string() const {
   if (millis_ == 0) {
     return "0s";
   }
-  std::string out = millis_ < 0 ? "-" : "";
+  const std::string_view sign = millis_ < 0 ? "-" : "";
   const std::uint64_t ms = magnitude_u64(millis_);
   if (ms < 1000) {
-    return out + std::to_string(ms) + "ms";
+    return fmt::format("{}{}ms", sign, ms);
   }
 
+  fmt::memory_buffer out;
+  const auto it = std::back_inserter(out);
   const std::uint64_t total_seconds = ms / 1000;
   const std::uint64_t hours = total_seconds / 3600;
   const std::uint64_t minutes = total_seconds / 60 % 60;
   const std::uint64_t seconds = total_seconds % 60;
+  fmt::format_to(it, "{}", sign);
   if (hours != 0) {
-    out += std::to_string(hours) + "h";
+    fmt::format_to(it, "{}h", hours);
   }
   if (total_seconds >= 60) {
-    out += std::to_string(minutes) + "m";
+    fmt::format_to(it, "{}m", minutes);
   }
-  out += std::to_string(seconds);
+  fmt::format_to(it, "{}", seconds);
   if (const std::uint64_t fraction = ms % 1000; fraction != 0) {
-    std::string digits = std::to_string(fraction);
-    digits.insert(0, 3 - digits.size(), '0');
+    // Three digits, trailing zeros dropped: 500 -> ".5", 50 -> ".05".
+    std::string digits = fmt::format("{:03}", fraction);
     digits.erase(digits.find_last_not_of('0') + 1);
-    out += "." + digits;
+    fmt::format_to(it, ".{}", digits);
   }
-  return out + "s";
+  out.push_back('s');
+  return fmt::to_string(out);
 }
 
 }  // namespace mkq::sema

@@ -9,9 +9,12 @@
 #include "compiler/syntax/format.h"
 
 #include <cstddef>
+#include <iterator>
 #include <utility>
 #include <variant>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace mkq::sema {
 namespace {
@@ -27,43 +30,58 @@ Value make(ValueKind kind, Value::Storage data, diag::SourceRange at) {
 // A string in the language's literal syntax, for strings nested in lists and maps.
 std::string quoted(const std::string& s) { return syntax::quote_literal(s); }
 
-// Scalars and references; lists and maps are expanded by to_display's loop.
+// Appends a scalar or reference; lists and maps are expanded by to_display's loop.
 // `nested` quotes strings, as they are written inside a list or map.
-std::string display_leaf(const Value& v, bool nested) {
+void append_leaf(std::string& out, const Value& v, bool nested) {
+  const auto it = std::back_inserter(out);
   switch (v.kind) {
     case ValueKind::Null:
-      return "null";
+      out += "null";
+      return;
     case ValueKind::Bool:
-      return v.as_bool() ? "true" : "false";
+      out += v.as_bool() ? "true" : "false";
+      return;
     case ValueKind::Number: {
       // A whole number without a binary suffix reads as its digits ("w-${1000}"
       // is "w-1000", not Kubernetes' "w-1k"); anything else in canonical form.
       const Quantity& q = v.as_number();
       if (q.format() == QuantityFormat::DecimalSI && q.is_integer()) {
-        if (const auto whole = q.to_int64()) return std::to_string(*whole);
+        if (const auto whole = q.to_int64()) {
+          fmt::format_to(it, "{}", *whole);
+          return;
+        }
       }
-      return q.to_string();
+      out += q.to_string();
+      return;
     }
     case ValueKind::Duration:
-      return v.as_duration().to_string();
+      out += v.as_duration().to_string();
+      return;
     case ValueKind::String:
-      return nested ? quoted(v.as_string()) : v.as_string();
+      out += nested ? quoted(v.as_string()) : v.as_string();
+      return;
     case ValueKind::All:
-      return "all";
+      out += "all";
+      return;
     case ValueKind::Secret:
-      return "<secret>";
+      out += "<secret>";
+      return;
     case ValueKind::Template:
-      return "<template " + std::get<TemplateRef>(v.data).name + ">";
+      fmt::format_to(it, "<template {}>", std::get<TemplateRef>(v.data).name);
+      return;
     case ValueKind::Module:
-      return "<module \"" + std::get<ModuleRef>(v.data).path + "\">";
+      fmt::format_to(it, "<module \"{}\">", std::get<ModuleRef>(v.data).path);
+      return;
     case ValueKind::Builtin:
-      return "<builtin " + std::get<BuiltinRef>(v.data).name + ">";
+      fmt::format_to(it, "<builtin {}>", std::get<BuiltinRef>(v.data).name);
+      return;
     case ValueKind::List:
-      return "[...]";
+      out += "[...]";
+      return;
     case ValueKind::Map:
-      return "{...}";
+      out += "{...}";
+      return;
   }
-  return "";
 }
 
 bool equal_leaf(const Value& a, const Value& b) {
@@ -245,10 +263,10 @@ std::string to_display(const Value& v) {
       for (auto it = entries.rbegin(); it != entries.rend(); ++it) {  // NOLINT(modernize-loop-convert)
         --index;
         pending.push_back({&it->second, {}});
-        pending.push_back({nullptr, (index != 0 ? ", " : "") + quoted(it->first) + ": "});
+        pending.push_back({nullptr, fmt::format("{}{}: ", index != 0 ? ", " : "", quoted(it->first))});
       }
     } else {
-      out += display_leaf(current, nested);
+      append_leaf(out, current, nested);
     }
   }
   return out;
