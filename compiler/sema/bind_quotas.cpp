@@ -1,8 +1,9 @@
 // Quota blocks and resource groups of cluster queues, cohorts and overrides,
 // and a worker's capacity blocks.
 #include <algorithm>
-#include <map>
-#include <set>
+#include <string>
+#include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -34,10 +35,19 @@ const language::Block& owner_schema(QuotaOwner owner) {
 const language::Block& quota_schema(QuotaOwner owner) { return *owner_schema(owner).child("quota"); }
 const language::Block& group_schema(QuotaOwner owner) { return *owner_schema(owner).child("group"); }
 
-bool check_non_negative(Binder& binder, const Located<Quantity>& quantity, const std::string& what) {
+// `key` is "nominal" for the quota itself, else the limit's name; the message
+// is built only when there is something to report.
+bool check_non_negative(Binder& binder, const Located<Quantity>& quantity, std::string_view key,
+                        std::string_view resource) {
   if (!quantity.value.is_negative()) return true;
-  binder.error(codes::kNegativeQuota, quantity.range,
-               fmt::format("{} must not be negative, found {}", what, quantity.value.to_string()));
+  const std::string found = quantity.value.to_string();
+  if (key == "nominal") {
+    binder.error(codes::kNegativeQuota, quantity.range,
+                 fmt::format("the quota of '{}' must not be negative, found {}", resource, found));
+  } else {
+    binder.error(codes::kNegativeQuota, quantity.range,
+                 fmt::format("'{}' of '{}' must not be negative, found {}", key, resource, found));
+  }
   return false;
 }
 
@@ -50,10 +60,9 @@ std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttr
   quota.resource_range = attribute.name_range;
   quota.range = attribute.range;
   const Value& value = attribute.value;
-  const std::string quoted = "'" + attribute.name + "'";
   if (value.is(ValueKind::Number)) {
     quota.nominal = {value.as_number(), value.origin};
-    if (!check_non_negative(binder, quota.nominal, "the quota of " + quoted)) return std::nullopt;
+    if (!check_non_negative(binder, quota.nominal, "nominal", attribute.name)) return std::nullopt;
     return quota;
   }
   if (!allow_limits || !value.is(ValueKind::Map)) {
@@ -73,17 +82,17 @@ std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttr
       ok = false;
       continue;
     }
+    ok = check_non_negative(binder, *amount, key, attribute.name) && ok;
     if (key == "nominal") {
       has_nominal = true;
       quota.nominal = *amount;
-      ok = check_non_negative(binder, *amount, "the quota of " + quoted) && ok;
     } else {
-      ok = check_non_negative(binder, *amount, "'" + key + "' of " + quoted) && ok;
       (key == "borrowing_limit" ? quota.borrowing_limit : quota.lending_limit) = *amount;
     }
   }
   if (!has_nominal) {
-    binder.error(codes::kMissingField, value.origin, "resource " + quoted + " needs a 'nominal' quota");
+    binder.error(codes::kMissingField, value.origin,
+                 fmt::format("resource '{}' needs a 'nominal' quota", attribute.name));
     return std::nullopt;
   }
   if (!ok) return std::nullopt;
@@ -92,8 +101,8 @@ std::optional<model::ResourceQuota> bind_resource(Binder& binder, const EvalAttr
       quota.lending_limit->value.compare(quota.nominal.value) > 0) {
     binder.error(
         codes::kLendingAboveNominal, quota.lending_limit->range,
-        fmt::format("'lending_limit' of {} must be less than or equal to its nominal quota ({}), found {}",
-                    quoted, quota.nominal.value.to_string(), quota.lending_limit->value.to_string()));
+        fmt::format("'lending_limit' of '{}' must be less than or equal to its nominal quota ({}), found {}",
+                    attribute.name, quota.nominal.value.to_string(), quota.lending_limit->value.to_string()));
     return std::nullopt;
   }
   return quota;
@@ -128,10 +137,18 @@ std::optional<model::FlavorQuotas> bind_quota_block(Binder& binder, const EvalBl
   return quotas;
 }
 
-std::set<std::string> resource_set(const model::FlavorQuotas& quotas) {
-  std::set<std::string> result;
-  for (const model::ResourceQuota& quota : quotas.resources) result.insert(quota.resource);
+// The resources a quota block lists, sorted and unique (compared as sets).
+std::vector<std::string> resource_set(const model::FlavorQuotas& quotas) {
+  std::vector<std::string> result;
+  result.reserve(quotas.resources.size());
+  for (const model::ResourceQuota& quota : quotas.resources) result.push_back(quota.resource);
+  std::sort(result.begin(), result.end());
+  result.erase(std::unique(result.begin(), result.end()), result.end());
   return result;
+}
+
+bool in_set(const std::vector<std::string>& set, const std::string& resource) {
+  return std::binary_search(set.begin(), set.end(), resource);
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -153,7 +170,7 @@ void order_like(model::FlavorQuotas& quotas, const std::vector<std::string>& cov
 
 struct GroupDraft {
   model::ResourceGroup group;
-  std::set<std::string> resources;
+  std::vector<std::string> resources;  // resource_set() of its first quota
   bool is_explicit = false;
 };
 
@@ -174,15 +191,15 @@ std::optional<GroupDraft> bind_group_block(Binder& binder, const EvalBlock& bloc
       draft.group.flavors.push_back(std::move(*quotas));
       continue;
     }
-    const std::set<std::string> mine = resource_set(*quotas);
+    const std::vector<std::string> mine = resource_set(*quotas);
     if (mine != draft.resources) {
       std::vector<std::string> missing;
       std::vector<std::string> extra;
       for (const std::string& r : draft.group.covered_resources) {
-        if (mine.count(r) == 0) missing.push_back("'" + r + "'");
+        if (!in_set(mine, r)) missing.push_back("'" + r + "'");
       }
       for (const model::ResourceQuota& q : quotas->resources) {
-        if (draft.resources.count(q.resource) == 0) extra.push_back("'" + q.resource + "'");
+        if (!in_set(draft.resources, q.resource)) extra.push_back("'" + q.resource + "'");
       }
       std::string message = "quota '" + quotas->flavor.name +
                             "' must list the same resources as the rest of its group (" +
@@ -226,7 +243,7 @@ std::vector<model::ResourceGroup> bind_resource_groups(Binder& binder, const Mem
     if (block->kind != "quota") continue;
     auto quotas = bind_quota_block(binder, *block, owner);
     if (!quotas) continue;
-    std::set<std::string> resources = resource_set(*quotas);
+    std::vector<std::string> resources = resource_set(*quotas);
     const auto same = std::find_if(groups.begin(), groups.end(), [&](const GroupDraft& g) {
       return !g.is_explicit && g.resources == resources;
     });
@@ -243,35 +260,57 @@ std::vector<model::ResourceGroup> bind_resource_groups(Binder& binder, const Mem
     groups.push_back(std::move(group));
   }
 
-  // Across groups: a resource or a flavor belongs to one group only.
-  std::map<std::string, std::size_t> resource_group;
-  std::map<std::string, std::pair<std::size_t, diag::SourceRange>> flavor_group;
+  // Across groups: a resource or a flavor belongs to one group only. Every
+  // name with its group, stably sorted by name: the first of a run of equal
+  // names is where it was first seen, each other one is reported against it.
+  // (A few names per queue: two vectors rather than two maps of strings.)
+  struct Seen {
+    std::string_view name;
+    std::size_t group = 0;
+    diag::SourceRange range;
+  };
+  std::vector<Seen> resources;
+  std::vector<Seen> flavors;
   for (std::size_t i = 0; i < groups.size(); ++i) {
-    const model::ResourceGroup& group = groups[i].group;
-    for (const std::string& resource : group.covered_resources) {
-      const auto [it, inserted] = resource_group.emplace(resource, i);
-      if (inserted) continue;
-      auto& d = binder.error(codes::kResourceInTwoGroups, where_covered(group, resource),
-                             "resource '" + resource + "' is in two resource groups");
-      d.notes.push_back({"also covered here", where_covered(groups[it->second].group, resource)});
-      if (!groups[i].is_explicit) {
-        d.notes.push_back({"quota blocks outside a 'group' block form one resource group per set of resources: give "
-                           "the flavors the same resources, or write 'group' blocks",
-                           std::nullopt});
-      }
+    for (const std::string& resource : groups[i].group.covered_resources)
+      resources.push_back({resource, i, {}});
+    for (const model::FlavorQuotas& flavor : groups[i].group.flavors) {
+      flavors.push_back({flavor.flavor.name, i, flavor.flavor.range});
     }
-    for (const model::FlavorQuotas& flavor : group.flavors) {
-      const auto [it, inserted] = flavor_group.emplace(flavor.flavor.name, std::make_pair(i, flavor.flavor.range));
-      if (inserted) continue;
-      if (it->second.first == i) {
-        auto& d = binder.error(codes::kDuplicateQuota, flavor.flavor.range,
-                               "flavor '" + flavor.flavor.name + "' has two quota blocks");
-        d.notes.push_back({"first here", it->second.second});
-      } else {
-        auto& d = binder.error(codes::kFlavorInTwoGroups, flavor.flavor.range,
-                               "flavor '" + flavor.flavor.name + "' is in two resource groups");
-        d.notes.push_back({"first here", it->second.second});
-      }
+  }
+  const auto by_name = [](const Seen& a, const Seen& b) { return a.name < b.name; };
+  std::stable_sort(resources.begin(), resources.end(), by_name);
+  std::stable_sort(flavors.begin(), flavors.end(), by_name);
+  for (std::size_t first = 0, k = 1; k < resources.size(); ++k) {
+    if (resources[k].name != resources[first].name) {
+      first = k;
+      continue;
+    }
+    const std::string resource(resources[k].name);
+    const GroupDraft& group = groups[resources[k].group];
+    auto& d = binder.error(codes::kResourceInTwoGroups, where_covered(group.group, resource),
+                           fmt::format("resource '{}' is in two resource groups", resource));
+    d.notes.push_back({"also covered here", where_covered(groups[resources[first].group].group, resource)});
+    if (!group.is_explicit) {
+      d.notes.push_back(
+          {"quota blocks outside a 'group' block form one resource group per set of resources: give "
+           "the flavors the same resources, or write 'group' blocks",
+           std::nullopt});
+    }
+  }
+  for (std::size_t first = 0, k = 1; k < flavors.size(); ++k) {
+    if (flavors[k].name != flavors[first].name) {
+      first = k;
+      continue;
+    }
+    if (flavors[k].group == flavors[first].group) {
+      auto& d = binder.error(codes::kDuplicateQuota, flavors[k].range,
+                             fmt::format("flavor '{}' has two quota blocks", flavors[k].name));
+      d.notes.push_back({"first here", flavors[first].range});
+    } else {
+      auto& d = binder.error(codes::kFlavorInTwoGroups, flavors[k].range,
+                             fmt::format("flavor '{}' is in two resource groups", flavors[k].name));
+      d.notes.push_back({"first here", flavors[first].range});
     }
   }
 

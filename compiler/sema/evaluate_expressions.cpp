@@ -58,6 +58,8 @@ Value builtin_value(const std::string& name, SourceRange at) {
 }
 
 const Value* find_nested(const Value& value, bool (*pred)(const Value&)) {
+  // A scalar (most attribute values) needs no walk and no allocation.
+  if (!value.is(ValueKind::List) && !value.is(ValueKind::Map)) return pred(value) ? &value : nullptr;
   // Iterative, and each shared list or map is visited once: values share
   // storage, so a naive walk could take exponential time.
   std::vector<const Value*> pending{&value};

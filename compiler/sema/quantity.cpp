@@ -242,7 +242,30 @@ void multiply_digits(std::string& digits, unsigned factor) {
 
 // The magnitude in nanos of integer.fraction * scale, exactly, or why not.
 // Works on decimal digit strings so that any input length is handled exactly.
+// The common case without building digit strings: a whole number of at most
+// 18 digits whose value in nanos fits the range (10^18 * 2^60 * 10^9 does not
+// fit 128 bits, so the products are checked). Anything else (a fraction, an
+// exponent below nano, more digits, a value out of range) is left to the
+// general path, which also reports the errors.
+std::optional<UInt128> whole_number_nanos(const Scanned& number, const Scale& scale) {
+  if (!number.fraction_digits.empty() || number.integer_digits.size() > 18) return std::nullopt;
+  UInt128 value = 0;
+  for (const char c : number.integer_digits) value = (value * 10) + static_cast<unsigned>(c - '0');
+  UInt128 factor = static_cast<UInt128>(kNanosPerUnit);
+  if (scale.base == 10) {
+    if (scale.exponent < -9 || scale.exponent > 29) return std::nullopt;
+    factor = pow10_u128(static_cast<int>(scale.exponent + 9));
+  } else {
+    factor <<= scale.exponent;  // binary exponents are 10..60: 10^9 * 2^60 < 2^90
+  }
+  UInt128 nanos = 0;
+  if (__builtin_mul_overflow(value, factor, &nanos) || nanos > static_cast<UInt128>(kMaxNanos))
+    return std::nullopt;
+  return nanos;
+}
+
 UInt128 scale_to_nanos(const Scanned& number, const Scale& scale, QuantityError* error) {
+  if (const auto nanos = whole_number_nanos(number, scale)) return *nanos;
   std::string digits;
   digits.reserve(number.integer_digits.size() + number.fraction_digits.size());
   digits.append(number.integer_digits);
