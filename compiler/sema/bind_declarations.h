@@ -10,8 +10,11 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "compiler/sema/bind_reader.h"
 #include "compiler/sema/codes_bind.h"
@@ -32,13 +35,23 @@ template <typename T>
 class Table {
  public:
   // `what` describes the declaration for the duplicate message, e.g.
-  // "clusterqueue 'cq'"; returns false when the key was taken.
-  bool add(Binder& binder, T item, std::string key, const std::string& what) {
+  // "clusterqueue 'cq'": a string, or a function that makes it (called only
+  // for a duplicate, so that adding 10,000 queues builds no message). Returns
+  // false when the key was taken.
+  template <typename What>
+  bool add(Binder& binder, T item, std::string key, const What& what) {
     const auto [it, inserted] = index_.emplace(std::move(key), items_.size());
     if (!inserted) {
       const T& first = items_[it->second];
       Binder::InstantiationScope scope(binder, item.instantiated_from);
-      auto& d = binder.error(bind_codes::kDuplicateDeclaration, item.name_range, what + " is declared twice");
+      std::string described;
+      if constexpr (std::is_invocable_v<const What&>) {
+        described = what();
+      } else {
+        described = what;
+      }
+      auto& d = binder.error(bind_codes::kDuplicateDeclaration, item.name_range,
+                             fmt::format("{} is declared twice", described));
       d.notes.push_back({"first declared here", first.name_range});
       return false;
     }

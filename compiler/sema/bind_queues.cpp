@@ -413,7 +413,7 @@ void bind_cluster_queue(Binder& binder, const EvalBlock& block, Draft& draft) {
     bind_local_queue_in(binder, *nested, &queue, draft);  // an unnamed queue is reported; its name is ""
   }
   if (label == nullptr) return;
-  const std::string what = "clusterqueue '" + queue.name + "'";
+  const auto what = [&] { return fmt::format("clusterqueue '{}'", label->text); };  // the queue's name
   draft.cluster_queues.add(binder, std::move(queue), label->text, what);
 }
 
@@ -460,9 +460,11 @@ void bind_local_queue_in(Binder& binder, const EvalBlock& block, const model::Cl
   queue.stop_policy = enum_field(binder, members, "stop_policy", model::kStopPolicies);
   queue.fair_sharing_weight = bind_fair_sharing(binder, members.block("fair_sharing"), kLocalQueueSchema);
   if (label == nullptr || !block.in_label) return;
-  const std::string key = block.in_label->text + "/" + label->text;
-  const std::string what = "localqueue '" + label->text + "' in namespace '" + block.in_label->text + "'";
-  draft.local_queues.add(binder, std::move(queue), key, what);
+  const auto what = [&] {
+    return fmt::format("localqueue '{}' in namespace '{}'", label->text, block.in_label->text);
+  };
+  draft.local_queues.add(binder, std::move(queue), fmt::format("{}/{}", block.in_label->text, label->text),
+                         what);
 }
 
 }  // namespace mkq::sema::bind_detail

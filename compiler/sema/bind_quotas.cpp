@@ -261,26 +261,32 @@ std::vector<model::ResourceGroup> bind_resource_groups(Binder& binder, const Mem
   }
 
   // Across groups: a resource or a flavor belongs to one group only. Every
-  // name with its group, stably sorted by name: the first of a run of equal
-  // names is where it was first seen, each other one is reported against it.
-  // (A few names per queue: two vectors rather than two maps of strings.)
+  // name with its group, sorted by name and then by the order seen: the first
+  // of a run of equal names is where it was first seen, each other one is
+  // reported against it. (A few names per queue: two vectors and an in-place
+  // sort rather than two maps of strings.)
   struct Seen {
     std::string_view name;
+    std::size_t order = 0;
     std::size_t group = 0;
     diag::SourceRange range;
   };
   std::vector<Seen> resources;
   std::vector<Seen> flavors;
   for (std::size_t i = 0; i < groups.size(); ++i) {
-    for (const std::string& resource : groups[i].group.covered_resources)
-      resources.push_back({resource, i, {}});
+    for (const std::string& resource : groups[i].group.covered_resources) {
+      resources.push_back({resource, resources.size(), i, {}});
+    }
     for (const model::FlavorQuotas& flavor : groups[i].group.flavors) {
-      flavors.push_back({flavor.flavor.name, i, flavor.flavor.range});
+      flavors.push_back({flavor.flavor.name, flavors.size(), i, flavor.flavor.range});
     }
   }
-  const auto by_name = [](const Seen& a, const Seen& b) { return a.name < b.name; };
-  std::stable_sort(resources.begin(), resources.end(), by_name);
-  std::stable_sort(flavors.begin(), flavors.end(), by_name);
+  const auto by_name = [](const Seen& a, const Seen& b) {
+    const int names = a.name.compare(b.name);
+    return names != 0 ? names < 0 : a.order < b.order;
+  };
+  std::sort(resources.begin(), resources.end(), by_name);
+  std::sort(flavors.begin(), flavors.end(), by_name);
   for (std::size_t first = 0, k = 1; k < resources.size(); ++k) {
     if (resources[k].name != resources[first].name) {
       first = k;

@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <iterator>
+#include <type_traits>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -19,10 +20,13 @@
 namespace mkq::sema {
 namespace {
 
-Value make(ValueKind kind, Value::Storage data, diag::SourceRange at) {
+// The payload is moved into the variant once (no intermediate Storage to move
+// from and destroy: every evaluated literal passes here).
+template <typename T>
+Value make(ValueKind kind, T&& data, diag::SourceRange at) {
   Value v;
   v.kind = kind;
-  v.data = std::move(data);
+  v.data.emplace<std::decay_t<T>>(std::forward<T>(data));
   v.origin = at;
   return v;
 }
