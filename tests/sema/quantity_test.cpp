@@ -233,6 +233,27 @@ TEST_CASE("quantity range is 10^29 units in magnitude, bound included", "[sema][
   CHECK(parse_error(std::string(40, '9') + ".0000000001") == QuantityError::Overflow);
 }
 
+// Whole numbers of at most 18 digits take a shorter path (no digit strings);
+// the same values written with more digits take the general one: both agree.
+TEST_CASE("quantity reads whole numbers the same on both sides of 18 digits", "[sema][quantity]") {
+  const std::string eighteen(18, '9');
+  CHECK(q(eighteen) == q("0" + eighteen));
+  CHECK(canon(eighteen) == canon("0" + eighteen));
+  CHECK(canon("0" + eighteen) == "999999999999999999");
+  CHECK(q("100000000000000000G") == q("0100000000000000000G"));  // 10^26
+  CHECK(canon("100000000000000000G") == canon("0100000000000000000G"));
+  CHECK(q("99999999999999999Ki") == q("099999999999999999Ki"));
+  CHECK(q("3Gi").format() == QuantityFormat::BinarySI);
+  CHECK(q("0Gi").format() == QuantityFormat::BinarySI);
+  CHECK(canon("0Gi") == "0");
+  CHECK(q("1e-9") == q("0001e-9"));
+  CHECK(q("1e-9").format() == QuantityFormat::DecimalExponent);
+  CHECK(q("-5").is_negative());
+  CHECK(canon("-999999999999999999k") == "-999999999999999999k");
+  CHECK(parse_error("999999999999999999Ei") == QuantityError::Overflow);  // checked product
+  CHECK(parse_error("999999999999999999E") == QuantityError::Overflow);
+}
+
 TEST_CASE("quantity prints beyond E and Ei with the largest suffix", "[sema][quantity]") {
   // mkq: Kubernetes values stop at 2^63-1, so its suffix tables end at E and Ei.
   CHECK(canon("1000000000000000000000") == "1000E");
