@@ -210,8 +210,9 @@ std::string field_doc(const std::string& parent, const std::string& kind, const 
     std::string doc = fmt::format("```mkq\n{}\n```\nfield of `{}`", name, kind);
     const auto out = std::back_inserter(doc);
     if (!field.doc.empty()) fmt::format_to(out, ": {}", field.doc);
-    if (!field.enum_values.empty())
+    if (!field.enum_values.empty()) {
       fmt::format_to(out, "\n\none of `{}`", fmt::join(field.enum_values, "`, `"));
+    }
     if (!field.detail.empty()) fmt::format_to(out, "\n\n{}", field.detail);
     return doc;
   }

@@ -240,8 +240,6 @@ void multiply_digits(std::string& digits, unsigned factor) {
   }
 }
 
-// The magnitude in nanos of integer.fraction * scale, exactly, or why not.
-// Works on decimal digit strings so that any input length is handled exactly.
 // The common case without building digit strings: a whole number of at most
 // 18 digits whose value in nanos fits the range (10^18 * 2^60 * 10^9 does not
 // fit 128 bits, so the products are checked). Anything else (a fraction, an
@@ -259,11 +257,15 @@ std::optional<UInt128> whole_number_nanos(const Scanned& number, const Scale& sc
     factor <<= scale.exponent;  // binary exponents are 10..60: 10^9 * 2^60 < 2^90
   }
   UInt128 nanos = 0;
-  if (__builtin_mul_overflow(value, factor, &nanos) || nanos > static_cast<UInt128>(kMaxNanos))
+  if (__builtin_mul_overflow(value, factor, &nanos) || nanos > static_cast<UInt128>(kMaxNanos)) {
     return std::nullopt;
+  }
   return nanos;
 }
 
+// The magnitude in nanos of integer.fraction * scale, exactly, or why not.
+// Works on decimal digit strings so that any input length is handled exactly
+// (whole numbers that fit take whole_number_nanos first).
 UInt128 scale_to_nanos(const Scanned& number, const Scale& scale, QuantityError* error) {
   if (const auto nanos = whole_number_nanos(number, scale)) return *nanos;
   std::string digits;
