@@ -205,7 +205,10 @@ error: 1 error
   "did you mean ...?" for a near-miss name.
 - A last line counts them: `error: 2 errors, 1 warning`, or `warning: 1 warning`.
 
-Colors are used when standard error is a terminal; `--no-color` or `NO_COLOR=1` turns them off.
+Colors are used when standard error is a terminal: the severity and code in bold red (error),
+yellow (warning) or cyan (note), the message in bold, the carets in bold green. `--no-color`, or
+`NO_COLOR` set to anything but the empty string, turns them off; the text is otherwise the same
+byte for byte.
 
 `mkq check --format json` prints the same diagnostics, in the same order, as one JSON document
 on standard output (for editors and CI); the exit status is the same:
