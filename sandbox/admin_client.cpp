@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "sandbox/controllers.h"
 #include "sandbox/kueue_install.h"
 
@@ -40,8 +42,8 @@ int install_kueue_objects(AdminClient& client, const std::string& cluster, std::
     const int code = found == 404 ? retrying([&] { return client.apply(path, object.dump(), &body); }) : found;
     if (code != 200 && code != 201) {
       ++failures;
-      err << "mkq: error: " << cluster << ": cannot install " << kind << " " << kKueueNamespace << "/" << name
-          << " (HTTP " << code << ")\n";
+      err << fmt::format("mkq: error: {}: cannot install {} {}/{} (HTTP {})\n", cluster, kind,
+                         kKueueNamespace, name, code);
     }
   }
   return failures;

@@ -5,6 +5,9 @@
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace mkq::sandbox {
 namespace {
 
@@ -125,8 +128,7 @@ ApplyRefusal conflicts_of(const std::vector<std::pair<const Entry*, FieldSet>>& 
     lines.push_back("conflicts with " + conflict_party(*entry) + ":");
     for (const auto& path : paths) lines.push_back("- " + field_path_string(path));
   }
-  refusal.message = "Apply failed with " + std::to_string(count) + " conflicts: ";
-  for (std::size_t i = 0; i < lines.size(); ++i) refusal.message += (i == 0 ? "" : "\n") + lines[i];
+  refusal.message = fmt::format("Apply failed with {} conflicts: {}", count, fmt::join(lines, "\n"));
   return refusal;
 }
 

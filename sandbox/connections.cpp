@@ -14,6 +14,8 @@
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "sandbox/pki.h"
 
 namespace mkq::sandbox {
@@ -114,7 +116,7 @@ std::string status_message(const httplib::Response& response) {
   }
   if (response.status == 401) return "Unauthorized";
   if (response.status == 403) return "Forbidden";
-  return "the server responded with the status code " + std::to_string(response.status);
+  return fmt::format("the server responded with the status code {}", response.status);
 }
 
 

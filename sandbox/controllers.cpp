@@ -11,13 +11,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <ctime>
-#include <fstream>
 #include <map>
 #include <mutex>
-#include <sstream>
 #include <thread>
 #include <vector>
 
+#include "sandbox/daemon_files.h"
 #include "sandbox/kueue_install.h"
 #include "sandbox/kueue_status.h"
 #include "sandbox/table.h"
@@ -232,11 +231,10 @@ struct Controllers::Impl {
         return Condition{false, "BadKubeConfig",
                          "load client config failed: kubeconfig path is not under the allowed prefix: " + location};
       }
-      std::ifstream in(location);
-      if (!in) return Condition{false, "BadKubeConfig", "load client config failed: open " + location + ": no such file or directory"};
-      std::stringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
+      if (!read_text(location, &text)) {
+        return Condition{false, "BadKubeConfig",
+                         "load client config failed: open " + location + ": no such file or directory"};
+      }
     } else {
       const auto secret = store.get({"", "secrets", kKueueNamespace, location});
       if (!secret) return Condition{false, "BadKubeConfig", "load client config failed: secrets \"" + location + "\" not found"};

@@ -26,8 +26,9 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <ostream>
-#include <sstream>
 #include <thread>
+
+#include <fmt/format.h>
 
 #include "base/time.h"
 #include "sandbox/api.h"
@@ -60,8 +61,8 @@ bool prepare_dir(const fs::path& dir, std::ostream& err) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
-    err << "mkq: error: cannot create the sandbox directory " << dir.string() << (ec ? ": " + ec.message() : "")
-        << "\n";
+    err << fmt::format("mkq: error: cannot create the sandbox directory {}{}{}\n", dir.string(),
+                       ec ? ": " : "", ec ? ec.message() : "");
     return false;
   }
   chmod(dir.c_str(), 0700);
@@ -75,13 +76,14 @@ bool check_names(const std::vector<std::string>& clusters, std::ostream& err) {
   }
   for (std::size_t i = 0; i < clusters.size(); ++i) {
     if (!valid_cluster_name(clusters[i])) {
-      err << "mkq: error: invalid cluster name \"" << clusters[i]
-          << "\": use lower-case letters, digits and '-' (a DNS label)\n";
+      err << fmt::format(
+          "mkq: error: invalid cluster name \"{}\": use lower-case letters, digits and '-' (a DNS label)\n",
+          clusters[i]);
       return false;
     }
     if (std::find(clusters.begin(), clusters.begin() + static_cast<long>(i), clusters[i]) !=
         clusters.begin() + static_cast<long>(i)) {
-      err << "mkq: error: cluster \"" << clusters[i] << "\" named twice in --clusters\n";
+      err << fmt::format("mkq: error: cluster \"{}\" named twice in --clusters\n", clusters[i]);
       return false;
     }
   }
@@ -95,19 +97,20 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   const fs::path dir = options.dir;
   const long running = read_pid(dir);
   if (running != getpid() && is_sandbox_process(running)) {
-    err << "mkq: error: a sandbox already runs from " << dir.string() << " (pid " << running
-        << "); stop it with `mkq sandbox down --dir " << dir.string() << "`\n";
+    err << fmt::format(
+        "mkq: error: a sandbox already runs from {0} (pid {1}); stop it with `mkq sandbox down --dir {0}`\n",
+        dir.string(), running);
     return 1;
   }
   Pki pki;
   std::string error;
   if (!load_or_create_pki(dir, &pki, &error)) {
-    err << "mkq: error: " << error << "\n";
+    err << fmt::format("mkq: error: {}\n", error);
     return 1;
   }
   ClusterOptions cluster_options;
   if (!load_or_create_signing_key(dir, &cluster_options.service_account_key, &error)) {
-    err << "mkq: error: " << error << "\n";
+    err << fmt::format("mkq: error: {}\n", error);
     return 1;
   }
   cluster_options.ca_cert = pki.ca_cert;
@@ -115,7 +118,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   std::mutex log_mutex;  // clusters log from their own threads
   cluster_options.log = [&out, &log_mutex](const std::string& line) {
     const std::lock_guard<std::mutex> lock(log_mutex);
-    out << timestamp() << " " << line << "\n";
+    out << fmt::format("{} {}\n", timestamp(), line);
     out.flush();
   };
 
@@ -135,7 +138,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   for (const std::string& name : options.clusters) {
     std::unique_ptr<Cluster> cluster = Cluster::open(name, dir / (name + ".db"), cluster_options, &error);
     if (!cluster) {
-      err << "mkq: error: cluster " << name << ": " << error << "\n";
+      err << fmt::format("mkq: error: cluster {}: {}\n", name, error);
       return 1;
     }
     ServerOptions server_options;
@@ -145,7 +148,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
     server_options.flow_control = options.flow_control;
     auto server = std::make_unique<HttpsServer>(*cluster, pki, server_options);
     if (!server->bind(&error)) {
-      err << "mkq: error: cluster " << name << ": " << error << "\n";
+      err << fmt::format("mkq: error: cluster {}: {}\n", name, error);
       return 1;
     }
     state.clusters.push_back({name, server->port(), static_cast<long long>(cluster->object_count())});
@@ -162,13 +165,13 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
   }
   if (!write_text(dir / "kubeconfig", make_kubeconfig(pki, ports), 0600) || !write_state(dir, state) ||
       !write_text(dir / "sandbox.pid", std::to_string(getpid()) + "\n", 0644)) {
-    err << "mkq: error: cannot write the sandbox files in " << dir.string() << "\n";
+    err << fmt::format("mkq: error: cannot write the sandbox files in {}\n", dir.string());
     return 1;
   }
   for (auto& server : servers) server->start();
-  out << timestamp() << " mkq sandbox serving from " << dir.string() << " (pid " << getpid() << ")\n";
+  out << fmt::format("{} mkq sandbox serving from {} (pid {})\n", timestamp(), dir.string(), getpid());
   for (const ClusterPort& port : ports) {
-    out << timestamp() << "   " << port.name << ": https://127.0.0.1:" << port.port << "\n";
+    out << fmt::format("{}   {}: https://127.0.0.1:{}\n", timestamp(), port.name, port.port);
   }
   out.flush();
 
@@ -177,7 +180,7 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
     const timespec second{1, 0};
     const int received = sigtimedwait(&signals, nullptr, &second);
     if (received == SIGTERM || received == SIGINT) {
-      out << timestamp() << " stopping (" << (received == SIGTERM ? "SIGTERM" : "SIGINT") << ")\n";
+      out << fmt::format("{} stopping ({})\n", timestamp(), received == SIGTERM ? "SIGTERM" : "SIGINT");
       break;
     }
     bool changed = false;
@@ -216,13 +219,13 @@ int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream
     std::unique_lock<std::mutex> lock(stop_mutex);
     if (!stop_done.wait_for(lock, std::chrono::seconds(kStopGraceSeconds), [&] { return stopped; })) {
       for (const auto& cluster : clusters) cluster->flush();
-      out << timestamp() << " stopped (open watches closed)\n";
+      out << fmt::format("{} stopped (open watches closed)\n", timestamp());
       out.flush();
       std::_Exit(0);
     }
   }
   stopper.join();
-  out << timestamp() << " stopped\n";
+  out << fmt::format("{} stopped\n", timestamp());
   return 0;
 }
 
@@ -241,7 +244,7 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
 
   long pid = read_pid(dir);
   if (is_sandbox_process(pid)) {
-    out << "the sandbox already runs (pid " << pid << ")\n";
+    out << fmt::format("the sandbox already runs (pid {})\n", pid);
   } else {
     fs::remove(dir / "sandbox.pid", ec);
     // The serve command line, prepared before fork (the child only execs).
@@ -270,12 +273,12 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     const int log_fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     const int null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (log_fd < 0 || null_fd < 0) {
-      err << "mkq: error: cannot open " << log.string() << ": " << std::strerror(errno) << "\n";
+      err << fmt::format("mkq: error: cannot open {}: {}\n", log.string(), std::strerror(errno));
       return 1;
     }
     const pid_t child = fork();
     if (child < 0) {
-      err << "mkq: error: cannot start the sandbox: " << std::strerror(errno) << "\n";
+      err << fmt::format("mkq: error: cannot start the sandbox: {}\n", std::strerror(errno));
       return 1;
     }
     if (child == 0) {
@@ -299,8 +302,8 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
   for (;;) {
     int status = 0;
     if (waitpid(static_cast<pid_t>(pid), &status, WNOHANG) == pid) {
-      err << "mkq: error: the sandbox exited during start-up; the end of " << log.string() << ":\n"
-          << log_tail(log, 10);
+      err << fmt::format("mkq: error: the sandbox exited during start-up; the end of {}:\n{}", log.string(),
+                         log_tail(log, 10));
       return 1;
     }
     const State state = read_state(dir);
@@ -316,18 +319,18 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     }
     if (ready.size() == options.clusters.size()) break;
     if (std::chrono::steady_clock::now() > deadline) {
-      err << "mkq: error: the sandbox did not become ready within " << options.ready_timeout_seconds
-          << "s (is it running other clusters? try `mkq sandbox down --dir " << options.dir.string()
-          << "` first); the end of " << log.string() << ":\n"
-          << log_tail(log, 10);
+      err << fmt::format(
+          "mkq: error: the sandbox did not become ready within {}s (is it running other clusters? try `mkq "
+          "sandbox down --dir {}` first); the end of {}:\n{}",
+          options.ready_timeout_seconds, options.dir.string(), log.string(), log_tail(log, 10));
       return 1;
     }
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
-  out << "sandbox running (pid " << pid << "), kubeconfig " << (dir / "kubeconfig").string() << "\n";
+  out << fmt::format("sandbox running (pid {}), kubeconfig {}\n", pid, (dir / "kubeconfig").string());
   for (const ClusterPort& cluster : ready) {
-    out << "  " << cluster.name << ": https://127.0.0.1:" << cluster.port << "  (kubectl --kubeconfig "
-        << (dir / "kubeconfig").string() << " --context " << cluster.name << ")\n";
+    out << fmt::format("  {0}: https://127.0.0.1:{1}  (kubectl --kubeconfig {2} --context {0})\n",
+                       cluster.name, cluster.port, (dir / "kubeconfig").string());
   }
 
   if (options.no_kueue) return 0;
@@ -341,7 +344,7 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     crds.clear();
     source = options.crds_dir.string();
     if (!read_crds(options.crds_dir, &crds, &error)) {
-      err << "mkq: error: " << error << "\n";
+      err << fmt::format("mkq: error: {}\n", error);
       return 1;
     }
   }
@@ -363,14 +366,14 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
         const std::string message =
             status.is_object() && status.contains("message") && status["message"].is_string()
                 ? status["message"].get<std::string>()
-                : (code < 0 ? std::string("no answer") : "HTTP " + std::to_string(code));
+                : (code < 0 ? std::string("no answer") : fmt::format("HTTP {}", code));
         const std::string crd_name =
             crd.contains("metadata") && crd["metadata"].is_object() ? crd["metadata"].value("name", "?") : "?";
-        err << "mkq: error: " << cluster.name << ": cannot create CRD " << crd_name << ": " << message << "\n";
+        err << fmt::format("mkq: error: {}: cannot create CRD {}: {}\n", cluster.name, crd_name, message);
       }
     }
-    out << "  " << cluster.name << ": " << created << " CRDs created, " << existing << " already there (from "
-        << source << ")\n";
+    out << fmt::format("  {}: {} CRDs created, {} already there (from {})\n", cluster.name, created, existing,
+                       source);
     // Kueue's installation also makes its namespace, where MultiKueue keeps its
     // kubeconfig Secrets (manager) and its ServiceAccount (workers).
     std::string body;
@@ -378,7 +381,8 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
     const int code = post_retrying(client, "/api/v1/namespaces", kueue_namespace.dump(), &body);
     if (code != 201 && code != 200 && code != 409) {
       ++failures;
-      err << "mkq: error: " << cluster.name << ": cannot create namespace kueue-system (HTTP " << code << ")\n";
+      err << fmt::format("mkq: error: {}: cannot create namespace kueue-system (HTTP {})\n", cluster.name,
+                         code);
       continue;
     }
     // ... and its configuration and controller manager.
@@ -393,7 +397,7 @@ int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream&
   std::error_code ec;
   if (!is_sandbox_process(pid)) {
     fs::remove(dir / "sandbox.pid", ec);
-    out << "no sandbox runs from " << dir.string() << "\n";
+    out << fmt::format("no sandbox runs from {}\n", dir.string());
     return 0;
   }
   kill(static_cast<pid_t>(pid), SIGTERM);
@@ -402,8 +406,8 @@ int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream&
     // Reap it when it is our own child (a test that ran up and down in one process).
     waitpid(static_cast<pid_t>(pid), nullptr, WNOHANG);
     if (std::chrono::steady_clock::now() > deadline) {
-      err << "mkq: warning: the sandbox (pid " << pid << ") did not stop within " << options.stop_timeout_seconds
-          << "s; killing it\n";
+      err << fmt::format("mkq: warning: the sandbox (pid {}) did not stop within {}s; killing it\n", pid,
+                         options.stop_timeout_seconds);
       kill(static_cast<pid_t>(pid), SIGKILL);
       for (int i = 0; i < 50 && is_sandbox_process(pid); ++i) {
         waitpid(static_cast<pid_t>(pid), nullptr, WNOHANG);
@@ -414,7 +418,7 @@ int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream&
     std::this_thread::sleep_for(std::chrono::milliseconds(50));
   }
   fs::remove(dir / "sandbox.pid", ec);
-  out << "sandbox stopped (pid " << pid << ")\n";
+  out << fmt::format("sandbox stopped (pid {})\n", pid);
   return 0;
 }
 
@@ -422,8 +426,8 @@ int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostrea
   const fs::path dir = options.dir;
   const State state = read_state(dir);
   if (state.clusters.empty()) {
-    err << "mkq: error: no sandbox in " << dir.string() << " (start one with `mkq sandbox up --dir " << dir.string()
-        << "`)\n";
+    err << fmt::format("mkq: error: no sandbox in {0} (start one with `mkq sandbox up --dir {0}`)\n",
+                       dir.string());
     return 1;
   }
   const long pid = read_pid(dir);
@@ -431,8 +435,10 @@ int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostrea
   Pki pki;
   std::string error;
   const bool have_pki = load_or_create_pki(dir, &pki, &error);
-  out << "sandbox " << dir.string() << ": " << (running ? "running (pid " + std::to_string(pid) + ")" : "stopped")
-      << "\n";
+  if (running)
+    out << fmt::format("sandbox {}: running (pid {})\n", dir.string(), pid);
+  else
+    out << fmt::format("sandbox {}: stopped\n", dir.string());
   out << "CLUSTER          PORT    STATE     OBJECTS\n";
   for (const State::Entry& entry : state.clusters) {
     std::string health = "stopped";
@@ -440,12 +446,12 @@ int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostrea
       AdminClient client(pki, entry.port);
       health = client.get("/readyz") == 200 ? "ready" : (state.find(entry.name) ? "down" : "unknown");
     }
-    char line[128];
-    std::snprintf(line, sizeof line, "%-16s %-7d %-9s %s\n", entry.name.c_str(), entry.port, health.c_str(),
-                  entry.objects < 0 ? "-" : std::to_string(entry.objects).c_str());
-    out << line;
+    if (entry.objects < 0)
+      out << fmt::format("{:<16} {:<7} {:<9} -\n", entry.name, entry.port, health);
+    else
+      out << fmt::format("{:<16} {:<7} {:<9} {}\n", entry.name, entry.port, health, entry.objects);
   }
-  out << "kubeconfig: " << (dir / "kubeconfig").string() << "\n";
+  out << fmt::format("kubeconfig: {}\n", (dir / "kubeconfig").string());
   return 0;
 }
 

@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "sandbox/yaml.h"
 
@@ -19,10 +19,8 @@ using nlohmann::json;
 bool read_text(const fs::path& path, std::string* out) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *out = buffer.str();
-  return true;
+  out->assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  return !in.bad();
 }
 
 bool write_text(const fs::path& path, const std::string& content, mode_t mode) {

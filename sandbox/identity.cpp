@@ -10,9 +10,9 @@
 #include <fstream>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <sys/stat.h>
 
+#include "sandbox/daemon_files.h"
 #include "sandbox/pki.h"
 
 namespace mkq::sandbox {
@@ -100,12 +100,9 @@ std::string generate_signing_key() {
 
 bool load_or_create_signing_key(const std::filesystem::path& dir, std::string* pem, std::string* error) {
   const std::filesystem::path path = dir / "sa.key";
-  std::ifstream in(path);
-  if (in) {
-    std::stringstream text;
-    text << in.rdbuf();
-    if (read_key(text.str())) {
-      *pem = text.str();
+  if (std::string text; read_text(path, &text)) {
+    if (read_key(text)) {
+      *pem = std::move(text);
       return true;
     }
     *error = "cannot read the service-account signing key " + path.string();

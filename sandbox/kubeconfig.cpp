@@ -1,7 +1,9 @@
 // The sandbox's kubeconfig and cluster names (declared in daemon.h; apart from
 // the daemon so that tests can use them without a Cluster implementation).
+#include <iterator>
 #include <regex>
-#include <sstream>
+
+#include <fmt/format.h>
 
 #include "sandbox/daemon.h"
 
@@ -16,25 +18,25 @@ std::string make_kubeconfig(const Pki& pki, const std::vector<ClusterPort>& clus
   const std::string ca = base64(pki.ca_cert);
   const std::string cert = base64(pki.admin_cert);
   const std::string key = base64(pki.admin_key);
-  std::ostringstream out;
-  out << "apiVersion: v1\nkind: Config\npreferences: {}\n";
-  out << "current-context: " << (clusters.empty() ? std::string() : clusters.front().name) << "\n";
-  out << "clusters:\n";
+  std::string out;
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, "apiVersion: v1\nkind: Config\npreferences: {{}}\ncurrent-context: {}\nclusters:\n",
+                 clusters.empty() ? std::string() : clusters.front().name);
   for (const ClusterPort& cluster : clusters) {
-    out << "- name: " << cluster.name << "\n  cluster:\n    certificate-authority-data: " << ca
-        << "\n    server: https://127.0.0.1:" << cluster.port << "\n";
+    fmt::format_to(
+        to, "- name: {}\n  cluster:\n    certificate-authority-data: {}\n    server: https://127.0.0.1:{}\n",
+        cluster.name, ca, cluster.port);
   }
-  out << "contexts:\n";
+  out += "contexts:\n";
   for (const ClusterPort& cluster : clusters) {
-    out << "- name: " << cluster.name << "\n  context:\n    cluster: " << cluster.name << "\n    user: " << cluster.name
-        << "\n";
+    fmt::format_to(to, "- name: {0}\n  context:\n    cluster: {0}\n    user: {0}\n", cluster.name);
   }
-  out << "users:\n";
+  out += "users:\n";
   for (const ClusterPort& cluster : clusters) {
-    out << "- name: " << cluster.name << "\n  user:\n    client-certificate-data: " << cert
-        << "\n    client-key-data: " << key << "\n";
+    fmt::format_to(to, "- name: {}\n  user:\n    client-certificate-data: {}\n    client-key-data: {}\n",
+                   cluster.name, cert, key);
   }
-  return out.str();
+  return out;
 }
 
 }  // namespace mkq::sandbox

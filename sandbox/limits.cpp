@@ -1,6 +1,8 @@
 // Request limits (limits.h).
 #include "sandbox/limits.h"
 
+#include <fmt/format.h>
+
 #include "sandbox/request.h"
 #include "sandbox/responses.h"
 
@@ -28,7 +30,7 @@ std::string summarize(const std::string& body) {
 
 ApiResponse request_entity_too_large() {
   return status_error(413, "RequestEntityTooLarge",
-                      "Request entity too large: limit is " + std::to_string(kMaxRequestBodyBytes),
+                      fmt::format("Request entity too large: limit is {}", kMaxRequestBodyBytes),
                       nlohmann::json::object());
 }
 

@@ -8,6 +8,8 @@
 #include <set>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -126,9 +128,9 @@ json pod_cells(const json& pod, std::time_t now) {
   const std::size_t total = containers.is_array() ? containers.size() : 0;
   std::string gates = "<none>";
   const json readiness = json_path_first(pod, ".spec.readinessGates");
-  if (readiness.is_array() && !readiness.empty()) gates = "0/" + std::to_string(readiness.size());
+  if (readiness.is_array() && !readiness.empty()) gates = fmt::format("0/{}", readiness.size());
   return {text_at(pod, ".metadata.name"),
-          std::to_string(ready) + "/" + std::to_string(total),
+          fmt::format("{}/{}", ready, total),
           pod_status(pod),
           std::to_string(restarts),
           age_of(pod, now),

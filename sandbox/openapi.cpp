@@ -1,8 +1,9 @@
 #include "sandbox/openapi.h"
 
 #include <functional>
-#include <sstream>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace mkq::sandbox {
 namespace {
@@ -292,9 +293,7 @@ std::string path_key(const std::string& group, const std::string& version) {
 }
 
 std::string hash_of(const json& document) {
-  std::ostringstream out;
-  out << std::hex << std::uppercase << std::hash<std::string>{}(document.dump());
-  return out.str();
+  return fmt::format("{:X}", std::hash<std::string>{}(document.dump()));
 }
 
 }  // namespace

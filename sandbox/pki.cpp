@@ -13,7 +13,8 @@
 
 #include <fstream>
 #include <memory>
-#include <sstream>
+
+#include "sandbox/daemon_files.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -111,12 +112,7 @@ CertPtr make_cert(EVP_PKEY* key, const Subject& subject, X509* issuer, EVP_PKEY*
 KeyPtr new_key() { return KeyPtr(EVP_EC_gen("P-256")); }
 
 bool read_file(const std::filesystem::path& path, std::string* out) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  *out = buffer.str();
-  return !out->empty();
+  return read_text(path, out) && !out->empty();
 }
 
 bool write_file(const std::filesystem::path& path, const std::string& content, mode_t mode, std::string* error) {

@@ -7,6 +7,8 @@
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
+
 namespace mkq::sandbox {
 namespace {
 
@@ -170,12 +172,11 @@ class Walker {
 
   void walk_array(const nlohmann::json& s, nlohmann::json& v, const std::string& path, int depth) {
     if (const auto it = s.find("maxItems"); it != s.end() && it->is_number() && v.size() > it->get<double>()) {
-      add("FieldValueTooMany", path, "Too many: " + std::to_string(v.size()) + ": must have at most " + it->dump() + " items");
+      add("FieldValueTooMany", path, fmt::format("Too many: {}: must have at most {} items", v.size(), it->dump()));
     }
     if (const auto it = s.find("minItems"); it != s.end() && it->is_number() && v.size() < it->get<double>()) {
       add("FieldValueInvalid", path,
-          "Invalid value: " + std::to_string(v.size()) + ": " + path + " in body should have at least " + it->dump() +
-              " items");
+          fmt::format("Invalid value: {}: {} in body should have at least {} items", v.size(), path, it->dump()));
     }
     const auto items = s.find("items");
     if (items != s.end()) {

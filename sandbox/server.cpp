@@ -20,6 +20,8 @@
 
 #include <sys/socket.h>
 
+#include <fmt/format.h>
+
 namespace mkq::sandbox {
 namespace {
 
@@ -404,9 +406,10 @@ bool HttpsServer::bind(std::string* error) {
   // the system's maximum.
   if (impl_->bound_port > 0 && impl_->listen_socket >= 0) ::listen(impl_->listen_socket, SOMAXCONN);
   if (impl_->bound_port <= 0) {
-    *error = "cannot listen on " + impl_->options.host + ":" +
-             (impl_->options.port == 0 ? std::string("a free port") : std::to_string(impl_->options.port)) +
-             " (is another sandbox running?)";
+    *error = impl_->options.port == 0
+                 ? fmt::format("cannot listen on {}:a free port (is another sandbox running?)", impl_->options.host)
+                 : fmt::format("cannot listen on {}:{} (is another sandbox running?)", impl_->options.host,
+                               impl_->options.port);
     return false;
   }
   return true;

@@ -2,8 +2,9 @@
 
 #include <cctype>
 #include <chrono>
-#include <cstdio>
 #include <optional>
+
+#include <fmt/format.h>
 
 #include "base/time.h"
 #include "sandbox/nodes_pods.h"
@@ -104,8 +105,8 @@ nlohmann::json count_cell(const std::string& path, const nlohmann::json& object)
   };
   if (path == "ready") {
     const nlohmann::json wanted = json_path_first(object, ".spec.replicas");
-    return std::to_string(count(".status.readyReplicas")) + "/" +
-           std::to_string(wanted.is_number_integer() ? wanted.get<long long>() : 1LL);
+    return fmt::format("{}/{}", count(".status.readyReplicas"),
+                       wanted.is_number_integer() ? wanted.get<long long>() : 1LL);
   }
   return count(path);
 }
@@ -200,54 +201,32 @@ bool wants_table(const std::string& accept) {
 }
 
 std::string human_duration(long long seconds) {
-  char buffer[64];
   if (seconds < -1) return "<invalid>";
   if (seconds < 0) return "0s";
-  if (seconds < 60 * 2) {
-    std::snprintf(buffer, sizeof buffer, "%llds", seconds);
-    return buffer;
-  }
+  if (seconds < 60 * 2) return fmt::format("{}s", seconds);
   const long long minutes = seconds / 60;
   if (minutes < 10) {
     const long long s = seconds % 60;
-    if (s == 0) std::snprintf(buffer, sizeof buffer, "%lldm", minutes);
-    else std::snprintf(buffer, sizeof buffer, "%lldm%llds", minutes, s);
-    return buffer;
+    return s == 0 ? fmt::format("{}m", minutes) : fmt::format("{}m{}s", minutes, s);
   }
-  if (minutes < 60 * 3) {
-    std::snprintf(buffer, sizeof buffer, "%lldm", minutes);
-    return buffer;
-  }
+  if (minutes < 60 * 3) return fmt::format("{}m", minutes);
   const long long hours = seconds / 3600;
   if (hours < 8) {
     const long long m = minutes % 60;
-    if (m == 0) std::snprintf(buffer, sizeof buffer, "%lldh", hours);
-    else std::snprintf(buffer, sizeof buffer, "%lldh%lldm", hours, m);
-    return buffer;
+    return m == 0 ? fmt::format("{}h", hours) : fmt::format("{}h{}m", hours, m);
   }
-  if (hours < 48) {
-    std::snprintf(buffer, sizeof buffer, "%lldh", hours);
-    return buffer;
-  }
+  if (hours < 48) return fmt::format("{}h", hours);
   if (hours < 24 * 8) {
     const long long h = hours % 24;
-    if (h == 0) std::snprintf(buffer, sizeof buffer, "%lldd", hours / 24);
-    else std::snprintf(buffer, sizeof buffer, "%lldd%lldh", hours / 24, h);
-    return buffer;
+    return h == 0 ? fmt::format("{}d", hours / 24) : fmt::format("{}d{}h", hours / 24, h);
   }
-  if (hours < 24 * 365 * 2) {
-    std::snprintf(buffer, sizeof buffer, "%lldd", hours / 24);
-    return buffer;
-  }
+  if (hours < 24 * 365 * 2) return fmt::format("{}d", hours / 24);
   if (hours < 24 * 365 * 8) {
     const long long days = hours / 24;
     const long long dy = days % 365;
-    if (dy == 0) std::snprintf(buffer, sizeof buffer, "%lldy", days / 365);
-    else std::snprintf(buffer, sizeof buffer, "%lldy%lldd", days / 365, dy);
-    return buffer;
+    return dy == 0 ? fmt::format("{}y", days / 365) : fmt::format("{}y{}d", days / 365, dy);
   }
-  std::snprintf(buffer, sizeof buffer, "%lldy", hours / 24 / 365);
-  return buffer;
+  return fmt::format("{}y", hours / 24 / 365);
 }
 
 long long parse_timestamp(const std::string& text) {

@@ -3,6 +3,8 @@
 
 #include <ctime>
 
+#include <fmt/format.h>
+
 #include "sandbox/auth.h"
 #include "sandbox/identity.h"
 #include "sandbox/pki.h"
@@ -55,13 +57,13 @@ std::optional<ApiResponse> read_expiration(const ClusterState& state, const json
   if (*seconds < (short_tokens ? 1 : kMinTokenSeconds)) {
     return invalid(info, name,
                    {{"FieldValueInvalid", "spec.expirationSeconds",
-                     "Invalid value: " + std::to_string(*seconds) + ": may not specify a duration less than " +
-                         (short_tokens ? std::string("1 second") : std::string("10 minutes"))}});
+                     fmt::format("Invalid value: {}: may not specify a duration less than {}", *seconds,
+                                 short_tokens ? "1 second" : "10 minutes")}});
   }
   if (*seconds > (1LL << 32)) {
     return invalid(info, name, {{"FieldValueTooLong", "spec.expirationSeconds",
-                                 "Invalid value: " + std::to_string(*seconds) +
-                                     ": may not specify a duration larger than 2^32 seconds"}});
+                                 fmt::format("Invalid value: {}: may not specify a duration larger than 2^32 seconds",
+                                             *seconds)}});
   }
   return std::nullopt;
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <chrono>
 
+#include <fmt/format.h>
+
 #include "sandbox/responses.h"
 #include "sandbox/selector.h"
 #include "sandbox/table.h"
@@ -157,7 +159,7 @@ ApiResponse watch(const std::shared_ptr<ClusterState>& state, const ApiRequest& 
     }
     const std::int64_t oldest = state->store->oldest_watchable_rv();
     if (from < oldest) {
-      initial.push_back(expired_line("too old resource version: " + rv_text + " (" + std::to_string(oldest + 1) + ")"));
+      initial.push_back(expired_line(fmt::format("too old resource version: {} ({})", rv_text, oldest + 1)));
       from = -1;  // the stream ends after the error
     }
   }

@@ -3,6 +3,8 @@
 
 #include <cctype>
 
+#include <fmt/format.h>
+
 namespace mkq::sandbox::cel {
 namespace {
 
@@ -38,7 +40,7 @@ bool is_qualified_part(const std::string& s) {
   return true;
 }
 
-std::string max_length(std::size_t n) { return "must be no more than " + std::to_string(n) + " characters"; }
+std::string max_length(std::size_t n) { return fmt::format("must be no more than {} characters", n); }
 
 const char* const kLabelMessage =
     "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end "

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <limits>
 
+#include <fmt/format.h>
+
 namespace mkq::sandbox::cel {
 namespace {
 
@@ -497,8 +499,9 @@ std::string located_error(const std::string& text, int offset, const std::string
   const std::size_t line_end = text.find('\n', line_start);
   const std::string line_text = text.substr(line_start, line_end == std::string::npos ? std::string::npos : line_end - line_start);
   const int column = offset - static_cast<int>(line_start);
-  return "ERROR: <input>:" + std::to_string(line) + ":" + std::to_string(column + 1) + ": " + message + "\n | " +
-         line_text + "\n | " + std::string(static_cast<std::size_t>(column), '.') + "^";
+  // The caret under the column, after `column` dots (cel-go's pointer line).
+  return fmt::format("ERROR: <input>:{}:{}: {}\n | {}\n | {:.>{}}", line, column + 1, message, line_text, '^',
+                     column + 1);
 }
 
 base::Result<ExprPtr> parse(const std::string& text) {
