@@ -3,12 +3,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 #include <unistd.h>
+
+#include <fmt/format.h>
 
 #include "base/style.h"
 #include "cli/commands.h"
@@ -175,7 +176,7 @@ int run(int argc, char** argv) {
     // --help and --version exit 0; any usage error exits 1, as every other error does.
     if (e.get_exit_code() != 0) {
       if (const std::optional<std::string> hint = usage_hint(app, words)) {
-        std::fprintf(stderr, "mkq: error: %s\n", hint->c_str());
+        fmt::print(stderr, "mkq: error: {}\n", *hint);
         return 1;
       }
     }
@@ -217,13 +218,16 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   // The one boundary where an unexpected exception becomes a message: no user
-  // input may end in a raw C++ exception or an abort.
+  // input may end in a raw C++ exception or an abort. Plain stdio here, not
+  // {fmt}: a handler must not throw (fmt::print throws when it cannot write).
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
     std::fputs("mkq: error: out of memory\n", stderr);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "mkq: internal error: %s\n", e.what());
+    std::fputs("mkq: internal error: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
   } catch (...) {
     std::fputs("mkq: internal error\n", stderr);
   }
