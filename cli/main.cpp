@@ -17,6 +17,7 @@
 #include "cli/cmd_controller.h"
 #include "cli/cmd_controller_manifests.h"
 #include "cli/cmd_import.h"
+#include "cli/state_commands.h"
 #include "cli/usage_hint.h"
 
 namespace {
@@ -137,6 +138,7 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 10000));
 
   mkq::cli::ClusterCommands cluster_commands(app);
+  mkq::cli::StateCommands state_commands(app);
   mkq::cli::ControllerCommand controller_command(app, cluster_commands);
   mkq::cli::ImportCommand import_command(app, cluster_commands);
 
@@ -208,6 +210,7 @@ int run(int argc, char** argv) {
   if (*man_cmd) return mkq::cli::run_man(app);
   if (*version_cmd) return mkq::cli::run_version(version_format == "json" ? OutputFormat::Json : OutputFormat::Text);
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
+  if (const std::optional<int> code = state_commands.run(global)) return *code;
   if (const std::optional<int> code = import_command.run(global)) return *code;
   if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself
   if (const std::optional<int> code = controller_command.run(global)) return *code;
