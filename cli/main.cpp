@@ -123,7 +123,7 @@ int run(int argc, char** argv) {
     static const std::map<std::string, std::string> descriptions = {
         {"up", "Start the sandbox in the background; return when every cluster is ready"},
         {"down", "Stop the sandbox (every object is kept for the next start)"},
-        {"status", "List the clusters, their ports and object counts"},
+        {"status", "List the clusters, their ports and object counts (exit 3 when the sandbox is not running)"},
         {"serve", "Run the sandbox in the foreground until SIGTERM or Ctrl-C"}};
     sandbox_cmd->add_subcommand(action, descriptions.at(action))->callback([&sandbox, action] {
       sandbox.action = action;

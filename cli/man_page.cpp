@@ -106,11 +106,11 @@ std::string man_page(const CommandInfo& root, std::string_view version) {
   fmt::format_to(to,
                  ".SH ENVIRONMENT\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, no color (as {}).\n"
                  ".SH EXIT STATUS\n0 when the command did all it was asked; 1 on any error (a check that finds an "
-                 "error, a change that failed); 2 when {} has changes to show; 130 when an apply, destroy or rotate "
-                 "was stopped by a signal.\n"
+                 "error, a change that failed); 2 when {} has changes to show; 3 when {} finds the sandbox not "
+                 "running; 130 when an apply, destroy or rotate was stopped by a signal.\n"
                  ".SH SEE ALSO\n{}(1). The documentation in the docs/ folder of mkq's source: language.md, "
                  "apply.md, render.md, sandbox.md, json.md.\n",
-                 bold("--no-color"), bold("plan --detailed-exitcode"), bold("kubectl"));
+                 bold("--no-color"), bold("plan --detailed-exitcode"), bold("sandbox status"), bold("kubectl"));
   return out;
 }
 
