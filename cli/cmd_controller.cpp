@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/interrupt.h"
 #include "cli/run_options.h"
 #include "cli/terminal_ui.h"
@@ -20,7 +21,7 @@ namespace {
 // The controller's log on stderr: "mkq: controller: ..." and "mkq: error: ...".
 class StderrLog final : public controller::Log {
  public:
-  void line(const std::string& text) override { fmt::print(stderr, "mkq: controller: {}\n", text); }
+  void line(const std::string& text) override { base::print(stderr, "mkq: controller: {}\n", text); }
   void error(const std::string& text) override { error_line(text); }
 };
 

@@ -10,6 +10,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/compile.h"
 #include "cli/terminal_ui.h"
 #include "compiler/kueue/yaml_emit.h"
@@ -64,7 +65,7 @@ std::optional<int> ControllerManifestsCommand::run(const GlobalOptions& global) 
     error_line(manifests.error().message);
     return 1;
   }
-  for (const std::string& warning : manifests.value().warnings) fmt::print(stderr, "mkq: warning: {}\n", warning);
+  for (const std::string& warning : manifests.value().warnings) base::print(stderr, "mkq: warning: {}\n", warning);
   const std::string text = render(manifests.value());
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;

@@ -12,6 +12,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "runtime/operation/hints.h"
 #include "compiler/sema/analyze.h"
@@ -90,7 +91,7 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
         continue;
       }
       if (read.status != sema::FileText::Status::Read) {
-        fmt::print(stderr, "mkq: error: cannot read {}\n", path.string());
+        base::print(stderr, "mkq: error: cannot read {}\n", path.string());
         failed = true;
         continue;
       }
@@ -102,13 +103,13 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
       const std::string formatted = syntax::format_file(*file, sources.file(id));
       if (formatted == *text) continue;
       if (options.check) {
-        fmt::print("{}\n", path.string());
+        base::print("{}\n", path.string());
         ++unformatted;
       } else if (!write_atomically(path, formatted)) {
-        fmt::print(stderr, "mkq: error: cannot write {}\n", path.string());
+        base::print(stderr, "mkq: error: cannot write {}\n", path.string());
         failed = true;
       } else if (global.verbose) {
-        fmt::print(stderr, "formatted {}\n", path.string());
+        base::print(stderr, "formatted {}\n", path.string());
       }
     }
   }
@@ -118,8 +119,8 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
     for (const std::string& path : options.paths) {
       if (path != ".") fmt::format_to(std::back_inserter(command), " {}", operation::shell_word(path));
     }
-    fmt::print(stderr, "mkq: {} file{} would be reformatted (run `{}`)\n", unformatted, unformatted == 1 ? "" : "s",
-               command);
+    base::print(stderr, "mkq: {} file{} would be reformatted (run `{}`)\n", unformatted, unformatted == 1 ? "" : "s",
+                command);
   }
   return failed || diagnostics.has_errors() || unformatted > 0 ? 1 : 0;
 }

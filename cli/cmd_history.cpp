@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
@@ -68,14 +69,14 @@ int history_run(const state::StateStore& store, const std::string& run_text, boo
     print_document(run_json(*run, true));
     return 0;
   }
-  fmt::print("run {}: {}, {}\n", run->id, run->command, run->result);
+  base::print("run {}: {}, {}\n", run->id, run->command, run->result);
   print_table({{"started:", run->started_at},
                {"finished:", or_dash(run->finished_at)},
                {"policy:", or_dash(run->policy_digest)},
                {"serial:", fmt::format("{} -> {}", run->serial_before, run->serial_after)}});
-  fmt::print("\n");
+  base::print("\n");
   if (run->objects.empty()) {
-    fmt::print("no objects in this run\n");
+    base::print("no objects in this run\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ACTION", "ADDRESS", "RESULT", "MESSAGE"}};
@@ -98,7 +99,7 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
     if (options.json) {
       print_document(Json{{"runs", Json::array()}});
     } else {
-      fmt::print("no state at {}\n", options.state_path);
+      base::print("no state at {}\n", options.state_path);
     }
     return 0;
   }
@@ -117,7 +118,7 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
     return 0;
   }
   if (runs.empty()) {
-    fmt::print("no runs in the history\n");
+    base::print("no runs in the history\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ID", "STARTED", "COMMAND", "RESULT", "OBJECTS"}};

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/run_options.h"
 #include "cli/terminal_ui.h"
 #include "runtime/importer/adopt.h"
@@ -59,7 +60,7 @@ bool write_new_file(const fs::path& path, const std::string& text) {
 void print_findings(const importer::Imported& imported) {
   for (const importer::Finding& finding : imported.findings) {
     const bool note = finding.kind == importer::Finding::Kind::Note;
-    fmt::print(stderr, "mkq: {}: {}\n", note ? "note" : "warning", importer::describe(finding));
+    base::print(stderr, "mkq: {}: {}\n", note ? "note" : "warning", importer::describe(finding));
   }
 }
 
@@ -152,12 +153,12 @@ int ImportCommand::adopt(const fs::path& file, std::size_t represented, const Gl
         "--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is written; `mkq "
         "plan {}` shows it):",
         file.string()));
-    for (const std::string& line : adopted.refused) fmt::print(stderr, "  {}\n", line);
+    for (const std::string& line : adopted.refused) base::print(stderr, "  {}\n", line);
     return 1;
   }
   if (adopted.apply.stop != operation::Stop::None) return 1;
   if (adopted.apply.report && !adopted.apply.report->success()) return 1;
-  fmt::print(stderr, "mkq: adopted {} objects; the state records them as existing before mkq\n", represented);
+  base::print(stderr, "mkq: adopted {} objects; the state records them as existing before mkq\n", represented);
   return 0;
 }
 
@@ -181,18 +182,18 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
     error_line(base::render(imported.error()));
     return 1;
   }
-  for (const std::string& note : notes) fmt::print(stderr, "mkq: note: {}\n", note);
+  for (const std::string& note : notes) base::print(stderr, "mkq: note: {}\n", note);
   print_findings(imported.value());
   if (output_.empty()) {
-    fmt::print("{}", imported.value().policy);
+    base::print("{}", imported.value().policy);
     return 0;
   }
   const fs::path file = policy_file(output_);
   if (!write_new_file(file, imported.value().policy)) return 1;
   std::size_t read_count = 0;
   for (const importer::ClusterSource& c : snapshot->clusters) read_count += c.objects.size();
-  fmt::print(stderr, "mkq: wrote {} ({} objects read, {} as they are)\n", file.string(), read_count,
-             imported.value().represented.size());
+  base::print(stderr, "mkq: wrote {} ({} objects read, {} as they are)\n", file.string(), read_count,
+              imported.value().represented.size());
   return adopt_ ? adopt(file, imported.value().represented.size(), global) : 0;
 }
 

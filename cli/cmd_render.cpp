@@ -17,6 +17,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/compile.h"
 #include "cli/render_dir.h"
@@ -96,10 +97,10 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
   // format. A directory of that name that already exists is taken as meant.
   for (const char* format : {"json", "yaml", "yml"}) {
     if (options.output_dir == format && !fs::is_directory(options.output_dir)) {
-      fmt::print(stderr,
-                 "mkq: error: -o takes a directory to write one file per cluster into, not a format; did you mean "
-                 "--format {}?\n",
-                 std::string_view(format) == "yml" ? "yaml" : format);
+      base::print(stderr,
+                  "mkq: error: -o takes a directory to write one file per cluster into, not a format; did you mean "
+                  "--format {}?\n",
+                  std::string_view(format) == "yml" ? "yaml" : format);
       return 1;
     }
   }
@@ -111,10 +112,10 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
   // Live-dependent orders are written at plan time (runtime/reconcile/capacity.h); render keeps the compiled one.
   for (const sema::model::Dispatch& dispatch : compiled.policy->dispatches) {
     if (!dispatch.selector || !dispatch.selector->resource) continue;
-    fmt::print(stderr,
-               "mkq: note: dispatch '{}' lists its workers most free {} first, as read when mkq plans; rendered here "
-               "by name\n",
-               dispatch.name, dispatch.selector->resource->value);
+    base::print(stderr,
+                "mkq: note: dispatch '{}' lists its workers most free {} first, as read when mkq plans; rendered here "
+                "by name\n",
+                dispatch.name, dispatch.selector->resource->value);
   }
   const auto start = std::chrono::steady_clock::now();
   const kueue::ClusterLowering lowering(*compiled.policy, operation::lower_options(compiled));

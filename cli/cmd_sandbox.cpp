@@ -3,8 +3,7 @@
 #include <cctype>
 #include <iostream>
 
-#include <fmt/format.h>
-
+#include "base/print.h"
 #include "cli/commands.h"
 #include "compiler/kueue/crds.h"
 #include "sandbox/daemon.h"
@@ -51,7 +50,7 @@ int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*glo
   if (options.action == "down") return sandbox::sandbox_down(sandbox, std::cout, std::cerr);
   if (options.action == "status") return sandbox_status(sandbox);
   if (options.action == "serve") return sandbox::sandbox_serve(sandbox, std::cout, std::cerr);
-  fmt::print(stderr, "mkq: error: say what to do: mkq sandbox up|down|status|serve\n");
+  base::print(stderr, "mkq: error: say what to do: mkq sandbox up|down|status|serve\n");
   return 1;
 }
 

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
@@ -58,7 +59,7 @@ int state_list(const state::StateStore& store, bool json) {
     return 0;
   }
   if (entries.empty()) {
-    fmt::print("no objects in the state\n");
+    base::print("no objects in the state\n");
     warn_orphaned_chunks(store);
     return 0;
   }
@@ -129,12 +130,12 @@ int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
     return 0;
   }
   if (!released) {
-    fmt::print("no lock held\n");
+    base::print("no lock held\n");
     return 0;
   }
-  fmt::print("released the lock of {}\n", holder.describe());
+  base::print("released the lock of {}\n", holder.describe());
   if (holder.runs_here()) {
-    fmt::print(stderr, "mkq: warning: process {} still runs; it may still be applying\n", holder.pid);
+    base::print(stderr, "mkq: warning: process {} still runs; it may still be applying\n", holder.pid);
   }
   return 0;
 }
@@ -179,7 +180,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   switch (*locked) {
     case state::LockResult::Acquired: break;
     case state::LockResult::AcquiredStale:
-      fmt::print(stderr, "mkq: took over a stale lock: {} ({})\n", holder.describe(), holder.why_stale());
+      base::print(stderr, "mkq: took over a stale lock: {} ({})\n", holder.describe(), holder.why_stale());
       break;
     case state::LockResult::Held:
       error_line(lock_held_message(options.state_path, holder, options.policy_path, options.state_option));
@@ -204,8 +205,8 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   }
   const base::Result<std::int64_t> recorded = state::record_finished_run(store, "state rm", outcomes, "success");
   if (!recorded) {
-    fmt::print(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: {}\n",
-               base::render(recorded.error()));
+    base::print(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: {}\n",
+                base::render(recorded.error()));
   }
   if (options.json) {
     Json out = Json::array();
@@ -213,9 +214,9 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
     print_document(Json{{"forgotten", std::move(out)}});
     return 0;
   }
-  for (const state::InventoryEntry& entry : result.forgotten) fmt::print("forgot {}\n", entry.ref.address());
-  fmt::print("forgot {} object{}; no cluster was touched\n", result.forgotten.size(),
-             result.forgotten.size() == 1 ? "" : "s");
+  for (const state::InventoryEntry& entry : result.forgotten) base::print("forgot {}\n", entry.ref.address());
+  base::print("forgot {} object{}; no cluster was touched\n", result.forgotten.size(),
+              result.forgotten.size() == 1 ? "" : "s");
   return 0;
 }
 
@@ -231,7 +232,7 @@ int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*
       if (options.json) {
         print_document(Json{{"objects", Json::array()}});
       } else {
-        fmt::print("no state at {}\n", options.state_path);
+        base::print("no state at {}\n", options.state_path);
       }
       return 0;
     }

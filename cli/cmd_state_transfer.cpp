@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
@@ -54,11 +55,11 @@ int run_state_transfer(const StateCommandOptions& options) {
                       {"serial", done.value().serial},
                       {"replaced", done.value().replaced}}}});
   } else if (push) {
-    fmt::print("pushed {} to {} (lineage {}, serial {})\n", options.file, options.state_path, done.value().lineage,
-               done.value().serial);
+    base::print("pushed {} to {} (lineage {}, serial {})\n", options.file, options.state_path, done.value().lineage,
+                done.value().serial);
   } else {
-    fmt::print("pulled {} into {} (lineage {}, serial {})\n", options.state_path, options.file, done.value().lineage,
-               done.value().serial);
+    base::print("pulled {} into {} (lineage {}, serial {})\n", options.state_path, options.file, done.value().lineage,
+                done.value().serial);
   }
   return 0;
 }

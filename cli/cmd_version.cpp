@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "compiler/facts/kueue.h"
 #include "mkq_commit.h"
@@ -24,11 +25,11 @@ int run_version(OutputFormat format) {
                             {"standard", standard},
                             {"kueue_api_versions", {std::string(facts::kKueueApiVersion)}},
                             {"kueue_config_api_version", std::string(facts::kKueueConfigApiVersion)}};
-    fmt::print("{}\n", out.dump(2));
+    base::print("{}\n", out.dump(2));
     return 0;
   }
-  fmt::print("mkq {}\ncommit {}\nbuilt with {}, {}\nKueue API {} (configuration {})\n", MKQ_VERSION, MKQ_COMMIT,
-             compiler, standard, facts::kKueueApiVersion, facts::kKueueConfigApiVersion);
+  base::print("mkq {}\ncommit {}\nbuilt with {}, {}\nKueue API {} (configuration {})\n", MKQ_VERSION, MKQ_COMMIT,
+              compiler, standard, facts::kKueueApiVersion, facts::kKueueConfigApiVersion);
   return 0;
 }
 

@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include <fmt/format.h>
+#include "base/print.h"
 
 namespace mkq::cli {
 
@@ -30,7 +30,7 @@ void print_timings(const Compilation& compiled, const GlobalOptions& global) {
 
 void print_timing(const sema::StageTiming& timing, const GlobalOptions& global) {
   if (!global.verbose) return;
-  fmt::print(stderr, "mkq: {:<8} {:8.1f} ms\n", timing.stage, timing.milliseconds);
+  base::print(stderr, "mkq: {:<8} {:8.1f} ms\n", timing.stage, timing.milliseconds);
 }
 
 }  // namespace mkq::cli

@@ -9,8 +9,7 @@
 #include <vector>
 #include <unistd.h>
 
-#include <fmt/format.h>
-
+#include "base/print.h"
 #include "base/style.h"
 #include "cli/commands.h"
 #include "cli/cluster_commands.h"
@@ -178,7 +177,7 @@ int run(int argc, char** argv) {
     // --help and --version exit 0; any usage error exits 1, as every other error does.
     if (e.get_exit_code() != 0) {
       if (const std::optional<std::string> hint = usage_hint(app, words)) {
-        fmt::print(stderr, "mkq: error: {}\n", *hint);
+        mkq::base::print(stderr, "mkq: error: {}\n", *hint);
         return 1;
       }
     }
@@ -221,8 +220,8 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   // The one boundary where an unexpected exception becomes a message: no user
-  // input may end in a raw C++ exception or an abort. Plain stdio here, not
-  // {fmt}: a handler must not throw (fmt::print throws when it cannot write).
+  // input may end in a raw C++ exception or an abort. Plain stdio here: a
+  // handler must not throw, and formatting may allocate.
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/print.h"
 #include "cli/interrupt.h"
 #include "runtime/operation/hints.h"
 
@@ -49,9 +50,9 @@ std::string tally(int done, int failed, int skipped, int not_started) {
 void print_drains(const std::vector<reconcile::Drain>& drains) {
   for (const reconcile::Drain& drain : drains) {
     if (drain.running.empty()) continue;
-    fmt::print("\nDrain: --drain-timeout 0: {} still ran on {} when its objects were deleted: {}\n",
-               count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads"), drain.worker,
-               fmt::join(drain.running, ", "));
+    base::print("\nDrain: --drain-timeout 0: {} still ran on {} when its objects were deleted: {}\n",
+                count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads"), drain.worker,
+                fmt::join(drain.running, ", "));
   }
 }
 
@@ -92,9 +93,9 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
   print_drains(report.drains);
   if (report.success()) {
     if (planned > 0) {
-      fmt::print("\n{} complete! Resources: {}.\n", operation.title, resources);
+      base::print("\n{} complete! Resources: {}.\n", operation.title, resources);
     } else if (report.waited > 0) {
-      fmt::print("\nEvery Kueue object is Active ({} of {}).\n", report.waited, report.waited);
+      base::print("\nEvery Kueue object is Active ({} of {}).\n", report.waited, report.waited);
     }
     return 0;
   }
@@ -120,7 +121,7 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     fmt::format_to(std::back_inserter(headline), "; {} of {} not Active", report.wait_failures.size(),
                    count_of(report.waited, "Kueue object", "Kueue objects"));
   }
-  fmt::print("\n{}.\n", headline);
+  base::print("\n{}.\n", headline);
 
   std::size_t width = 0;
   for (const reconcile::ClusterOutcome& cluster : report.clusters) width = std::max(width, cluster.cluster.size());
@@ -136,27 +137,27 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     } else {
       text = tally(cluster.done, cluster.failed, cluster.skipped, cluster.not_started);
     }
-    fmt::print("  {:<{}}  {}\n", cluster.cluster, width, text);
+    base::print("  {:<{}}  {}\n", cluster.cluster, width, text);
   }
 
   bool any_failure = false;
   for (const reconcile::ObjectResult& result : report.results) {
     if (result.outcome != reconcile::Outcome::Failed && result.outcome != reconcile::Outcome::Skipped) continue;
-    if (!any_failure) fmt::print("Failures:\n");
+    if (!any_failure) base::print("Failures:\n");
     any_failure = true;
     if (result.ref == base::ObjectRef{}) {  // the whole run's
-      fmt::print("  {}\n", result.message);
+      base::print("  {}\n", result.message);
     } else {
-      fmt::print("  {}: {}\n", result.ref.address(), result.message);
+      base::print("  {}: {}\n", result.ref.address(), result.message);
     }
   }
-  if (!report.wait_failures.empty()) fmt::print("Not Active:\n");
-  for (const std::string& failure : report.wait_failures) fmt::print("  {}\n", failure);
+  if (!report.wait_failures.empty()) base::print("Not Active:\n");
+  for (const std::string& failure : report.wait_failures) base::print("  {}\n", failure);
 
   // The next step: what to run, once what stopped this run is dealt with.
   const bool only_not_active = !any_failure && unreachable.empty() && !report.interrupted;
   if (only_not_active) {
-    fmt::print("Next: see every object's condition with\n  {}\n", command_line("status", operation));
+    base::print("Next: see every object's condition with\n  {}\n", command_line("status", operation));
   } else {
     std::string when;
     if (!unreachable.empty()) {
@@ -167,9 +168,9 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     std::string what = "apply what is left (it shows the plan first)";
     if (operation.command == "destroy") what = "destroy what is left";
     if (operation.command == "credentials rotate") what = "rotate again";
-    fmt::print("Next: {}{}:\n  {}\n", when, what, command_line(operation.command, operation));
+    base::print("Next: {}{}:\n  {}\n", when, what, command_line(operation.command, operation));
   }
-  if (run_id > 0) fmt::print("Every object's outcome: {}\n", history_line(run_id, operation));
+  if (run_id > 0) base::print("Every object's outcome: {}\n", history_line(run_id, operation));
   return report.interrupted ? kInterruptedExit : 1;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "base/style.h"
 
 namespace mkq::cli {
@@ -73,7 +74,7 @@ void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
       ++line.done;
       const std::string done = event.message.empty() ? past(event.action) : event.message;
       line.current = object + " " + done;
-      if (!terminal_) fmt::print(stderr, "{}: {} {}\n", event.ref.cluster, object, done);
+      if (!terminal_) base::print(stderr, "{}: {} {}\n", event.ref.cluster, object, done);
       break;
     }
     case Phase::Failed:
@@ -81,16 +82,16 @@ void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
       ++line.failed;
       line.current = object + " failed";
       if (!terminal_) {
-        fmt::print(stderr, "{}: {} failed: {}\n", event.ref.cluster, object, event.message);
+        base::print(stderr, "{}: {} failed: {}\n", event.ref.cluster, object, event.message);
       }
       break;
     case Phase::Waiting:
       line.current = "waiting for " + object + ": " + event.message;
-      if (!terminal_) fmt::print(stderr, "{}: waiting for {}: {}\n", event.ref.cluster, object, event.message);
+      if (!terminal_) base::print(stderr, "{}: waiting for {}: {}\n", event.ref.cluster, object, event.message);
       break;
     case Phase::Ready:
       line.current = object + " Active";
-      if (!terminal_) fmt::print(stderr, "{}: {} is Active\n", event.ref.cluster, object);
+      if (!terminal_) base::print(stderr, "{}: {} is Active\n", event.ref.cluster, object);
       break;
   }
   if (terminal_) redraw();

@@ -14,6 +14,8 @@
 #include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
+#include "base/print.h"
+
 namespace mkq::cli {
 
 namespace {
@@ -121,7 +123,7 @@ RenderDirChanges render_dir_changes(const std::vector<std::string>& present, con
 
 int write_render_dir(const fs::path& dir, const std::map<std::string, std::string>& files) {
   const auto fail = [](const std::string& message) {
-    fmt::print(stderr, "mkq: error: {}\n", message);
+    base::print(stderr, "mkq: error: {}\n", message);
     return 1;
   };
   std::error_code ec;

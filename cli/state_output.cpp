@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "base/print.h"
 #include "cli/terminal_ui.h"
 #include "runtime/operation/state_open.h"
 
@@ -13,7 +14,7 @@ namespace mkq::cli {
 void print_document(const OrderedJson& fields) {
   OrderedJson document{{"format_version", kStateJsonFormatVersion}};
   for (const auto& [key, value] : fields.items()) document[key] = value;
-  fmt::print("{}\n", document.dump(2));
+  base::print("{}\n", document.dump(2));
 }
 
 void print_table(const std::vector<std::vector<std::string>>& rows) {
@@ -33,7 +34,7 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
     while (text.size() > start && text.back() == ' ') text.pop_back();
     text += '\n';
   }
-  fmt::print("{}", text);
+  base::print("{}", text);
 }
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
@@ -45,11 +46,11 @@ void warn_orphaned_chunks(const state::StateStore& store) {
   const base::Result<std::vector<std::string>> orphans = store.orphaned_chunks();
   if (!orphans || orphans->empty()) return;
   const bool one = orphans->size() == 1;
-  fmt::print(stderr,
-             "mkq: warning: {} chunk Secret{} of {} {} named by no index (left by an interrupted write): {}; the next "
-             "write to the state removes {}\n",
-             orphans->size(), one ? "" : "s", store.location(), one ? "is" : "are", fmt::join(*orphans, ", "),
-             one ? "it" : "them");
+  base::print(stderr,
+              "mkq: warning: {} chunk Secret{} of {} {} named by no index (left by an interrupted write): {}; the next "
+              "write to the state removes {}\n",
+              orphans->size(), one ? "" : "s", store.location(), one ? "is" : "are", fmt::join(*orphans, ", "),
+              one ? "it" : "them");
 }
 
 std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,

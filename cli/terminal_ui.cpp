@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include "base/print.h"
 #include "cli/compile.h"
 #include "cli/interrupt.h"
 
@@ -27,7 +28,7 @@ class InterruptCancellation : public operation::Cancellation {
 
 }  // namespace
 
-void error_line(const std::string& message) { fmt::print(stderr, "mkq: error: {}\n", message); }
+void error_line(const std::string& message) { base::print(stderr, "mkq: error: {}\n", message); }
 
 TerminalUi::TerminalUi(const GlobalOptions& global, PlanFormat format) : global_(global), format_(format) {}
 
@@ -40,8 +41,8 @@ void TerminalUi::compiled(const operation::Compilation& compilation) {
 // /home/a/.kube/config (~/.kube/config): manager -> context kind-manager, ..."
 void TerminalUi::target(const operation::TargetChoice& choice) {
   if (choice.sandbox) {
-    fmt::print(stderr, "mkq: target: the sandbox at {}{}\n", choice.sandbox_dir,
-               choice.sandbox_asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
+    base::print(stderr, "mkq: target: the sandbox at {}{}\n", choice.sandbox_dir,
+                choice.sandbox_asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
     return;
   }
   constexpr std::size_t kListed = 8;
@@ -55,14 +56,14 @@ void TerminalUi::target(const operation::TargetChoice& choice) {
     if (!routes[i].own_file.empty()) fmt::format_to(out, " in {}", routes[i].own_file);
   }
   if (routes.size() > kListed) fmt::format_to(out, ", and {} more", routes.size() - kListed);
-  fmt::print(stderr, "{}\n", line);
+  base::print(stderr, "{}\n", line);
 }
 
-void TerminalUi::notice(const std::string& text) { fmt::print(stderr, "mkq: {}\n", text); }
+void TerminalUi::notice(const std::string& text) { base::print(stderr, "mkq: {}\n", text); }
 
 void TerminalUi::error(const std::string& text) { error_line(text); }
 
-void TerminalUi::output(const std::string& text) { fmt::print(stderr, "{}", text); }
+void TerminalUi::output(const std::string& text) { base::print(stderr, "{}", text); }
 
 namespace {
 
@@ -83,7 +84,7 @@ void print_pacing(const operation::Timing::Pacing& pacing) {
              (pacing.priority_and_fairness ? " (the server announces API Priority and Fairness)" : "");
       break;
   }
-  fmt::print(stderr, "mkq: {}: {}\n", pacing.cluster, line);
+  base::print(stderr, "mkq: {}: {}\n", pacing.cluster, line);
 }
 
 }  // namespace
@@ -92,16 +93,16 @@ void TerminalUi::timing(const operation::Timing& timing) {
   if (!global_.verbose) return;
   switch (timing.step) {
     case operation::Timing::Step::Refresh:
-      fmt::print(stderr, "mkq: refresh  {:8.1f} ms ({} LISTs, {} requests in all)\n", timing.milliseconds, timing.lists,
-                 timing.requests);
+      base::print(stderr, "mkq: refresh  {:8.1f} ms ({} LISTs, {} requests in all)\n", timing.milliseconds,
+                  timing.lists, timing.requests);
       for (const operation::Timing::Pacing& pacing : timing.pacing) print_pacing(pacing);
       break;
     case operation::Timing::Step::Apply:
-      fmt::print(stderr, "mkq: {:<7} {:8.1f} ms ({} requests, {} retried, {} TLS connections in all)\n", timing.command,
-                 timing.milliseconds, timing.requests, timing.retries, timing.connections);
+      base::print(stderr, "mkq: {:<7} {:8.1f} ms ({} requests, {} retried, {} TLS connections in all)\n",
+                  timing.command, timing.milliseconds, timing.requests, timing.retries, timing.connections);
       break;
     case operation::Timing::Step::Status:
-      fmt::print(stderr, "mkq: status   {:8.1f} ms ({} LISTs)\n", timing.milliseconds, timing.lists);
+      base::print(stderr, "mkq: status   {:8.1f} ms ({} LISTs)\n", timing.milliseconds, timing.lists);
       break;
   }
 }
@@ -123,10 +124,10 @@ bool TerminalUi::confirm(const reconcile::Plan& plan) {
                            plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply"));
     return false;
   }
-  fmt::print(stderr, "\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+  base::print(stderr, "\nDo you want to perform these actions? Only 'yes' will be accepted: ");
   std::string answer;
   if (!std::getline(std::cin, answer) || answer != "yes") {
-    fmt::print(stderr, "mkq: cancelled, nothing was changed\n");
+    base::print(stderr, "mkq: cancelled, nothing was changed\n");
     return false;
   }
   return true;
@@ -148,7 +149,7 @@ void TerminalUi::end_apply(const reconcile::ApplyReport& report) {
 }
 
 void TerminalUi::status_poll(std::size_t active, std::size_t total) {
-  fmt::print(stderr, "mkq: waiting: {} of {} objects Active\n", active, total);
+  base::print(stderr, "mkq: waiting: {} of {} objects Active\n", active, total);
 }
 
 }  // namespace mkq::cli
