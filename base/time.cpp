@@ -3,8 +3,10 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <ctime>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace mkq::base {
 
@@ -56,9 +58,9 @@ std::string format_micro_time(TimePoint time) {
   long long micros = since_epoch % 1000000;
   if (micros < 0) micros += 1000000;
   const TimePoint whole = time - std::chrono::microseconds(micros);
-  char fraction[16];
-  std::snprintf(fraction, sizeof fraction, ".%06lldZ", micros);
-  return formatted(utc_of(whole), "%Y-%m-%dT%H:%M:%S") + fraction;
+  std::string out = formatted(utc_of(whole), "%Y-%m-%dT%H:%M:%S");
+  fmt::format_to(std::back_inserter(out), ".{:06}Z", micros);
+  return out;
 }
 
 std::string format_rfc3339_local(TimePoint time) {
@@ -69,9 +71,8 @@ std::string format_rfc3339_local(TimePoint time) {
   const long offset = local.tm_gmtoff;
   if (offset == 0) return out + "Z";
   const long minutes = (offset < 0 ? -offset : offset) / 60;
-  char buffer[48];
-  std::snprintf(buffer, sizeof buffer, "%c%02ld:%02ld", offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
-  return out + buffer;
+  fmt::format_to(std::back_inserter(out), "{}{:02}:{:02}", offset < 0 ? '-' : '+', minutes / 60, minutes % 60);
+  return out;
 }
 
 std::string format_date(TimePoint time) { return formatted(utc_of(time), "%Y-%m-%d"); }

@@ -35,12 +35,12 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <memory>
-#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "sandbox/api.h"
 #include "sandbox/daemon_files.h"
@@ -130,10 +130,10 @@ struct PhaseResult {
 
 void print(const PhaseResult& r) {
   const double rate = r.seconds > 0 ? static_cast<double>(r.requests) / r.seconds : 0.0;
-  std::printf("%-13s clients=%-3d n=%-6zu %9.0f req/s  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms  errors %zu  load %.2f\n",
-              r.name.c_str(), r.clients, r.requests, rate, percentile(r.latencies_ms, 0.50),
-              percentile(r.latencies_ms, 0.99), r.latencies_ms.empty() ? 0.0 : r.latencies_ms.back(), r.errors,
-              load_average());
+  fmt::print("{:<13} clients={:<3} n={:<6} {:9.0f} req/s  p50 {:7.2f} ms  p99 {:7.2f} ms  max {:7.2f} ms  errors {}  "
+             "load {:.2f}\n",
+             r.name, r.clients, r.requests, rate, percentile(r.latencies_ms, 0.50), percentile(r.latencies_ms, 0.99),
+             r.latencies_ms.empty() ? 0.0 : r.latencies_ms.back(), r.errors, load_average());
   std::fflush(stdout);
 }
 
@@ -160,8 +160,8 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
         if (status < 200 || status >= 300) {
           ++errors;
           if (!reported.exchange(true)) {
-            std::fprintf(stderr, "%s: request %zu answered %d: %s\n", name.c_str(), i, status,
-                         failure.substr(0, 400).c_str());
+            fmt::print(stderr, "{}: request {} answered {}: {}\n", name, i, status,
+                       std::string_view(failure).substr(0, 400));
           }
         }
       }
@@ -219,7 +219,7 @@ bool install_crds(const Target& target, const std::string& dir, bool strip) {
   std::vector<nlohmann::json> crds;
   std::string error;
   if (!mkq::sandbox::read_crds(dir, &crds, &error)) {
-    std::fprintf(stderr, "mkq-sandbox-bench: %s\n", error.c_str());
+    fmt::print(stderr, "mkq-sandbox-bench: {}\n", error);
     return false;
   }
   Connection conn(target);
@@ -227,7 +227,7 @@ bool install_crds(const Target& target, const std::string& dir, bool strip) {
     if (strip) strip_rules(crd);
     auto result = conn->Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(), "application/json");
     if (!result || (result->status != 201 && result->status != 409)) {
-      std::fprintf(stderr, "mkq-sandbox-bench: cannot create a CRD: %s\n", result ? result->body.c_str() : "no answer");
+      fmt::print(stderr, "mkq-sandbox-bench: cannot create a CRD: {}\n", result ? result->body : "no answer");
       return false;
     }
   }
@@ -246,8 +246,8 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
                                 R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"("}})",
                                 "application/json");
       if (!result || (result->status != 201 && result->status != 409)) {
-        std::fprintf(stderr, "cannot create namespace %s: %s\n", name.c_str(),
-                     result ? result->body.c_str() : httplib::to_string(result.error()).c_str());
+        fmt::print(stderr, "cannot create namespace {}: {}\n", name,
+                   result ? result->body : httplib::to_string(result.error()));
         return false;
       }
     }
@@ -277,7 +277,7 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
       auto result = conn->Get(collection);
       times.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
       if (!result || result->status != 200) {
-        std::fprintf(stderr, "list failed\n");
+        fmt::print(stderr, "list failed\n");
         return false;
       }
       bytes = result->body.size();
@@ -290,12 +290,13 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
     }
     std::vector<double> sorted = times;
     std::sort(sorted.begin(), sorted.end());
-    std::printf("%-13s clients=%-3d items=%-6zu %zu bytes  median %7.1f ms  min %7.1f ms  max %7.1f ms  (%d runs)  load %.2f\n",
-                "list", clients, items, bytes, percentile(sorted, 0.5), sorted.front(), sorted.back(), list_runs,
-                load_average());
+    fmt::print("{:<13} clients={:<3} items={:<6} {} bytes  median {:7.1f} ms  min {:7.1f} ms  max {:7.1f} ms  "
+               "({} runs)  load {:.2f}\n",
+               "list", clients, items, bytes, percentile(sorted, 0.5), sorted.front(), sorted.back(), list_runs,
+               load_average());
     std::fflush(stdout);
     if (items != count) {
-      std::fprintf(stderr, "list returned %zu items, expected %zu\n", items, count);
+      fmt::print(stderr, "list returned {} items, expected {}\n", items, count);
       ok = false;
     }
   }
@@ -397,17 +398,18 @@ bool set_listener_nodelay(int port) {
 }
 
 void usage() {
-  std::cerr << "usage: mkq-sandbox-bench [--objects N] [--clients C] [--list-runs R] [--keep DIR]\n"
-               "                         [--kubeconfig FILE [--context NAME]] [--crds DIR [--no-rules]]\n"
-               "  default: start a sandbox cluster in-process on a temporary database and an ephemeral port\n"
-               "  --objects N    objects per phase (default 10000)\n"
-               "  --clients C    concurrent clients of the second round (default 16)\n"
-               "  --list-runs R  timed lists of the whole namespace (default 5)\n"
-               "  --keep DIR     in-process: put the database and PKI in DIR and keep them\n"
-               "  --server-nodelay  in-process: set TCP_NODELAY on the server's sockets (diagnostic)\n"
-               "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n"
-               "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply (ClusterQueues)\n"
-               "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n";
+  fmt::print(stderr,
+             "usage: mkq-sandbox-bench [--objects N] [--clients C] [--list-runs R] [--keep DIR]\n"
+             "                         [--kubeconfig FILE [--context NAME]] [--crds DIR [--no-rules]]\n"
+             "  default: start a sandbox cluster in-process on a temporary database and an ephemeral port\n"
+             "  --objects N    objects per phase (default 10000)\n"
+             "  --clients C    concurrent clients of the second round (default 16)\n"
+             "  --list-runs R  timed lists of the whole namespace (default 5)\n"
+             "  --keep DIR     in-process: put the database and PKI in DIR and keep them\n"
+             "  --server-nodelay  in-process: set TCP_NODELAY on the server's sockets (diagnostic)\n"
+             "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n"
+             "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply (ClusterQueues)\n"
+             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n");
 }
 
 }  // namespace
@@ -461,15 +463,15 @@ int main(int argc, char** argv) {
   std::string error;
   if (!kubeconfig.empty()) {
     if (!target_from_kubeconfig(kubeconfig, context, &target, &error)) {
-      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      fmt::print(stderr, "mkq-sandbox-bench: {}\n", error);
       return 1;
     }
-    std::printf("target: %s:%d (kubeconfig %s)\n", target.host.c_str(), target.port, kubeconfig.c_str());
+    fmt::print("target: {}:{} (kubeconfig {})\n", target.host, target.port, kubeconfig);
   } else {
     if (keep.empty()) {
       std::string pattern = (std::filesystem::temp_directory_path() / "mkq-sandbox-bench-XXXXXX").string();
       if (mkdtemp(pattern.data()) == nullptr) {
-        std::cerr << "mkq-sandbox-bench: cannot create a temporary directory\n";
+        fmt::print(stderr, "mkq-sandbox-bench: cannot create a temporary directory\n");
         return 1;
       }
       dir = pattern;
@@ -480,22 +482,22 @@ int main(int argc, char** argv) {
     }
     mkq::sandbox::Pki pki;
     if (!mkq::sandbox::load_or_create_pki(dir, &pki, &error)) {
-      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      fmt::print(stderr, "mkq-sandbox-bench: {}\n", error);
       return 1;
     }
     cluster = mkq::sandbox::Cluster::open("bench", dir / "bench.db", &error);
     if (!cluster) {
-      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      fmt::print(stderr, "mkq-sandbox-bench: {}\n", error);
       return 1;
     }
     mkq::sandbox::ServerOptions options;
     server = std::make_unique<mkq::sandbox::HttpsServer>(*cluster, pki, options);
     if (!server->bind(&error)) {
-      std::cerr << "mkq-sandbox-bench: " << error << "\n";
+      fmt::print(stderr, "mkq-sandbox-bench: {}\n", error);
       return 1;
     }
     if (server_nodelay && !set_listener_nodelay(server->port())) {
-      std::cerr << "mkq-sandbox-bench: cannot set TCP_NODELAY on the listening socket\n";
+      fmt::print(stderr, "mkq-sandbox-bench: cannot set TCP_NODELAY on the listening socket\n");
       return 1;
     }
     server->start();
@@ -503,11 +505,11 @@ int main(int argc, char** argv) {
     target.ca_cert = pki.ca_cert;
     target.client_cert = pki.admin_cert;
     target.client_key = pki.admin_key;
-    std::printf("target: in-process cluster on 127.0.0.1:%d, database %s%s\n", target.port,
-                (dir / "bench.db").string().c_str(), server_nodelay ? ", server TCP_NODELAY" : "");
+    fmt::print("target: in-process cluster on 127.0.0.1:{}, database {}{}\n", target.port, (dir / "bench.db").string(),
+               server_nodelay ? ", server TCP_NODELAY" : "");
   }
-  std::printf("objects per phase: %zu, clients: 1 and %d, load average at start: %.2f\n", count, clients,
-              load_average());
+  fmt::print("objects per phase: {}, clients: 1 and {}, load average at start: {:.2f}\n", count, clients,
+             load_average());
   std::fflush(stdout);
 
   const std::filesystem::path ca_file =
@@ -519,7 +521,7 @@ int main(int argc, char** argv) {
   }
   if (!crds.empty()) {
     if (!install_crds(target, crds, no_rules)) return 1;
-    std::printf("CRDs from %s%s\n", crds.c_str(), no_rules ? ", without their CEL rules" : ", with their CEL rules");
+    fmt::print("CRDs from {}{}\n", crds, no_rules ? ", without their CEL rules" : ", with their CEL rules");
   }
   bool ok = run_all(target, 1, count, list_runs, !crds.empty());
   if (clients > 1) ok = run_all(target, clients, count, list_runs, !crds.empty()) && ok;

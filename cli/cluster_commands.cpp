@@ -1,10 +1,11 @@
 #include "cli/cluster_commands.h"
 
 #include <chrono>
-#include <cstdlib>
+
+#include <fmt/format.h>
 
 #include "cli/run_options.h"
-#include "runtime/operation/session.h"
+#include "cli/state_commands.h"
 
 namespace mkq::cli {
 
@@ -42,7 +43,7 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
             [](const std::string& text) -> std::string {
               std::chrono::milliseconds timeout{};
               if (parse_duration(text, &timeout) && timeout.count() > 0) return "";
-              return "a duration above zero such as 10s, 500ms or 1m, not \"" + text + "\"";
+              return fmt::format("a duration above zero such as 10s, 500ms or 1m, not \"{}\"", text);
             },
             ""));
   };
@@ -148,57 +149,6 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
       ->allow_extra_args(false);
   add_runtime_options(rotate_cmd, rotate.runtime);
   rotate_cmd->add_flag("--auto-approve", rotate.auto_approve, "Do not ask for confirmation");
-
-  state_cmd = app.add_subcommand(
-      "state", "Read the state mkq keeps of what it applied; release a stale lock; forget objects");
-  state_cmd->require_subcommand(1);
-  state_cmd->fallthrough();
-  state_cmd->add_option("--state", state_file,
-                        "The state database (default: $MKQ_STATE, else .mkq/state.db beside --policy), or "
-                        "kubernetes://CONTEXT/NAMESPACE/NAME");
-  state_cmd->add_option("--kubeconfig", state.runtime.kubeconfig,
-                        "The kubeconfig of a kubernetes:// state's context (default: $KUBECONFIG, then "
-                        "~/.kube/config; none at all: the sandbox's)");
-  state_cmd->add_option("--policy", state_policy, "The policy whose state to read (default: .)");
-  state_cmd->add_option("--format", state_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
-  state_cmd->add_flag("--json", state.json, "The same as --format json (kept for scripts written before --format)");
-  state_cmd->add_subcommand("list", "List every object in the inventory")->callback([this] { state.action = "list"; });
-  CLI::App* state_show = state_cmd->add_subcommand("show", "Show one object of the inventory");
-  state_show->add_option("ADDRESS", state.address, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME")->required();
-  state_show->callback([this] { state.action = "show"; });
-  CLI::App* state_unlock = state_cmd->add_subcommand("unlock", "Release the apply lock (of a run that died)");
-  state_unlock->add_flag("--force", state.force, "Release it even while its holder still runs on this host");
-  state_unlock->callback([this] { state.action = "unlock"; });
-  CLI::App* state_rm = state_cmd->add_subcommand(
-      "rm", "Forget objects (ADDRESS..., or every object of --cluster NAME) without touching any cluster");
-  state_rm->add_option("ADDRESS", state.addresses, "CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME");
-  state_rm->add_option("--cluster", state.clusters, "Every object of this cluster, e.g. a dead worker (repeatable)")
-      ->type_name("NAME")
-      ->allow_extra_args(false);
-  state_rm->callback([this] { state.action = "rm"; });
-  CLI::App* state_push = state_cmd->add_subcommand(
-      "push", "Copy the local state file into the cluster named by --state kubernetes://CONTEXT/NAMESPACE/NAME");
-  state_push->add_option("--file", state.file, "The local state (default: .mkq/state.db beside --policy)");
-  state_push->add_flag("--force", state.force, "Replace a state of another lineage, a newer one, or a damaged one");
-  state_push->callback([this] { state.action = "push"; });
-  CLI::App* state_pull = state_cmd->add_subcommand(
-      "pull", "Copy the state kept in the cluster named by --state kubernetes://... into a local file");
-  state_pull->add_option("--file", state.file, "The local state (default: .mkq/state.db beside --policy)");
-  state_pull->add_flag("--force", state.force, "Replace a local state of another lineage, a newer one, or a damaged one");
-  state_pull->callback([this] { state.action = "pull"; });
-
-  history_cmd = app.add_subcommand("history", "List past applies and destroys, or one run's objects");
-  history_cmd->add_option("RUN", history.run, "A run's id: show each object's outcome");
-  history_cmd->add_option("--state", history.state_path,
-                          "The state database (default: $MKQ_STATE, else .mkq/state.db beside --policy), or "
-                          "kubernetes://CONTEXT/NAMESPACE/NAME");
-  history_cmd->add_option("--kubeconfig", history.runtime.kubeconfig,
-                          "The kubeconfig of a kubernetes:// state's context (default: $KUBECONFIG, then "
-                          "~/.kube/config; none at all: the sandbox's)");
-  history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
-  history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
-  history_cmd->add_option("--format", history_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
-  history_cmd->add_flag("--json", history.json, "The same as --format json (kept for scripts written before --format)");
 }
 
 void ClusterCommands::add_runtime_options(CLI::App* cmd, RuntimeOptions& runtime) const {
@@ -209,19 +159,9 @@ std::vector<CLI::App*> ClusterCommands::compiling() const {
   return {plan_cmd, apply_cmd, destroy_cmd, status_cmd, rotate_cmd};
 }
 
-namespace {
-
-// --state, else $MKQ_STATE (a team's kubernetes:// state, set once), else "".
-void state_from_environment(std::string& state) {
-  if (!state.empty()) return;
-  if (const char* value = std::getenv("MKQ_STATE"); value != nullptr) state = value;
-}
-
-}  // namespace
-
 std::optional<int> ClusterCommands::run(const GlobalOptions& global) {
-  for (std::string* option : {&plan.runtime.state_path, &apply.runtime.state_path, &destroy.runtime.state_path,
-                              &rotate.runtime.state_path, &state_file, &history.state_path}) {
+  for (std::string* option :
+       {&plan.runtime.state_path, &apply.runtime.state_path, &destroy.runtime.state_path, &rotate.runtime.state_path}) {
     state_from_environment(*option);
   }
   if (*plan_cmd) {
@@ -243,24 +183,6 @@ std::optional<int> ClusterCommands::run(const GlobalOptions& global) {
     return run_status(status, global);
   }
   if (*rotate_cmd) return run_rotate(rotate, global);
-  if (*state_cmd) {
-    RuntimeOptions runtime;
-    runtime.state_path = state_file;
-    state.state_path = operation::state_path_for(state_policy, runtime).string();
-    state.policy_path = state_policy;
-    state.state_option = state_file;
-    if (state.file.empty()) state.file = operation::state_path_for(state_policy, RuntimeOptions{}).string();
-    state.json = state.json || state_format == "json";
-    return run_state(state, global);
-  }
-  if (*history_cmd) {
-    RuntimeOptions runtime;
-    runtime.state_path = history.state_path;
-    history.state_path = operation::state_path_for(history_policy, runtime).string();
-    history.policy_path = history_policy;
-    history.json = history.json || history_format == "json";
-    return run_history(history, global);
-  }
   return std::nullopt;
 }
 

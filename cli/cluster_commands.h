@@ -1,6 +1,6 @@
-// The commands that reach clusters or read the state -- plan, apply, destroy,
-// status, credentials rotate, state and history -- as CLI11 subcommands: their
-// flags, and which one to run once parsed.
+// The commands that reach a policy's clusters -- plan, apply, destroy, status
+// and credentials rotate -- as CLI11 subcommands: their flags, and which one to
+// run once parsed (state and history: state_commands.h).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -41,19 +41,10 @@ class ClusterCommands {
   CLI::App* destroy_cmd = nullptr;
   StatusOptions status;
   std::string status_format = "text";
-  std::string state_format = "text";
-  std::string history_format = "text";
   std::string status_wait;
   CLI::App* status_cmd = nullptr;
   RotateOptions rotate;
   CLI::App* rotate_cmd = nullptr;
-  StateCommandOptions state;
-  std::string state_policy = ".";
-  std::string state_file;
-  CLI::App* state_cmd = nullptr;
-  HistoryOptions history;
-  std::string history_policy = ".";
-  CLI::App* history_cmd = nullptr;
 };
 
 }  // namespace mkq::cli

@@ -6,6 +6,9 @@
 #include <system_error>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/interrupt.h"
 #include "cli/run_options.h"
 #include "cli/terminal_ui.h"
@@ -18,7 +21,7 @@ namespace {
 // The controller's log on stderr: "mkq: controller: ..." and "mkq: error: ...".
 class StderrLog final : public controller::Log {
  public:
-  void line(const std::string& text) override { std::fprintf(stderr, "mkq: controller: %s\n", text.c_str()); }
+  void line(const std::string& text) override { base::print(stderr, "mkq: controller: {}\n", text); }
   void error(const std::string& text) override { error_line(text); }
 };
 
@@ -57,7 +60,7 @@ std::optional<int> ControllerCommand::run(const GlobalOptions& global) {
   if (!interval_.empty()) {
     std::chrono::milliseconds interval{0};
     if (!parse_duration(interval_, &interval) || interval.count() <= 0) {
-      error_line("--interval takes a duration above zero such as 30s, 5m or 1h, not \"" + interval_ + "\"");
+      error_line(fmt::format("--interval takes a duration above zero such as 30s, 5m or 1h, not \"{}\"", interval_));
       return 1;
     }
     options_.interval = interval;
@@ -66,7 +69,7 @@ std::optional<int> ControllerCommand::run(const GlobalOptions& global) {
   // wrong path), not a policy to report on every interval: refuse before serving anything.
   std::error_code exists_error;
   if (!std::filesystem::exists(policy_, exists_error)) {
-    error_line("--policy " + policy_ + ": no such file or directory");
+    error_line(fmt::format("--policy {}: no such file or directory", policy_));
     return 1;
   }
   if (!run_options(policy_, options_.run.runtime, global, &options_.run)) return 1;

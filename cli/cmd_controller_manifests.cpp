@@ -5,9 +5,14 @@
 #include "cli/cmd_controller_manifests.h"
 
 #include <cstdio>
+#include <iterator>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/compile.h"
+#include "cli/terminal_ui.h"
 #include "compiler/kueue/yaml_emit.h"
 #include "runtime/install/manifests.h"
 
@@ -18,7 +23,7 @@ std::string render(const install::Manifests& manifests) {
   std::string out;
   for (const install::Manifest& manifest : manifests.documents) {
     out += "---\n";
-    for (const std::string& note : manifest.notes) out += "# " + note + "\n";
+    for (const std::string& note : manifest.notes) fmt::format_to(std::back_inserter(out), "# {}\n", note);
     out += kueue::to_yaml(manifest.document);
   }
   return out;
@@ -49,7 +54,7 @@ std::optional<int> ControllerManifestsCommand::run(const GlobalOptions& global) 
   if (!compiled.ok() || !compiled.state) return 1;
   auto options = install::options_from(compiled, path_);
   if (!options) {
-    std::fprintf(stderr, "mkq: error: %s\n", options.error().message.c_str());
+    error_line(options.error().message);
     return 1;
   }
   options.value().namespace_name = namespace_name_;
@@ -57,10 +62,10 @@ std::optional<int> ControllerManifestsCommand::run(const GlobalOptions& global) 
   options.value().version = MKQ_VERSION;
   const auto manifests = install::controller_manifests(options.value());
   if (!manifests) {
-    std::fprintf(stderr, "mkq: error: %s\n", manifests.error().message.c_str());
+    error_line(manifests.error().message);
     return 1;
   }
-  for (const std::string& warning : manifests.value().warnings) std::fprintf(stderr, "mkq: warning: %s\n", warning.c_str());
+  for (const std::string& warning : manifests.value().warnings) base::print(stderr, "mkq: warning: {}\n", warning);
   const std::string text = render(manifests.value());
   std::fwrite(text.data(), 1, text.size(), stdout);
   return 0;

@@ -4,11 +4,15 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <system_error>
 #include <unistd.h>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/commands.h"
 #include "runtime/operation/hints.h"
 #include "compiler/sema/analyze.h"
@@ -87,7 +91,7 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
         continue;
       }
       if (read.status != sema::FileText::Status::Read) {
-        std::fprintf(stderr, "mkq: error: cannot read %s\n", path.c_str());
+        base::print(stderr, "mkq: error: cannot read {}\n", path.string());
         failed = true;
         continue;
       }
@@ -99,22 +103,24 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
       const std::string formatted = syntax::format_file(*file, sources.file(id));
       if (formatted == *text) continue;
       if (options.check) {
-        std::printf("%s\n", path.c_str());
+        base::print("{}\n", path.string());
         ++unformatted;
       } else if (!write_atomically(path, formatted)) {
-        std::fprintf(stderr, "mkq: error: cannot write %s\n", path.c_str());
+        base::print(stderr, "mkq: error: cannot write {}\n", path.string());
         failed = true;
       } else if (global.verbose) {
-        std::fprintf(stderr, "formatted %s\n", path.c_str());
+        base::print(stderr, "formatted {}\n", path.string());
       }
     }
   }
   std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
   if (options.check && unformatted > 0) {
     std::string command = "mkq fmt";
-    for (const std::string& path : options.paths) command += path == "." ? "" : " " + operation::shell_word(path);
-    std::fprintf(stderr, "mkq: %d file%s would be reformatted (run `%s`)\n", unformatted, unformatted == 1 ? "" : "s",
-                 command.c_str());
+    for (const std::string& path : options.paths) {
+      if (path != ".") fmt::format_to(std::back_inserter(command), " {}", operation::shell_word(path));
+    }
+    base::print(stderr, "mkq: {} file{} would be reformatted (run `{}`)\n", unformatted, unformatted == 1 ? "" : "s",
+                command);
   }
   return failed || diagnostics.has_errors() || unformatted > 0 ? 1 : 0;
 }

@@ -3,10 +3,12 @@
 // "mkq: error: ...".
 #include <algorithm>
 #include <charconv>
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
@@ -50,7 +52,7 @@ int history_run(const state::StateStore& store, const std::string& run_text, boo
   const char* end = run_text.data() + run_text.size();
   const auto [ptr, ec] = std::from_chars(run_text.data(), end, id);
   if (ec != std::errc() || ptr != end || id <= 0) {
-    error_line("'" + run_text + "' is not a run id (a number from mkq history)");
+    error_line(fmt::format("'{}' is not a run id (a number from mkq history)", run_text));
     return 1;
   }
   const base::Result<std::optional<state::RunRecord>> found = store.find_run(id);
@@ -60,22 +62,21 @@ int history_run(const state::StateStore& store, const std::string& run_text, boo
   }
   const std::optional<state::RunRecord>& run = *found;
   if (!run) {
-    error_line("no run " + run_text + " in the history");
+    error_line(fmt::format("no run {} in the history", run_text));
     return 1;
   }
   if (json) {
     print_document(run_json(*run, true));
     return 0;
   }
-  std::printf("run %lld: %s, %s\n", static_cast<long long>(run->id), run->command.c_str(),
-              run->result.c_str());
+  base::print("run {}: {}, {}\n", run->id, run->command, run->result);
   print_table({{"started:", run->started_at},
                {"finished:", or_dash(run->finished_at)},
                {"policy:", or_dash(run->policy_digest)},
-               {"serial:", std::to_string(run->serial_before) + " -> " + std::to_string(run->serial_after)}});
-  std::puts("");
+               {"serial:", fmt::format("{} -> {}", run->serial_before, run->serial_after)}});
+  base::print("\n");
   if (run->objects.empty()) {
-    std::puts("no objects in this run");
+    base::print("no objects in this run\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ACTION", "ADDRESS", "RESULT", "MESSAGE"}};
@@ -98,7 +99,7 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
     if (options.json) {
       print_document(Json{{"runs", Json::array()}});
     } else {
-      std::printf("no state at %s\n", options.state_path.c_str());
+      base::print("no state at {}\n", options.state_path);
     }
     return 0;
   }
@@ -117,14 +118,13 @@ int run_history(const HistoryOptions& options, const GlobalOptions& /*global*/) 
     return 0;
   }
   if (runs.empty()) {
-    std::puts("no runs in the history");
+    base::print("no runs in the history\n");
     return 0;
   }
   std::vector<std::vector<std::string>> rows{{"ID", "STARTED", "COMMAND", "RESULT", "OBJECTS"}};
   for (const auto& run : runs) {
     std::string objects = std::to_string(run.objects.size());
-    if (const std::size_t failed = failed_count(run); failed > 0)
-      objects += " (" + std::to_string(failed) + " failed)";
+    if (const std::size_t failed = failed_count(run); failed > 0) objects += fmt::format(" ({} failed)", failed);
     rows.push_back({std::to_string(run.id), run.started_at, run.command, run.result, objects});
   }
   print_table(rows);

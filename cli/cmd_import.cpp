@@ -2,12 +2,13 @@
 #include "cli/cmd_import.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
 #include <map>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/run_options.h"
 #include "cli/terminal_ui.h"
 #include "runtime/importer/adopt.h"
@@ -24,7 +25,7 @@ bool worker_sources(const std::vector<std::string>& given, std::map<std::string,
   return std::ranges::all_of(given, [out](const std::string& pair) {
     const std::size_t eq = pair.find('=');
     if (eq == std::string::npos || eq == 0 || eq + 1 == pair.size()) {
-      error_line("--worker takes NAME=FILE (or NAME=CONTEXT with --context), not \"" + pair + "\"");
+      error_line(fmt::format("--worker takes NAME=FILE (or NAME=CONTEXT with --context), not \"{}\"", pair));
       return false;
     }
     (*out)[pair.substr(0, eq)] = pair.substr(eq + 1);
@@ -41,8 +42,8 @@ fs::path policy_file(const std::string& output) {
 bool write_new_file(const fs::path& path, const std::string& text) {
   std::error_code ec;
   if (fs::exists(path, ec)) {
-    error_line(path.string() +
-               " exists: mkq import writes a new policy, never over one (remove it or choose another -o)");
+    error_line(fmt::format("{} exists: mkq import writes a new policy, never over one (remove it or choose another -o)",
+                           path.string()));
     return false;
   }
   if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
@@ -50,7 +51,7 @@ bool write_new_file(const fs::path& path, const std::string& text) {
   out << text;
   out.flush();
   if (!out) {
-    error_line("cannot write " + path.string());
+    error_line(fmt::format("cannot write {}", path.string()));
     return false;
   }
   return true;
@@ -59,7 +60,7 @@ bool write_new_file(const fs::path& path, const std::string& text) {
 void print_findings(const importer::Imported& imported) {
   for (const importer::Finding& finding : imported.findings) {
     const bool note = finding.kind == importer::Finding::Kind::Note;
-    std::fprintf(stderr, "mkq: %s: %s\n", note ? "note" : "warning", importer::describe(finding).c_str());
+    base::print(stderr, "mkq: {}: {}\n", note ? "note" : "warning", importer::describe(finding));
   }
 }
 
@@ -148,17 +149,16 @@ int ImportCommand::adopt(const fs::path& file, std::size_t represented, const Gl
   operation::KubeconfigResolver resolver;
   const importer::AdoptResult adopted = importer::adopt(request, resolver, ui);
   if (!adopted.refused.empty()) {
-    error_line(
-        "--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is "
-        "written; `mkq plan " +
-        file.string() + "` shows it):");
-    for (const std::string& line : adopted.refused) std::fprintf(stderr, "  %s\n", line.c_str());
+    error_line(fmt::format(
+        "--adopt: the plan does more than adopt what exists, so nothing was changed (the policy is written; `mkq "
+        "plan {}` shows it):",
+        file.string()));
+    for (const std::string& line : adopted.refused) base::print(stderr, "  {}\n", line);
     return 1;
   }
   if (adopted.apply.stop != operation::Stop::None) return 1;
   if (adopted.apply.report && !adopted.apply.report->success()) return 1;
-  std::fprintf(stderr, "mkq: adopted %zu objects; the state records them as existing before mkq\n",
-               represented);
+  base::print(stderr, "mkq: adopted {} objects; the state records them as existing before mkq\n", represented);
   return 0;
 }
 
@@ -176,24 +176,24 @@ std::optional<int> ImportCommand::run(const GlobalOptions& global) {
   const std::string style = credentials_.empty() ? (live ? "kubeconfig" : "serviceaccount") : credentials_;
   write.credentials =
       style == "kubeconfig" ? importer::Credentials::Kubeconfig : importer::Credentials::ServiceAccount;
-  write.header = live ? "Imported by mkq import from context " + context_ : "Imported by mkq import";
+  write.header = live ? fmt::format("Imported by mkq import from context {}", context_) : "Imported by mkq import";
   base::Result<importer::Imported> imported = importer::import_policy(*snapshot, write);
   if (!imported) {
     error_line(base::render(imported.error()));
     return 1;
   }
-  for (const std::string& note : notes) std::fprintf(stderr, "mkq: note: %s\n", note.c_str());
+  for (const std::string& note : notes) base::print(stderr, "mkq: note: {}\n", note);
   print_findings(imported.value());
   if (output_.empty()) {
-    std::cout << imported.value().policy;
+    base::print("{}", imported.value().policy);
     return 0;
   }
   const fs::path file = policy_file(output_);
   if (!write_new_file(file, imported.value().policy)) return 1;
   std::size_t read_count = 0;
   for (const importer::ClusterSource& c : snapshot->clusters) read_count += c.objects.size();
-  std::fprintf(stderr, "mkq: wrote %s (%zu objects read, %zu as they are)\n", file.string().c_str(),
-               read_count, imported.value().represented.size());
+  base::print(stderr, "mkq: wrote {} ({} objects read, {} as they are)\n", file.string(), read_count,
+              imported.value().represented.size());
   return adopt_ ? adopt(file, imported.value().represented.size(), global) : 0;
 }
 

@@ -4,6 +4,8 @@
 // (cli/terminal_ui.h) and the real target resolver.
 #include <string>
 
+#include <fmt/format.h>
+
 #include "cli/commands.h"
 #include "cli/outcome.h"
 #include "cli/run_options.h"
@@ -63,7 +65,8 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   if (!wait_option(options.wait, options.wait_duration, &wait)) return 1;
   std::chrono::milliseconds drain_timeout{};
   if (!parse_duration(options.drain_timeout, &drain_timeout)) {
-    error_line("--drain-timeout takes a duration such as 90s, 10m or 0, not \"" + options.drain_timeout + "\"");
+    error_line(
+        fmt::format("--drain-timeout takes a duration such as 90s, 10m or 0, not \"{}\"", options.drain_timeout));
     return 1;
   }
   operation::RunOptions common;

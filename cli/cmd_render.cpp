@@ -9,11 +9,15 @@
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
+#include <iterator>
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/compile.h"
 #include "cli/render_dir.h"
@@ -46,20 +50,19 @@ std::string readme(const std::vector<std::string>& credentials, const std::strin
       "`.mkq-render`. The next render rewrites them and removes those of clusters it no longer\n"
       "renders; it refuses a directory holding files it did not write, so keep nothing else here.\n";
   if (credentials.empty()) return out;
-  std::string names;
-  for (const std::string& name : credentials) names += "- Secret " + name + " on " + manager + "\n";
-  if (placeholders) {
-    return out + "\nThe worker credential Secrets are placeholders (--include-credential-placeholders):\n\n" +
-           names +
-           "\nApplied as they are -- by Argo CD, Flux or `kubectl apply --server-side --force-conflicts` -- they\n"
-           "replace the real kubeconfigs and disconnect the workers. `mkq apply` or `mkq controller`\n"
-           "issues the real ones.\n";
+  out += placeholders ? "\nThe worker credential Secrets are placeholders (--include-credential-placeholders):\n\n"
+                      : "\nLeft out on purpose: the worker credential Secrets, which `mkq apply` or `mkq controller`\n"
+                        "issues and keeps current (a placeholder synced from here would replace the real kubeconfig\n"
+                        "and disconnect the worker):\n\n";
+  for (const std::string& name : credentials) {
+    fmt::format_to(std::back_inserter(out), "- Secret {} on {}\n", name, manager);
   }
-  return out + "\nLeft out on purpose: the worker credential Secrets, which `mkq apply` or `mkq controller`\n"
-               "issues and keeps current (a placeholder synced from here would replace the real kubeconfig\n"
-               "and disconnect the worker):\n\n" +
-         names +
-         "\n`mkq render -o DIR --include-credential-placeholders` writes placeholders all the same.\n";
+  out += placeholders
+             ? "\nApplied as they are -- by Argo CD, Flux or `kubectl apply --server-side --force-conflicts` -- they\n"
+               "replace the real kubeconfigs and disconnect the workers. `mkq apply` or `mkq controller`\n"
+               "issues the real ones.\n"
+             : "\n`mkq render -o DIR --include-credential-placeholders` writes placeholders all the same.\n";
+  return out;
 }
 
 // Writes DIR/<cluster>.<ext> for every cluster and DIR/README.md into the
@@ -94,10 +97,10 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
   // format. A directory of that name that already exists is taken as meant.
   for (const char* format : {"json", "yaml", "yml"}) {
     if (options.output_dir == format && !fs::is_directory(options.output_dir)) {
-      std::fprintf(stderr,
-                   "mkq: error: -o takes a directory to write one file per cluster into, not a format; did you mean "
-                   "--format %s?\n",
-                   std::string_view(format) == "yml" ? "yaml" : format);
+      base::print(stderr,
+                  "mkq: error: -o takes a directory to write one file per cluster into, not a format; did you mean "
+                  "--format {}?\n",
+                  std::string_view(format) == "yml" ? "yaml" : format);
       return 1;
     }
   }
@@ -109,10 +112,10 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
   // Live-dependent orders are written at plan time (runtime/reconcile/capacity.h); render keeps the compiled one.
   for (const sema::model::Dispatch& dispatch : compiled.policy->dispatches) {
     if (!dispatch.selector || !dispatch.selector->resource) continue;
-    std::fprintf(stderr,
-                 "mkq: note: dispatch '%s' lists its workers most free %s first, as read when mkq plans; rendered "
-                 "here by name\n",
-                 dispatch.name.c_str(), dispatch.selector->resource->value.c_str());
+    base::print(stderr,
+                "mkq: note: dispatch '{}' lists its workers most free {} first, as read when mkq plans; rendered here "
+                "by name\n",
+                dispatch.name, dispatch.selector->resource->value);
   }
   const auto start = std::chrono::steady_clock::now();
   const kueue::ClusterLowering lowering(*compiled.policy, operation::lower_options(compiled));

@@ -1,12 +1,29 @@
-// `mkq sandbox up|down|status|serve`: options to sandbox::SandboxOptions.
+// `mkq sandbox up|down|status|serve`: options to sandbox::SandboxOptions, and
+// the exit code of `status` that tells a script whether the sandbox runs.
 #include <cctype>
 #include <iostream>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "compiler/kueue/crds.h"
 #include "sandbox/daemon.h"
 
 namespace mkq::cli {
+
+namespace {
+
+// `mkq sandbox status` of a sandbox that is not running (LSB's and `systemctl
+// status`'s "not running"): it prints the table all the same; 1 stays "no
+// sandbox in DIR", or an error.
+constexpr int kSandboxNotRunningExit = 3;
+
+int sandbox_status(const sandbox::SandboxOptions& options) {
+  const int code = sandbox::sandbox_status(options, std::cout, std::cerr);
+  if (code != 0) return code;
+  return sandbox::running_clusters(options.dir).empty() ? kSandboxNotRunningExit : 0;
+}
+
+}  // namespace
 
 int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*global*/) {
   sandbox::SandboxOptions sandbox;
@@ -31,9 +48,9 @@ int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*glo
   }
   if (options.action == "up") return sandbox::sandbox_up(sandbox, std::cout, std::cerr);
   if (options.action == "down") return sandbox::sandbox_down(sandbox, std::cout, std::cerr);
-  if (options.action == "status") return sandbox::sandbox_status(sandbox, std::cout, std::cerr);
+  if (options.action == "status") return sandbox_status(sandbox);
   if (options.action == "serve") return sandbox::sandbox_serve(sandbox, std::cout, std::cerr);
-  std::cerr << "mkq: error: say what to do: mkq sandbox up|down|status|serve\n";
+  base::print(stderr, "mkq: error: say what to do: mkq sandbox up|down|status|serve\n");
   return 1;
 }
 

@@ -3,10 +3,12 @@
 // are the writes, and none touches a cluster's policy objects (`mkq history`
 // is cmd_history.cpp, `state push|pull` cmd_state_transfer.cpp). Results go to
 // stdout, errors to stderr as "mkq: error: ...".
-#include <cstdio>
 #include <string>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
@@ -57,7 +59,7 @@ int state_list(const state::StateStore& store, bool json) {
     return 0;
   }
   if (entries.empty()) {
-    std::puts("no objects in the state");
+    base::print("no objects in the state\n");
     warn_orphaned_chunks(store);
     return 0;
   }
@@ -81,9 +83,10 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
     if (inventory) {
       for (const auto& e : *inventory) addresses.push_back(e.ref.address());
     }
-    std::string message = "no object '" + address + "' in the state";
-    if (const auto match = diag::closest_match(address, addresses))
-      message += "; did you mean '" + *match + "'?";
+    std::string message = fmt::format("no object '{}' in the state", address);
+    if (const auto match = diag::closest_match(address, addresses)) {
+      message += fmt::format("; did you mean '{}'?", *match);
+    }
     error_line(message);
     return 1;
   }
@@ -115,9 +118,10 @@ int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
   }
   const state::UnlockResult result = *unlocked;
   if (result == state::UnlockResult::HolderRuns) {
-    error_line("the lock is held by " + holder.describe() + ", which still runs on this host: let it finish (or " +
-                "stop it); to release the lock anyway, run `" +
-                state_command("state unlock", options.policy_path, options.state_option, {"--force"}) + "`");
+    error_line(fmt::format(
+        "the lock is held by {}, which still runs on this host: let it finish (or stop it); to release the lock "
+        "anyway, run `{}`",
+        holder.describe(), state_command("state unlock", options.policy_path, options.state_option, {"--force"})));
     return 1;
   }
   const bool released = result == state::UnlockResult::Released;
@@ -126,13 +130,12 @@ int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
     return 0;
   }
   if (!released) {
-    std::puts("no lock held");
+    base::print("no lock held\n");
     return 0;
   }
-  std::printf("released the lock of %s\n", holder.describe().c_str());
+  base::print("released the lock of {}\n", holder.describe());
   if (holder.runs_here()) {
-    std::fprintf(stderr, "mkq: warning: process %lld still runs; it may still be applying\n",
-                 static_cast<long long>(holder.pid));
+    base::print(stderr, "mkq: warning: process {} still runs; it may still be applying\n", holder.pid);
   }
   return 0;
 }
@@ -140,8 +143,8 @@ int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
 // "no object 'a' in the state; did you mean 'b'?" for each unknown key.
 void print_unknown(const std::vector<std::string>& unknown, const std::vector<std::string>& known, const char* what) {
   for (const std::string& key : unknown) {
-    std::string message = std::string("no ") + what + " '" + key + "' in the state";
-    if (const auto match = diag::closest_match(key, known)) message += "; did you mean '" + *match + "'?";
+    std::string message = fmt::format("no {} '{}' in the state", what, key);
+    if (const auto match = diag::closest_match(key, known)) message += fmt::format("; did you mean '{}'?", *match);
     error_line(message);
   }
 }
@@ -177,8 +180,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   switch (*locked) {
     case state::LockResult::Acquired: break;
     case state::LockResult::AcquiredStale:
-      std::fprintf(stderr, "mkq: took over a stale lock: %s (%s)\n", holder.describe().c_str(),
-                   holder.why_stale().c_str());
+      base::print(stderr, "mkq: took over a stale lock: {} ({})\n", holder.describe(), holder.why_stale());
       break;
     case state::LockResult::Held:
       error_line(lock_held_message(options.state_path, holder, options.policy_path, options.state_option));
@@ -203,8 +205,8 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   }
   const base::Result<std::int64_t> recorded = state::record_finished_run(store, "state rm", outcomes, "success");
   if (!recorded) {
-    std::fprintf(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: %s\n",
-                 base::render(recorded.error()).c_str());
+    base::print(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: {}\n",
+                base::render(recorded.error()));
   }
   if (options.json) {
     Json out = Json::array();
@@ -212,8 +214,8 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
     print_document(Json{{"forgotten", std::move(out)}});
     return 0;
   }
-  for (const state::InventoryEntry& entry : result.forgotten) std::printf("forgot %s\n", entry.ref.address().c_str());
-  std::printf("forgot %zu object%s; no cluster was touched\n", result.forgotten.size(),
+  for (const state::InventoryEntry& entry : result.forgotten) base::print("forgot {}\n", entry.ref.address());
+  base::print("forgot {} object{}; no cluster was touched\n", result.forgotten.size(),
               result.forgotten.size() == 1 ? "" : "s");
   return 0;
 }
@@ -230,7 +232,7 @@ int run_state(const StateCommandOptions& options, const GlobalOptions& /*global*
       if (options.json) {
         print_document(Json{{"objects", Json::array()}});
       } else {
-        std::printf("no state at %s\n", options.state_path.c_str());
+        base::print("no state at {}\n", options.state_path);
       }
       return 0;
     }

@@ -1,10 +1,12 @@
 // `mkq state push|pull`: a whole state copied between the local file and
 // the cluster of --state kubernetes://... (runtime/state/cluster_state.h).
 // Results go to stdout, errors to stderr as "mkq: error: ...".
-#include <cstdio>
 #include <memory>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
@@ -22,8 +24,9 @@ using Json = OrderedJson;
 int run_state_transfer(const StateCommandOptions& options) {
   const bool push = options.action == "push";
   if (!state::is_cluster_address(options.state_path)) {
-    error_line(std::string("state ") + options.action + " copies a state " + (push ? "into" : "out of") +
-               " a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)");
+    error_line(fmt::format("state {} copies a state {} a cluster: name it with --state "
+                           "kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)",
+                           options.action, push ? "into" : "out of"));
     return 1;
   }
   base::Result<std::unique_ptr<state::ClusterState>> cluster =
@@ -44,7 +47,6 @@ int run_state_transfer(const StateCommandOptions& options) {
                "; nothing was pushed");
     return 1;
   }
-  const std::string what = "(lineage " + done.value().lineage + ", serial " + std::to_string(done.value().serial) + ")";
   if (options.json) {
     print_document(Json{{push ? "pushed" : "pulled",
                      {{"from", push ? options.file : options.state_path},
@@ -53,9 +55,11 @@ int run_state_transfer(const StateCommandOptions& options) {
                       {"serial", done.value().serial},
                       {"replaced", done.value().replaced}}}});
   } else if (push) {
-    std::printf("pushed %s to %s %s\n", options.file.c_str(), options.state_path.c_str(), what.c_str());
+    base::print("pushed {} to {} (lineage {}, serial {})\n", options.file, options.state_path, done.value().lineage,
+                done.value().serial);
   } else {
-    std::printf("pulled %s into %s %s\n", options.state_path.c_str(), options.file.c_str(), what.c_str());
+    base::print("pulled {} into {} (lineage {}, serial {})\n", options.state_path, options.file, done.value().lineage,
+                done.value().serial);
   }
   return 0;
 }

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <string>
 
+#include "base/print.h"
 #include "cli/commands.h"
 #include "cli/compile.h"
 #include "cli/run_options.h"
@@ -34,7 +35,7 @@ int run_status(const StatusOptions& options, const GlobalOptions& global) {
   std::fwrite(text.data(), 1, text.size(), stdout);
   std::fflush(stdout);
   for (const std::string& warning : reconcile::credential_warnings(report)) {
-    std::fprintf(stderr, "mkq: warning: %s\n", warning.c_str());
+    base::print(stderr, "mkq: warning: {}\n", warning);
   }
   return report.all_active() && report.all_reachable() ? 0 : 1;
 }

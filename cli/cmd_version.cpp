@@ -1,6 +1,8 @@
-#include <cstdio>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/commands.h"
 #include "compiler/facts/kueue.h"
 #include "mkq_commit.h"
@@ -10,11 +12,11 @@ namespace mkq::cli {
 
 int run_version(OutputFormat format) {
 #ifdef __clang__
-  const std::string compiler = std::string("clang ") + __clang_version__;
+  const std::string compiler = fmt::format("clang {}", __clang_version__);
 #else
-  const std::string compiler = std::string("g++ ") + __VERSION__;
+  const std::string compiler = fmt::format("g++ {}", __VERSION__);
 #endif
-  const std::string standard = "C++" + std::to_string(__cplusplus / 100 % 100);
+  const std::string standard = fmt::format("C++{}", __cplusplus / 100 % 100);
   if (format == OutputFormat::Json) {
     const kube::Json out = {{"format_version", 1},
                             {"version", MKQ_VERSION},
@@ -23,14 +25,11 @@ int run_version(OutputFormat format) {
                             {"standard", standard},
                             {"kueue_api_versions", {std::string(facts::kKueueApiVersion)}},
                             {"kueue_config_api_version", std::string(facts::kKueueConfigApiVersion)}};
-    std::printf("%s\n", out.dump(2).c_str());
+    base::print("{}\n", out.dump(2));
     return 0;
   }
-  std::printf("mkq %s\n", MKQ_VERSION);
-  std::printf("commit %s\n", MKQ_COMMIT);
-  std::printf("built with %s, %s\n", compiler.c_str(), standard.c_str());
-  std::printf("Kueue API %s (configuration %s)\n", std::string(facts::kKueueApiVersion).c_str(),
-              std::string(facts::kKueueConfigApiVersion).c_str());
+  base::print("mkq {}\ncommit {}\nbuilt with {}, {}\nKueue API {} (configuration {})\n", MKQ_VERSION, MKQ_COMMIT,
+              compiler, standard, facts::kKueueApiVersion, facts::kKueueConfigApiVersion);
   return 0;
 }
 

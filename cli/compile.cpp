@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "base/print.h"
+
 namespace mkq::cli {
 
 operation::CompileOptions compile_options(const GlobalOptions& global) {
@@ -28,7 +30,7 @@ void print_timings(const Compilation& compiled, const GlobalOptions& global) {
 
 void print_timing(const sema::StageTiming& timing, const GlobalOptions& global) {
   if (!global.verbose) return;
-  std::fprintf(stderr, "mkq: %-8s %8.1f ms\n", timing.stage.c_str(), timing.milliseconds);
+  base::print(stderr, "mkq: {:<8} {:8.1f} ms\n", timing.stage, timing.milliseconds);
 }
 
 }  // namespace mkq::cli

@@ -3,19 +3,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
-#include <iostream>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 #include <unistd.h>
 
+#include "base/print.h"
 #include "base/style.h"
 #include "cli/commands.h"
 #include "cli/cluster_commands.h"
 #include "cli/cmd_controller.h"
 #include "cli/cmd_controller_manifests.h"
 #include "cli/cmd_import.h"
+#include "cli/state_commands.h"
 #include "cli/usage_hint.h"
 
 namespace {
@@ -121,7 +122,7 @@ int run(int argc, char** argv) {
     static const std::map<std::string, std::string> descriptions = {
         {"up", "Start the sandbox in the background; return when every cluster is ready"},
         {"down", "Stop the sandbox (every object is kept for the next start)"},
-        {"status", "List the clusters, their ports and object counts"},
+        {"status", "List the clusters, their ports and object counts (exit 3 when the sandbox is not running)"},
         {"serve", "Run the sandbox in the foreground until SIGTERM or Ctrl-C"}};
     sandbox_cmd->add_subcommand(action, descriptions.at(action))->callback([&sandbox, action] {
       sandbox.action = action;
@@ -136,6 +137,7 @@ int run(int argc, char** argv) {
       ->check(CLI::Range(0, 10000));
 
   mkq::cli::ClusterCommands cluster_commands(app);
+  mkq::cli::StateCommands state_commands(app);
   mkq::cli::ControllerCommand controller_command(app, cluster_commands);
   mkq::cli::ImportCommand import_command(app, cluster_commands);
 
@@ -175,7 +177,7 @@ int run(int argc, char** argv) {
     // --help and --version exit 0; any usage error exits 1, as every other error does.
     if (e.get_exit_code() != 0) {
       if (const std::optional<std::string> hint = usage_hint(app, words)) {
-        std::fprintf(stderr, "mkq: error: %s\n", hint->c_str());
+        mkq::base::print(stderr, "mkq: error: {}\n", *hint);
         return 1;
       }
     }
@@ -207,6 +209,7 @@ int run(int argc, char** argv) {
   if (*man_cmd) return mkq::cli::run_man(app);
   if (*version_cmd) return mkq::cli::run_version(version_format == "json" ? OutputFormat::Json : OutputFormat::Text);
   if (const std::optional<int> code = cluster_commands.run(global)) return *code;
+  if (const std::optional<int> code = state_commands.run(global)) return *code;
   if (const std::optional<int> code = import_command.run(global)) return *code;
   if (const std::optional<int> code = controller_manifests.run(global)) return *code;  // before `controller` itself
   if (const std::optional<int> code = controller_command.run(global)) return *code;
@@ -217,13 +220,16 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   // The one boundary where an unexpected exception becomes a message: no user
-  // input may end in a raw C++ exception or an abort.
+  // input may end in a raw C++ exception or an abort. Plain stdio here: a
+  // handler must not throw, and formatting may allocate.
   try {
     return run(argc, argv);
   } catch (const std::bad_alloc&) {
     std::fputs("mkq: error: out of memory\n", stderr);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "mkq: internal error: %s\n", e.what());
+    std::fputs("mkq: internal error: ", stderr);
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
   } catch (...) {
     std::fputs("mkq: internal error\n", stderr);
   }

@@ -1,6 +1,11 @@
 // mkq(1), written from the command tree: the same words as `--help`.
 #include "cli/shell_completion.h"
 
+#include <iterator>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 namespace mkq::cli {
 namespace {
 
@@ -11,7 +16,11 @@ std::string roff(std::string_view text) {
   bool line_start = true;
   for (const char c : text) {
     if (line_start && (c == '.' || c == '\'')) out += "\\&";
-    out += c == '\\' ? std::string("\\e") : std::string(1, c);
+    if (c == '\\') {
+      out += "\\e";
+    } else {
+      out += c;
+    }
     line_start = c == '\n';
   }
   return out;
@@ -21,34 +30,43 @@ std::string roff(std::string_view text) {
 // a reader can copy it).
 std::string bold(std::string_view name) {
   std::string out = "\\fB";
-  for (const char c : name) out += c == '-' ? std::string("\\-") : std::string(1, c);
-  return out + "\\fR";
+  for (const char c : name) {
+    if (c == '-') {
+      out += "\\-";
+    } else {
+      out += c;
+    }
+  }
+  out += "\\fR";
+  return out;
 }
 
 std::string flag_heading(const FlagInfo& flag) {
   std::string text;
-  for (const std::string& name : flag.names) text += (text.empty() ? "" : ", ") + bold(name);
+  for (const std::string& name : flag.names) {
+    if (!text.empty()) text += ", ";
+    text += bold(name);
+  }
   if (flag.value == ValueKind::Choice) {
-    std::string choices;
-    for (const std::string& choice : flag.choices) choices += (choices.empty() ? "" : "|") + choice;
-    text += " \\fI" + roff(choices) + "\\fR";
+    fmt::format_to(std::back_inserter(text), " \\fI{}\\fR", roff(fmt::format("{}", fmt::join(flag.choices, "|"))));
   } else if (flag.value != ValueKind::None) {
-    text += " \\fI" + roff(flag.value_name) + "\\fR";
+    fmt::format_to(std::back_inserter(text), " \\fI{}\\fR", roff(flag.value_name));
   }
   return text;
 }
 
 void describe_flags(const std::vector<FlagInfo>& flags, std::string& out) {
   for (const FlagInfo& flag : flags) {
-    out += ".TP\n" + flag_heading(flag) + "\n" + roff(flag.description) + (flag.repeatable ? " (repeatable)" : "") +
-           "\n";
+    fmt::format_to(std::back_inserter(out), ".TP\n{}\n{}{}\n", flag_heading(flag), roff(flag.description),
+                   flag.repeatable ? " (repeatable)" : "");
   }
 }
 
 void describe_command(const CommandInfo& command, std::string& out) {
-  out += ".SS \"" + roff(command.usage()) + "\"\n" + roff(command.description) + "\n";
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, ".SS \"{}\"\n{}\n", roff(command.usage()), roff(command.description));
   for (const ArgumentInfo& argument : command.arguments) {
-    out += ".TP\n\\fI" + roff(argument.name) + "\\fR\n" + roff(argument.description) + "\n";
+    fmt::format_to(to, ".TP\n\\fI{}\\fR\n{}\n", roff(argument.name), roff(argument.description));
   }
   // The flags every command has (--help, and the root's) are listed once, under OPTIONS.
   std::vector<FlagInfo> own;
@@ -65,7 +83,8 @@ void describe_command(const CommandInfo& command, std::string& out) {
 
 std::string man_page(const CommandInfo& root, std::string_view version) {
   std::string out = ".\\\" mkq(1), written by `mkq man` from mkq's --help text; do not edit.\n";
-  out += ".TH MKQ 1 \"\" \"mkq " + roff(version) + "\" \"mkq manual\"\n";
+  auto to = std::back_inserter(out);
+  fmt::format_to(to, ".TH MKQ 1 \"\" \"mkq {}\" \"mkq manual\"\n", roff(version));
   // "mkq — MultiKueue as code: describe a fleet ..." → NAME "MultiKueue as code",
   // DESCRIPTION "Describe a fleet ...".
   const std::string_view about = root.description;
@@ -74,21 +93,24 @@ std::string man_page(const CommandInfo& root, std::string_view version) {
   const std::size_t colon = summary.find(": ");
   std::string description(colon == std::string_view::npos ? summary : summary.substr(colon + 2));
   if (!description.empty() && description[0] >= 'a' && description[0] <= 'z') description[0] -= 'a' - 'A';
-  out += ".SH NAME\nmkq \\- " + roff(summary.substr(0, colon)) + "\n";
-  out += ".SH SYNOPSIS\n" + bold("mkq") + " [\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGUMENTS\\fR]\n";
-  out += ".SH DESCRIPTION\n" + roff(description) + ".\n";
-  out += ".PP\nEach command's options are listed below and by " + bold("mkq COMMAND --help") + ".\n";
-  out += ".SH OPTIONS\nThese are taken by every command.\n";
+  fmt::format_to(to,
+                 ".SH NAME\nmkq \\- {}\n"
+                 ".SH SYNOPSIS\n{} [\\fIOPTIONS\\fR] \\fICOMMAND\\fR [\\fIARGUMENTS\\fR]\n"
+                 ".SH DESCRIPTION\n{}.\n"
+                 ".PP\nEach command's options are listed below and by {}.\n"
+                 ".SH OPTIONS\nThese are taken by every command.\n",
+                 roff(summary.substr(0, colon)), bold("mkq"), roff(description), bold("mkq COMMAND --help"));
   describe_flags(root.flags, out);
   out += ".SH COMMANDS\n";
   for (const CommandInfo& sub : root.subcommands) describe_command(sub, out);
-  out += ".SH ENVIRONMENT\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, no color (as " + bold("--no-color") +
-         ").\n";
-  out += ".SH EXIT STATUS\n0 when the command did all it was asked; 1 on any error (a check that finds an "
-         "error, a change that failed); 2 when " + bold("plan --detailed-exitcode") + " has changes to show; 130 "
-         "when an apply, destroy or rotate was stopped by a signal.\n";
-  out += ".SH SEE ALSO\n" + bold("kubectl") + "(1). The documentation in the docs/ folder of mkq's source: "
-         "language.md, apply.md, render.md, sandbox.md, json.md.\n";
+  fmt::format_to(to,
+                 ".SH ENVIRONMENT\n.TP\n\\fBNO_COLOR\\fR\nWhen set and not empty, no color (as {}).\n"
+                 ".SH EXIT STATUS\n0 when the command did all it was asked; 1 on any error (a check that finds an "
+                 "error, a change that failed); 2 when {} has changes to show; 3 when {} finds the sandbox not "
+                 "running; 130 when an apply, destroy or rotate was stopped by a signal.\n"
+                 ".SH SEE ALSO\n{}(1). The documentation in the docs/ folder of mkq's source: language.md, "
+                 "apply.md, render.md, sandbox.md, json.md.\n",
+                 bold("--no-color"), bold("plan --detailed-exitcode"), bold("sandbox status"), bold("kubectl"));
   return out;
 }
 

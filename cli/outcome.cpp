@@ -1,8 +1,12 @@
 #include "cli/outcome.h"
 
 #include <algorithm>
-#include <cstdio>
+#include <iterator>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/print.h"
 #include "cli/interrupt.h"
 #include "runtime/operation/hints.h"
 
@@ -23,15 +27,21 @@ std::string history_line(std::int64_t run_id, const Operation& operation) {
 }
 
 std::string count_of(int count, const char* one, const char* many) {
-  return std::to_string(count) + " " + (count == 1 ? one : many);
+  return fmt::format("{} {}", count, count == 1 ? one : many);
+}
+
+// ", 1 failed, 2 skipped": the counts that are not zero.
+void append_counts(std::string& text, int failed, int skipped, int not_started) {
+  auto out = std::back_inserter(text);
+  if (failed > 0) fmt::format_to(out, ", {} failed", failed);
+  if (skipped > 0) fmt::format_to(out, ", {} skipped", skipped);
+  if (not_started > 0) fmt::format_to(out, ", {} not started", not_started);
 }
 
 // "7 done, 1 failed, 2 skipped" (the parts that are not zero, "done" always).
 std::string tally(int done, int failed, int skipped, int not_started) {
-  std::string text = std::to_string(done) + " done";
-  if (failed > 0) text += ", " + std::to_string(failed) + " failed";
-  if (skipped > 0) text += ", " + std::to_string(skipped) + " skipped";
-  if (not_started > 0) text += ", " + std::to_string(not_started) + " not started";
+  std::string text = fmt::format("{} done", done);
+  append_counts(text, failed, skipped, not_started);
   return text;
 }
 
@@ -40,11 +50,9 @@ std::string tally(int done, int failed, int skipped, int not_started) {
 void print_drains(const std::vector<reconcile::Drain>& drains) {
   for (const reconcile::Drain& drain : drains) {
     if (drain.running.empty()) continue;
-    std::string names;
-    for (const std::string& name : drain.running) names += (names.empty() ? "" : ", ") + name;
-    std::printf("\nDrain: --drain-timeout 0: %s still ran on %s when its objects were deleted: %s\n",
-                count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads").c_str(),
-                drain.worker.c_str(), names.c_str());
+    base::print("\nDrain: --drain-timeout 0: {} still ran on {} when its objects were deleted: {}\n",
+                count_of(static_cast<int>(drain.running.size()), "Workload", "Workloads"), drain.worker,
+                fmt::join(drain.running, ", "));
   }
 }
 
@@ -80,15 +88,14 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     not_started += cluster.not_started;
     if (!cluster.reachable) unreachable.push_back(cluster.cluster);
   }
-  std::string resources = std::to_string(added) + " added, " + std::to_string(changed) + " changed, " +
-                          std::to_string(destroyed) + " destroyed";
-  if (released > 0) resources += ", " + std::to_string(released) + " released";
+  std::string resources = fmt::format("{} added, {} changed, {} destroyed", added, changed, destroyed);
+  if (released > 0) fmt::format_to(std::back_inserter(resources), ", {} released", released);
   print_drains(report.drains);
   if (report.success()) {
     if (planned > 0) {
-      std::printf("\n%s complete! Resources: %s.\n", operation.title.c_str(), resources.c_str());
+      base::print("\n{} complete! Resources: {}.\n", operation.title, resources);
     } else if (report.waited > 0) {
-      std::printf("\nEvery Kueue object is Active (%d of %d).\n", report.waited, report.waited);
+      base::print("\nEvery Kueue object is Active ({} of {}).\n", report.waited, report.waited);
     }
     return 0;
   }
@@ -99,22 +106,22 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
                                             : ending == reconcile::RunResult::Failed    ? " failed: "
                                                                                         : " incomplete: ");
   if (planned > 0) {
-    headline += std::to_string(done) + " of " + count_of(planned, "change", "changes") + " done (" + resources + ")";
-    if (failed > 0) headline += ", " + std::to_string(failed) + " failed";
-    if (skipped > 0) headline += ", " + std::to_string(skipped) + " skipped";
-    if (not_started > 0) headline += ", " + std::to_string(not_started) + " not started";
+    fmt::format_to(std::back_inserter(headline), "{} of {} done ({})", done, count_of(planned, "change", "changes"),
+                   resources);
+    append_counts(headline, failed, skipped, not_started);
   } else {
     headline += unreachable.empty() ? "no changes" : "no changes on the clusters that were read";
   }
   if (!unreachable.empty()) {
-    headline += "; " + count_of(static_cast<int>(unreachable.size()), "cluster", "clusters") +
-                " could not be read: " + (unreachable.size() == 1 ? "its" : "their") + " changes are unknown";
+    fmt::format_to(std::back_inserter(headline), "; {} could not be read: {} changes are unknown",
+                   count_of(static_cast<int>(unreachable.size()), "cluster", "clusters"),
+                   unreachable.size() == 1 ? "its" : "their");
   }
   if (!report.wait_failures.empty()) {
-    headline += "; " + std::to_string(report.wait_failures.size()) + " of " +
-                count_of(report.waited, "Kueue object", "Kueue objects") + " not Active";
+    fmt::format_to(std::back_inserter(headline), "; {} of {} not Active", report.wait_failures.size(),
+                   count_of(report.waited, "Kueue object", "Kueue objects"));
   }
-  std::printf("\n%s.\n", headline.c_str());
+  base::print("\n{}.\n", headline);
 
   std::size_t width = 0;
   for (const reconcile::ClusterOutcome& cluster : report.clusters) width = std::max(width, cluster.cluster.size());
@@ -130,42 +137,40 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     } else {
       text = tally(cluster.done, cluster.failed, cluster.skipped, cluster.not_started);
     }
-    std::printf("  %-*s  %s\n", static_cast<int>(width), cluster.cluster.c_str(), text.c_str());
+    base::print("  {:<{}}  {}\n", cluster.cluster, width, text);
   }
 
   bool any_failure = false;
   for (const reconcile::ObjectResult& result : report.results) {
     if (result.outcome != reconcile::Outcome::Failed && result.outcome != reconcile::Outcome::Skipped) continue;
-    if (!any_failure) std::printf("Failures:\n");
+    if (!any_failure) base::print("Failures:\n");
     any_failure = true;
     if (result.ref == base::ObjectRef{}) {  // the whole run's
-      std::printf("  %s\n", result.message.c_str());
+      base::print("  {}\n", result.message);
     } else {
-      std::printf("  %s: %s\n", result.ref.address().c_str(), result.message.c_str());
+      base::print("  {}: {}\n", result.ref.address(), result.message);
     }
   }
-  if (!report.wait_failures.empty()) std::printf("Not Active:\n");
-  for (const std::string& failure : report.wait_failures) std::printf("  %s\n", failure.c_str());
+  if (!report.wait_failures.empty()) base::print("Not Active:\n");
+  for (const std::string& failure : report.wait_failures) base::print("  {}\n", failure);
 
   // The next step: what to run, once what stopped this run is dealt with.
   const bool only_not_active = !any_failure && unreachable.empty() && !report.interrupted;
   if (only_not_active) {
-    std::printf("Next: see every object's condition with\n  %s\n", command_line("status", operation).c_str());
+    base::print("Next: see every object's condition with\n  {}\n", command_line("status", operation));
   } else {
     std::string when;
     if (!unreachable.empty()) {
-      std::string names;
-      for (const std::string& name : unreachable) names += (names.empty() ? "" : ", ") + name;
-      when = "once " + names + " can be read, ";
+      when = fmt::format("once {} can be read, ", fmt::join(unreachable, ", "));
     } else if (any_failure) {
       when = "once what failed is fixed, ";
     }
     std::string what = "apply what is left (it shows the plan first)";
     if (operation.command == "destroy") what = "destroy what is left";
     if (operation.command == "credentials rotate") what = "rotate again";
-    std::printf("Next: %s%s:\n  %s\n", when.c_str(), what.c_str(), command_line(operation.command, operation).c_str());
+    base::print("Next: {}{}:\n  {}\n", when, what, command_line(operation.command, operation));
   }
-  if (run_id > 0) std::printf("Every object's outcome: %s\n", history_line(run_id, operation).c_str());
+  if (run_id > 0) base::print("Every object's outcome: {}\n", history_line(run_id, operation));
   return report.interrupted ? kInterruptedExit : 1;
 }
 

@@ -1,6 +1,12 @@
 #include "cli/progress.h"
 
 #include <cstdio>
+#include <iterator>
+
+#include <fmt/format.h>
+
+#include "base/print.h"
+#include "base/style.h"
 
 namespace mkq::cli {
 
@@ -68,7 +74,7 @@ void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
       ++line.done;
       const std::string done = event.message.empty() ? past(event.action) : event.message;
       line.current = object + " " + done;
-      if (!terminal_) std::fprintf(stderr, "%s: %s %s\n", event.ref.cluster.c_str(), object.c_str(), done.c_str());
+      if (!terminal_) base::print(stderr, "{}: {} {}\n", event.ref.cluster, object, done);
       break;
     }
     case Phase::Failed:
@@ -76,17 +82,16 @@ void ProgressPrinter::on_event(const reconcile::ProgressEvent& event) {
       ++line.failed;
       line.current = object + " failed";
       if (!terminal_) {
-        std::fprintf(stderr, "%s: %s failed: %s\n", event.ref.cluster.c_str(), object.c_str(), event.message.c_str());
+        base::print(stderr, "{}: {} failed: {}\n", event.ref.cluster, object, event.message);
       }
       break;
     case Phase::Waiting:
       line.current = "waiting for " + object + ": " + event.message;
-      if (!terminal_) std::fprintf(stderr, "%s: waiting for %s: %s\n", event.ref.cluster.c_str(), object.c_str(),
-                                   event.message.c_str());
+      if (!terminal_) base::print(stderr, "{}: waiting for {}: {}\n", event.ref.cluster, object, event.message);
       break;
     case Phase::Ready:
       line.current = object + " Active";
-      if (!terminal_) std::fprintf(stderr, "%s: %s is Active\n", event.ref.cluster.c_str(), object.c_str());
+      if (!terminal_) base::print(stderr, "{}: {} is Active\n", event.ref.cluster, object);
       break;
   }
   if (terminal_) redraw();
@@ -107,15 +112,22 @@ void ProgressPrinter::redraw() {
     redrawn_after_interrupt_ = true;
     drawn_ = false;  // the notice is below the lines: start anew under it
   }
-  if (drawn_) std::fprintf(stderr, "\x1b[%zuA", order_.size());
+  // The whole frame in one write: the cursor back over the lines drawn last, then each line anew.
+  std::string frame;
+  auto out = std::back_inserter(frame);
+  if (drawn_) fmt::format_to(out, "{}", base::CursorUp{order_.size()});
+  std::string text;
   for (const std::string& name : order_) {
     const Line& line = lines_[name];
-    std::string text = name + "  " + std::to_string(line.done) + "/" + std::to_string(line.total);
-    if (line.failed) text += " (" + std::to_string(line.failed) + " failed)";
-    text += "  " + line.current;
-    if (text.size() > 110) text = text.substr(0, 107) + "...";
-    std::fprintf(stderr, "\x1b[2K%s\n", text.c_str());
+    text.clear();
+    fmt::format_to(std::back_inserter(text), "{}  {}/{}", name, line.done, line.total);
+    if (line.failed) fmt::format_to(std::back_inserter(text), " ({} failed)", line.failed);
+    text += "  ";
+    text += line.current;
+    if (text.size() > 110) text.replace(107, std::string::npos, "...");
+    fmt::format_to(out, "{}{}\n", base::kEraseLine, text);
   }
+  std::fwrite(frame.data(), 1, frame.size(), stderr);
   drawn_ = true;
 }
 

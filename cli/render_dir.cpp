@@ -6,11 +6,15 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <iterator>
 #include <set>
-#include <sstream>
 #include <system_error>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
+
+#include "base/print.h"
 
 namespace mkq::cli {
 
@@ -30,7 +34,7 @@ bool is_temporary(const std::string& name) {
 }
 
 fs::path temporary_for(const fs::path& dir, const std::string& name) {
-  return dir / ("." + name + ".tmp." + std::to_string(::getpid()));
+  return dir / fmt::format(".{}.tmp.{}", name, ::getpid());
 }
 
 // Writes `text` to `target` through a temporary beside it and a rename.
@@ -41,7 +45,7 @@ bool write_atomically(const fs::path& dir, const std::string& name, const std::s
     out.write(text.data(), static_cast<std::streamsize>(text.size()));
     out.close();
     if (!out) {
-      *why = "cannot write " + temporary.string();
+      *why = fmt::format("cannot write {}", temporary.string());
       std::error_code ignored;
       fs::remove(temporary, ignored);
       return false;
@@ -50,7 +54,7 @@ bool write_atomically(const fs::path& dir, const std::string& name, const std::s
   std::error_code ec;
   fs::rename(temporary, dir / name, ec);
   if (ec) {
-    *why = "cannot write " + (dir / name).string() + ": " + ec.message();
+    *why = fmt::format("cannot write {}: {}", (dir / name).string(), ec.message());
     fs::remove(temporary, ec);
     return false;
   }
@@ -58,29 +62,30 @@ bool write_atomically(const fs::path& dir, const std::string& name, const std::s
 }
 
 std::string manifest_text(const std::set<std::string>& files) {
-  return Json{{"mkq_render", kManifestVersion},
-              {"note", "the files mkq render -o wrote here; it rewrites them and removes those it no longer renders"},
-              {"files", files}}
-             .dump(2) +
-         "\n";
+  std::string text =
+      Json{{"mkq_render", kManifestVersion},
+           {"note", "the files mkq render -o wrote here; it rewrites them and removes those it no longer renders"},
+           {"files", files}}
+          .dump(2);
+  text += '\n';
+  return text;
 }
 
 // The files the manifest lists; false with `why` when it cannot be read as one.
 bool read_manifest(const fs::path& file, std::vector<std::string>* files, std::string* why) {
   std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const Json manifest = Json::parse(text.str(), nullptr, false);
+  const std::string text{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  const Json manifest = Json::parse(text, nullptr, false);
   if (!in || manifest.is_discarded() || !manifest.is_object() || !manifest.contains("files") ||
       manifest.value("mkq_render", 0) != kManifestVersion || !manifest["files"].is_array()) {
-    *why = file.string() + " is not a manifest this mkq wrote (mkq_render " + std::to_string(kManifestVersion) + ")";
+    *why = fmt::format("{} is not a manifest this mkq wrote (mkq_render {})", file.string(), kManifestVersion);
     return false;
   }
   for (const Json& name : manifest["files"]) {
     // Only plain names: a manifest never makes render remove anything outside DIR.
     if (!name.is_string() || name.get<std::string>().find('/') != std::string::npos ||
         name.get<std::string>().empty() || name.get<std::string>()[0] == '.') {
-      *why = file.string() + " lists " + name.dump() + ", which render never writes";
+      *why = fmt::format("{} lists {}, which render never writes", file.string(), name.dump());
       return false;
     }
     files->push_back(name.get<std::string>());
@@ -90,10 +95,10 @@ bool read_manifest(const fs::path& file, std::vector<std::string>* files, std::s
 
 // "a, b, c and 4 more"
 std::string some_of(const std::vector<std::string>& names) {
-  std::string out;
   const std::size_t shown = std::min<std::size_t>(names.size(), 5);
-  for (std::size_t i = 0; i < shown; ++i) out += (i == 0 ? "" : ", ") + names[i];
-  if (names.size() > shown) out += " and " + std::to_string(names.size() - shown) + " more";
+  const auto end = names.begin() + static_cast<std::ptrdiff_t>(shown);
+  std::string out = fmt::format("{}", fmt::join(names.begin(), end, ", "));
+  if (names.size() > shown) fmt::format_to(std::back_inserter(out), " and {} more", names.size() - shown);
   return out;
 }
 
@@ -118,14 +123,14 @@ RenderDirChanges render_dir_changes(const std::vector<std::string>& present, con
 
 int write_render_dir(const fs::path& dir, const std::map<std::string, std::string>& files) {
   const auto fail = [](const std::string& message) {
-    std::fprintf(stderr, "mkq: error: %s\n", message.c_str());
+    base::print(stderr, "mkq: error: {}\n", message);
     return 1;
   };
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
-    return fail("cannot create the output directory " + dir.string() + ": " +
-                (ec ? ec.message() : std::string("not a directory")));
+    return fail(fmt::format("cannot create the output directory {}: {}", dir.string(),
+                            ec ? ec.message() : std::string("not a directory")));
   }
   std::vector<std::string> recorded;
   const fs::path manifest = dir / kRenderManifest;
@@ -139,15 +144,16 @@ int write_render_dir(const fs::path& dir, const std::map<std::string, std::strin
     if (name == kRenderManifest) continue;
     (is_temporary(name) ? temporaries : present).push_back(name);
   }
-  if (ec) return fail("cannot read the output directory " + dir.string() + ": " + ec.message());
+  if (ec) return fail(fmt::format("cannot read the output directory {}: {}", dir.string(), ec.message()));
   std::vector<std::string> rendered;
   for (const auto& [name, text] : files) rendered.push_back(name);
   const RenderDirChanges changes = render_dir_changes(present, recorded, rendered);
   if (!changes.foreign.empty()) {
-    return fail(dir.string() + " holds " + (changes.foreign.size() == 1 ? "an entry" : "entries") +
-                " mkq did not write (" + some_of(changes.foreign) +
-                "); render -o writes only into an empty directory or one it wrote before (listed in " +
-                kRenderManifest + "): choose another directory; nothing was written or removed");
+    return fail(fmt::format("{} holds {} mkq did not write ({}); render -o writes only into an empty directory or "
+                            "one it wrote before (listed in {}): choose another directory; nothing was written or "
+                            "removed",
+                            dir.string(), changes.foreign.size() == 1 ? "an entry" : "entries",
+                            some_of(changes.foreign), kRenderManifest));
   }
   for (const std::string& name : temporaries) fs::remove(dir / name, ec);  // what an interrupted render left
   std::set<std::string> both(recorded.begin(), recorded.end());
@@ -167,19 +173,22 @@ int write_render_dir(const fs::path& dir, const std::map<std::string, std::strin
     out.close();
     if (!out) {
       drop_pending();
-      return fail("cannot write " + temporary_for(dir, name).string());
+      return fail(fmt::format("cannot write {}", temporary_for(dir, name).string()));
     }
   }
   for (const std::string& name : pending) {
     fs::rename(temporary_for(dir, name), dir / name, ec);
     if (ec) {
       drop_pending();
-      return fail("cannot write " + (dir / name).string() + ": " + ec.message());
+      return fail(fmt::format("cannot write {}: {}", (dir / name).string(), ec.message()));
     }
   }
   for (const std::string& name : changes.stale) {
     fs::remove(dir / name, ec);
-    if (ec) return fail("cannot remove " + (dir / name).string() + ", which mkq no longer renders: " + ec.message());
+    if (ec) {
+      return fail(
+          fmt::format("cannot remove {}, which mkq no longer renders: {}", (dir / name).string(), ec.message()));
+    }
   }
   const std::set<std::string> now(rendered.begin(), rendered.end());
   if (!write_atomically(dir, kRenderManifest, manifest_text(now), &why)) return fail(why);

@@ -5,6 +5,8 @@
 #include <optional>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "base/clock.h"
 #include "base/time.h"
 #include "cli/compile.h"
@@ -56,7 +58,7 @@ bool wait_option(bool wait, const std::string& duration, std::optional<std::chro
   if (!wait) return true;
   std::chrono::milliseconds parsed{};
   if (!parse_duration(duration, &parsed)) {
-    error_line("--wait takes a duration such as 90s, 5m or 1h30m, not \"" + duration + "\"");
+    error_line(fmt::format("--wait takes a duration such as 90s, 5m or 1h30m, not \"{}\"", duration));
     return false;
   }
   *out = parsed;
@@ -78,7 +80,7 @@ bool run_options(const std::string& path, const RuntimeOptions& runtime, const G
   if (now == nullptr || *now == '\0') return true;
   const std::optional<base::TimePoint> at = base::parse_rfc3339(now);
   if (!at || std::string_view(now).back() != 'Z') {
-    error_line(std::string("MKQ_NOW must be a UTC time such as 2026-12-20T00:00:00Z, not \"") + now + "\"");
+    error_line(fmt::format("MKQ_NOW must be a UTC time such as 2026-12-20T00:00:00Z, not \"{}\"", now));
     return false;
   }
   static std::optional<base::FixedClock> fixed;  // lives as long as the process: one MKQ_NOW per run

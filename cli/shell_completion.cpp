@@ -1,6 +1,10 @@
 #include "cli/shell_completion.h"
 
 #include <functional>
+#include <iterator>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace mkq::cli {
 namespace {
@@ -27,9 +31,7 @@ std::string quoted(std::string_view text, Shell shell) {
 }
 
 std::string joined(const std::vector<std::string>& words, std::string_view separator) {
-  std::string out;
-  for (const std::string& word : words) out += (out.empty() ? "" : std::string(separator)) + word;
-  return out;
+  return fmt::format("{}", fmt::join(words, separator));
 }
 
 // Every command below the root, as `case` patterns ('mkq check'|'mkq state list').
@@ -66,56 +68,58 @@ std::string value_arms(const CommandInfo& root, Shell shell, const std::string& 
                        const std::function<std::string(const std::vector<std::string>&)>& choices,
                        const std::string& directory, const std::string& file) {
   std::string s;
+  const auto arm = [&](const std::string& patterns, const std::string& action) {
+    fmt::format_to(std::back_inserter(s), "    {}{}) {}; return ;;\n", open, patterns, action);
+  };
   each_command(root, [&](const CommandInfo& c) {
     for (const FlagInfo& flag : c.flags) {
       if (flag.value != ValueKind::Choice) continue;
       std::vector<std::string> patterns;
       for (const std::string& name : flag.names) patterns.push_back(quoted(c.spelled() + " " + name, shell));
-      s += "    " + open + joined(patterns, "|") + ") " + choices(flag.choices) + "; return ;;\n";
+      arm(joined(patterns, "|"), choices(flag.choices));
     }
   });
-  if (const std::string dirs = value_patterns(root, ValueKind::Directory, shell); !dirs.empty()) {
-    s += "    " + open + dirs + ") " + directory + "; return ;;\n";
-  }
-  if (const std::string texts = value_patterns(root, ValueKind::Text, shell); !texts.empty()) {
-    s += "    " + open + texts + ") " + file + "; return ;;\n";
-  }
+  if (const std::string dirs = value_patterns(root, ValueKind::Directory, shell); !dirs.empty()) arm(dirs, directory);
+  if (const std::string texts = value_patterns(root, ValueKind::Text, shell); !texts.empty()) arm(texts, file);
   return s;
 }
 
 std::string header(Shell shell, std::string_view version, std::string_view load) {
   const char* name = shell == Shell::Bash ? "bash" : shell == Shell::Zsh ? "zsh" : "fish";
-  return std::string("# ") + name + " completion for mkq, written by `mkq completion " + name + "` (mkq " +
-         std::string(version) + "); do not edit.\n# " + std::string(load) + "\n";
+  return fmt::format("# {0} completion for mkq, written by `mkq completion {0}` (mkq {1}); do not edit.\n# {2}\n", name,
+                     version, load);
 }
 
 std::string bash(const CommandInfo& root, std::string_view version) {
   std::string s = header(Shell::Bash, version,
                          "Load it with `source <(mkq completion bash)` in ~/.bashrc, or save it as "
                          "~/.local/share/bash-completion/completions/mkq.");
+  // The script's fixed text appended as it is (its braces are the shell's), the generated parts between.
   s += "_mkq() {\n"
        "  local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd=mkq i\n"
        "  # --flag=value: bash splits at the '='\n"
        "  if [[ $cur == = ]]; then cur=; elif [[ $prev == = ]]; then prev=${COMP_WORDS[COMP_CWORD-2]}; fi\n"
        "  for ((i = 1; i < COMP_CWORD; i++)); do\n"
        "    case \"$cmd ${COMP_WORDS[i]}\" in\n"
-       "      " + command_patterns(root, Shell::Bash) + ") cmd=\"$cmd ${COMP_WORDS[i]}\" ;;\n"
+       "      ";
+  s += command_patterns(root, Shell::Bash);
+  s += ") cmd=\"$cmd ${COMP_WORDS[i]}\" ;;\n"
        "    esac\n"
        "  done\n"
        "  case \"$cmd $prev\" in\n";
   s += value_arms(
       root, Shell::Bash, "",
       [](const std::vector<std::string>& choices) {
-        return "COMPREPLY=($(compgen -W " + quoted(joined(choices, " "), Shell::Bash) + " -- \"$cur\"))";
+        return fmt::format("COMPREPLY=($(compgen -W {} -- \"$cur\"))", quoted(joined(choices, " "), Shell::Bash));
       },
       "COMPREPLY=($(compgen -d -- \"$cur\"))", "COMPREPLY=($(compgen -f -- \"$cur\"))");
   s += "  esac\n"
        "  local commands= flags= files=\n"
        "  case \"$cmd\" in\n";
   each_command(root, [&](const CommandInfo& c) {
-    s += "    " + quoted(c.spelled(), Shell::Bash) + ") commands=" + quoted(joined(c.words(), " "), Shell::Bash) +
-         " flags=" + quoted(joined(flag_names(c), " "), Shell::Bash) + (c.takes_file() ? " files=1" : "") +
-         " ;;\n";
+    fmt::format_to(std::back_inserter(s), "    {}) commands={} flags={}{} ;;\n", quoted(c.spelled(), Shell::Bash),
+                   quoted(joined(c.words(), " "), Shell::Bash), quoted(joined(flag_names(c), " "), Shell::Bash),
+                   c.takes_file() ? " files=1" : "");
   });
   s += "  esac\n"
        "  if [[ $cur == -* ]]; then\n"
@@ -131,26 +135,28 @@ std::string bash(const CommandInfo& root, std::string_view version) {
 
 // "name:description" items for zsh's _describe (a colon in the name escaped).
 std::string described(const std::string& name, const std::string& description) {
-  return quoted(name + ":" + description, Shell::Zsh);
+  return quoted(fmt::format("{}:{}", name, description), Shell::Zsh);
 }
 
 std::string zsh(const CommandInfo& root, std::string_view version) {
-  std::string s = "#compdef mkq\n" +
-                  header(Shell::Zsh, version,
-                         "Load it with `source <(mkq completion zsh)` in ~/.zshrc after compinit, or save it as "
-                         "_mkq in a directory of $fpath.");
+  std::string s = "#compdef mkq\n";
+  s += header(Shell::Zsh, version,
+              "Load it with `source <(mkq completion zsh)` in ~/.zshrc after compinit, or save it as _mkq in a "
+              "directory of $fpath.");
   s += "_mkq() {\n"
        "  local cmd=mkq i prev=${words[CURRENT-1]}\n"
        "  for ((i = 2; i < CURRENT; i++)); do\n"
        "    case \"$cmd ${words[i]}\" in\n"
-       "      (" + command_patterns(root, Shell::Zsh) + ") cmd=\"$cmd ${words[i]}\" ;;\n"
+       "      (";
+  s += command_patterns(root, Shell::Zsh);
+  s += ") cmd=\"$cmd ${words[i]}\" ;;\n"
        "    esac\n"
        "  done\n"
        "  case \"$cmd $prev\" in\n";
   s += value_arms(
       root, Shell::Zsh, "(",
-      [](const std::vector<std::string>& choices) { return "compadd -- " + joined(choices, " "); }, "_files -/",
-      "_files");
+      [](const std::vector<std::string>& choices) { return fmt::format("compadd -- {}", fmt::join(choices, " ")); },
+      "_files -/", "_files");
   s += "  esac\n"
        "  local -a commands flags\n"
        "  local files=\n"
@@ -165,8 +171,8 @@ std::string zsh(const CommandInfo& root, std::string_view version) {
     for (const FlagInfo& flag : c.flags) {
       for (const std::string& name : flag.names) flags.push_back(described(name, flag.description));
     }
-    s += "    (" + quoted(c.spelled(), Shell::Zsh) + ") commands=(" + joined(commands, " ") + ") flags=(" +
-         joined(flags, " ") + ")" + (c.takes_file() ? " files=1" : "") + " ;;\n";
+    fmt::format_to(std::back_inserter(s), "    ({}) commands=({}) flags=({}){} ;;\n", quoted(c.spelled(), Shell::Zsh),
+                   fmt::join(commands, " "), fmt::join(flags, " "), c.takes_file() ? " files=1" : "");
   });
   s += "  esac\n"
        "  if [[ $PREFIX == -* ]]; then\n"
@@ -185,12 +191,14 @@ std::string fish(const CommandInfo& root, std::string_view version) {
   std::string s = header(Shell::Fish, version,
                          "Load it with `mkq completion fish | source`, or save it as "
                          "~/.config/fish/completions/mkq.fish.");
+  auto out = std::back_inserter(s);
   s += "function __mkq_command --description 'the mkq command being completed'\n"
        "    set -l cmd mkq\n"
        "    for word in (commandline -opc)[2..-1]\n"
        "        switch \"$cmd $word\"\n"
-       "            case " + command_patterns(root, Shell::Fish) + "\n"
-       "                set cmd \"$cmd $word\"\n"
+       "            case ";
+  s += command_patterns(root, Shell::Fish);
+  s += "\n                set cmd \"$cmd $word\"\n"
        "        end\n"
        "    end\n"
        "    echo $cmd\n"
@@ -200,30 +208,30 @@ std::string fish(const CommandInfo& root, std::string_view version) {
        "end\n"
        "complete -c mkq -f\n";
   each_command(root, [&](const CommandInfo& c) {
-    const std::string when = "complete -c mkq -n " + quoted("__mkq_in " + quoted(c.spelled(), Shell::Bash), Shell::Fish);
-    for (const CommandInfo& sub : c.subcommands) {
-      s += when + " -a " + quoted(sub.path.back(), Shell::Fish) + " -d " + quoted(sub.description, Shell::Fish) + "\n";
-    }
+    const std::string when = quoted(fmt::format("__mkq_in {}", quoted(c.spelled(), Shell::Bash)), Shell::Fish);
+    const auto offer = [&](const std::string& words, const std::string& description) {  // -a words -d description
+      fmt::format_to(out, "complete -c mkq -n {} -a {} -d {}\n", when, quoted(words, Shell::Fish),
+                     quoted(description, Shell::Fish));
+    };
+    for (const CommandInfo& sub : c.subcommands) offer(sub.path.back(), sub.description);
     for (const FlagInfo& flag : c.flags) {
-      std::string line = when;
+      fmt::format_to(out, "complete -c mkq -n {}", when);
       for (const std::string& name : flag.names) {
-        line += name.rfind("--", 0) == 0 ? " -l " + name.substr(2) : " -s " + name.substr(1);
+        const bool long_name = name.rfind("--", 0) == 0;  // -l verbose, -s v
+        fmt::format_to(out, " -{} {}", long_name ? 'l' : 's', std::string_view(name).substr(long_name ? 2 : 1));
       }
       switch (flag.value) {
         case ValueKind::None: break;
-        case ValueKind::Text: line += " -r -F"; break;
-        case ValueKind::Directory: line += " -x -a '(__fish_complete_directories)'"; break;
-        case ValueKind::Choice: line += " -x -a " + quoted(joined(flag.choices, " "), Shell::Fish); break;
+        case ValueKind::Text: s += " -r -F"; break;
+        case ValueKind::Directory: s += " -x -a '(__fish_complete_directories)'"; break;
+        case ValueKind::Choice: fmt::format_to(out, " -x -a {}", quoted(joined(flag.choices, " "), Shell::Fish)); break;
       }
-      s += line + " -d " + quoted(flag.description, Shell::Fish) + "\n";
+      fmt::format_to(out, " -d {}\n", quoted(flag.description, Shell::Fish));
     }
     for (const ArgumentInfo& argument : c.arguments) {
-      if (!argument.choices.empty()) {
-        s += when + " -a " + quoted(joined(argument.choices, " "), Shell::Fish) + " -d " +
-             quoted(argument.description, Shell::Fish) + "\n";
-      }
+      if (!argument.choices.empty()) offer(joined(argument.choices, " "), argument.description);
     }
-    if (c.takes_file()) s += when + " -F\n";
+    if (c.takes_file()) fmt::format_to(out, "complete -c mkq -n {} -F\n", when);
   });
   return s;
 }

@@ -1,8 +1,11 @@
 #include "cli/state_output.h"
 
 #include <algorithm>
-#include <cstdio>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/print.h"
 #include "cli/terminal_ui.h"
 #include "runtime/operation/state_open.h"
 
@@ -11,7 +14,7 @@ namespace mkq::cli {
 void print_document(const OrderedJson& fields) {
   OrderedJson document{{"format_version", kStateJsonFormatVersion}};
   for (const auto& [key, value] : fields.items()) document[key] = value;
-  std::fputs((document.dump(2) + "\n").c_str(), stdout);
+  base::print("{}\n", document.dump(2));
 }
 
 void print_table(const std::vector<std::vector<std::string>>& rows) {
@@ -20,15 +23,18 @@ void print_table(const std::vector<std::vector<std::string>>& rows) {
     widths.resize(std::max(widths.size(), row.size()), 0);
     for (std::size_t i = 0; i < row.size(); ++i) widths[i] = std::max(widths[i], row[i].size());
   }
+  // Padded by bytes, as the widths are counted ({fmt}'s widths count display columns).
+  std::string text;
   for (const auto& row : rows) {
-    std::string line;
+    const std::size_t start = text.size();
     for (std::size_t i = 0; i < row.size(); ++i) {
-      line += row[i];
-      if (i + 1 < row.size()) line += std::string(widths[i] - row[i].size() + 2, ' ');
+      text += row[i];
+      if (i + 1 < row.size()) text.append(widths[i] - row[i].size() + 2, ' ');
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    std::fputs((line + "\n").c_str(), stdout);
+    while (text.size() > start && text.back() == ' ') text.pop_back();
+    text += '\n';
   }
+  base::print("{}", text);
 }
 
 std::string or_dash(const std::string& text) { return text.empty() ? "-" : text; }
@@ -39,13 +45,12 @@ std::string or_dash(const std::string& text) { return text.empty() ? "-" : text;
 void warn_orphaned_chunks(const state::StateStore& store) {
   const base::Result<std::vector<std::string>> orphans = store.orphaned_chunks();
   if (!orphans || orphans->empty()) return;
-  std::string names;
-  for (const std::string& name : *orphans) names += (names.empty() ? "" : ", ") + name;
-  std::fprintf(stderr,
-               "mkq: warning: %zu chunk Secret%s of %s %s named by no index (left by an interrupted write): %s; the "
-               "next write to the state removes %s\n",
-               orphans->size(), orphans->size() == 1 ? "" : "s", store.location().c_str(),
-               orphans->size() == 1 ? "is" : "are", names.c_str(), orphans->size() == 1 ? "it" : "them");
+  const bool one = orphans->size() == 1;
+  base::print(stderr,
+              "mkq: warning: {} chunk Secret{} of {} {} named by no index (left by an interrupted write): {}; the next "
+              "write to the state removes {}\n",
+              orphans->size(), one ? "" : "s", store.location(), one ? "is" : "are", fmt::join(*orphans, ", "),
+              one ? "it" : "them");
 }
 
 std::unique_ptr<state::StateStore> open_state(const std::string& path, const operation::RuntimeOptions& runtime,

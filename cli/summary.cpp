@@ -2,18 +2,12 @@
 #include "cli/summary.h"
 
 #include <cstddef>
+#include <iterator>
 #include <string>
 
+#include <fmt/format.h>
+
 namespace mkq::cli {
-namespace {
-
-// "1 worker", "2 workers", "3 priority classes".
-std::string count(std::size_t n, const char* singular, const char* plural) {
-  return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
-
-}  // namespace
-
 std::string summarize(const sema::model::Policy& policy, const std::string& path) {
   struct Entry {
     std::size_t n;
@@ -35,13 +29,17 @@ std::string summarize(const sema::model::Policy& policy, const std::string& path
       {policy.dispatches.size(), "dispatch", "dispatches"},
       {policy.access.size(), "access binding", "access bindings"},
   };
-  std::string parts;
+  std::string text = fmt::format("{}: ok (", path);
+  const char* separator = "";
   for (const Entry& entry : entries) {
     if (entry.n == 0) continue;
-    if (!parts.empty()) parts += ", ";
-    parts += count(entry.n, entry.singular, entry.plural);
+    // "1 worker", "2 workers", "3 priority classes"
+    fmt::format_to(std::back_inserter(text), "{}{} {}", separator, entry.n,
+                   entry.n == 1 ? entry.singular : entry.plural);
+    separator = ", ";
   }
-  return path + ": ok (" + parts + ")\n";
+  text += ")\n";
+  return text;
 }
 
 }  // namespace mkq::cli

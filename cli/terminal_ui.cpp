@@ -4,8 +4,12 @@
 
 #include <cstdio>
 #include <iostream>
+#include <iterator>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "base/print.h"
 #include "cli/compile.h"
 #include "cli/interrupt.h"
 
@@ -24,7 +28,7 @@ class InterruptCancellation : public operation::Cancellation {
 
 }  // namespace
 
-void error_line(const std::string& message) { std::fprintf(stderr, "mkq: error: %s\n", message.c_str()); }
+void error_line(const std::string& message) { base::print(stderr, "mkq: error: {}\n", message); }
 
 TerminalUi::TerminalUi(const GlobalOptions& global, PlanFormat format) : global_(global), format_(format) {}
 
@@ -37,37 +41,36 @@ void TerminalUi::compiled(const operation::Compilation& compilation) {
 // /home/a/.kube/config (~/.kube/config): manager -> context kind-manager, ..."
 void TerminalUi::target(const operation::TargetChoice& choice) {
   if (choice.sandbox) {
-    std::fprintf(stderr, "mkq: target: the sandbox at %s%s\n", choice.sandbox_dir.c_str(),
-                 choice.sandbox_asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
+    base::print(stderr, "mkq: target: the sandbox at {}{}\n", choice.sandbox_dir,
+                choice.sandbox_asked ? "" : " (no --kubeconfig, KUBECONFIG or ~/.kube/config)");
     return;
   }
   constexpr std::size_t kListed = 8;
-  std::string line = "mkq: target: ";
-  line += choice.common_kubeconfig.empty() ? "the policy's kubeconfigs" : choice.common_kubeconfig;
-  line += ":";
+  std::string line;
+  auto out = std::back_inserter(line);
+  fmt::format_to(out, "mkq: target: {}:",
+                 choice.common_kubeconfig.empty() ? "the policy's kubeconfigs" : choice.common_kubeconfig);
   const auto& routes = choice.routes;
   for (std::size_t i = 0; i < routes.size() && i < kListed; ++i) {
-    line += std::string(i == 0 ? " " : ", ") + routes[i].cluster + " -> context " + routes[i].context;
-    if (!routes[i].own_file.empty()) line += " in " + routes[i].own_file;
+    fmt::format_to(out, "{}{} -> context {}", i == 0 ? " " : ", ", routes[i].cluster, routes[i].context);
+    if (!routes[i].own_file.empty()) fmt::format_to(out, " in {}", routes[i].own_file);
   }
-  if (routes.size() > kListed) line += ", and " + std::to_string(routes.size() - kListed) + " more";
-  std::fprintf(stderr, "%s\n", line.c_str());
+  if (routes.size() > kListed) fmt::format_to(out, ", and {} more", routes.size() - kListed);
+  base::print(stderr, "{}\n", line);
 }
 
-void TerminalUi::notice(const std::string& text) { std::fprintf(stderr, "mkq: %s\n", text.c_str()); }
+void TerminalUi::notice(const std::string& text) { base::print(stderr, "mkq: {}\n", text); }
 
 void TerminalUi::error(const std::string& text) { error_line(text); }
 
-void TerminalUi::output(const std::string& text) { std::fputs(text.c_str(), stderr); }
+void TerminalUi::output(const std::string& text) { base::print(stderr, "{}", text); }
 
 namespace {
 
 // One cluster's regime, e.g. "mkq: worker1: server announces API Priority and
 // Fairness; no client-side rate limit".
 void print_pacing(const operation::Timing::Pacing& pacing) {
-  char qps[32];
-  std::snprintf(qps, sizeof qps, "%g", pacing.qps);
-  const std::string limit = std::string(qps) + " requests/s, bursts of " + std::to_string(pacing.burst);
+  const std::string limit = fmt::format("{:.6g} requests/s, bursts of {}", pacing.qps, pacing.burst);
   std::string line;
   switch (pacing.regime) {
     case kube::RateRegime::ServerFairness:
@@ -81,7 +84,7 @@ void print_pacing(const operation::Timing::Pacing& pacing) {
              (pacing.priority_and_fairness ? " (the server announces API Priority and Fairness)" : "");
       break;
   }
-  std::fprintf(stderr, "mkq: %s: %s\n", pacing.cluster.c_str(), line.c_str());
+  base::print(stderr, "mkq: {}: {}\n", pacing.cluster, line);
 }
 
 }  // namespace
@@ -90,16 +93,16 @@ void TerminalUi::timing(const operation::Timing& timing) {
   if (!global_.verbose) return;
   switch (timing.step) {
     case operation::Timing::Step::Refresh:
-      std::fprintf(stderr, "mkq: refresh  %8.1f ms (%d LISTs, %d requests in all)\n", timing.milliseconds,
-                   timing.lists, timing.requests);
+      base::print(stderr, "mkq: refresh  {:8.1f} ms ({} LISTs, {} requests in all)\n", timing.milliseconds,
+                  timing.lists, timing.requests);
       for (const operation::Timing::Pacing& pacing : timing.pacing) print_pacing(pacing);
       break;
     case operation::Timing::Step::Apply:
-      std::fprintf(stderr, "mkq: %-7s %8.1f ms (%d requests, %d retried, %d TLS connections in all)\n",
-                   timing.command.c_str(), timing.milliseconds, timing.requests, timing.retries, timing.connections);
+      base::print(stderr, "mkq: {:<7} {:8.1f} ms ({} requests, {} retried, {} TLS connections in all)\n",
+                  timing.command, timing.milliseconds, timing.requests, timing.retries, timing.connections);
       break;
     case operation::Timing::Step::Status:
-      std::fprintf(stderr, "mkq: status   %8.1f ms (%d LISTs)\n", timing.milliseconds, timing.lists);
+      base::print(stderr, "mkq: status   {:8.1f} ms ({} LISTs)\n", timing.milliseconds, timing.lists);
       break;
   }
 }
@@ -117,14 +120,14 @@ void TerminalUi::show_plan(const reconcile::Plan& plan) {
 
 bool TerminalUi::confirm(const reconcile::Plan& plan) {
   if (isatty(STDIN_FILENO) != 1) {
-    error_line(std::string(plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply") +
-               " asks for confirmation and there is no terminal to ask on: run it with --auto-approve");
+    error_line(fmt::format("{} asks for confirmation and there is no terminal to ask on: run it with --auto-approve",
+                           plan.kind == reconcile::PlanKind::Destroy ? "destroy" : "apply"));
     return false;
   }
-  std::fprintf(stderr, "\nDo you want to perform these actions? Only 'yes' will be accepted: ");
+  base::print(stderr, "\nDo you want to perform these actions? Only 'yes' will be accepted: ");
   std::string answer;
   if (!std::getline(std::cin, answer) || answer != "yes") {
-    std::fputs("mkq: cancelled, nothing was changed\n", stderr);
+    base::print(stderr, "mkq: cancelled, nothing was changed\n");
     return false;
   }
   return true;
@@ -146,7 +149,7 @@ void TerminalUi::end_apply(const reconcile::ApplyReport& report) {
 }
 
 void TerminalUi::status_poll(std::size_t active, std::size_t total) {
-  std::fprintf(stderr, "mkq: waiting: %zu of %zu objects Active\n", active, total);
+  base::print(stderr, "mkq: waiting: {} of {} objects Active\n", active, total);
 }
 
 }  // namespace mkq::cli

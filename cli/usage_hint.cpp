@@ -1,5 +1,9 @@
 #include "cli/usage_hint.h"
 
+#include <iterator>
+
+#include <fmt/format.h>
+
 #include "compiler/diag/diagnostic.h"
 
 namespace mkq::cli {
@@ -55,8 +59,11 @@ bool takes_arguments(const CLI::App* app) {
 // The message, the suggestion if there is one, and where to look.
 std::string hint(std::string message, const std::optional<std::string>& match, bool quote, const CLI::App* app,
                  const char* what) {
-  if (match) message += "; did you mean " + (quote ? "\"" + *match + "\"" : *match) + "?";
-  return message + "\nRun `" + command_path(app) + " --help` for its " + what + ".";
+  auto out = std::back_inserter(message);
+  if (match && quote) fmt::format_to(out, "; did you mean \"{}\"?", *match);
+  if (match && !quote) fmt::format_to(out, "; did you mean {}?", *match);
+  fmt::format_to(out, "\nRun `{} --help` for its {}.", command_path(app), what);
+  return message;
 }
 
 }  // namespace
@@ -71,7 +78,7 @@ std::optional<std::string> usage_hint(const CLI::App& app, const std::vector<std
       const CLI::Option* option = find_option(current, flag);
       if (option == nullptr) {
         if (flag.rfind("--", 0) != 0) return std::nullopt;  // short flag clusters: CLI11's message
-        return hint("unknown flag " + flag + " for \"" + command_path(current) + "\"",
+        return hint(fmt::format("unknown flag {} for \"{}\"", flag, command_path(current)),
                     diag::closest_match(flag, flag_names(current)), false, current, "flags");
       }
       // An option that takes a value written as a separate word: skip the value.
@@ -86,7 +93,7 @@ std::optional<std::string> usage_hint(const CLI::App& app, const std::vector<std
     // command takes no argument but has subcommands.
     const std::vector<std::string> commands = subcommand_names(current);
     if (current->get_require_subcommand_min() > 0 || (!commands.empty() && !takes_arguments(current))) {
-      return hint("unknown command \"" + word + "\" for \"" + command_path(current) + "\"",
+      return hint(fmt::format("unknown command \"{}\" for \"{}\"", word, command_path(current)),
                   diag::closest_match(word, commands), true, current, "commands");
     }
   }
