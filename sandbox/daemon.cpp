@@ -243,7 +243,8 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
   const fs::path log = dir / "sandbox.log";
 
   long pid = read_pid(dir);
-  if (is_sandbox_process(pid)) {
+  const bool already_running = is_sandbox_process(pid);
+  if (already_running) {
     out << fmt::format("the sandbox already runs (pid {})\n", pid);
   } else {
     fs::remove(dir / "sandbox.pid", ec);
@@ -307,6 +308,22 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
       return 1;
     }
     const State state = read_state(dir);
+    // A sandbox that already ran before this call serves the clusters it was
+    // started with and no others: waiting for one it lacks would only time out.
+    if (already_running && state.pid == pid && !state.clusters.empty()) {
+      std::vector<std::string> missing;
+      for (const std::string& name : options.clusters) {
+        if (state.find(name) == nullptr) missing.push_back(name);
+      }
+      if (!missing.empty()) {
+        std::vector<std::string> served;
+        for (const State::Entry& entry : state.clusters) served.push_back(entry.name);
+        err << fmt::format(
+            "mkq: error: the sandbox in {} already runs {}, not {}: stop it first with `mkq sandbox down --dir {}`\n",
+            options.dir.string(), join(served, ", "), join(missing, ", "), options.dir.string());
+        return 1;
+      }
+    }
     ready.clear();
     if (state.pid == pid && load_or_create_pki(dir, &pki, &error)) {
       for (const std::string& name : options.clusters) {

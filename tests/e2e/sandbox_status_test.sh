@@ -26,6 +26,17 @@ grep -q "^sandbox $SB: running (pid [0-9]*)$" "$TMP/status.out" || { show status
 grep -q "^manager  *[0-9][0-9]*  *ready " "$TMP/status.out" || { show status; fail "running: the cluster's line"; }
 pass "running: exit 0, the cluster ready"
 
+# `up` asking a running sandbox for a cluster it does not serve fails at once
+# (it used to wait out the 30 s start-up deadline first).
+start=$(date +%s)
+timeout 60 "$MKQ" sandbox up --dir "$SB" --clusters manager,worker9 --no-kueue >"$TMP/up2.out" 2>"$TMP/up2.err"
+rc=$? took=$(($(date +%s) - start))
+[ "$rc" = 1 ] || { cat "$TMP/up2.out" "$TMP/up2.err"; fail "up of a cluster the running sandbox lacks exited $rc, not 1"; }
+grep -qF "mkq: error: the sandbox in $SB already runs manager, not worker9: stop it first with \`mkq sandbox down --dir $SB\`" \
+  "$TMP/up2.err" || { cat "$TMP/up2.err"; fail "up of a missing cluster: message"; }
+[ "$took" -lt 10 ] || fail "up of a missing cluster took ${took}s"
+pass "up of a cluster the running sandbox lacks: exit 1 at once, saying what runs"
+
 timeout 30 "$MKQ" sandbox down --dir "$SB" >"$TMP/down.out" 2>&1 || { cat "$TMP/down.out"; fail "sandbox down"; }
 status "$SB"
 [ "$rc" = 3 ] || { show status; fail "status of a stopped sandbox exited $rc, not 3"; }
