@@ -205,7 +205,7 @@ void validate_owner_references(const json& references, Errors& errors) {
   }
 }
 
-void validate_finalizers(const json& finalizers, bool builtin, Errors& errors) {
+void validate_finalizers(const json& finalizers, bool core_rules, Errors& errors) {
   if (!finalizers.is_array()) return;
   bool orphan = false;
   bool foreground = false;
@@ -219,8 +219,8 @@ void validate_finalizers(const json& finalizers, bool builtin, Errors& errors) {
     errors.invalid("metadata.finalizers", go_strings(finalizers),
                    "finalizer orphan and foregroundDeletion cannot be both set");
   }
-  if (!builtin) return;
-  // The built-in kinds' own check (core validation): a bare name must be a standard finalizer.
+  if (!core_rules) return;
+  // The built-in kinds' own check (core's ValidateObjectMeta): a bare name must be a standard finalizer.
   for (std::size_t i = 0; i < finalizers.size(); ++i) {
     const std::string name = finalizers[i].is_string() ? finalizers[i].get<std::string>() : std::string();
     if (name.find('/') == std::string::npos && !standard_finalizer(name)) {
@@ -260,7 +260,8 @@ void validate_metadata(const ResourceInfo& info, const json& meta, Errors& error
   }
   if (size > kAnnotationsMax) errors.too_long("metadata.annotations", kAnnotationsMax);
   validate_owner_references(member(meta, "ownerReferences"), errors);
-  validate_finalizers(member(meta, "finalizers"), !info.custom, errors);
+  // CRDs are validated by apiextensions' generic rules (customresourcecleanup.apiextensions.k8s.io is theirs).
+  validate_finalizers(member(meta, "finalizers"), !info.custom && info.group != "apiextensions.k8s.io", errors);
 }
 
 // ---- the kinds -------------------------------------------------------------------
