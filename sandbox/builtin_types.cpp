@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 
+#include "sandbox/builtin_validation.h"
+
 namespace mkq::sandbox {
 namespace {
 
@@ -282,6 +284,26 @@ Fields binding_fields() {
   return {{"subjects", slice(subject)}, {"roleRef", role_ref}};
 }
 
+const GoType* lease() {
+  const GoType* spec = object("v1.LeaseSpec", {{"holderIdentity", str()}, {"leaseDurationSeconds", i32()},
+                                               {"acquireTime", any("v1.MicroTime")}, {"renewTime", any("v1.MicroTime")},
+                                               {"leaseTransitions", i32()},
+                                               {"strategy", str("v1.CoordinatedLeaseStrategy")},
+                                               {"preferredHolder", str()}});
+  return kind("v1.Lease", {{"spec", spec}});
+}
+
+// A core/v1 Event (events.k8s.io/v1's are stored as sent).
+const GoType* core_event(const GoType* object_reference) {
+  const GoType* series = object("v1.EventSeries", {{"count", i32()}, {"lastObservedTime", any("v1.MicroTime")}});
+  return kind("v1.Event", {{"involvedObject", object_reference}, {"reason", str()}, {"message", str()},
+                           {"source", object("v1.EventSource", {{"component", str()}, {"host", str()}})},
+                           {"firstTimestamp", time_type()}, {"lastTimestamp", time_type()}, {"count", i32()},
+                           {"type", str()}, {"eventTime", any("v1.MicroTime")}, {"series", series},
+                           {"action", str()}, {"related", object_reference}, {"reportingComponent", str()},
+                           {"reportingInstance", str()}});
+}
+
 // The declared kinds, by group and resource.
 const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
   static const auto* table = [] {
@@ -309,6 +331,8 @@ const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
     (*out)[{"apps", "deployments"}] = deployment();
     (*out)[{"", "pods"}] = pod();
     (*out)[{"", "nodes"}] = node();
+    (*out)[{"coordination.k8s.io", "leases"}] = lease();
+    (*out)[{"", "events"}] = core_event(object_reference);
     return out;
   }();
   return *table;
@@ -342,8 +366,11 @@ class Decoder {
       case Shape::Any:
         return;
       case Shape::String:
-      case Shape::Bytes:
         if (!value.is_string()) mismatch(value, type, go_path, owner);
+        return;
+      case Shape::Bytes:
+        if (!value.is_string()) return mismatch(value, type, go_path, owner);
+        if (out_.type_error.empty()) out_.type_error = base64_error(value.get_ref<const std::string&>());
         return;
       case Shape::Integer:
         if (!value.is_number_integer() && !value.is_number_unsigned()) {

@@ -11,10 +11,12 @@
 // the kinds mkq's manifests and the MultiKueue setup write: Namespace,
 // ServiceAccount, ConfigMap, Secret, Role, ClusterRole, RoleBinding,
 // ClusterRoleBinding, Deployment; and Node and Pod, which tests write to give
-// a worker capacity and load (nodes_pods.h). Every field of those kinds, of ObjectMeta,
+// a worker capacity and load (nodes_pods.h); Lease and core/v1 Event, which
+// mkq's controller writes. Every field of those kinds, of ObjectMeta,
 // of PodSpec and Container is declared; parts of a pod no client of the
 // sandbox writes (affinity, most volume sources, lifecycle hooks, ...) are
 // declared by name and accept any value inside. Other kinds are not decoded.
+// A []byte field's text must be base64 (builtin_validation.h's base64_error).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -3,9 +3,9 @@
 
 #include <algorithm>
 #include <ctime>
-#include <regex>
 
 #include "sandbox/builtin_types.h"
+#include "sandbox/builtin_validation.h"
 #include "sandbox/crd_rules.h"
 #include "sandbox/crds.h"
 #include "sandbox/deployments.h"
@@ -19,30 +19,6 @@ namespace mkq::sandbox {
 namespace {
 
 using nlohmann::json;
-
-const std::regex& subdomain_regex() {
-  static const std::regex re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$");
-  return re;
-}
-const std::regex& label_regex() {
-  static const std::regex re("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
-  return re;
-}
-
-// metadata.name: an RFC 1123 label for Namespaces, a subdomain for the rest.
-void validate_name(const ResourceInfo& info, const std::string& name, std::vector<FieldError>* errors) {
-  const bool label_name = is_kind(info, "", "namespaces");
-  const auto& re = label_name ? label_regex() : subdomain_regex();
-  if (name.size() <= (label_name ? 63U : 253U) && std::regex_match(name, re)) return;
-  const std::string what =
-      label_name ? "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must "
-                   "start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for "
-                   "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
-                 : "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', "
-                   "and must start and end with an alphanumeric character (e.g. 'example.com', regex used for "
-                   "validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-  errors->push_back({"FieldValueInvalid", "metadata.name", "Invalid value: " + go_value(name) + ": " + what});
-}
 
 // "Deployment in version \"v1\" cannot be handled as a Deployment: ": how
 // kube-apiserver's decoder starts every refusal of a body.
@@ -132,6 +108,7 @@ void prepare_new(ClusterState& state, const ResourceInfo& info, json& object) {
 }
 
 void normalise(const ResourceInfo& info, json& object) {
+  default_builtin(info, object);
   if (is_kind(info, kAppsGroup, "deployments")) default_deployment(object);
   if (is_kind(info, "", "secrets")) {
     if (object.contains("stringData") && object["stringData"].is_object()) {
@@ -148,7 +125,7 @@ std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& inf
                                     std::vector<std::string>* warnings, const json* existing) {
   const std::string name = object["metadata"].value("name", std::string());
   std::vector<FieldError> errors;
-  validate_name(info, name, &errors);
+  validate_builtin(info, object, existing, &errors);  // metadata (the name by the kind's rule), the kind's own rules
   if (info.custom && info.schema.is_object()) {
     if (auto refused = validate_custom(r, info, object, warnings, existing, &errors)) return refused;
   }

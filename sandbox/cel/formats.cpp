@@ -60,7 +60,8 @@ const char* const kQualifiedPart =
 std::vector<std::string> dns1123_label_errors(const std::string& value) {
   std::vector<std::string> errors;
   if (value.size() > 63) errors.push_back(max_length(63));
-  if (!is_label(value)) errors.emplace_back(kLabelMessage);
+  // A valid subdomain that is not a label has dots (its length was checked above).
+  if (!is_label(value)) errors.emplace_back(is_subdomain(value) ? "must not contain dots" : kLabelMessage);
   return errors;
 }
 
