@@ -4,6 +4,8 @@
 #include <map>
 #include <memory>
 
+#include <fmt/format.h>
+
 #include "sandbox/builtin_validation.h"
 
 namespace mkq::sandbox {
@@ -11,42 +13,73 @@ namespace {
 
 using nlohmann::json;
 
-// A Go type as encoding/json decodes into it.
+struct GoType;
+
+// A struct's field: its type and what kubectl explain says of it ("" none).
+struct Field {
+  Field(const GoType* of, const char* text = "") : type(of), description(text) {}  // NOLINT: implicit
+  const GoType* type;
+  const char* description;
+};
+
+// A Go type as encoding/json decodes into it, and as the served OpenAPI shows it.
 struct GoType {
   enum class Shape { Struct, Slice, Map, String, Integer, Bool, Bytes, Scalar, Any };
   Shape shape = Shape::Any;
   std::string name;  // as Go prints it: "v1.PodSpec", "[]v1.Container", "map[string]string", "int32"
-  std::map<std::string, const GoType*> fields;  // Struct: JSON name -> type
-  const GoType* element = nullptr;              // Slice items, Map values
+  std::map<std::string, Field> fields;  // Struct: JSON name -> field
+  const GoType* element = nullptr;      // Slice items, Map values
+  // What the served OpenAPI adds (the decoder reads none of it):
+  std::string description;             // Struct: the type's own text, shown where a field has none
+  std::vector<std::string> required;   // Struct: fields the schema requires
+  std::vector<std::string> enums;      // String: its values, when the schema lists them
+  bool atomic = false;                 // Struct: x-kubernetes-map-type atomic
 };
 
 using Shape = GoType::Shape;
-using Fields = std::map<std::string, const GoType*>;
+using Fields = std::map<std::string, Field>;
 
 // The types live as long as the process: built once, never freed.
-const GoType* make(Shape shape, std::string name, Fields fields = {}, const GoType* element = nullptr) {
-  auto* type = new GoType{shape, std::move(name), std::move(fields), element};  // NOLINT: immortal
+GoType* make(Shape shape, std::string name, Fields fields = {}, const GoType* element = nullptr) {
+  auto* type = new GoType{shape, std::move(name), std::move(fields), element, {}, {}, {}, false};  // NOLINT: immortal
   return type;
 }
 
 const GoType* str(const char* name = "string") { return make(Shape::String, name); }
+const GoType* enum_str(const char* name, std::vector<std::string> values) {
+  GoType* type = make(Shape::String, name);
+  type->enums = std::move(values);
+  return type;
+}
 const GoType* i32() { return make(Shape::Integer, "int32"); }
 const GoType* i64() { return make(Shape::Integer, "int64"); }
 const GoType* boolean() { return make(Shape::Bool, "bool"); }
 // A value with its own decoder that takes a string or a number: IntOrString, Quantity.
 const GoType* scalar(const char* name) { return make(Shape::Scalar, name); }
-// A part declared by name only: any value is accepted inside.
+// A part declared by name only: any value is accepted inside. The name says
+// what the schema shows: "[]..." an array, "v1.Time"/"v1.MicroTime" a
+// date-time string, else an object.
 const GoType* any(const char* name) { return make(Shape::Any, name); }
 const GoType* slice(const GoType* element) { return make(Shape::Slice, "[]" + element->name, {}, element); }
 const GoType* map_of(const GoType* element, const char* key = "string") {
-  return make(Shape::Map, std::string("map[") + key + "]" + element->name, {}, element);
+  return make(Shape::Map, fmt::format("map[{}]{}", key, element->name), {}, element);
 }
 const GoType* bytes_map() { return make(Shape::Map, "map[string][]uint8", {}, make(Shape::Bytes, "[]uint8")); }
 const GoType* strings() { return slice(str()); }
 const GoType* labels() { return map_of(str()); }
-const GoType* object(std::string name, Fields fields) { return make(Shape::Struct, std::move(name), std::move(fields)); }
+GoType* object(std::string name, Fields fields, std::string description = "", std::vector<std::string> required = {}) {
+  GoType* type = make(Shape::Struct, std::move(name), std::move(fields));
+  type->description = std::move(description);
+  type->required = std::move(required);
+  return type;
+}
+GoType* atomic(GoType* type) {
+  type->atomic = true;
+  return type;
+}
 
 const GoType* time_type() { return any("v1.Time"); }
+const GoType* micro_time() { return any("v1.MicroTime"); }
 
 const GoType* object_meta() {
   static const GoType* type = [] {
@@ -69,11 +102,13 @@ const GoType* object_meta() {
 }
 
 // A kind: apiVersion, kind, metadata and its own fields.
-const GoType* kind(std::string name, Fields fields) {
-  fields["apiVersion"] = str();
-  fields["kind"] = str();
-  fields["metadata"] = object_meta();
-  return object(std::move(name), std::move(fields));
+// (The served OpenAPI describes these three itself: builtin_openapi_schema leaves them out.)
+const GoType* kind(std::string name, Fields fields, std::string description = "",
+                   std::vector<std::string> required = {}) {
+  fields.insert_or_assign("apiVersion", str());
+  fields.insert_or_assign("kind", str());
+  fields.insert_or_assign("metadata", object_meta());
+  return object(std::move(name), std::move(fields), std::move(description), std::move(required));
 }
 
 const GoType* label_selector() {
@@ -83,7 +118,9 @@ const GoType* label_selector() {
   return object("v1.LabelSelector", {{"matchLabels", labels()}, {"matchExpressions", slice(requirement)}});
 }
 
-const GoType* local_reference() { return object("v1.LocalObjectReference", {{"name", str()}}); }
+const GoType* local_reference() {
+  return atomic(object("v1.LocalObjectReference", {{"name", {str(), "Name of the referent."}}}));
+}
 
 const GoType* key_to_path() {
   return object("v1.KeyToPath", {{"key", str()}, {"path", str()}, {"mode", i32()}});
@@ -104,7 +141,7 @@ const GoType* volume() {
         "persistentVolumeClaim", "rbd", "flexVolume", "cinder", "cephfs", "flocker", "downwardAPI", "fc", "azureFile",
         "vsphereVolume", "quobyte", "azureDisk", "photonPersistentDisk", "projected", "portworxVolume", "scaleIO",
         "storageos", "csi", "ephemeral", "image"}) {
-    fields[source] = any("volume source");
+    fields.emplace(source, any("v1.VolumeSource"));
   }
   return object("v1.Volume", std::move(fields));
 }
@@ -146,16 +183,24 @@ const GoType* container() {
        {"procMount", str("v1.ProcMountType")}, {"seccompProfile", seccomp_profile()},
        {"appArmorProfile", any("v1.AppArmorProfile")}});
   return object("v1.Container",
-                {{"name", str()}, {"image", str()}, {"command", strings()}, {"args", strings()},
-                 {"workingDir", str()}, {"ports", slice(port)}, {"envFrom", any("[]v1.EnvFromSource")},
-                 {"env", slice(env)}, {"resources", resources}, {"resizePolicy", any("[]v1.ContainerResizePolicy")},
+                {{"name", {str(), "Name of the container specified as a DNS_LABEL."}},
+                 {"image", {str(), "Container image name."}},
+                 {"command", {strings(), "Entrypoint array. Not executed within a shell."}},
+                 {"args", {strings(), "Arguments to the entrypoint."}},
+                 {"workingDir", {str(), "Container's working directory."}},
+                 {"ports", {slice(port), "List of ports to expose from the container."}},
+                 {"envFrom", any("[]v1.EnvFromSource")},
+                 {"env", {slice(env), "List of environment variables to set in the container."}},
+                 {"resources", {resources, "Compute Resources required by this container."}}, {"resizePolicy", any("[]v1.ContainerResizePolicy")},
                  {"restartPolicy", str("v1.ContainerRestartPolicy")}, {"volumeMounts", slice(mount)},
                  {"volumeDevices", any("[]v1.VolumeDevice")}, {"livenessProbe", probe()},
                  {"readinessProbe", probe()}, {"startupProbe", probe()}, {"lifecycle", any("v1.Lifecycle")},
                  {"terminationMessagePath", str()},
                  {"terminationMessagePolicy", str("v1.TerminationMessagePolicy")},
-                 {"imagePullPolicy", str("v1.PullPolicy")}, {"securityContext", security}, {"stdin", boolean()},
-                 {"stdinOnce", boolean()}, {"tty", boolean()}});
+                 {"imagePullPolicy", {enum_str("v1.PullPolicy", {"Always", "IfNotPresent", "Never"}),
+                                      "Image pull policy. One of Always, Never, IfNotPresent."}},
+                 {"securityContext", security}, {"stdin", boolean()}, {"stdinOnce", boolean()}, {"tty", boolean()}},
+                "A single application container that you want to run within a pod.", {"name"});
 }
 
 const GoType* pod_spec() {
@@ -169,8 +214,9 @@ const GoType* pod_spec() {
        {"seLinuxChangePolicy", str("v1.PodSELinuxChangePolicy")}});
   Fields fields = {{"volumes", slice(volume())},
                    {"initContainers", slice(container())},
-                   {"containers", slice(container())},
-                   {"restartPolicy", str("v1.RestartPolicy")},
+                   {"containers", {slice(container()), "List of containers belonging to the pod."}},
+                   {"restartPolicy", {enum_str("v1.RestartPolicy", {"Always", "Never", "OnFailure"}),
+                                      "Restart policy for all containers within the pod. One of Always, OnFailure, Never."}},
                    {"terminationGracePeriodSeconds", i64()},
                    {"activeDeadlineSeconds", i64()},
                    {"dnsPolicy", str("v1.DNSPolicy")},
@@ -195,12 +241,16 @@ const GoType* pod_spec() {
                    {"preemptionPolicy", str("v1.PreemptionPolicy")},
                    {"setHostnameAsFQDN", boolean()},
                    {"hostUsers", boolean()}};
-  for (const char* part : {"ephemeralContainers", "affinity", "tolerations", "hostAliases", "dnsConfig",
-                           "readinessGates", "overhead", "topologySpreadConstraints", "os", "schedulingGates",
-                           "resourceClaims", "resources"}) {
-    fields[part] = any("pod spec part");
+  for (const auto& [part, go_type] :
+       {std::pair{"ephemeralContainers", "[]v1.EphemeralContainer"}, {"affinity", "*v1.Affinity"},
+        {"tolerations", "[]v1.Toleration"}, {"hostAliases", "[]v1.HostAlias"}, {"dnsConfig", "*v1.PodDNSConfig"},
+        {"readinessGates", "[]v1.PodReadinessGate"}, {"overhead", "v1.ResourceList"},
+        {"topologySpreadConstraints", "[]v1.TopologySpreadConstraint"}, {"os", "*v1.PodOS"},
+        {"schedulingGates", "[]v1.PodSchedulingGate"}, {"resourceClaims", "[]v1.PodResourceClaim"},
+        {"resources", "*v1.ResourceRequirements"}}) {
+    fields.emplace(part, any(go_type));
   }
-  return object("v1.PodSpec", std::move(fields));
+  return object("v1.PodSpec", std::move(fields), "PodSpec is a description of a pod.", {"containers"});
 }
 
 const GoType* deployment() {
@@ -213,7 +263,10 @@ const GoType* deployment() {
                                                     {"template", template_spec}, {"strategy", strategy},
                                                     {"minReadySeconds", i32()}, {"revisionHistoryLimit", i32()},
                                                     {"paused", boolean()}, {"progressDeadlineSeconds", i32()}});
-  return kind("v1.Deployment", {{"spec", spec}, {"status", any("v1.DeploymentStatus")}});
+  return kind("v1.Deployment",
+              {{"spec", {spec, "Specification of the desired behavior of the Deployment."}},
+               {"status", {any("v1.DeploymentStatus"), "Most recently observed status of the Deployment."}}},
+              "Deployment enables declarative updates for Pods and ReplicaSets.");
 }
 
 // A Pod as the kubelet and the scheduler would leave it: the sandbox runs
@@ -238,20 +291,40 @@ const GoType* pod() {
                    {"initContainerStatuses", slice(container_status)},
                    {"ephemeralContainerStatuses", slice(container_status)}, {"qosClass", str("v1.PodQOSClass")},
                    {"resize", str("v1.PodResizeStatus")}};
-  for (const char* part : {"hostIPs", "podIPs", "resourceClaimStatuses", "extendedResourceClaimStatus"}) {
-    status[part] = any("pod status part");
+  for (const auto& [part, go_type] :
+       {std::pair{"hostIPs", "[]v1.HostIP"}, {"podIPs", "[]v1.PodIP"},
+        {"resourceClaimStatuses", "[]v1.PodResourceClaimStatus"},
+        {"extendedResourceClaimStatus", "*v1.PodExtendedResourceClaimStatus"}}) {
+    status.emplace(part, any(go_type));
   }
-  return kind("v1.Pod", {{"spec", pod_spec()}, {"status", object("v1.PodStatus", std::move(status))}});
+  return kind("v1.Pod",
+              {{"spec", {pod_spec(), "Specification of the desired behavior of the pod."}},
+               {"status", {object("v1.PodStatus", std::move(status)), "Most recently observed status of the pod."}}},
+              "Pod is a collection of containers that can run on a host.");
 }
 
 // A Node as a kubelet would report it: capacity, allocatable, conditions.
 const GoType* node() {
   const GoType* quantities = map_of(scalar("resource.Quantity"), "v1.ResourceName");
-  const GoType* taint = object("v1.Taint", {{"key", str()}, {"value", str()}, {"effect", str("v1.TaintEffect")},
-                                            {"timeAdded", time_type()}});
-  const GoType* spec = object("v1.NodeSpec", {{"podCIDR", str()}, {"podCIDRs", strings()}, {"providerID", str()},
-                                              {"unschedulable", boolean()}, {"taints", slice(taint)},
-                                              {"configSource", any("v1.NodeConfigSource")}, {"externalID", str()}});
+  const GoType* taint = object(
+      "v1.Taint",
+      {{"key", {str(), "Required. The taint key to be applied to a node."}},
+       {"value", {str(), "The taint value corresponding to the taint key."}},
+       {"effect", {enum_str("v1.TaintEffect", {"NoExecute", "NoSchedule", "PreferNoSchedule"}),
+                   "Required. The effect of the taint on pods that do not tolerate the taint."}},
+       {"timeAdded", {time_type(), "TimeAdded represents the time at which the taint was added."}}},
+      "The node this Taint is attached to has the \"effect\" on any pod that does not tolerate the Taint.",
+      {"key", "effect"});
+  const GoType* spec = object(
+      "v1.NodeSpec",
+      {{"podCIDR", {str(), "PodCIDR represents the pod IP range assigned to the node."}},
+       {"podCIDRs", {strings(), "podCIDRs represents the IP ranges assigned to the node for usage by Pods on that node."}},
+       {"providerID", {str(), "ID of the node assigned by the cloud provider in the format: <ProviderName>://<ProviderSpecificNodeID>"}},
+       {"unschedulable", {boolean(), "Unschedulable controls node schedulability of new pods."}},
+       {"taints", {slice(taint), "If specified, the node's taints."}},
+       {"configSource", {any("v1.NodeConfigSource"), "Deprecated: Previously used to specify the source of the node's configuration for the DynamicKubeletConfig feature."}},
+       {"externalID", {str(), "Deprecated. Not all kubelets will set this field."}}},
+      "NodeSpec describes the attributes that a node is created with.");
   const GoType* condition = object("v1.NodeCondition", {{"type", str("v1.NodeConditionType")},
                                                         {"status", str("v1.ConditionStatus")},
                                                         {"lastHeartbeatTime", time_type()},
@@ -265,43 +338,102 @@ const GoType* node() {
                                                     {"architecture", str()}, {"swap", any("*v1.NodeSwapStatus")}});
   Fields status = {{"capacity", quantities}, {"allocatable", quantities}, {"phase", str("v1.NodePhase")},
                    {"conditions", slice(condition)}, {"addresses", slice(address)}, {"nodeInfo", info}};
-  for (const char* part : {"daemonEndpoints", "images", "volumesInUse", "volumesAttached", "config",
-                           "runtimeHandlers", "features", "declaredFeatures"}) {
-    status[part] = any("node status part");
+  for (const auto& [part, go_type] :
+       {std::pair{"daemonEndpoints", "v1.NodeDaemonEndpoints"}, {"images", "[]v1.ContainerImage"},
+        {"volumesInUse", "[]v1.UniqueVolumeName"}, {"volumesAttached", "[]v1.AttachedVolume"},
+        {"config", "*v1.NodeConfigStatus"}, {"runtimeHandlers", "[]v1.NodeRuntimeHandler"},
+        {"features", "*v1.NodeFeatures"}, {"declaredFeatures", "[]string"}}) {
+    status.emplace(part, any(go_type));
   }
-  return kind("v1.Node", {{"spec", spec}, {"status", object("v1.NodeStatus", std::move(status))}});
+  return kind("v1.Node",
+              {{"spec", {spec, "Spec defines the behavior of a node."}},
+               {"status", {object("v1.NodeStatus", std::move(status)), "Most recently observed status of the node."}}},
+              "Node is a worker node in Kubernetes.");
 }
 
 const GoType* policy_rules() {
-  return slice(object("v1.PolicyRule", {{"verbs", strings()}, {"apiGroups", strings()}, {"resources", strings()},
-                                        {"resourceNames", strings()}, {"nonResourceURLs", strings()}}));
+  return slice(object("v1.PolicyRule",
+                      {{"verbs", {strings(), "Verbs is a list of verbs that apply to ALL the ResourceKinds contained in this rule."}},
+                       {"apiGroups", {strings(), "APIGroups is the name of the APIGroup that contains the resources."}},
+                       {"resources", {strings(), "Resources is a list of resources this rule applies to."}},
+                       {"resourceNames", {strings(), "ResourceNames is an optional allowlist of names that the rule applies to."}},
+                       {"nonResourceURLs", {strings(), "NonResourceURLs is a set of partial urls that a user should have access to."}}},
+                      "PolicyRule holds information that describes a policy rule.", {"verbs"}));
 }
 
 Fields binding_fields() {
-  const GoType* subject = object("v1.Subject", {{"kind", str()}, {"apiGroup", str()}, {"name", str()},
-                                                {"namespace", str()}});
-  const GoType* role_ref = object("v1.RoleRef", {{"apiGroup", str()}, {"kind", str()}, {"name", str()}});
-  return {{"subjects", slice(subject)}, {"roleRef", role_ref}};
+  const GoType* subject = atomic(object(
+      "v1.Subject",
+      {{"kind", {str(), "Kind of object being referenced: User, Group or ServiceAccount."}},
+       {"apiGroup", {str(), "APIGroup holds the API group of the referenced subject."}},
+       {"name", {str(), "Name of the object being referenced."}},
+       {"namespace", {str(), "Namespace of the referenced object."}}},
+      "Subject contains a reference to the object or user identities a role binding applies to.", {"kind", "name"}));
+  const GoType* role_ref = atomic(object("v1.RoleRef",
+                                         {{"apiGroup", {str(), "APIGroup is the group for the resource being referenced."}},
+                                          {"kind", {str(), "Kind is the type of resource being referenced."}},
+                                          {"name", {str(), "Name is the name of resource being referenced."}}},
+                                         "RoleRef contains information that points to the role being used.",
+                                         {"apiGroup", "kind", "name"}));
+  return {{"subjects", {slice(subject), "Subjects holds references to the objects the role applies to."}},
+          {"roleRef", role_ref}};
 }
 
 const GoType* lease() {
-  const GoType* spec = object("v1.LeaseSpec", {{"holderIdentity", str()}, {"leaseDurationSeconds", i32()},
-                                               {"acquireTime", any("v1.MicroTime")}, {"renewTime", any("v1.MicroTime")},
-                                               {"leaseTransitions", i32()},
-                                               {"strategy", str("v1.CoordinatedLeaseStrategy")},
-                                               {"preferredHolder", str()}});
-  return kind("v1.Lease", {{"spec", spec}});
+  const GoType* spec = object(
+      "v1.LeaseSpec",
+      {{"holderIdentity", {str(), "holderIdentity contains the identity of the holder of a current lease."}},
+       {"leaseDurationSeconds", {i32(), "leaseDurationSeconds is a duration that candidates for a lease need to wait to force acquire it."}},
+       {"acquireTime", {micro_time(), "acquireTime is a time when the current lease was acquired."}},
+       {"renewTime", {micro_time(), "renewTime is a time when the current holder of a lease has last updated the lease."}},
+       {"leaseTransitions", {i32(), "leaseTransitions is the number of transitions of a lease between holders."}},
+       {"strategy", {str("v1.CoordinatedLeaseStrategy"), "Strategy indicates the strategy for picking the leader for coordinated leader election."}},
+       {"preferredHolder", {str(), "PreferredHolder signals to a lease holder that the lease has a more optimal holder and should be given up."}}},
+      "LeaseSpec is a specification of a Lease.");
+  return kind("v1.Lease", {{"spec", {spec, "spec contains the specification of the Lease."}}},
+              "Lease defines a lease concept.");
+}
+
+const GoType* object_reference() {
+  return atomic(object(
+      "v1.ObjectReference",
+      {{"kind", {str(), "Kind of the referent."}},
+       {"namespace", {str(), "Namespace of the referent."}},
+       {"name", {str(), "Name of the referent."}},
+       {"uid", {str("types.UID"), "UID of the referent."}},
+       {"apiVersion", {str(), "API version of the referent."}},
+       {"resourceVersion", {str(), "Specific resourceVersion to which this reference is made, if any."}},
+       {"fieldPath", {str(), "If referring to a piece of an object instead of an entire object, this string should contain a valid JSON/Go field access statement."}}},
+      "ObjectReference contains enough information to let you inspect or modify the referred object."));
 }
 
 // A core/v1 Event (events.k8s.io/v1's are stored as sent).
-const GoType* core_event(const GoType* object_reference) {
-  const GoType* series = object("v1.EventSeries", {{"count", i32()}, {"lastObservedTime", any("v1.MicroTime")}});
-  return kind("v1.Event", {{"involvedObject", object_reference}, {"reason", str()}, {"message", str()},
-                           {"source", object("v1.EventSource", {{"component", str()}, {"host", str()}})},
-                           {"firstTimestamp", time_type()}, {"lastTimestamp", time_type()}, {"count", i32()},
-                           {"type", str()}, {"eventTime", any("v1.MicroTime")}, {"series", series},
-                           {"action", str()}, {"related", object_reference}, {"reportingComponent", str()},
-                           {"reportingInstance", str()}});
+const GoType* core_event() {
+  const GoType* series = object("v1.EventSeries",
+                                {{"count", {i32(), "Number of occurrences in this series up to the last heartbeat time."}},
+                                 {"lastObservedTime", {micro_time(), "Time of the last occurrence observed."}}},
+                                "EventSeries contain information on series of events.");
+  const GoType* source = object("v1.EventSource",
+                                {{"component", {str(), "Component from which the event is generated."}},
+                                 {"host", {str(), "Node name on which the event is generated."}}},
+                                "EventSource contains information for an event.");
+  return kind(
+      "v1.Event",
+      {{"involvedObject", {object_reference(), "The object that this event is about."}},
+       {"reason", {str(), "This should be a short, machine understandable string that gives the reason for the transition into the object's current status."}},
+       {"message", {str(), "A human-readable description of the status of this operation."}},
+       {"source", {source, "The component reporting this event."}},
+       {"firstTimestamp", {time_type(), "The time at which the event was first recorded."}},
+       {"lastTimestamp", {time_type(), "The time at which the most recent occurrence of this event was recorded."}},
+       {"count", {i32(), "The number of times this event has occurred."}},
+       {"type", {str(), "Type of this event (Normal, Warning), new types could be added in the future"}},
+       {"eventTime", {micro_time(), "Time when this Event was first observed."}},
+       {"series", {series, "Data about the Event series this event represents or nil if it's a singleton Event."}},
+       {"action", {str(), "What action was taken/failed regarding to the Regarding object."}},
+       {"related", {object_reference(), "Optional secondary object for more complex actions."}},
+       {"reportingComponent", {str(), "Name of the controller that emitted this Event, e.g. `kubernetes.io/kubelet`."}},
+       {"reportingInstance", {str(), "ID of the controller instance, e.g. `kubelet-xyzf`."}}},
+      "Event is a report of an event somewhere in the cluster.", {"metadata", "involvedObject"});
 }
 
 // The declared kinds, by group and resource.
@@ -309,33 +441,105 @@ const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
   static const auto* table = [] {
     auto* out = new std::map<std::pair<std::string, std::string>, const GoType*>();  // NOLINT: immortal
     const std::string rbac = "rbac.authorization.k8s.io";
-    (*out)[{"", "namespaces"}] = kind("v1.Namespace", {{"spec", object("v1.NamespaceSpec", {{"finalizers", slice(str("v1.FinalizerName"))}})},
-                                                       {"status", any("v1.NamespaceStatus")}});
-    const GoType* object_reference = object(
-        "v1.ObjectReference", {{"kind", str()}, {"namespace", str()}, {"name", str()}, {"uid", str("types.UID")},
-                               {"apiVersion", str()}, {"resourceVersion", str()}, {"fieldPath", str()}});
-    (*out)[{"", "serviceaccounts"}] = kind("v1.ServiceAccount", {{"secrets", slice(object_reference)},
-                                                                 {"imagePullSecrets", slice(local_reference())},
-                                                                 {"automountServiceAccountToken", boolean()}});
-    (*out)[{"", "configmaps"}] = kind("v1.ConfigMap", {{"data", labels()}, {"binaryData", bytes_map()},
-                                                       {"immutable", boolean()}});
-    (*out)[{"", "secrets"}] = kind("v1.Secret", {{"data", bytes_map()}, {"stringData", labels()},
-                                                 {"type", str("v1.SecretType")}, {"immutable", boolean()}});
-    (*out)[{rbac, "roles"}] = kind("v1.Role", {{"rules", policy_rules()}});
-    (*out)[{rbac, "clusterroles"}] = kind(
-        "v1.ClusterRole",
-        {{"rules", policy_rules()},
-         {"aggregationRule", object("v1.AggregationRule", {{"clusterRoleSelectors", slice(label_selector())}})}});
-    (*out)[{rbac, "rolebindings"}] = kind("v1.RoleBinding", binding_fields());
-    (*out)[{rbac, "clusterrolebindings"}] = kind("v1.ClusterRoleBinding", binding_fields());
+    (*out)[{"", "namespaces"}] = kind(
+        "v1.Namespace",
+        {{"spec", {object("v1.NamespaceSpec",
+                          {{"finalizers", {slice(str("v1.FinalizerName")), "Finalizers is an opaque list of values that must be empty to permanently remove object from storage."}}}),
+                   "Spec defines the behavior of the Namespace."}},
+         {"status", {object("v1.NamespaceStatus",
+                            {{"phase", {enum_str("v1.NamespacePhase", {"Active", "Terminating"}), "Phase is the current lifecycle phase of the namespace."}},
+                             {"conditions", any("[]v1.NamespaceCondition")}}),
+                     "Status describes the current status of a Namespace."}}},
+        "Namespace provides a scope for Names. Use of multiple namespaces is optional.");
+    (*out)[{"", "serviceaccounts"}] = kind(
+        "v1.ServiceAccount",
+        {{"secrets", {slice(object_reference()), "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use."}},
+         {"imagePullSecrets", {slice(local_reference()), "ImagePullSecrets is a list of references to secrets in the same namespace."}},
+         {"automountServiceAccountToken", {boolean(), "Whether pods running as this service account should have an API token automatically mounted."}}},
+        "ServiceAccount binds together a name, a principal that can be authenticated and authorized, and a set of secrets.");
+    (*out)[{"", "configmaps"}] = kind(
+        "v1.ConfigMap",
+        {{"data", {labels(), "Data contains the configuration data."}},
+         {"binaryData", {bytes_map(), "BinaryData contains the binary data."}},
+         {"immutable", {boolean(), "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated."}}},
+        "ConfigMap holds configuration data for pods to consume.");
+    (*out)[{"", "secrets"}] = kind(
+        "v1.Secret",
+        {{"data", {bytes_map(), "Data contains the secret data, base64 encoded."}},
+         {"stringData", {labels(), "stringData allows specifying non-binary secret data in string form."}},
+         {"type", {str("v1.SecretType"), "Used to facilitate programmatic handling of secret data."}},
+         {"immutable", {boolean(), "Immutable, if set to true, ensures that data stored in the Secret cannot be updated."}}},
+        "Secret holds secret data of a certain type.");
+    for (const char* role : {"Role", "ClusterRole"}) {
+      Fields fields = {{"rules", {policy_rules(), "Rules holds all the PolicyRules for this Role."}}};
+      if (std::string_view(role) == "ClusterRole") {
+        fields.emplace("aggregationRule",
+                       object("v1.AggregationRule", {{"clusterRoleSelectors", slice(label_selector())}},
+                              "AggregationRule is an optional field that describes how to build the Rules for this ClusterRole."));
+      }
+      (*out)[{rbac, role == std::string_view("Role") ? "roles" : "clusterroles"}] =
+          kind(fmt::format("v1.{}", role), std::move(fields),
+               fmt::format("{} is a logical grouping of PolicyRules that can be referenced as a unit by a binding.", role));
+    }
+    (*out)[{rbac, "rolebindings"}] =
+        kind("v1.RoleBinding", binding_fields(), "RoleBinding references a role, but does not contain it.", {"roleRef"});
+    (*out)[{rbac, "clusterrolebindings"}] = kind(
+        "v1.ClusterRoleBinding", binding_fields(), "ClusterRoleBinding references a role, but does not contain it.", {"roleRef"});
     (*out)[{"apps", "deployments"}] = deployment();
     (*out)[{"", "pods"}] = pod();
     (*out)[{"", "nodes"}] = node();
     (*out)[{"coordination.k8s.io", "leases"}] = lease();
-    (*out)[{"", "events"}] = core_event(object_reference);
+    (*out)[{"", "events"}] = core_event();
     return out;
   }();
   return *table;
+}
+
+// The OpenAPI schema of `type`; `element`: an array's items or a map's values
+// (a string there has default "", as kube-apiserver's schemas show).
+json schema_of(const GoType& type, const json& object_meta, bool element = false) {
+  switch (type.shape) {
+    case Shape::String: {
+      json schema = {{"type", "string"}};
+      if (element) schema["default"] = "";
+      if (!type.enums.empty()) schema["enum"] = type.enums;
+      return schema;
+    }
+    case Shape::Bytes:
+      return {{"type", "string"}, {"format", "byte"}};
+    case Shape::Integer:
+      return {{"type", "integer"}, {"format", type.name}};
+    case Shape::Bool:
+      return {{"type", "boolean"}};
+    case Shape::Scalar:
+      if (type.name == "intstr.IntOrString") return {{"type", "string"}, {"format", "int-or-string"}};
+      return {{"type", "string"}};
+    case Shape::Any:
+      if (type.name == "v1.Time" || type.name == "v1.MicroTime") return {{"type", "string"}, {"format", "date-time"}};
+      if (type.name == "[]string") return {{"type", "array"}, {"items", {{"type", "string"}, {"default", ""}}}};
+      if (type.name.starts_with("[]")) {
+        return {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}};
+      }
+      return {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}};
+    case Shape::Slice:
+      return {{"type", "array"}, {"items", schema_of(*type.element, object_meta, true)}};
+    case Shape::Map:
+      return {{"type", "object"}, {"additionalProperties", schema_of(*type.element, object_meta, true)}};
+    case Shape::Struct:
+      break;
+  }
+  if (type.name == "v1.ObjectMeta") return object_meta;
+  json properties = json::object();
+  for (const auto& [name, field] : type.fields) {
+    json property = schema_of(*field.type, object_meta);
+    if (*field.description != '\0') property["description"] = field.description;
+    properties[name] = std::move(property);
+  }
+  json schema = {{"type", "object"}, {"properties", std::move(properties)}};
+  if (!type.description.empty()) schema["description"] = type.description;
+  if (!type.required.empty()) schema["required"] = type.required;
+  if (type.atomic) schema["x-kubernetes-map-type"] = "atomic";
+  return schema;
 }
 
 // Go's name of a JSON value's type in an UnmarshalTypeError.
@@ -411,7 +615,7 @@ class Decoder {
         out_.unknown_fields.push_back(field_path);
         continue;
       }
-      decode(*field->second, item, field_path, go_path.empty() ? key : go_path + "." + key, type);
+      decode(*field->second.type, item, field_path, go_path.empty() ? key : go_path + "." + key, type);
     }
     for (const std::string& key : unknown) value.erase(key);
   }
@@ -439,6 +643,15 @@ DecodeOutcome decode_builtin(const ResourceInfo& info, json& object) {
   out.known = true;
   Decoder(out).decode_struct(*found->second, object, "", "");
   return out;
+}
+
+std::optional<json> builtin_openapi_schema(const ResourceInfo& info, const json& object_meta) {
+  if (info.custom) return std::nullopt;
+  const auto found = kinds().find({info.group, info.resource});
+  if (found == kinds().end()) return std::nullopt;
+  json schema = schema_of(*found->second, object_meta);
+  for (const char* common : {"apiVersion", "kind", "metadata"}) schema["properties"].erase(common);
+  return schema;
 }
 
 }  // namespace mkq::sandbox

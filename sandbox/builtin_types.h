@@ -20,6 +20,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,5 +39,13 @@ struct DecodeOutcome {
 // Decodes `object` (a whole object of `info`'s kind, before defaulting) as
 // kube-apiserver does; the unknown fields are removed from it.
 DecodeOutcome decode_builtin(const ResourceInfo& info, nlohmann::json& object);
+
+// The served OpenAPI schema of a declared kind, made from the same types the
+// decoder uses (so what kubectl explain shows is what the server decodes):
+// {"type": "object", "description", "properties", "required"}, with the
+// fields' descriptions, enums and formats; apiVersion, kind and metadata are
+// left out for the caller to add, a nested ObjectMeta (a pod template's) is
+// `object_meta`. nullopt for a kind that is not declared.
+std::optional<nlohmann::json> builtin_openapi_schema(const ResourceInfo& info, const nlohmann::json& object_meta);
 
 }  // namespace mkq::sandbox

@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include "sandbox/builtin_types.h"
+
 namespace mkq::sandbox {
 namespace {
 
@@ -37,7 +39,9 @@ std::string schema_name(const ResourceInfo& info, const std::string& kind) {
   if (info.group == "apiextensions.k8s.io") {
     return "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions." + info.version + "." + kind;
   }
-  return "io.k8s.api." + info.group + "." + info.version + "." + kind;
+  // "coordination.k8s.io" -> "io.k8s.api.coordination.v1.Lease"; "apps" stays
+  const std::string group = info.group.ends_with(".k8s.io") ? info.group.substr(0, info.group.size() - 7) : info.group;
+  return "io.k8s.api." + group + "." + info.version + "." + kind;
 }
 
 json ref(const std::string& name) { return {{"$ref", "#/components/schemas/" + name}}; }
@@ -53,13 +57,16 @@ json gvk(const ResourceInfo& info, const std::string& kind) {
   return {{"group", info.group}, {"version", info.version}, {"kind", kind}};
 }
 
+// The metadata property of an object: ObjectMeta by reference.
+json metadata_property() {
+  return {{"allOf", json::array({ref(kObjectMeta)})}, {"default", json::object()}, {"description", "Standard object's metadata."}};
+}
+
 // The fields every object has; `properties` adds the kind's own.
 json object_schema(const ResourceInfo& info, const std::string& description, json properties, json required) {
   properties["apiVersion"] = str("APIVersion defines the versioned schema of this representation of an object.");
   properties["kind"] = str("Kind is a string value representing the REST resource this object represents.");
-  properties["metadata"] = {{"allOf", json::array({ref(kObjectMeta)})},
-                            {"default", json::object()},
-                            {"description", "Standard object's metadata."}};
+  properties["metadata"] = metadata_property();
   json schema = {{"type", "object"},
                  {"description", description},
                  {"properties", properties},
@@ -68,92 +75,16 @@ json object_schema(const ResourceInfo& info, const std::string& description, jso
   return schema;
 }
 
-json policy_rule() {
-  return {{"type", "object"},
-          {"description", "PolicyRule holds information that describes a policy rule."},
-          {"required", {"verbs"}},
-          {"properties",
-           {{"apiGroups", strings("APIGroups is the name of the APIGroup that contains the resources.")},
-            {"resources", strings("Resources is a list of resources this rule applies to.")},
-            {"resourceNames", strings("ResourceNames is an optional allowlist of names that the rule applies to.")},
-            {"nonResourceURLs", strings("NonResourceURLs is a set of partial urls that a user should have access to.")},
-            {"verbs", strings("Verbs is a list of verbs that apply to ALL the ResourceKinds contained in this rule.")}}}};
-}
-
-json binding_properties() {
-  const json subject = {
-      {"type", "object"},
-      {"description", "Subject contains a reference to the object or user identities a role binding applies to."},
-      {"required", {"kind", "name"}},
-      {"properties",
-       {{"apiGroup", str("APIGroup holds the API group of the referenced subject.")},
-        {"kind", str("Kind of object being referenced: User, Group or ServiceAccount.")},
-        {"name", str("Name of the object being referenced.")},
-        {"namespace", str("Namespace of the referenced object.")}}},
-      {"x-kubernetes-map-type", "atomic"}};
-  const json role_ref = {{"type", "object"},
-                         {"description", "RoleRef contains information that points to the role being used."},
-                         {"required", {"apiGroup", "kind", "name"}},
-                         {"properties",
-                          {{"apiGroup", str("APIGroup is the group for the resource being referenced.")},
-                           {"kind", str("Kind is the type of resource being referenced.")},
-                           {"name", str("Name is the name of resource being referenced.")}}},
-                         {"x-kubernetes-map-type", "atomic"}};
-  return {{"roleRef", role_ref},
-          {"subjects", {{"type", "array"}, {"items", subject}, {"description", "Subjects holds references to the objects the role applies to."}}}};
-}
-
-// Small schemas for the built-in kinds: their fields, enough for explain and
-// client-side validation; the server itself does not schema-validate them.
+// A built-in kind's schema: the decoder's own types (builtin_types.h), so that
+// what explain and client-side tools are told is what the server decodes; the
+// CRD kind (not decoded, its schema is the server's concern) by hand; others
+// with no fields (the sandbox stores them as sent).
 json builtin_schema(const ResourceInfo& info) {
+  if (auto schema = builtin_openapi_schema(info, metadata_property())) {
+    const json required = schema->value("required", json::array());
+    return object_schema(info, schema->value("description", info.kind), std::move((*schema)["properties"]), required);
+  }
   const std::string& k = info.kind;
-  if (k == "Namespace") {
-    return object_schema(
-        info, "Namespace provides a scope for Names. Use of multiple namespaces is optional.",
-        {{"spec", {{"type", "object"}, {"description", "Spec defines the behavior of the Namespace."},
-                   {"properties", {{"finalizers", strings("Finalizers is an opaque list of values that must be empty to permanently remove object from storage.")}}}}},
-         {"status", {{"type", "object"}, {"description", "Status describes the current status of a Namespace."},
-                     {"properties", {{"phase", {{"type", "string"}, {"enum", {"Active", "Terminating"}}, {"description", "Phase is the current lifecycle phase of the namespace."}}}}}}}},
-        json::array());
-  }
-  if (k == "ConfigMap") {
-    return object_schema(
-        info, "ConfigMap holds configuration data for pods to consume.",
-        {{"data", string_map("Data contains the configuration data.")},
-         {"binaryData", {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"format", "byte"}}}, {"description", "BinaryData contains the binary data."}}},
-         {"immutable", {{"type", "boolean"}, {"description", "Immutable, if set to true, ensures that data stored in the ConfigMap cannot be updated."}}}},
-        json::array());
-  }
-  if (k == "Secret") {
-    return object_schema(
-        info, "Secret holds secret data of a certain type.",
-        {{"data", {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"format", "byte"}}}, {"description", "Data contains the secret data, base64 encoded."}}},
-         {"stringData", string_map("stringData allows specifying non-binary secret data in string form.")},
-         {"type", str("Used to facilitate programmatic handling of secret data.")},
-         {"immutable", {{"type", "boolean"}, {"description", "Immutable, if set to true, ensures that data stored in the Secret cannot be updated."}}}},
-        json::array());
-  }
-  if (k == "ServiceAccount") {
-    const json named = {{"type", "object"}, {"properties", {{"name", str("Name of the referent.")}}}, {"x-kubernetes-map-type", "atomic"}};
-    return object_schema(
-        info, "ServiceAccount binds together a name, a principal that can be authenticated and authorized, and a set of secrets.",
-        {{"automountServiceAccountToken", {{"type", "boolean"}, {"description", "Whether pods running as this service account should have an API token automatically mounted."}}},
-         {"imagePullSecrets", {{"type", "array"}, {"items", named}, {"description", "ImagePullSecrets is a list of references to secrets in the same namespace."}}},
-         {"secrets", {{"type", "array"}, {"items", {{"type", "object"}, {"properties", {{"name", str("Name of the referent.")}, {"namespace", str("Namespace of the referent.")}}}}}, {"description", "Secrets is a list of the secrets in the same namespace that pods running using this ServiceAccount are allowed to use."}}}},
-        json::array());
-  }
-  if (k == "Role" || k == "ClusterRole") {
-    json props = {{"rules", {{"type", "array"}, {"items", policy_rule()}, {"description", "Rules holds all the PolicyRules for this Role."}}}};
-    if (k == "ClusterRole") {
-      props["aggregationRule"] = {{"type", "object"},
-                                  {"description", "AggregationRule is an optional field that describes how to build the Rules for this ClusterRole."},
-                                  {"properties", {{"clusterRoleSelectors", {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}}}}}};
-    }
-    return object_schema(info, k + " is a logical grouping of PolicyRules that can be referenced as a unit by a binding.", props, json::array());
-  }
-  if (k == "RoleBinding" || k == "ClusterRoleBinding") {
-    return object_schema(info, k + " references a role, but does not contain it.", binding_properties(), json::array({"roleRef"}));
-  }
   if (k == "CustomResourceDefinition") {
     return object_schema(
         info, "CustomResourceDefinition represents a resource that should be exposed on the API server.",

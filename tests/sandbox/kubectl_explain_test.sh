@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# kubectl explain of the built-in kinds whose served OpenAPI comes from the
+# decoder's types (sandbox/builtin_types.h): fields of Lease, Pod, Node, Event
+# and Deployment (once empty schemas), and the texts ConfigMap, Secret and RBAC
+# have always shown. kubectl 1.33 and 1.27 (each absent one skipped visibly).
+# Usage: kubectl_explain_test.sh MKQ [KUBECTL...]. Exit 0 pass, 1 fail, 77 skipped.
+set -u
+MKQ=${1:?usage: kubectl_explain_test.sh MKQ [KUBECTL...]}
+shift
+if [ "$#" -gt 0 ]; then
+  KUBECTLS=("$@")
+else
+  dir=$(dirname "$(readlink -f /usr/bin/kubectl 2>/dev/null || echo /usr/lib/google-cloud-sdk/bin/kubectl)")
+  KUBECTLS=("$dir/kubectl.1.33" "$dir/kubectl.1.27")
+fi
+present=()
+for kubectl in "${KUBECTLS[@]}"; do
+  if [ -x "$kubectl" ]; then present+=("$kubectl"); else echo "SKIPPED: kubectl not found ($kubectl)"; fi
+done
+if [ "${#present[@]}" -eq 0 ]; then
+  echo "SKIPPED: no kubectl found"
+  exit 77
+fi
+
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-explain.XXXXXX")
+cleanup() {
+  timeout 30 "$MKQ" sandbox down --dir "$TMP/sandbox" >/dev/null 2>&1
+  rm -rf "$TMP"
+}
+trap cleanup EXIT
+if ! timeout 60 "$MKQ" sandbox up --dir "$TMP/sandbox" --clusters manager --no-kueue >"$TMP/up" 2>&1; then
+  echo "FAIL: sandbox up"
+  cat "$TMP/up"
+  exit 1
+fi
+
+failures=0
+# explain KUBECTL FIELD TEXT...: `kubectl explain FIELD` succeeds and shows every TEXT.
+explain() {
+  local kubectl=$1 field=$2
+  shift 2
+  local name="$(basename "$kubectl") explain $field"
+  if ! timeout 30 "$kubectl" --kubeconfig "$TMP/sandbox/kubeconfig" explain "$field" >"$TMP/out" 2>&1; then
+    echo "FAIL: $name"
+    sed 's/^/    /' "$TMP/out" | head -20
+    failures=$((failures + 1))
+    return
+  fi
+  for text in "$@"; do
+    if ! grep -qF -- "$text" "$TMP/out"; then
+      echo "FAIL: $name (missing: $text)"
+      sed 's/^/    /' "$TMP/out" | head -40
+      failures=$((failures + 1))
+      return
+    fi
+  done
+  echo "PASS: $name"
+}
+
+for k in "${present[@]}"; do
+  explain "$k" lease.spec "holderIdentity" "leaseDurationSeconds" "renewTime" "LeaseSpec is a specification of a Lease."
+  explain "$k" pod.spec.containers "A single application container that you want to run within a pod." \
+    "image" "imagePullPolicy" "resources" "-required-"
+  explain "$k" node.spec.taints "The taint key to be applied to a node." "effect" "timeAdded" "-required-"
+  explain "$k" event.involvedObject "ObjectReference contains enough information" "fieldPath" "uid"
+  explain "$k" deployment.spec.template.spec.containers.ports "containerPort"
+  # The texts served before the schemas were generated, unchanged.
+  explain "$k" configmap.binaryData "BinaryData contains the binary data."
+  explain "$k" secret.stringData "stringData allows specifying non-binary secret data in string form."
+  explain "$k" clusterrole.rules "PolicyRule holds information that describes a policy rule." "verbs" "-required-"
+  explain "$k" rolebinding.roleRef "RoleRef contains information that points to the role being used." "apiGroup"
+  explain "$k" namespace.status.phase "Phase is the current lifecycle phase of the namespace."
+done
+
+[ "$failures" -eq 0 ] || { echo "$failures failure(s)"; exit 1; }
+echo "all explain probes passed"
