@@ -58,11 +58,11 @@ explain() {
 }
 
 for k in "${present[@]}"; do
-  explain "$k" lease.spec "holderIdentity" "leaseDurationSeconds" "renewTime" "LeaseSpec is a specification of a Lease."
+  explain "$k" lease.spec "holderIdentity" "leaseDurationSeconds" "renewTime" "spec contains the specification of the Lease."
   explain "$k" pod.spec.containers "A single application container that you want to run within a pod." \
     "image" "imagePullPolicy" "resources" "-required-"
   explain "$k" node.spec.taints "The taint key to be applied to a node." "effect" "timeAdded" "-required-"
-  explain "$k" event.involvedObject "ObjectReference contains enough information" "fieldPath" "uid"
+  explain "$k" event.involvedObject "The object that this event is about." "fieldPath" "uid"
   explain "$k" deployment.spec.template.spec.containers.ports "containerPort"
   # The texts served before the schemas were generated, unchanged.
   explain "$k" configmap.binaryData "BinaryData contains the binary data."
