@@ -3,7 +3,7 @@
 // resources' paths (each operation tagged with x-kubernetes-group-version-kind
 // and its query parameters, which kubectl reads to know that the server
 // validates fields itself) and component schemas: a CRD's openAPIV3Schema,
-// small hand-written schemas for the built-in kinds. kubectl's validation
+// the built-in kinds' generated from the decoder's types (builtin_types.h). kubectl's validation
 // (`apply -f`, `create -f`) and `kubectl explain` need them.
 #pragma once
 
