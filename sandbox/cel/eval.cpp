@@ -124,7 +124,10 @@ class Evaluator {
   Evaluator(const Value& self, const Value* old_self) : self_(self), old_self_(old_self) {}
   // Every member of `variables` is a variable; self and oldSelf are not.
   explicit Evaluator(const nlohmann::json& variables)
-      : no_self_(Value::error("no such attribute: self")), self_(no_self_), old_self_(nullptr), variables_(&variables) {}
+      : no_self_(Value::error("no such attribute: self")),
+        self_(no_self_),
+        old_self_(nullptr),
+        variables_(&variables) {}
 
   Value eval(const Expr& e) {
     switch (e.kind) {
