@@ -119,8 +119,6 @@ NOT_RUN = {
         "needs the tutorial's fleet made by hand under these contexts (e2e.import makes one)",
     ("docs/lsp.md", "mkq lsp [--stdio] [--debounce MS] [--import-root DIR]..."):
         "a synopsis (brackets, placeholders)",
-    ("docs/apply.md", "mkq apply --cluster worker1"):
-        "an excerpt: a canary of a fleet already applied, in its policy's directory (e2e.scope runs it)",
     ("docs/render.md", "kubectl --context manager apply --server-side -f gitops/manager.yaml"):
         "needs a kubeconfig whose context manager is the fleet's manager (e2e.gitops runs this against the sandbox)",
 }

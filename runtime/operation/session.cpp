@@ -59,8 +59,12 @@ std::vector<ClusterSpec> cluster_specs(const model::Policy& policy, const std::v
   return specs;
 }
 
-// Starts the sandbox with the policy's clusters unless it runs with all of them.
-bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool verbose, Ui& ui) {
+// A running sandbox must serve the clusters this run connects to (`specs`);
+// one that is not running is started with every cluster of the policy
+// (`all`, whatever --cluster or --exclude-cluster leave out), so that a later
+// run of the whole policy finds it serving every cluster.
+bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const std::vector<ClusterSpec>& all, const fs::path& dir,
+                    bool verbose, Ui& ui) {
   std::vector<std::string> wanted;
   for (const ClusterSpec& spec : specs) wanted.push_back(spec.name);
   const std::vector<std::string> running = sandbox::running_clusters(dir);
@@ -77,6 +81,8 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, 
     }
     return true;
   }
+  wanted.clear();
+  for (const ClusterSpec& spec : all) wanted.push_back(spec.name);
   sandbox::SandboxOptions options;
   options.dir = dir;
   options.clusters = wanted;
@@ -165,14 +171,14 @@ struct Kubeconfigs {
 };
 
 // The sandbox as the target: says so first, starts it when needed, and reads its kubeconfig.
-bool open_sandbox(const std::vector<ClusterSpec>& specs, const fs::path& dir, bool asked, bool verbose,
-                  Kubeconfigs& kubeconfigs, Ui& ui) {
+bool open_sandbox(const std::vector<ClusterSpec>& specs, const std::vector<ClusterSpec>& all, const fs::path& dir,
+                  bool asked, bool verbose, Kubeconfigs& kubeconfigs, Ui& ui) {
   TargetChoice choice;
   choice.sandbox = true;
   choice.sandbox_dir = shown(dir);
   choice.sandbox_asked = asked;
   ui.target(choice);
-  if (!ensure_sandbox(specs, dir, verbose, ui)) return false;
+  if (!ensure_sandbox(specs, all, dir, verbose, ui)) return false;
   kube::LoadOptions load;
   load.explicit_file = dir / "kubeconfig";
   load.explicit_named_by = "the sandbox";
@@ -327,7 +333,7 @@ bool KubeconfigResolver::prepare_state(const TargetRequest& request, const std::
   }
   const fs::path dir = sandbox_dir_for(request.policy_path, options);
   if (!sandbox::running_clusters(dir).empty()) return true;  // open() checks its clusters
-  return ensure_sandbox(specs, dir, request.verbose, ui);
+  return ensure_sandbox(specs, cluster_specs(*request.policy, {}, {}), dir, request.verbose, ui);
 }
 
 bool KubeconfigResolver::open(const TargetRequest& request, Ui& ui, Session* session) {
@@ -346,7 +352,8 @@ bool KubeconfigResolver::open(const TargetRequest& request, Ui& ui, Session* ses
   session->sandbox = options.sandbox || (!kubeconfigs.common && !any_own_kubeconfig);
   if (session->sandbox) {
     const fs::path dir = sandbox_dir_for(policy_path, options);
-    if (!open_sandbox(specs, dir, options.sandbox, request.verbose, kubeconfigs, ui)) return false;
+    const std::vector<ClusterSpec> all = cluster_specs(*request.policy, request.extra_clusters, {});
+    if (!open_sandbox(specs, all, dir, options.sandbox, request.verbose, kubeconfigs, ui)) return false;
   } else if (!load_own_kubeconfigs(specs, policy_dir(policy_path), kubeconfigs, ui)) {
     return false;
   }

@@ -122,6 +122,12 @@ std::size_t code_points(const std::string& s) {
 class Evaluator {
  public:
   Evaluator(const Value& self, const Value* old_self) : self_(self), old_self_(old_self) {}
+  // Every member of `variables` is a variable; self and oldSelf are not.
+  explicit Evaluator(const nlohmann::json& variables)
+      : no_self_(Value::error("no such attribute: self")),
+        self_(no_self_),
+        old_self_(nullptr),
+        variables_(&variables) {}
 
   Value eval(const Expr& e) {
     switch (e.kind) {
@@ -165,6 +171,7 @@ class Evaluator {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       if (it->first == name) return it->second;
     }
+    if (variables_ != nullptr && variables_->contains(name)) return Value::of_json(variables_->at(name), nullptr);
     if (name == "self") return self_;
     if (name == "oldSelf" && old_self_ != nullptr) return *old_self_;
     return Value::error("no such attribute: " + name);
@@ -492,8 +499,10 @@ class Evaluator {
     return no_overload(to);
   }
 
+  const Value no_self_;  // self outside x-kubernetes-validations: not a variable
   const Value& self_;
   const Value* old_self_;
+  const nlohmann::json* variables_ = nullptr;
   std::vector<std::pair<std::string, Value>> scopes_;
 };
 
@@ -520,6 +529,19 @@ base::Result<Program> Program::compile(const std::string& text, const nlohmann::
 
 Value Program::evaluate(const Value& self, const Value* old_self) const {
   Evaluator evaluator(self, old_self);
+  return evaluator.eval(*expr_);
+}
+
+base::Result<Program> Program::parse_unchecked(const std::string& text) {
+  auto parsed = parse(text);
+  if (!parsed) return parsed.error();
+  Program program;
+  program.expr_ = std::shared_ptr<const Expr>(std::move(parsed).value());
+  return program;
+}
+
+Value Program::evaluate_with(const nlohmann::json& variables) const {
+  Evaluator evaluator(variables);
   return evaluator.eval(*expr_);
 }
 

@@ -33,6 +33,17 @@ class Program {
   // rule is then not run by the caller). A runtime error is an Error value.
   Value evaluate(const Value& self, const Value* old_self) const;
 
+  // Parses `text` without type-checking it, as cel-go's Env.Parse does for
+  // expressions over undeclared variables (Flux's healthCheckExprs): only a
+  // syntax error fails here; an unknown name is an error when run.
+  static base::Result<Program> parse_unchecked(const std::string& text);
+
+  // Runs the expression with each member of `variables` (a JSON object) as a
+  // variable of that name, typed by its JSON value; `self` is not one unless
+  // `variables` has it. A name it lacks is the error "no such attribute:
+  // NAME". The result may view into `variables`, which must outlive it.
+  Value evaluate_with(const nlohmann::json& variables) const;
+
   // The expression reads oldSelf: it runs only on updates, where the old value exists.
   bool uses_old_self() const { return uses_old_self_; }
 

@@ -26,7 +26,7 @@ std::int64_t gone_pid() {
 
 }  // namespace
 
-TEST_CASE("this process runs here; a reaped child is gone", "[base][host]") {
+TEST_CASE("this process runs here, a reaped child is gone", "[base][host]") {
   const std::string here = mkq::base::host_name();
   CHECK_FALSE(here.empty());
   CHECK(mkq::base::process_id() == static_cast<std::int64_t>(getpid()));

@@ -71,7 +71,7 @@ TEST_CASE("the local form is RFC 3339 with the zone's offset, as kubectl writes 
   tzset();
 }
 
-TEST_CASE("a fixed clock stays put; the fake clock moves only when told", "[base][clock]") {
+TEST_CASE("a fixed clock stays put, the fake clock moves only when told", "[base][clock]") {
   const mkq::base::FixedClock fixed(kWhen);
   CHECK(fixed.now() == kWhen);
   mkq::testing::FakeClock fake(kWhen);

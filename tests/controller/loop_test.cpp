@@ -255,7 +255,7 @@ TEST_CASE("controller: an unreachable worker fails the run, its gauge says so, a
   CHECK(loop.ready().ok);  // a plan was made: ready, and the metrics say the rest
 }
 
-TEST_CASE("controller: a stop (SIGTERM) during a run starts no change; the run is interrupted, the state kept",
+TEST_CASE("controller: a stop (SIGTERM) during a run starts no change, the run is interrupted, the state kept",
           "[controller][stop]") {
   Controlled c;
   c.options.sync = controller::Sync::Auto;

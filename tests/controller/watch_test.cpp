@@ -19,7 +19,7 @@ void write(const fs::path& path, const std::string& text) {
 }
 }  // namespace
 
-TEST_CASE("watch: a file changed, added or removed moves the digest; the state beside it does not",
+TEST_CASE("watch: a file changed, added or removed moves the digest, the state beside it does not",
           "[controller][watch]") {
   mkq::testing::TempDir dir;
   write(dir / "policy.mkq", "manager \"m\" {}\n");

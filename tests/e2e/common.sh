@@ -13,6 +13,8 @@
 #   k ARGS...        kubectl with the sandbox's kubeconfig
 #   e2e_unreachable_kubeconfig CLUSTER FILE   a copy of the sandbox's kubeconfig
 #                    in FILE with CLUSTER's server on a port where nothing listens
+#   conformance_setup NAME   the conformance scripts' start, with probe, anon
+#                    and admin_curl (see below)
 # The caller sets MKQ and KUBECTL first.
 
 e2e_require_clients() {
@@ -88,3 +90,40 @@ open(sys.argv[2], "w").write(kubeconfig)
 open(sys.argv[3], "w").write(tokens[0] + "\n")
 EOF
 }
+
+# conformance_setup NAME: the start the conformance scripts share — kubectl,
+# python3 and curl present (else exit 77), e2e_setup NAME, a one-cluster
+# sandbox (manager) up; KC its kubeconfig, SERVER its URL, $TMP/ca.crt its CA,
+# $TMP/admin.crt and $TMP/admin.key the admin's client certificate.
+#   probe "BEHAVIOUR" COMMAND...   COMMAND (a shell function) returns 0 when the
+#                    sandbox shows it; PASS or FAIL with COMMAND's output
+#   anon ARGS / admin_curl ARGS    curl without / with the admin's certificate:
+#                    the body in $TMP/body, the HTTP status printed
+# Each script ends by printing $probes and $failures and exits 1 on a failure.
+conformance_setup() {
+  e2e_require_clients
+  command -v curl >/dev/null || { echo "SKIPPED: curl not found"; exit 77; }
+  e2e_setup "$1"
+  failures=0
+  probes=0
+  timeout 60 "$MKQ" sandbox up --dir "$SB" --clusters manager >"$TMP/up" 2>&1 || { cat "$TMP/up"; fail "mkq sandbox up"; }
+  KC=$SB/kubeconfig
+  SERVER=$(k config view --raw -o jsonpath='{.clusters[0].cluster.server}')
+  k config view --raw -o jsonpath='{.clusters[0].cluster.certificate-authority-data}' | base64 -d >"$TMP/ca.crt"
+  k config view --raw -o jsonpath='{.users[0].user.client-certificate-data}' | base64 -d >"$TMP/admin.crt"
+  k config view --raw -o jsonpath='{.users[0].user.client-key-data}' | base64 -d >"$TMP/admin.key"
+}
+probe() {
+  local what=$1
+  shift
+  probes=$((probes + 1))
+  if "$@" >"$TMP/probe.out" 2>&1; then
+    echo "PASS: $what"
+  else
+    echo "FAIL: $what"
+    sed 's/^/    /' "$TMP/probe.out" | head -20
+    failures=$((failures + 1))
+  fi
+}
+anon() { curl -sS --cacert "$TMP/ca.crt" -o "$TMP/body" -w '%{http_code}' "$@"; }
+admin_curl() { curl -sS --cacert "$TMP/ca.crt" --cert "$TMP/admin.crt" --key "$TMP/admin.key" -o "$TMP/body" -w '%{http_code}' "$@"; }

@@ -11,37 +11,10 @@ MKQ=${1:?usage: conformance_api_test.sh MKQ [KUBECTL_DIR]}
 DIR=${2:-$(dirname "$(readlink -f /usr/bin/kubectl 2>/dev/null || echo /usr/lib/google-cloud-sdk/bin/kubectl)")}
 KUBECTL=/usr/bin/kubectl
 . "$(dirname "$0")/common.sh"
-e2e_require_clients
-command -v curl >/dev/null || { echo "SKIPPED: curl not found"; exit 77; }
-e2e_setup conformance-api
-
-failures=0
-probes=0
-# probe "BEHAVIOUR" COMMAND...: COMMAND (a shell function) returns 0 when the sandbox shows it.
-probe() {
-  local what=$1
-  shift
-  probes=$((probes + 1))
-  if "$@" >"$TMP/probe.out" 2>&1; then
-    echo "PASS: $what"
-  else
-    echo "FAIL: $what"
-    sed 's/^/    /' "$TMP/probe.out" | head -20
-    failures=$((failures + 1))
-  fi
-}
+conformance_setup conformance-api
 py() { /usr/bin/python3 -c "$@"; }
 # header: the first line of a kubectl table, its columns single-spaced.
 header() { head -1 | tr -s ' ' | sed 's/ $//'; }
-
-timeout 60 "$MKQ" sandbox up --dir "$SB" --clusters manager >"$TMP/up" 2>&1 || { cat "$TMP/up"; fail "mkq sandbox up"; }
-KC=$SB/kubeconfig
-SERVER=$(k config view --raw -o jsonpath='{.clusters[0].cluster.server}')
-k config view --raw -o jsonpath='{.clusters[0].cluster.certificate-authority-data}' | base64 -d >"$TMP/ca.crt"
-k config view --raw -o jsonpath='{.users[0].user.client-certificate-data}' | base64 -d >"$TMP/admin.crt"
-k config view --raw -o jsonpath='{.users[0].user.client-key-data}' | base64 -d >"$TMP/admin.key"
-anon() { curl -sS --cacert "$TMP/ca.crt" -o "$TMP/body" -w '%{http_code}' "$@"; }
-admin_curl() { curl -sS --cacert "$TMP/ca.crt" --cert "$TMP/admin.crt" --key "$TMP/admin.key" -o "$TMP/body" -w '%{http_code}' "$@"; }
 # The APF flow schema UID of the last curl -D "$TMP/headers".
 flow_uid() { tr -d '\r' <"$TMP/headers" | sed -n 's/^x-kubernetes-pf-flowschema-uid: //Ip'; }
 

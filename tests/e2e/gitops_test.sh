@@ -11,15 +11,20 @@
 #      ClusterQueue without its flavor, a LocalQueue without its ClusterQueue, an
 #      AdmissionCheck without its config) and for the MultiKueueClusters after
 #      the placeholders of --include-credential-placeholders were applied (what
-#      the default spares a GitOps sync); argocd-cm-health.yaml holds the same script.
-# The Flux CEL expressions are not evaluated here (no CEL engine on the machine).
-# Usage: gitops_test.sh MKQ [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped (no lua5.1).
+#      the default spares a GitOps sync); argocd-cm-health.yaml holds the same script;
+#   3. the Flux health expressions (integrations/gitops/flux/health-check-exprs.yaml,
+#      run by FLUX_HEALTH as kustomize-controller runs them, with the sandbox's
+#      CEL evaluator) say Current where the Lua script says Healthy and Failed
+#      where it says Degraded, on the same objects.
+# Usage: gitops_test.sh MKQ FLUX_HEALTH [KUBECTL]. Exit 0 pass, 1 fail, 77 skipped (no lua5.1).
 set -u
-MKQ=${1:?usage: gitops_test.sh MKQ [KUBECTL]}
-KUBECTL=${2:-/usr/bin/kubectl}
+MKQ=${1:?usage: gitops_test.sh MKQ FLUX_HEALTH [KUBECTL]}
+FLUX_HEALTH=${2:?usage: gitops_test.sh MKQ FLUX_HEALTH [KUBECTL]}
+KUBECTL=${3:-/usr/bin/kubectl}
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 LUA=${LUA:-/usr/bin/lua5.1}
 HEALTH="$ROOT/integrations/gitops/argocd/active-condition.lua"
+FLUX_EXPRS="$ROOT/integrations/gitops/flux/health-check-exprs.yaml"
 
 . "$(dirname "$0")/common.sh"
 e2e_require_clients
@@ -29,12 +34,19 @@ if [ ! -x "$LUA" ]; then
 fi
 e2e_setup gitops
 
-# health KIND...: "KIND NAMESPACE/NAME STATUS" for every object of those kinds on
-# the manager (and, with CONTEXT set, on that cluster), as the Lua script judges it.
+# health KIND...: "KIND NAMESPACE/NAME ARGO FLUX" for every object of those kinds
+# on the manager (and, with CONTEXT set, on that cluster): ARGO as the Lua script
+# judges it (Healthy, Degraded, Progressing), FLUX as the Flux expressions do
+# (Current, Failed, InProgress, or Error: WHY).
 health() {
   k --context "${CONTEXT:-manager}" get "$(IFS=,; echo "$*")" -A -o json >"$TMP/objects.json" || fail "kubectl get $*"
-  /usr/bin/python3 - "$TMP/objects.json" "$LUA" "$HEALTH" <<'PY'
+  "$FLUX_HEALTH" "$FLUX_EXPRS" "$TMP/objects.json" >"$TMP/flux.txt" || fail "mkq_flux_health on $*" >&2
+  /usr/bin/python3 - "$TMP/objects.json" "$LUA" "$HEALTH" "$TMP/flux.txt" <<'PY'
 import json, subprocess, sys
+flux = {}  # "KIND NAMESPACE/NAME" -> the rest of mkq_flux_health's line
+for line in open(sys.argv[4]):
+    kind, name, verdict = line.rstrip("\n").split(" ", 2)
+    flux[kind + " " + name] = verdict
 def lua(value):
     if isinstance(value, bool): return "true" if value else "false"
     if value is None: return "nil"
@@ -48,7 +60,8 @@ for o in json.load(open(sys.argv[1]))["items"]:
     out = subprocess.run([sys.argv[2], "-e", "obj = " + lua(o), "-e", runner.replace("arg[1]", json.dumps(sys.argv[3]))],
                          capture_output=True, text=True)
     status = out.stdout.strip() if out.returncode == 0 else "LUA-ERROR " + out.stderr.strip()
-    print(o["kind"], m.get("namespace", "") + "/" + m["name"], status)
+    key = o["kind"] + " " + m.get("namespace", "") + "/" + m["name"]
+    print(key, status, flux.get(key, "FLUX-NOT-JUDGED"))
 PY
 }
 
@@ -82,17 +95,17 @@ sleep 2
 mkq_run status status "$P" --wait=30s
 [ "$rc" = 0 ] || { show status; fail "after kubectl apply of the rendered directory, not every object is Active"; }
 health multikueueclusters >"$TMP/mkc.txt"
-[ "$(grep -c ' Healthy$' "$TMP/mkc.txt")" = 2 ] || { cat "$TMP/mkc.txt"; fail "the MultiKueueClusters are not both Healthy"; }
+[ "$(grep -c ' Healthy Current$' "$TMP/mkc.txt")" = 2 ] || { cat "$TMP/mkc.txt"; fail "the MultiKueueClusters are not both Healthy (Argo CD) and Current (Flux)"; }
 pass "render -o then kubectl apply --server-side --force-conflicts of every file: every MultiKueueCluster stays Active"
 
 # 2. Healthy for every Active object of the four kinds.
 health clusterqueues localqueues admissionchecks multikueueclusters >"$TMP/healthy.txt"
 CONTEXT=worker1 health clusterqueues localqueues >>"$TMP/healthy.txt"
-grep -v ' Healthy$' "$TMP/healthy.txt" && { cat "$TMP/healthy.txt"; fail "an Active object is not Healthy"; }
+grep -v ' Healthy Current$' "$TMP/healthy.txt" && { cat "$TMP/healthy.txt"; fail "an Active object is not Healthy (Argo CD) and Current (Flux)"; }
 for kind in ClusterQueue LocalQueue AdmissionCheck MultiKueueCluster; do
   grep -q "^$kind " "$TMP/healthy.txt" || { cat "$TMP/healthy.txt"; fail "no $kind was judged"; }
 done
-pass "the Argo CD health check: Healthy for every Active ClusterQueue, LocalQueue, AdmissionCheck and MultiKueueCluster"
+pass "the Argo CD health check and the Flux expressions: Healthy and Current for every Active ClusterQueue, LocalQueue, AdmissionCheck and MultiKueueCluster"
 
 # Inactive ones, made with kubectl.
 k --context manager apply -f - >/dev/null <<'YAML' || fail "kubectl apply of the inactive objects"
@@ -121,9 +134,9 @@ YAML
 sleep 2
 health clusterqueues localqueues admissionchecks >"$TMP/inactive.txt"
 for object in "ClusterQueue /no-flavor" "LocalQueue default/no-cq" "AdmissionCheck /no-config"; do
-  grep -qx "$object Degraded" "$TMP/inactive.txt" || { cat "$TMP/inactive.txt"; fail "$object is not Degraded"; }
+  grep -qx "$object Degraded Failed" "$TMP/inactive.txt" || { cat "$TMP/inactive.txt"; fail "$object is not Degraded (Argo CD) and Failed (Flux)"; }
 done
-pass "the Argo CD health check: Degraded for an inactive ClusterQueue, LocalQueue and AdmissionCheck"
+pass "the Argo CD health check and the Flux expressions: Degraded and Failed for an inactive ClusterQueue, LocalQueue and AdmissionCheck"
 
 # What the default spares: the placeholders, applied, disconnect the workers.
 render "$P" -o "$TMP/gitops" --include-credential-placeholders
@@ -132,8 +145,8 @@ k --context manager apply --server-side --force-conflicts -f "$TMP/gitops/manage
   fail "kubectl apply of the manager's file with placeholders"
 for _ in $(seq 1 30); do
   health multikueueclusters >"$TMP/mkc.txt"
-  [ "$(grep -c ' Degraded$' "$TMP/mkc.txt")" = 2 ] && break
+  [ "$(grep -c ' Degraded Failed$' "$TMP/mkc.txt")" = 2 ] && break
   sleep 1
 done
-[ "$(grep -c ' Degraded$' "$TMP/mkc.txt")" = 2 ] || { cat "$TMP/mkc.txt"; fail "with the placeholders applied the MultiKueueClusters are not Degraded"; }
-pass "the placeholders, applied, disconnect both workers: the health check says Degraded for their MultiKueueClusters"
+[ "$(grep -c ' Degraded Failed$' "$TMP/mkc.txt")" = 2 ] || { cat "$TMP/mkc.txt"; fail "with the placeholders applied the MultiKueueClusters are not Degraded (Argo CD) and Failed (Flux)"; }
+pass "the placeholders, applied, disconnect both workers: Degraded (Argo CD) and Failed (Flux) for their MultiKueueClusters"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # End to end (issue 17 item 2, scoping): examples/tas (a manager, worker1,
-# worker2) applied to the sandbox, then
+# worker2) applied to the sandbox -- first a canary, `apply --cluster worker1`,
+# which starts the sandbox with every cluster of the policy (a later unscoped
+# run uses it), then the whole policy -- then
 #   1. --cluster with an unknown name is an error with "did you mean", nothing read;
 #   2. a canary: the policy changes a quota on every cluster and `apply
 #      --cluster worker1` changes worker1's ClusterQueue and nothing else (every
@@ -43,8 +45,15 @@ PY
   sort -o "$1" "$1"
 }
 
+# 0. The first run is a canary: the sandbox it starts serves worker2 too.
+mkq_run first_canary apply "$P" --cluster worker1 --auto-approve
+[ "$rc" = 0 ] || { show first_canary; fail "apply --cluster worker1 that starts the sandbox: exit $rc"; }
+grep -q "starting the sandbox at .* with clusters manager worker1 worker2$" "$TMP/first_canary.err" ||
+  { show first_canary; fail "the canary did not start the sandbox with every cluster of the policy"; }
+k --context worker2 get namespaces >/dev/null || fail "the sandbox started by the canary does not serve worker2"
 mkq_run apply0 apply "$P" --auto-approve --wait=60s
-[ "$rc" = 0 ] || { show apply0; fail "apply of examples/tas"; }
+[ "$rc" = 0 ] || { show apply0; fail "apply of examples/tas after the canary that started the sandbox"; }
+pass "a canary that starts the sandbox starts it with every cluster; the unscoped apply after it runs"
 
 # 1. An unknown name: an error naming the closest, nothing read.
 mkq_run typo plan "$P" --cluster workr1

@@ -114,7 +114,7 @@ TEST_CASE("fake apply reports a conflict with another manager, force takes the f
   CHECK(kube::paths_owned_by(forced.value(), "kubectl").empty());
 }
 
-TEST_CASE("fake put keeps identity and bumps the resourceVersion; status does not bump generation", "[kube][fake]") {
+TEST_CASE("fake put keeps identity and bumps the resourceVersion, status does not bump generation", "[kube][fake]") {
   kube::FakeClient fake;
   const auto type = type_of(fake, "kueue.x-k8s.io/v1beta2", "ClusterQueue");
   const Json created = fake.apply(type, cluster_queue("cq", "BestEffortFIFO"), {}).value();
@@ -156,7 +156,7 @@ TEST_CASE("fake delete: finalizers set deletionTimestamp until finish_deletion",
   CHECK(fake.size() == 0);
 }
 
-TEST_CASE("fake list filters by namespace and label selector; calls are recorded", "[kube][fake]") {
+TEST_CASE("fake list filters by namespace and label selector, calls are recorded", "[kube][fake]") {
   kube::FakeClient fake;
   const auto type = type_of(fake, "kueue.x-k8s.io/v1beta2", "LocalQueue");
   for (const auto& [ns, name, team] : std::vector<std::tuple<std::string, std::string, std::string>>{

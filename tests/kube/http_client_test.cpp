@@ -184,7 +184,7 @@ TEST_CASE("http client: a CRD's kind is discovered once the CRD exists", "[kube]
   CHECK(applied.value()["spec"]["size"] == 3);
 }
 
-TEST_CASE("http client: apply creates then updates, with field manager mkq; get, remove, 404", "[kube][http]") {
+TEST_CASE("http client: apply creates then updates, with field manager mkq, get, remove, 404", "[kube][http]") {
   Sandbox sandbox;
   auto client = make_client(admin_endpoint(sandbox.port()));
   const ResourceType cm = configmaps();

@@ -105,7 +105,7 @@ TEST_CASE("acquiring a lease one holds renews it and keeps its acquire time", "[
   CHECK(stored["spec"]["leaseTransitions"] == 0);
 }
 
-TEST_CASE("a released lease is free at once; releasing another's lease writes nothing", "[kube][lease]") {
+TEST_CASE("a released lease is free at once, releasing another's lease writes nothing", "[kube][lease]") {
   FakeClient fake;
   mkq::testing::FakeClock clock(kStart);
   Lease alice(fake, options_for("alice"), clock);

@@ -138,7 +138,7 @@ TEST_CASE("pacing: 429s are retried until the retries are spent, each wait insid
   CHECK(timer.slept() < milliseconds(60000));
 }
 
-TEST_CASE("pacing: other answers are final; transport failures are retried unless they may not be",
+TEST_CASE("pacing: other answers are final, transport failures are retried unless they may not be",
           "[kube][pacing]") {
   FakeTimer timer;
   RequestPacing pacing(options(1000, 1000), timer, 1);
@@ -169,7 +169,7 @@ TEST_CASE("pacing: no attempt starts after the deadline", "[kube][pacing]") {
   CHECK(second.budgets.empty());
 }
 
-TEST_CASE("pacing: without APF's headers the default bucket paces; with them the client-side limit is off",
+TEST_CASE("pacing: without APF's headers the default bucket paces, with them the client-side limit is off",
           "[kube][pacing]") {
   FakeTimer timer;
   RequestPacing pacing(options(10, 5), timer, 1);

@@ -61,7 +61,7 @@ TEST_CASE("lower openshift: the Kueue resource named cluster replaces the Config
 }
 
 TEST_CASE(
-    "lower openshift: namespaces are labelled managed on the manager and the workers; Secrets in the "
+    "lower openshift: namespaces are labelled managed on the manager and the workers, Secrets in the "
     "operator's namespace",
     "[kueue][lower][openshift]") {
   const auto r = render_text(kPolicy);

@@ -80,7 +80,7 @@ TEST_CASE("identity: derived names are valid label values", "[kueue][identity]")
   CHECK(to_label_value("équipe") == "quipe");
 }
 
-TEST_CASE("identity: declared, else the state's, else derived; a state of another policy is refused",
+TEST_CASE("identity: declared, else the state's, else derived, a state of another policy is refused",
           "[kueue][identity]") {
   // Nothing recorded yet: the declared or the derived name.
   CHECK(choose_identity("gpu", "", "dir", true, "s.db").name == "gpu");

@@ -65,7 +65,7 @@ TEST_CASE("apportion: shares add up to exactly the total, never more (no off-by-
   }
 }
 
-TEST_CASE("apportion: a zero weight gets nothing; no weight at all gives nothing", "[kueue][shares]") {
+TEST_CASE("apportion: a zero weight gets nothing, no weight at all gives nothing", "[kueue][shares]") {
   CHECK(apportion(10, std::vector<std::int64_t>{0, 3, 0, 1}) == std::vector<std::int64_t>{0, 8, 0, 2});
   CHECK(apportion(10, std::vector<std::int64_t>{0, 0}) == std::vector<std::int64_t>{0, 0});
   CHECK(apportion(0, std::vector<std::int64_t>{2, 3}) == std::vector<std::int64_t>{0, 0});
@@ -101,7 +101,7 @@ TEST_CASE("share_capacity: limits round down and a lending limit stays within th
   }
 }
 
-TEST_CASE("share_capacity: memory keeps its binary notation; fractions count in milli-units",
+TEST_CASE("share_capacity: memory keeps its binary notation, fractions count in milli-units",
           "[kueue][shares]") {
   model::ResourceQuota big = quota("1536Gi");
   model::ResourceQuota small = quota("1024Gi");

@@ -201,7 +201,7 @@ integration "Other.v1.example.com" { rules = [{ group: "example.com", resources:
       "framework per API group, and 'Run.v1.example.com' has the same group");
 }
 
-TEST_CASE("openshift: a localqueue's undeclared namespace warns; declared ones are labelled by mkq",
+TEST_CASE("openshift: a localqueue's undeclared namespace warns, declared ones are labelled by mkq",
           "[kueue][validate][openshift]") {
   const auto r = check(R"(manager "hub" {}
 kueue { platform = "openshift" }

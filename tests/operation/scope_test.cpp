@@ -48,6 +48,12 @@ void applied_fleet(Fleet& fleet) {
   fleet.ui = FakeUi{};
 }
 
+// The fixture of the cases below: the two-worker fleet, applied once.
+struct AppliedFleet {
+  Fleet fleet;
+  AppliedFleet() { applied_fleet(fleet); }
+};
+
 // The ClusterQueue "cq" on `cluster`.
 std::optional<Json> cluster_queue(Fleet& fleet, const std::string& cluster) {
   return fleet.resolver.cluster(cluster).object("kueue.x-k8s.io/v1beta2", "ClusterQueue", "", "cq");
@@ -129,12 +135,23 @@ std::string credential_address(Fleet& fleet, const std::string& worker) {
   return "";
 }
 
+// apply --replace w1/ClusterQueue/cq is refused, saying `why` of it, and the object keeps its uid.
+void replace_refused(Fleet& fleet, const std::string& why) {
+  const std::string uid = cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>();
+  operation::ApplyRequest request = fleet.apply_request();
+  request.scope.replace = {"w1/ClusterQueue/cq"};
+  const operation::ApplyResult result = operation::apply(request, fleet.resolver, fleet.ui);
+  CHECK(result.stop == Stop::Refused);
+  CHECK(fleet.ui.errors ==
+        std::vector<std::string>{"apply refuses this plan; nothing was changed:\n  w1/ClusterQueue/cq: " + why});
+  CHECK(cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>() == uid);
+}
+
 }  // namespace
 
-TEST_CASE("scope: --cluster WORKER plans and applies that worker and the manager's objects for it only",
-          "[operation][scope][cluster]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet,
+                 "scope: --cluster WORKER plans and applies that worker and the manager's objects for it only",
+                 "[operation][scope][cluster]") {
   const int w2_recorded = recorded_on(fleet, "w2");
   const int m_recorded = recorded_on(fleet, "m");
   const std::size_t w2_calls = fleet.resolver.cluster("w2").calls().size();
@@ -171,10 +188,9 @@ TEST_CASE("scope: --cluster WORKER plans and applies that worker and the manager
   CHECK(recorded_on(fleet, "w2") == w2_recorded);
 }
 
-TEST_CASE("destroy --cluster WORKER deletes that worker's objects and the manager's for it, nothing else",
-          "[operation][scope][cluster][destroy]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet,
+                 "destroy --cluster WORKER deletes that worker's objects and the manager's for it, nothing else",
+                 "[operation][scope][cluster][destroy]") {
   const int m_recorded = recorded_on(fleet, "m");
   const int w2_recorded = recorded_on(fleet, "w2");
   operation::ApplyRequest request = fleet.apply_request();
@@ -204,10 +220,9 @@ TEST_CASE("destroy --cluster WORKER deletes that worker's objects and the manage
   CHECK(cpu_quota(fleet, "w2") == "4");
 }
 
-TEST_CASE("scope: --cluster MANAGER plans the manager's objects but none for the workers left out",
-          "[operation][scope][cluster]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet,
+                 "scope: --cluster MANAGER plans the manager's objects but none for the workers left out",
+                 "[operation][scope][cluster]") {
   const int w1_recorded = recorded_on(fleet, "w1");
   const int w2_recorded = recorded_on(fleet, "w2");
   write_policy(fleet, 8);
@@ -228,10 +243,9 @@ TEST_CASE("scope: --cluster MANAGER plans the manager's objects but none for the
   CHECK(std::find(on_manager.begin(), on_manager.end(), "m/ClusterQueue/cq") != on_manager.end());
 }
 
-TEST_CASE("scope: --cluster of no cluster, or with --exclude-cluster, is refused before any cluster is read",
-          "[operation][scope][cluster]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet,
+                 "scope: --cluster of no cluster, or with --exclude-cluster, is refused before any cluster is read",
+                 "[operation][scope][cluster]") {
   const int opened = fleet.resolver.opened;
 
   SECTION("a name that is no cluster: did you mean") {
@@ -262,9 +276,8 @@ TEST_CASE("scope: --cluster of no cluster, or with --exclude-cluster, is refused
   CHECK_FALSE(fleet.state()->lock_holder().value().has_value());
 }
 
-TEST_CASE("scope: --replace deletes an object and creates it again, once", "[operation][scope][replace]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet, "scope: --replace deletes an object and creates it again, once",
+                 "[operation][scope][replace]") {
   const std::string uid = cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>();
   operation::ScopeOptions scope;
   scope.replace = {"w1/ClusterQueue/cq"};
@@ -295,14 +308,12 @@ TEST_CASE("scope: --replace deletes an object and creates it again, once", "[ope
   CHECK_FALSE(after.plan->has_changes());
 }
 
-TEST_CASE("scope: --replace is refused for a credential, an unknown address, an object mkq did not create, prevent-destroy",
-          "[operation][scope][replace]") {
-  Fleet fleet;
+TEST_CASE_METHOD(AppliedFleet, "scope: --replace is refused for a credential, an unknown address, prevent-destroy",
+                 "[operation][scope][replace]") {
   const std::string hint = " (addresses are CLUSTER/KIND/NAME or CLUSTER/KIND/NAMESPACE/NAME, as the plan shows them)";
   operation::ScopeOptions scope;
 
   SECTION("a worker credential") {
-    applied_fleet(fleet);
     const std::string secret = credential_address(fleet, "w1");
     scope.replace = {secret};
     const operation::PlanResult result = plan_of(fleet, {}, scope);
@@ -312,7 +323,6 @@ TEST_CASE("scope: --replace is refused for a credential, an unknown address, an 
                                                       "` issues a fresh one"});
   }
   SECTION("an address of no object: did you mean") {
-    applied_fleet(fleet);
     scope.replace = {"w1/ClusterQueue/qc"};
     const operation::PlanResult result = plan_of(fleet, {}, scope);
     CHECK(result.stop == Stop::Failed);
@@ -320,7 +330,6 @@ TEST_CASE("scope: --replace is refused for a credential, an unknown address, an 
                                                       "address; did you mean 'w1/ClusterQueue/cq'?" + hint});
   }
   SECTION("an address outside --cluster") {
-    applied_fleet(fleet);
     scope.replace = {"w2/ClusterQueue/cq"};
     const operation::PlanResult result = plan_of(fleet, {"w1"}, scope);
     CHECK(result.stop == Stop::Failed);
@@ -329,7 +338,6 @@ TEST_CASE("scope: --replace is refused for a credential, an unknown address, an 
                                                       "'w1/ClusterQueue/cq'?" + hint});
   }
   SECTION("with --drift-only, or on a destroy") {
-    applied_fleet(fleet);
     scope.replace = {"w1/ClusterQueue/cq"};
     scope.drift_only = true;
     CHECK(plan_of(fleet, {}, scope).stop == Stop::Failed);
@@ -343,47 +351,30 @@ TEST_CASE("scope: --replace is refused for a credential, an unknown address, an 
     CHECK(fleet.ui.errors == std::vector<std::string>{"--replace plans changes of the policy's objects, not a destroy"});
     CHECK(cluster_queue(fleet, "w1").has_value());
   }
-  SECTION("an object there before mkq (adopted)") {
-    write_policy(fleet, 4);
-    fleet.resolver.cluster("w1").put(Json{{"apiVersion", "kueue.x-k8s.io/v1beta2"},
-                                          {"kind", "ClusterQueue"},
-                                          {"metadata", {{"name", "cq"}}},
-                                          {"spec", {{"namespaceSelector", Json::object()}}}},
-                                     "kubectl");
-    applied_fleet(fleet);
-    scope.replace = {"w1/ClusterQueue/cq"};
-    operation::ApplyRequest request = fleet.apply_request();
-    request.scope = scope;
-    const std::string uid = cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>();
-    const operation::ApplyResult result = operation::apply(request, fleet.resolver, fleet.ui);
-    CHECK(result.stop == Stop::Refused);
-    CHECK(fleet.ui.errors == std::vector<std::string>{
-                                 "apply refuses this plan; nothing was changed:\n  w1/ClusterQueue/cq: --replace deletes "
-                                 "the object, and it existed before mkq (or is another policy's): mkq deletes only "
-                                 "what it created"});
-    CHECK(cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>() == uid);
-  }
   SECTION("an object marked prevent-destroy") {
-    applied_fleet(fleet);
     Json marked = *cluster_queue(fleet, "w1");
     marked["metadata"]["annotations"]["mkq.dev/prevent-destroy"] = "true";
     fleet.resolver.cluster("w1").put(marked, "kubectl");
-    const std::string uid = marked.at("metadata").at("uid").get<std::string>();
-    operation::ApplyRequest request = fleet.apply_request();
-    request.scope.replace = {"w1/ClusterQueue/cq"};
-    const operation::ApplyResult result = operation::apply(request, fleet.resolver, fleet.ui);
-    CHECK(result.stop == Stop::Refused);
-    CHECK(fleet.ui.errors == std::vector<std::string>{
-                                 "apply refuses this plan; nothing was changed:\n  w1/ClusterQueue/cq: it is marked "
-                                 "mkq.dev/prevent-destroy=true and replace requested (--replace): it can only change "
-                                 "by being deleted and created again; remove the annotation to allow that"});
-    CHECK(cluster_queue(fleet, "w1")->at("metadata").at("uid").get<std::string>() == uid);
+    replace_refused(fleet, "it is marked mkq.dev/prevent-destroy=true and replace requested (--replace): it can "
+                           "only change by being deleted and created again; remove the annotation to allow that");
   }
 }
 
-TEST_CASE("scope: --drift-only repairs drift and leaves every other change out, counted", "[operation][scope][drift]") {
+TEST_CASE("scope: --replace is refused for an object mkq did not create (adopted)", "[operation][scope][replace]") {
   Fleet fleet;
+  write_policy(fleet, 4);
+  fleet.resolver.cluster("w1").put(Json{{"apiVersion", "kueue.x-k8s.io/v1beta2"},
+                                        {"kind", "ClusterQueue"},
+                                        {"metadata", {{"name", "cq"}}},
+                                        {"spec", {{"namespaceSelector", Json::object()}}}},
+                                   "kubectl");
   applied_fleet(fleet);
+  replace_refused(fleet, "--replace deletes the object, and it existed before mkq (or is another policy's): mkq "
+                         "deletes only what it created");
+}
+
+TEST_CASE_METHOD(AppliedFleet, "scope: --drift-only repairs drift and leaves every other change out, counted",
+                 "[operation][scope][drift]") {
   write_policy(fleet, 8);  // the policy changes on every cluster
   // And someone deletes the manager's LocalQueue.
   kube::FakeClient& manager = fleet.resolver.cluster("m");
@@ -428,10 +419,9 @@ TEST_CASE("scope: --drift-only repairs drift and leaves every other change out, 
                                                         "update w2/ClusterQueue/cq (the policy changed)"});
 }
 
-TEST_CASE("scope: --drift-only leaves out an immutable field changed outside mkq: its repair is a replace",
-          "[operation][scope][drift]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet,
+                 "scope: --drift-only leaves out an immutable field changed outside mkq: its repair is a replace",
+                 "[operation][scope][drift]") {
   Json lq = *fleet.resolver.cluster("w1").object("kueue.x-k8s.io/v1beta2", "LocalQueue", "default", "lq");
   lq["spec"]["clusterQueue"] = "elsewhere";
   fleet.resolver.cluster("w1").put(lq, "kubectl");
@@ -451,9 +441,8 @@ TEST_CASE("scope: --drift-only leaves out an immutable field changed outside mkq
         std::vector<std::string>{"replace w1/LocalQueue/default/lq (spec.clusterQueue is immutable)"});
 }
 
-TEST_CASE("a saved plan keeps its scope (version 3) and applies without asking", "[operation][scope][saved]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet, "a saved plan keeps its scope (version 3) and applies without asking",
+                 "[operation][scope][saved]") {
   write_policy(fleet, 8);
   const std::string file = (fleet.dir / "canary.plan").string();
   operation::PlanRequest request = fleet.request<operation::PlanRequest>();
@@ -501,9 +490,8 @@ TEST_CASE("a saved plan keeps its scope (version 3) and applies without asking",
   }
 }
 
-TEST_CASE("a saved plan of --replace and of --drift-only is carried out as saved", "[operation][scope][saved]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet, "a saved plan of --replace and of --drift-only is carried out as saved",
+                 "[operation][scope][saved]") {
   const std::string file = (fleet.dir / "replace.plan").string();
   const std::string uid = cluster_queue(fleet, "w2")->at("metadata").at("uid").get<std::string>();
   operation::PlanRequest request = fleet.request<operation::PlanRequest>();
@@ -542,10 +530,9 @@ TEST_CASE("a saved plan of --replace and of --drift-only is carried out as saved
   CHECK(cpu_quota(fleet, "w1") == "4");
 }
 
-TEST_CASE("a version-2 saved plan reads as a plan of every cluster; a newer version is refused",
-          "[operation][scope][saved][format]") {
-  Fleet fleet;
-  applied_fleet(fleet);
+TEST_CASE_METHOD(AppliedFleet,
+                 "a version-2 saved plan reads as a plan of every cluster, and a newer version is refused",
+                 "[operation][scope][saved][format]") {
   write_policy(fleet, 8);
   const std::string file = (fleet.dir / "old.plan").string();
   operation::PlanRequest request = fleet.request<operation::PlanRequest>();

@@ -142,7 +142,7 @@ TEST_CASE("apply report: success only when every cluster was read and every chan
   CHECK(outcome_for(report, "w1")->done == 1);
 }
 
-TEST_CASE("verify_plan: no changes and every cluster read is a success; an unreachable one is not",
+TEST_CASE("verify_plan: no changes and every cluster read is a success, an unreachable one is not",
           "[reconcile][apply][outcome]") {
   kube::FakeClient manager;
   Plan plan;

@@ -271,7 +271,7 @@ TEST_CASE("plan: Kueue's configuration is merged into the cluster's and shown fi
   }
 }
 
-TEST_CASE("plan: an unchanged configuration keeps its text; only labels do not restart Kueue",
+TEST_CASE("plan: an unchanged configuration keeps its text, only labels do not restart Kueue",
           "[reconcile][kueue-config][plan]") {
   World world;
   const std::string text =

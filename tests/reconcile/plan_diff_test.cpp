@@ -187,7 +187,7 @@ TEST_CASE("plan: a flavor's topologyName may be set once, never changed", "[reco
         std::vector<std::string>{"replace worker1/ResourceFlavor/default-flavor (spec.topologyName is immutable)"});
 }
 
-TEST_CASE("plan: objects no longer in the policy are deleted last, in reverse order; --no-prune keeps them",
+TEST_CASE("plan: objects no longer in the policy are deleted last, in reverse order, --no-prune keeps them",
           "[reconcile][plan]") {
   World world;
   auto before = policy();

@@ -60,7 +60,7 @@ bool any_manager(const Json& object, const std::string& manager) {
 
 }  // namespace
 
-TEST_CASE("plan: an object labelled with another policy is a conflict; take-over makes it this policy's",
+TEST_CASE("plan: an object labelled with another policy is a conflict, take-over makes it this policy's",
           "[reconcile][plan][ownership]") {
   World world;
   auto desired = policy();
@@ -122,7 +122,7 @@ TEST_CASE("plan: mkq's label without a policy label, or this policy's own label,
   CHECK(plan.summary().conflicts == 0);
 }
 
-TEST_CASE("plan: adopting records what the object held before mkq; of a Secret only which keys it had",
+TEST_CASE("plan: adopting records what the object held before mkq, of a Secret only which keys it had",
           "[reconcile][plan][ownership][secrets]") {
   World world;
   auto desired = policy();
@@ -176,7 +176,7 @@ TEST_CASE("plan: an object mkq created, or lost from the state, is not adopted",
   }
 }
 
-TEST_CASE("plan: an adopted object keeps its prior across applies; paths set later join it",
+TEST_CASE("plan: an adopted object keeps its prior across applies, paths set later join it",
           "[reconcile][plan][ownership]") {
   World world;
   auto desired = policy();
@@ -202,7 +202,7 @@ TEST_CASE("plan: an adopted object keeps its prior across applies; paths set lat
   CHECK_FALSE(added.contains("value"));
 }
 
-TEST_CASE("plan: an adopted object that leaves the policy is released, not deleted; --delete-adopted deletes it",
+TEST_CASE("plan: an adopted object that leaves the policy is released, not deleted, --delete-adopted deletes it",
           "[reconcile][plan][ownership]") {
   World world;
   auto desired = policy();

@@ -194,7 +194,7 @@ No changes.
   CHECK(reconcile::render_markdown(mixed_plan()) == expected);
 }
 
-TEST_CASE("render_json: summary and shape; plan_from_json round-trips it", "[reconcile][render][json]") {
+TEST_CASE("render_json: summary and shape, plan_from_json round-trips it", "[reconcile][render][json]") {
   const reconcile::Plan plan = mixed_plan();
   const Json json = reconcile::render_json(plan);
   CHECK(json["format_version"] == 1);

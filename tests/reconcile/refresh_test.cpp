@@ -79,7 +79,7 @@ TEST_CASE("refresh survives an unreachable cluster and a failing LIST", "[reconc
   CHECK(live.find("worker1")->error == "list clusterqueues: clusterqueues is forbidden");
 }
 
-TEST_CASE("refresh records kinds the server does not serve; their objects are planned as creates",
+TEST_CASE("refresh records kinds the server does not serve, their objects are planned as creates",
           "[reconcile][refresh]") {
   World world;
   const auto desired = policy();

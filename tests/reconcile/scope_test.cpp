@@ -196,7 +196,7 @@ TEST_CASE("replace: refused for an object mkq did not create, another policy's, 
   }
 }
 
-TEST_CASE("scope: its JSON, read back; a plan without one reads as unscoped", "[reconcile][scope][json]") {
+TEST_CASE("scope: its JSON, read back, a plan without one reads as unscoped", "[reconcile][scope][json]") {
   reconcile::Scope scope;
   scope.clusters = {"worker1"};
   scope.not_planned = {{"worker2", 5}};

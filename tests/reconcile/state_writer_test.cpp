@@ -50,7 +50,7 @@ TEST_CASE("state writer: a burst is written in one commit, soon and without a fl
   CHECK(writer.flush().empty());
 }
 
-TEST_CASE("state writer: find and flush see what is queued; the destructor writes the rest", "[reconcile][state]") {
+TEST_CASE("state writer: find and flush see what is queued, the destructor writes the rest", "[reconcile][state]") {
   StateFixture state;
   {
     StateWriter writer(*state.store, std::chrono::hours(1));  // never on its own within the test

@@ -118,7 +118,7 @@ TEST_CASE("sandbox api: custom resources are validated with Kubernetes' messages
   CHECK(bad_ios["details"]["causes"][0]["field"] == "spec.quota");
 }
 
-TEST_CASE("sandbox api: unknown fields are pruned, or refused under Strict; defaults applied", "[sandbox][api][crd]") {
+TEST_CASE("sandbox api: unknown fields are pruned, or refused under Strict, defaults applied", "[sandbox][api][crd]") {
   auto c = with_widgets();
   const auto body = widget("w", {{"size", 2}, {"color", "red"}, {"note", nullptr}}).dump();
   auto strict = c->handle(request("POST", kWidgets, body, {{"fieldValidation", "Strict"}}));

@@ -92,7 +92,7 @@ TEST_CASE("sandbox apply: keys sorted in k:{...}, a key's schema default fills i
   CHECK(clash.status == 200);  // the same item, the same values: shared
 }
 
-TEST_CASE("sandbox apply: atomic lists and maps are one field; conflicts listed per manager", "[sandbox][apply]") {
+TEST_CASE("sandbox apply: atomic lists and maps are one field, conflicts listed per manager", "[sandbox][apply]") {
   auto c = gadget_cluster();
   REQUIRE(apply(*c, "bob", {{"order", {1, 2}}, {"selector", {{"k", "v"}}}, {"extra", {{"a", "1"}}}}).status == 201);
   auto object = body_of(c->handle(request("GET", kPath)));

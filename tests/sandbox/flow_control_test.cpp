@@ -95,7 +95,7 @@ TEST_CASE("flow control: each priority level's share of the server's concurrency
   CHECK(one.seats(100) == 1);
 }
 
-TEST_CASE("flow control: a user beyond its seats is rejected; other users and exempt requests are not",
+TEST_CASE("flow control: a user beyond its seats is rejected, other users and exempt requests are not",
           "[sandbox][apf]") {
   FlowControl control(tight(milliseconds(0), 50));
   const Flow alice = classify_flow("alice", kUser, "/api");
