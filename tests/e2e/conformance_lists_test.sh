@@ -84,7 +84,7 @@ sys.exit(0 if "continue" not in m and "remainingItemCount" not in m else print(m
 }
 probe "the last page has neither continue nor remainingItemCount" p_last_page
 p_selector_no_count() {
-  admin_curl "$CMS?limit=1&fieldSelector=metadata.name!=zz" >/dev/null
+  admin_curl "$CMS?limit=1&fieldSelector=metadata.name!=zz" >/dev/null  # unencoded, as Go's ParseQuery takes it
   py 'import json,sys; m=json.load(open(sys.argv[1]))["metadata"]; sys.exit(0 if m["continue"] and "remainingItemCount" not in m else print(m) or 1)' "$TMP/body"
 }
 probe "a LIST with a selector pages without remainingItemCount (kube-apiserver cannot count matches)" p_selector_no_count
@@ -132,7 +132,8 @@ for version in 1.27 1.32 1.33; do
   p_get_all() {
     ns=all-${version/./-}
     k create namespace "$ns" >/dev/null &&
-      k -n "$ns" create deployment web --image=nginx >/dev/null &&
+      printf 'apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  selector: {matchLabels: {app: web}}\n  template:\n    metadata: {labels: {app: web}}\n    spec: {containers: [{name: web, image: nginx}]}\n' |
+      k -n "$ns" apply -f - >/dev/null &&
       k -n "$ns" run pod1 --image=nginx >/dev/null || return 1
     out=$(k -n "$ns" get all -o name) || return 1
     echo "$out"
