@@ -296,7 +296,7 @@ class Runner {
       return;
     }
     budget_ -= cost;
-    if (result.is_error() && result.text().rfind("operation cancelled: actual cost limit exceeded", 0) == 0) {
+    if (result.is_error() && result.text() == cel::kCostLimitExceeded) {
       stopped_ = true;
       out_.push_back(
           {"FieldValueInvalid", shown,

@@ -233,12 +233,16 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
                          "(ns, name) > (?3, ?4) AND rv <= ?5 ORDER BY ns, name LIMIT ?7"
                        : "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND "
                          "(ns, name) > (?3, ?4) AND rv <= ?5 ORDER BY ns, name LIMIT ?7");
-  st.bind(1, group);
-  st.bind(2, resource);
-  st.bind(3, from.first);
-  st.bind(4, from.second);
-  st.bind(5, at);
-  if (ns) st.bind(6, *ns);
+  // ?1 group, ?2 resource, ?3 and ?4 the key to start after, ?5 the resourceVersion, ?6 the namespace.
+  const auto bind_range = [&](StoreStatement& statement, const Key& start) {
+    statement.bind(1, group);
+    statement.bind(2, resource);
+    statement.bind(3, start.first);
+    statement.bind(4, start.second);
+    statement.bind(5, at);
+    if (ns) statement.bind(6, *ns);
+  };
+  bind_range(st, from);
   st.bind(7, wanted);
   ListPage page;
   auto then = changed.begin();
@@ -266,12 +270,7 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
                               "(ns, name) > (?3, ?4) AND rv <= ?5"
                             : "SELECT COUNT(*) FROM objects WHERE grp=?1 AND resource=?2 AND "
                               "(ns, name) > (?3, ?4) AND rv <= ?5");
-    count.bind(1, group);
-    count.bind(2, resource);
-    count.bind(3, last.first);
-    count.bind(4, last.second);
-    count.bind(5, at);
-    if (ns) count.bind(6, *ns);
+    bind_range(count, last);
     page.remaining = count.step_row() ? count.integer(0) : 0;
     for (const auto& [key, text] : changed) {
       if (text && last < key) ++page.remaining;

@@ -91,12 +91,12 @@ class Estimator {
         return {saturating_add(operand.cost, 1), size, schema};
       }
       case Expr::Kind::List: {
-        Estimate out{10, e.args.size(), nullptr};
+        Estimate out{kListLiteralCost, e.args.size(), nullptr};
         for (const auto& a : e.args) out.cost = saturating_add(out.cost, estimate(*a).cost);
         return out;
       }
       case Expr::Kind::Map: {
-        Estimate out{30, e.args.size() / 2, nullptr};
+        Estimate out{kMapLiteralCost, e.args.size() / 2, nullptr};
         for (const auto& a : e.args) out.cost = saturating_add(out.cost, estimate(*a).cost);
         return out;
       }
@@ -132,7 +132,7 @@ class Estimator {
     std::uint64_t body = 0;
     for (std::size_t i = 1; i < e.args.size(); ++i) body = saturating_add(body, estimate(*e.args[i]).cost);
     scopes_.pop_back();
-    const std::uint64_t per_item = saturating_add(body, 3);
+    const std::uint64_t per_item = saturating_add(body, kComprehensionStepCost);
     const bool keeps_list = e.name == "filter" || e.name == "map";
     return {saturating_add(range.cost, saturating_multiply(range.size, per_item)),
             keeps_list ? range.size : 1, e.name == "filter" ? range.schema : nullptr};

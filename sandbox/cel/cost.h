@@ -20,8 +20,10 @@
 
 namespace mkq::sandbox::cel {
 
-// One evaluation of one rule (runtime): beyond it the evaluation is cancelled.
+// One evaluation of one rule (runtime): beyond it the evaluation is cancelled,
+// its value the error kCostLimitExceeded (cel-go's words).
 inline constexpr std::uint64_t kPerCallLimit = 1'000'000;
+inline constexpr const char* kCostLimitExceeded = "operation cancelled: actual cost limit exceeded";
 // Every rule run on one object (runtime): beyond it no further rule runs.
 inline constexpr std::uint64_t kRuntimeCostBudget = 10'000'000;
 // One rule's estimate times how many times it can run per object (at install).
@@ -30,6 +32,12 @@ inline constexpr std::uint64_t kStaticEstimatedCostLimit = 10'000'000;
 inline constexpr std::uint64_t kStaticEstimatedCrdCostLimit = 100'000'000;
 // kube-apiserver's request size limit, which bounds what is not declared bounded.
 inline constexpr std::uint64_t kMaxRequestSizeBytes = 3 * 1024 * 1024;
+
+// What cel-go charges for a list literal, a map literal, and each step of a
+// comprehension's loop (besides its body); a variable, a field or a call is 1.
+inline constexpr std::uint64_t kListLiteralCost = 10;
+inline constexpr std::uint64_t kMapLiteralCost = 30;
+inline constexpr std::uint64_t kComprehensionStepCost = 3;
 
 // cel-go's cost of traversing n bytes of a string: a tenth of them, rounded up.
 inline std::uint64_t string_traversal_cost(std::uint64_t n) { return (n + 9) / 10; }

@@ -122,8 +122,6 @@ std::size_t code_points(const std::string& s) {
   return n;
 }
 
-constexpr const char* kCancelled = "operation cancelled: actual cost limit exceeded";
-
 // What one node costs to evaluate, as cel-go's runtime counts it (its
 // traversals and a comprehension's steps are charged where they happen).
 std::uint64_t node_cost(const Expr& e) {
@@ -132,9 +130,9 @@ std::uint64_t node_cost(const Expr& e) {
     case Expr::Kind::Macro:
       return 0;
     case Expr::Kind::List:
-      return 10;
+      return kListLiteralCost;
     case Expr::Kind::Map:
-      return 30;
+      return kMapLiteralCost;
     default:
       return 1;
   }
@@ -146,11 +144,11 @@ class Evaluator {
       : self_(self), old_self_(old_self), limit_(limit) {}
 
   std::uint64_t cost() const { return cost_; }
-  // The cost went over the limit: whatever eval() returned, the answer is kCancelled.
+  // The cost went over the limit: whatever eval() returned, the answer is kCostLimitExceeded.
   bool cancelled() const { return cancelled_; }
 
   Value eval(const Expr& e) {
-    if (!charge(node_cost(e))) return Value::error(kCancelled);
+    if (!charge(node_cost(e))) return Value::error(kCostLimitExceeded);
     switch (e.kind) {
       case Expr::Kind::Literal:
         return e.value;
@@ -238,7 +236,7 @@ class Evaluator {
     if (e.name == "all" || e.name == "exists") {
       const bool want = e.name == "exists";  // the value that decides
       for (const Value& item : items) {
-        if (!charge(3)) return Value::error(kCancelled);  // the loop's step
+        if (!charge(kComprehensionStepCost)) return Value::error(kCostLimitExceeded);  // the loop's step
         scopes_.back().second = item;
         const Value r = eval(body);
         if (r.kind() == K::Bool) {
@@ -252,7 +250,7 @@ class Evaluator {
     if (e.name == "exists_one") {
       int count = 0;
       for (const Value& item : items) {
-        if (!charge(3)) return Value::error(kCancelled);
+        if (!charge(kComprehensionStepCost)) return Value::error(kCostLimitExceeded);
         scopes_.back().second = item;
         const Value r = eval(body);
         if (r.kind() != K::Bool) return r.is_error() ? r : no_overload(e.name);
@@ -262,7 +260,7 @@ class Evaluator {
     }
     std::vector<Value> out;
     for (const Value& item : items) {
-      if (!charge(3)) return Value::error(kCancelled);
+      if (!charge(kComprehensionStepCost)) return Value::error(kCostLimitExceeded);
       scopes_.back().second = item;
       if (e.name == "filter" || e.args.size() == 3) {
         const Value keep = eval(body);
@@ -313,7 +311,7 @@ class Evaluator {
   }
 
   Value apply(const std::string& f, bool member, const std::vector<Value>& args) {
-    if (!charge(traversal_cost(f, args))) return Value::error(kCancelled);
+    if (!charge(traversal_cost(f, args))) return Value::error(kCostLimitExceeded);
     if (f == "!_") return args[0].kind() == K::Bool ? Value::boolean(!args[0].as_bool()) : no_overload(f);
     if (f == "-_") {
       if (args[0].kind() == K::Int) {
@@ -578,7 +576,7 @@ Value Program::evaluate(const Value& self, const Value* old_self, std::uint64_t*
   Evaluator evaluator(self, old_self, kPerCallLimit);
   Value result = evaluator.eval(*expr_);
   if (cost != nullptr) *cost = evaluator.cost();
-  return evaluator.cancelled() ? Value::error(kCancelled) : result;
+  return evaluator.cancelled() ? Value::error(kCostLimitExceeded) : result;
 }
 
 }  // namespace mkq::sandbox::cel

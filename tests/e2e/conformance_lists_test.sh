@@ -165,56 +165,18 @@ PY
 probe "python client: remaining_item_count on the first page, every page at its resourceVersion, every object once" p_python
 
 # ---- CEL cost limits.
+# crd PLURAL KIND PROPERTY RULE: a cluster-scoped example.com/v1 CRD whose spec has PROPERTY (flow YAML) and RULE.
+crd() {
+  printf 'apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: %s.example.com}\nspec:\n  group: example.com\n  scope: Cluster\n  names: {plural: %s, kind: %s}\n  versions:\n  - name: v1\n    served: true\n    storage: true\n    schema:\n      openAPIV3Schema:\n        type: object\n        properties:\n          spec:\n            type: object\n            properties: {%s}\n            x-kubernetes-validations: [{rule: "%s"}]\n' "$1" "$1" "$2" "$3" "$4"
+}
 p_cost_refused() {
-  k apply -f - <<'YAML' 2>&1 | grep -F 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)'
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: costly.example.com}
-spec:
-  group: example.com
-  scope: Cluster
-  names: {plural: costly, singular: costly, kind: Costly}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              names: {type: array, items: {type: string}}
-            x-kubernetes-validations:
-            - rule: self.names.all(x, self.names.all(y, self.names.all(z, x == y)))
-YAML
+  crd costly Costly 'names: {type: array, items: {type: string}}' 'self.names.all(x, self.names.all(y, self.names.all(z, x == y)))' |
+    k apply -f - 2>&1 | grep -F 'spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)'
 }
 probe "a CRD whose rule's estimated cost is over the per-rule limit is refused: Forbidden, estimated rule cost exceeds budget" p_cost_refused
 p_cost_runtime() {
-  k apply -f - >/dev/null <<'YAML' || return 1
-apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-metadata: {name: sums.example.com}
-spec:
-  group: example.com
-  scope: Cluster
-  names: {plural: sums, singular: sum, kind: Sum}
-  versions:
-  - name: v1
-    served: true
-    storage: true
-    schema:
-      openAPIV3Schema:
-        type: object
-        properties:
-          spec:
-            type: object
-            properties:
-              l: {type: array, maxItems: 900, items: {type: integer}}
-            x-kubernetes-validations:
-            - rule: self.l.all(x, self.l.all(y, x <= y || x > y))
-YAML
+  crd sums Sum 'l: {type: array, maxItems: 900, items: {type: integer}}' 'self.l.all(x, self.l.all(y, x <= y || x > y))' |
+    k apply -f - >/dev/null || return 1
   sleep 0.5
   py 'import json; print(json.dumps({"apiVersion":"example.com/v1","kind":"Sum","metadata":{"name":"big"},"spec":{"l":list(range(900))}}))' >"$TMP/big.json"
   k create -f "$TMP/big.json" 2>&1 | grep -F "spec: Invalid value: \"object\": 'operation cancelled: actual cost limit exceeded': no further validation rules will be run due to call cost exceeds limit for rule: self.l.all(x, self.l.all(y, x <= y || x > y))"
