@@ -1,10 +1,12 @@
 // A CRD's x-kubernetes-validations: compiled once, run on every write (crd_rules.h).
 #include "sandbox/crd_rules.h"
 
+#include <algorithm>
 #include <map>
-#include <mutex>
 #include <optional>
 
+#include "sandbox/cel/cost.h"
+#include "sandbox/cel/lru_cache.h"
 #include "sandbox/cel/program.h"
 
 namespace mkq::sandbox {
@@ -101,10 +103,14 @@ using Node = CrdRules::Node;
 
 class Compiler {
  public:
-  explicit Compiler(std::vector<FieldError>* errors) : errors_(errors) {}
+  // Rules over their estimated cost go to *cost_errors (null: not checked).
+  Compiler(std::vector<FieldError>* errors, std::vector<FieldError>* cost_errors)
+      : errors_(errors), cost_errors_(cost_errors) {}
 
   // The node of `schema`, or null when nothing under it has a rule.
-  std::unique_ptr<Node> compile(const json& schema, const std::string& path, bool root) {
+  // `cardinality`: how many values at `schema` one object can hold.
+  std::unique_ptr<Node> compile(const json& schema, const std::string& path, bool root,
+                                std::uint64_t cardinality) {
     if (!schema.is_object()) return nullptr;
     auto node = std::make_unique<Node>();
     node->schema = &schema;
@@ -118,30 +124,77 @@ class Compiler {
       const bool embedded = root || schema.value("x-kubernetes-embedded-resource", false);
       for (std::size_t i = 0; i < rules->size(); ++i) {
         const std::string at = path + ".x-kubernetes-validations[" + std::to_string(i) + "]";
-        if (auto rule = compile_rule((*rules)[i], schema, embedded, at)) node->rules.push_back(std::move(*rule));
+        if (auto rule = compile_rule((*rules)[i], schema, embedded, at)) {
+          check_cost(*rule, at, cardinality);
+          node->rules.push_back(std::move(*rule));
+        }
         any = true;
       }
     }
     if (const auto props = schema.find("properties"); props != schema.end() && props->is_object()) {
       for (const auto& [key, child] : props->items()) {
-        if (auto n = compile(child, path + ".properties[" + key + "]", false)) {
+        if (auto n = compile(child, path + ".properties[" + key + "]", false, cardinality)) {
           node->properties.emplace(key, std::move(n));
           any = true;
         }
       }
     }
     if (const auto items = schema.find("items"); items != schema.end()) {
-      node->items = compile(*items, path + ".items", false);
+      const std::uint64_t each =
+          schema.contains("maxItems") ? cel::max_size(schema) : cel::unbounded_cardinality(*items, false);
+      node->items = compile(*items, path + ".items", false, cel::saturating_multiply(cardinality, each));
       any = any || node->items != nullptr;
     }
     if (const auto additional = schema.find("additionalProperties"); additional != schema.end()) {
-      node->additional = compile(*additional, path + ".additionalProperties", false);
+      const std::uint64_t each = schema.contains("maxProperties")
+                                     ? cel::max_size(schema)
+                                     : cel::unbounded_cardinality(*additional, true);
+      node->additional = compile(*additional, path + ".additionalProperties", false,
+                                 cel::saturating_multiply(cardinality, each));
       any = any || node->additional != nullptr;
     }
     return any ? std::move(node) : nullptr;
   }
 
+  // After the whole schema: its rules' estimates together over the CRD's
+  // limit refuse it, naming the dearest rules first, as kube-apiserver does.
+  void check_total(const std::string& path) {
+    if (cost_errors_ == nullptr || total_ <= cel::kStaticEstimatedCrdCostLimit) return;
+    std::stable_sort(costs_.begin(), costs_.end(),
+                     [](const auto& a, const auto& b) { return a.second > b.second; });
+    for (std::size_t i = 0; i < costs_.size() && i < 4; ++i) {
+      cost_errors_->push_back(
+          {"FieldValueForbidden", costs_[i].first,
+           "Forbidden: contributed to estimated rule cost total exceeding cost limit for entire "
+           "OpenAPIv3 schema"});
+    }
+    cost_errors_->push_back(
+        {"FieldValueForbidden", path,
+         "Forbidden: " +
+             cel::cost_error_message("x-kubernetes-validations estimated rule cost total for entire "
+                                     "OpenAPIv3 schema",
+                                     total_, cel::kStaticEstimatedCrdCostLimit)});
+  }
+
  private:
+  // One rule (and its messageExpression): its estimate times its cardinality within the per-rule limit.
+  void check_cost(const Rule& rule, const std::string& at, std::uint64_t cardinality) {
+    if (cost_errors_ == nullptr) return;
+    const auto observe = [&](const cel::Program& program, const std::string& field, const char* what) {
+      const std::uint64_t cost = cel::saturating_multiply(program.estimated_cost(), cardinality);
+      if (cost > cel::kStaticEstimatedCostLimit) {
+        cost_errors_->push_back(
+            {"FieldValueForbidden", at + "." + field,
+             "Forbidden: " + cel::cost_error_message(what, cost, cel::kStaticEstimatedCostLimit)});
+      }
+      total_ = cel::saturating_add(total_, cost);
+      costs_.emplace_back(at + "." + field, cost);
+    };
+    observe(rule.program, "rule", "estimated rule cost");
+    if (rule.message_expression)
+      observe(*rule.message_expression, "messageExpression", "estimated messageExpression cost");
+  }
+
   std::optional<Rule> compile_rule(const json& spec, const json& schema, bool root, const std::string& at) {
     if (!spec.is_object() || !spec.contains("rule") || !spec["rule"].is_string()) {
       errors_->push_back({"FieldValueRequired", at + ".rule", "Required value"});
@@ -180,14 +233,20 @@ class Compiler {
   }
 
   std::vector<FieldError>* errors_;
+  std::vector<FieldError>* cost_errors_;
+  std::uint64_t total_ = 0;
+  std::vector<std::pair<std::string, std::uint64_t>> costs_;  // each rule's path and estimate
 };
 
+// Runs the rules over one object within kube-apiserver's runtime budget: a
+// rule over its per-call limit, or one the remaining budget cannot pay for,
+// is an error and no further rule runs.
 class Runner {
  public:
   explicit Runner(std::vector<FieldError>& out) : out_(out) {}
 
   void walk(const Node& node, const json& value, const json* old, const std::string& path) {
-    if (value.is_null()) return;
+    if (value.is_null() || stopped_) return;
     const bool unchanged = old != nullptr && *old == value;
     for (const Rule& rule : node.rules) {
       if (rule.program.uses_old_self() ? old == nullptr : unchanged) continue;
@@ -223,9 +282,29 @@ class Runner {
     const cel::Value self = cel::Value::of_json(value, node.schema);
     std::optional<cel::Value> old_self;
     if (old != nullptr) old_self = cel::Value::of_json(*old, node.schema);
-    const cel::Value result = rule.program.evaluate(self, old_self ? &*old_self : nullptr);
+    std::uint64_t cost = 0;
+    const cel::Value result = rule.program.evaluate(self, old_self ? &*old_self : nullptr, &cost);
     const std::string shown = path.empty() ? "<nil>" : path;
     const std::string described = rule.message.empty() ? rule.text : rule.message;
+    if (cost > budget_) {
+      stopped_ = true;
+      out_.push_back(
+          {"FieldValueInvalid", shown,
+           "Invalid value: " + go_quoted(node.type) +
+               ": validation failed due to running out of cost budget, no further validation rules will "
+               "be run"});
+      return;
+    }
+    budget_ -= cost;
+    if (result.is_error() && result.text() == cel::kCostLimitExceeded) {
+      stopped_ = true;
+      out_.push_back(
+          {"FieldValueInvalid", shown,
+           "Invalid value: " + go_quoted(node.type) + ": '" + result.text() +
+               "': no further validation rules will be run due to call cost exceeds limit for rule: " +
+               described});
+      return;
+    }
     if (result.is_error()) {
       const bool overload = result.text().rfind("no such overload", 0) == 0;
       out_.push_back({"FieldValueInvalid", shown,
@@ -258,17 +337,34 @@ class Runner {
   }
 
   std::vector<FieldError>& out_;
+  std::uint64_t budget_ = cel::kRuntimeCostBudget;
+  bool stopped_ = false;
 };
+
+// The compiled rules of a stored CRD's version, at one resourceVersion.
+struct CompiledVersion {
+  std::string resource_version;
+  std::shared_ptr<const CrdRules> rules;
+  std::string error;
+};
+
+cel::LruCache<CompiledVersion>& crd_rules_cache() {
+  static cel::LruCache<CompiledVersion> cache(kCrdRulesCached);
+  return cache;
+}
 
 }  // namespace
 
 CrdRules::~CrdRules() = default;
 
 std::shared_ptr<const CrdRules> CrdRules::compile(const json& schema, const std::string& path,
-                                                  std::vector<FieldError>* errors) {
+                                                  std::vector<FieldError>* errors,
+                                                  std::vector<FieldError>* cost_errors) {
   std::shared_ptr<CrdRules> rules(new CrdRules());
   rules->schema_ = schema;
-  rules->root_ = Compiler(errors).compile(rules->schema_, path, true);
+  Compiler compiler(errors, cost_errors);
+  rules->root_ = compiler.compile(rules->schema_, path, true, 1);
+  compiler.check_total(path);
   return rules;
 }
 
@@ -290,7 +386,8 @@ void validate_crd_rules(const json& crd, std::vector<FieldError>* errors) {
     if (!version.is_object() || !version.contains("schema") || !version["schema"].is_object()) continue;
     const auto schema = version["schema"].find("openAPIV3Schema");
     if (schema == version["schema"].end()) continue;
-    CrdRules::compile(*schema, "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema", errors);
+    CrdRules::compile(*schema, "spec.versions[" + std::to_string(i) + "].schema.openAPIV3Schema", errors,
+                      errors);
   }
 }
 
@@ -300,30 +397,26 @@ std::shared_ptr<const CrdRules> stored_crd_rules(const json& crd, std::size_t in
     return nullptr;
   }
   const json& meta = crd.contains("metadata") && crd["metadata"].is_object() ? crd["metadata"] : json::object();
-  const std::string key = meta.value("uid", std::string()) + "/" + meta.value("resourceVersion", std::string()) + "/" +
-                          std::to_string(index);
-  struct Entry {
-    std::shared_ptr<const CrdRules> rules;
-    std::string error;
-  };
-  static std::mutex mutex;
-  static std::map<std::string, Entry> cache;
-  {
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (const auto it = cache.find(key); it != cache.end()) {
-      *error = it->second.error;
-      return it->second.rules;
-    }
+  // One entry per CRD version (uid and index), for the CRD's current
+  // resourceVersion: an update replaces it, and the least recently used go
+  // first beyond kCrdRulesCached (CRDs deleted long ago).
+  const std::string uid = meta.value("uid", std::string());
+  const std::string key = uid + "/" + std::to_string(index);
+  const std::string resource_version = meta.value("resourceVersion", std::string());
+  if (const auto found = crd_rules_cache().find(key); found && found->resource_version == resource_version) {
+    *error = found->error;
+    return found->rules;
   }
   std::vector<FieldError> errors;
   auto rules = CrdRules::compile(version["schema"]["openAPIV3Schema"],
                                  "spec.versions[" + std::to_string(index) + "].schema.openAPIV3Schema", &errors);
-  Entry entry{rules->empty() ? nullptr : rules, {}};
+  CompiledVersion entry{resource_version, rules->empty() ? nullptr : rules, {}};
   for (const FieldError& e : errors) entry.error += (entry.error.empty() ? "" : "; ") + e.field + ": " + e.message;
   *error = entry.error;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (!meta.value("uid", std::string()).empty()) cache.emplace(key, entry);
-  return entry.rules;
+  if (uid.empty()) return entry.rules;
+  return crd_rules_cache().insert(key, std::move(entry))->rules;
 }
+
+std::size_t crd_rules_cached() { return crd_rules_cache().size(); }
 
 }  // namespace mkq::sandbox

@@ -11,9 +11,10 @@
 // a rule that errors says `<error> evaluating rule: <message or rule>`.
 //
 // Supported per rule: rule, message, messageExpression, reason, fieldPath
-// (a dotted path). optionalOldSelf is refused at compile time. Not modelled:
-// the CEL cost budget (a CRD kube-apiserver refuses as too expensive is
-// accepted here).
+// (a dotted path). optionalOldSelf is refused at compile time. The CEL cost
+// limits are kube-apiserver's (cel/cost.h): a CRD whose estimated costs are
+// over them is refused; at runtime a rule over the per-call limit, or the
+// rules of one object over its budget, are errors and stop the validation.
 #pragma once
 
 #include <memory>
@@ -31,8 +32,12 @@ class CrdRules {
   // schema in messages, e.g. "spec.versions[0].schema.openAPIV3Schema"; each
   // rule that fails to compile is one FieldError at
   // `<path>.properties[spec].x-kubernetes-validations[0].rule`.
+  // With `cost_errors`, a rule whose estimated cost (cel/cost.h) times how
+  // many times it can run per object is over kube-apiserver's per-rule limit,
+  // and rules together over the per-CRD limit, are Forbidden errors there.
   static std::shared_ptr<const CrdRules> compile(const nlohmann::json& schema, const std::string& path,
-                                                 std::vector<FieldError>* errors);
+                                                 std::vector<FieldError>* errors,
+                                                 std::vector<FieldError>* cost_errors = nullptr);
 
   // No rule anywhere in the schema.
   bool empty() const;
@@ -54,9 +59,13 @@ class CrdRules {
 // The compiled rules of version `index` of a stored CRD (schema at
 // spec.versions[index].schema.openAPIV3Schema); null when it has none. Shared
 // between the registry's refreshes: compiled once per CRD uid, resourceVersion
-// and version. A rule that does not compile (a CRD stored by an older sandbox)
-// leaves its messages in *error.
+// and version, and kept for the CRD's current resourceVersion only. A rule that does not compile (a CRD
+// stored by an older sandbox) leaves its messages in *error.
 std::shared_ptr<const CrdRules> stored_crd_rules(const nlohmann::json& crd, std::size_t index, std::string* error);
+// The bound of that cache: CRD versions held compiled (the most recently used).
+inline constexpr std::size_t kCrdRulesCached = 256;
+// How many it holds now.
+std::size_t crd_rules_cached();
 
 // Compiles the rules of every version of `crd` (a CustomResourceDefinition),
 // for validate_crd: each rule that does not compile is an error.

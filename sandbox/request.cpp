@@ -3,6 +3,9 @@
 
 #include <algorithm>
 #include <ctime>
+#include <iterator>
+
+#include <fmt/format.h>
 
 #include "sandbox/responses.h"
 #include "sandbox/table.h"
@@ -78,14 +81,25 @@ ApiResponse object_response(const ApiRequest& r, const ResourceInfo& info, int s
   return json_response(status, present(info, object));
 }
 
+namespace {
+void append_warning(std::string& header, const std::string& warning) {
+  fmt::format_to(std::back_inserter(header), "{}299 - {}", header.empty() ? "" : ", ", json(warning).dump());
+}
+}  // namespace
+
 ApiResponse with_warnings(ApiResponse response, const std::vector<std::string>& warnings) {
   std::string text;
-  for (const auto& w : warnings) {
-    if (!text.empty()) text += ", ";
-    text += "299 - " + json(w).dump();
-  }
+  for (const auto& w : warnings) append_warning(text, w);
   if (!text.empty()) response.headers["Warning"] = text;
   return response;
+}
+
+void add_first_warning(ApiResponse& response, const std::string& warning) {
+  std::string text;
+  append_warning(text, warning);
+  const auto it = response.headers.find("Warning");
+  if (it != response.headers.end() && !it->second.empty()) text += ", " + it->second;
+  response.headers["Warning"] = std::move(text);
 }
 
 }  // namespace mkq::sandbox

@@ -47,5 +47,8 @@ nlohmann::json present(const ResourceInfo& info, nlohmann::json object);
 ApiResponse object_response(const ApiRequest& r, const ResourceInfo& info, int status, const nlohmann::json& object);
 // The Warning header kube-apiserver sends (299 - "text", ...).
 ApiResponse with_warnings(ApiResponse response, const std::vector<std::string>& warnings);
+// One warning before those the answer has: a deprecated version's, which
+// kube-apiserver's handler adds before the verb runs.
+void add_first_warning(ApiResponse& response, const std::string& warning);
 
 }  // namespace mkq::sandbox

@@ -78,6 +78,30 @@ bool version_before(const std::string& a, const std::string& b) {
   return an > bn;
 }
 
+// A deprecated version's warning: its deprecationWarning, or kube-apiserver's
+// default naming the newest served, non-deprecated version after it.
+std::string deprecation_warning(const nlohmann::json& spec, const std::string& deprecated,
+                                const std::string& kind) {
+  const auto versions = spec.value("versions", nlohmann::json::array());
+  for (const auto& version : versions) {
+    if (version.is_object() && string_at(version, "name") == deprecated &&
+        version.contains("deprecationWarning") && version["deprecationWarning"].is_string()) {
+      return version["deprecationWarning"].get<std::string>();
+    }
+  }
+  const std::string group = string_at(spec, "group");
+  std::string newest;
+  for (const auto& version : versions) {
+    if (!version.is_object() || !version.value("served", false) || version.value("deprecated", false))
+      continue;
+    const std::string name = string_at(version, "name");
+    if (version_before(name, deprecated) && (newest.empty() || version_before(name, newest))) newest = name;
+  }
+  std::string text = group + "/" + deprecated + " " + kind + " is deprecated";
+  if (!newest.empty()) text += "; use " + group + "/" + newest + " " + kind;
+  return text;
+}
+
 }  // namespace
 
 Registry::Registry() {
@@ -163,6 +187,8 @@ std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd) {
     const auto schema = version.value("schema", nlohmann::json::object());
     if (schema.is_object() && schema.contains("openAPIV3Schema")) info.schema = schema["openAPIV3Schema"];
     info.rules = stored_crd_rules(crd, index, &info.rules_error);
+    if (version.value("deprecated", false))
+      info.deprecation_warning = deprecation_warning(spec, info.version, kind);
     const auto columns = version.value("additionalPrinterColumns", nlohmann::json::array());
     if (columns.is_array()) {
       for (const auto& column : columns) {

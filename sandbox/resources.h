@@ -43,6 +43,8 @@ struct ResourceInfo {
   std::shared_ptr<const CrdRules> rules;  // its compiled x-kubernetes-validations (crd_rules.h), null: none
   std::string rules_error;  // a stored rule that does not compile: writes are refused, never unchecked
   std::vector<PrinterColumn> columns;  // extra table columns between NAME and AGE
+  // A CRD version marked `deprecated: true`: the Warning every request to it is answered with.
+  std::optional<std::string> deprecation_warning;
 
   std::string api_version() const { return group.empty() ? version : group + "/" + version; }
   // "clusterqueues.kueue.x-k8s.io", "namespaces": kube-apiserver's qualified resource.

@@ -80,17 +80,10 @@ ApiResponse write_verb(ClusterState& state, const ApiRequest& r, const ResourceI
   return method_not_allowed();
 }
 
-ApiResponse resource_request(const std::shared_ptr<ClusterState>& shared, const ApiRequest& r, const std::string& group,
-                             const std::string& version, Parts rest) {
-  const auto target = parse_target(r, group, version, std::move(rest));
-  if (!target) return path_not_found();
-  const Target& t = *target;
+// A request to a served resource, authorized, by verb.
+ApiResponse resource_verb(const std::shared_ptr<ClusterState>& shared, const ApiRequest& r,
+                          const ResourceInfo& info, const Target& t, std::unique_lock<std::mutex>& lock) {
   ClusterState& state = *shared;
-  std::unique_lock<std::mutex> lock(state.mutex);
-  if (auto denied = authorize_resource(state, r, t)) return *denied;
-  const ResourceInfo* found = state.registry.find(t.group, t.version, t.resource);
-  if (found == nullptr) return path_not_found();
-  const ResourceInfo info = *found;  // the registry may change during this request
   if (!t.ns.empty() && !info.namespaced) return path_not_found();
   if (r.method != "GET") {
     if (auto deep = refuse_deep_body(r, r.method == "DELETE" ? "DeleteOptions" : info.kind)) return *deep;
@@ -106,6 +99,22 @@ ApiResponse resource_request(const std::shared_ptr<ClusterState>& shared, const 
   if (response.status < 300 && !is_dry_run(r) && run_post_write_hooks(state, WriteEvent{info, t.ns})) {
     state.changed.notify_all();
   }
+  return response;
+}
+
+ApiResponse resource_request(const std::shared_ptr<ClusterState>& shared, const ApiRequest& r,
+                             const std::string& group, const std::string& version, Parts rest) {
+  const auto target = parse_target(r, group, version, std::move(rest));
+  if (!target) return path_not_found();
+  const Target& t = *target;
+  ClusterState& state = *shared;
+  std::unique_lock<std::mutex> lock(state.mutex);
+  if (auto denied = authorize_resource(state, r, t)) return *denied;
+  const ResourceInfo* found = state.registry.find(t.group, t.version, t.resource);
+  if (found == nullptr) return path_not_found();
+  const ResourceInfo info = *found;  // the registry may change during this request
+  ApiResponse response = resource_verb(shared, r, info, t, lock);
+  if (info.deprecation_warning) add_first_warning(response, *info.deprecation_warning);
   return response;
 }
 

@@ -14,8 +14,10 @@
 #include <cctype>
 #include <chrono>
 #include <cstdlib>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <random>
+#include <string_view>
 #include <thread>
 
 #include <sys/socket.h>
@@ -293,11 +295,33 @@ struct HttpsServer::Impl {
     return true;
   }
 
+  // The query as Go's url.ParseQuery reads it: a parameter's value is all
+  // after its first '=' (httplib's params end at the second, so a curl user's
+  // `fieldSelector=metadata.name=a` would lose its value).
+  static void read_query(const std::string& target, std::multimap<std::string, std::string>& query) {
+    const std::size_t mark = target.find('?');
+    if (mark == std::string::npos) return;
+    std::size_t start = mark + 1;
+    while (start <= target.size()) {
+      std::size_t end = target.find('&', start);
+      if (end == std::string::npos) end = target.size();
+      const std::string_view pair(target.data() + start, end - start);
+      if (!pair.empty()) {
+        const std::size_t equals = pair.find('=');
+        const std::string key(pair.substr(0, equals));
+        const std::string value(equals == std::string_view::npos ? std::string_view()
+                                                                 : pair.substr(equals + 1));
+        query.emplace(httplib::detail::decode_url(key, true), httplib::detail::decode_url(value, true));
+      }
+      start = end + 1;
+    }
+  }
+
   static ApiRequest request_of(const httplib::Request& req, const Identity& identity) {
     ApiRequest request;
     request.method = req.method;
     request.path = req.path;
-    for (const auto& [name, value] : req.params) request.query.emplace(name, value);
+    read_query(req.target, request.query);
     for (const auto& [name, value] : req.headers) {
       std::string& slot = request.headers[lower(name)];
       slot = slot.empty() ? value : slot + "," + value;

@@ -2,6 +2,10 @@
 
 #include <sqlite3.h>
 
+#include <limits>
+#include <map>
+#include <utility>
+
 namespace mkq::sandbox {
 namespace {
 
@@ -158,6 +162,121 @@ std::vector<StoredText> Store::list_text(const std::string& group, const std::st
   std::vector<StoredText> out;
   while (st.step_row()) out.push_back({st.text(0), st.text(1), st.text(2)});
   return out;
+}
+
+namespace {
+
+// "ns\nname" as the pair the objects table orders by.
+std::pair<std::string, std::string> split_key(const std::string& key) {
+  const auto cut = key.find('\n');
+  if (cut == std::string::npos) return {};
+  return {key.substr(0, cut), key.substr(cut + 1)};
+}
+
+}  // namespace
+
+std::optional<ListPage> Store::list_page_at(const std::string& group, const std::string& resource,
+                                            const std::optional<std::string>& ns, const std::string& after,
+                                            std::size_t limit, std::int64_t at, bool count_remaining) const {
+  using Key = std::pair<std::string, std::string>;
+  const Key from = split_key(after);
+  // The keys written after `at`, each with its text at `at` (absent: nullopt).
+  std::map<Key, std::optional<std::string>> changed;
+  if (at < rv_) {
+    if (at < compacted_rv_) return std::nullopt;
+    // The first event after `at` of a key says whether it existed then: only an ADDED did not.
+    std::size_t existed = 0;
+    {
+      StoreStatement st(
+          *this, ns ? "SELECT type, ns, json_extract(body, '$.metadata.name') FROM events WHERE rv > ?1 "
+                      "AND grp=?2 AND resource=?3 AND ns=?4 ORDER BY rv"
+                    : "SELECT type, ns, json_extract(body, '$.metadata.name') FROM events WHERE rv > ?1 "
+                      "AND grp=?2 AND resource=?3 ORDER BY rv");
+      st.bind(1, at);
+      st.bind(2, group);
+      st.bind(3, resource);
+      if (ns) st.bind(4, *ns);
+      while (st.step_row()) {
+        Key key{st.text(1), st.text(2)};
+        if (key <= from || changed.count(key) != 0) continue;
+        const bool was_there = st.text(0) != "ADDED";
+        changed.emplace(std::move(key), was_there ? std::optional<std::string>("") : std::nullopt);
+        if (was_there) ++existed;
+      }
+    }
+    // Their text at `at`: each one's last event up to `at`, newest first.
+    if (existed > 0) {
+      StoreStatement st(*this,
+                        ns ? "SELECT type, ns, json_extract(body, '$.metadata.name'), body FROM events WHERE "
+                             "rv <= ?1 AND grp=?2 AND resource=?3 AND ns=?4 ORDER BY rv DESC"
+                           : "SELECT type, ns, json_extract(body, '$.metadata.name'), body FROM events WHERE "
+                             "rv <= ?1 AND grp=?2 AND resource=?3 ORDER BY rv DESC");
+      st.bind(1, at);
+      st.bind(2, group);
+      st.bind(3, resource);
+      if (ns) st.bind(4, *ns);
+      while (existed > 0 && st.step_row()) {
+        const auto it = changed.find(Key{st.text(1), st.text(2)});
+        if (it == changed.end() || !it->second || !it->second->empty()) continue;
+        if (st.text(0) == "DELETED") return std::nullopt;  // cannot be: it existed at `at`
+        it->second = st.text(3);
+        --existed;
+      }
+      if (existed > 0) return std::nullopt;  // a text older than the log
+    }
+  }
+  // The objects unchanged since `at`, merged in key order with the changed ones' texts.
+  const std::int64_t wanted = limit == 0 ? -1 : static_cast<std::int64_t>(limit) + 1;
+  // A statement each with and without the namespace, so that a namespace's list reads its part of the index.
+  StoreStatement st(*this,
+                    ns ? "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?6 AND "
+                         "(ns, name) > (?3, ?4) AND rv <= ?5 ORDER BY ns, name LIMIT ?7"
+                       : "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND "
+                         "(ns, name) > (?3, ?4) AND rv <= ?5 ORDER BY ns, name LIMIT ?7");
+  // ?1 group, ?2 resource, ?3 and ?4 the key to start after, ?5 the resourceVersion, ?6 the namespace.
+  const auto bind_range = [&](StoreStatement& statement, const Key& start) {
+    statement.bind(1, group);
+    statement.bind(2, resource);
+    statement.bind(3, start.first);
+    statement.bind(4, start.second);
+    statement.bind(5, at);
+    if (ns) statement.bind(6, *ns);
+  };
+  bind_range(st, from);
+  st.bind(7, wanted);
+  ListPage page;
+  auto then = changed.begin();
+  const auto take_changed_before = [&](const Key* key) {
+    for (; then != changed.end() && (key == nullptr || then->first < *key); ++then) {
+      if (then->second)
+        page.rows.push_back({then->first.first, then->first.second, std::move(*then->second)});
+    }
+  };
+  while (st.step_row()) {
+    Key key{st.text(0), st.text(1)};
+    take_changed_before(&key);
+    page.rows.push_back({std::move(key.first), std::move(key.second), st.text(2)});
+    if (wanted > 0 && static_cast<std::int64_t>(page.rows.size()) >= wanted) break;
+  }
+  if (wanted < 0 || static_cast<std::int64_t>(page.rows.size()) < wanted) take_changed_before(nullptr);
+  if (limit > 0 && page.rows.size() > limit) {
+    page.rows.resize(limit);
+    page.more = true;
+  }
+  if (page.more && count_remaining) {
+    const Key last{page.rows.back().ns, page.rows.back().name};
+    StoreStatement count(*this,
+                         ns ? "SELECT COUNT(*) FROM objects WHERE grp=?1 AND resource=?2 AND ns=?6 AND "
+                              "(ns, name) > (?3, ?4) AND rv <= ?5"
+                            : "SELECT COUNT(*) FROM objects WHERE grp=?1 AND resource=?2 AND "
+                              "(ns, name) > (?3, ?4) AND rv <= ?5");
+    bind_range(count, last);
+    page.remaining = count.step_row() ? count.integer(0) : 0;
+    for (const auto& [key, text] : changed) {
+      if (text && last < key) ++page.remaining;
+    }
+  }
+  return page;
 }
 
 std::vector<nlohmann::json> Store::list(const std::string& group, const std::string& resource,

@@ -40,6 +40,13 @@ struct StoredText {
   std::string body;
 };
 
+// One page of a LIST (Store::list_page_at).
+struct ListPage {
+  std::vector<StoredText> rows;  // in (namespace, name) order, at most the page's limit
+  bool more = false;             // objects are left after the page
+  std::int64_t remaining = 0;    // how many, when asked to count them
+};
+
 struct StoredEvent {
   std::int64_t rv = 0;
   std::string type;  // ADDED, MODIFIED, DELETED
@@ -72,6 +79,17 @@ class Store {
   std::vector<StoredText> list_text(const std::string& group, const std::string& resource,
                                     const std::optional<std::string>& ns, const std::string& after,
                                     std::size_t limit) const;
+  // One page of the same objects as they were at resourceVersion `at`: a
+  // continued LIST reads the snapshot of its first page, as kube-apiserver
+  // reads etcd at the first page's revision. An object written since is
+  // served as the event log says it was (created since: left out; deleted
+  // since: still there). std::nullopt when the log no longer reaches back
+  // that far (compacted: the caller answers 410). `at` >= current_rv() reads
+  // the objects as they are. `limit` 0: all; `count_remaining`: fill
+  // ListPage::remaining when more are left.
+  std::optional<ListPage> list_page_at(const std::string& group, const std::string& resource,
+                                       const std::optional<std::string>& ns, const std::string& after,
+                                       std::size_t limit, std::int64_t at, bool count_remaining) const;
   // Keys of every object in a namespace (all resources).
   std::vector<ObjectKey> keys_in_namespace(const std::string& ns) const;
   std::size_t count() const;

@@ -2,6 +2,9 @@
 #include <algorithm>
 #include <ctime>
 
+#include <fmt/format.h>
+
+#include "sandbox/identity.h"
 #include "sandbox/json_text.h"
 #include "sandbox/responses.h"
 #include "sandbox/selector.h"
@@ -13,67 +16,131 @@ namespace {
 
 using nlohmann::json;
 
-// The continue token: the last key of a page ("ns\nname"), hex-encoded.
-std::string hex_encode(const std::string& s) {
-  static const char* digits = "0123456789abcdef";
-  std::string out;
-  for (const unsigned char c : s) {
-    out += digits[c >> 4];
-    out += digits[c & 15];
-  }
-  return out;
+// A LIST's continue token, as kube-apiserver writes it: base64url (no
+// padding) of {"v": "meta.k8s.io/v1", "rv": the first page's resourceVersion,
+// "start": the key after the page's last}. The key is relative to what is
+// listed ("ns/name" across namespaces, "name" in one namespace or at the
+// cluster scope), followed by "\0": the first key after the last one served.
+// rv -1 (the token a 410 offers) continues at the latest resourceVersion.
+struct Paging {
+  std::size_t limit = 0;  // 0: all
+  std::string after;      // the store's key to start after, "ns\nname"
+  std::int64_t at = 0;    // the snapshot read; 0: the latest
+};
+
+bool across_namespaces(const ResourceInfo& info, const std::optional<std::string>& ns) {
+  return info.namespaced && !ns;
 }
 
-std::optional<std::string> hex_decode(const std::string& s) {
-  if (s.size() % 2 != 0) return std::nullopt;
-  std::string out;
-  for (std::size_t i = 0; i < s.size(); i += 2) {
-    const auto nibble = [](char c) -> int {
-      if (c >= '0' && c <= '9') return c - '0';
-      if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-      return -1;
-    };
-    const int hi = nibble(s[i]);
-    const int lo = nibble(s[i + 1]);
-    if (hi < 0 || lo < 0) return std::nullopt;
-    out += static_cast<char>(hi * 16 + lo);
-  }
-  return out;
+std::string continue_token(const ResourceInfo& info, const std::optional<std::string>& ns, std::int64_t rv,
+                           const std::string& last_ns, const std::string& last_name) {
+  std::string start = across_namespaces(info, ns) ? last_ns + "/" + last_name : last_name;
+  start += '\0';
+  // The members in Go's order (the struct's), as kube-apiserver's bytes are.
+  return base64url(fmt::format(R"({{"v":"meta.k8s.io/v1","rv":{},"start":{}}})", rv, json(start).dump()));
 }
 
-std::string page_key(const json& object) {
-  const auto& meta = object.at("metadata");
-  return meta.value("namespace", std::string()) + "\n" + meta.value("name", std::string());
+ApiResponse invalid_continue(const std::string& why) {
+  return bad_request("invalid continue token: continue key is not valid" + (why.empty() ? "" : ": " + why));
 }
 
-// ?limit and ?continue: how many items at most (0: all), and the key to start after.
-std::optional<ApiResponse> read_paging(const ApiRequest& r, std::size_t* limit, std::string* after) {
+// ?limit, ?continue (with ?resourceVersion, as kube-apiserver validates them).
+std::optional<ApiResponse> read_paging(const ApiRequest& r, const ResourceInfo& info,
+                                       const std::optional<std::string>& ns, Paging* paging) {
   if (const auto text = query_value(r, "limit"); !text.empty()) {
     try {
-      *limit = static_cast<std::size_t>(std::max(0LL, std::stoll(text)));
+      paging->limit = static_cast<std::size_t>(std::max(0LL, std::stoll(text)));
     } catch (const std::exception&) {
       return bad_request("invalid limit: " + text);
     }
   }
-  if (const auto token = query_value(r, "continue"); !token.empty()) {
-    const auto decoded = hex_decode(token);
-    if (!decoded) return status_error(400, "BadRequest", "continue key is not valid: illegal base64 data");
-    *after = *decoded;
+  const std::string token = query_value(r, "continue");
+  if (token.empty()) return std::nullopt;
+  if (const auto rv = query_value(r, "resourceVersion"); !rv.empty() && rv != "0") {
+    return bad_request("specifying resource version is not allowed when using continue");
   }
+  // Go's base64.RawURLEncoding names the first byte it cannot read.
+  const std::size_t bad =
+      token.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_");
+  const auto decoded = bad == std::string::npos ? base64url_decode(token) : std::nullopt;
+  if (!decoded) {
+    return invalid_continue(fmt::format("illegal base64 data at input byte {}",
+                                        bad == std::string::npos ? token.size() - 1 : bad));
+  }
+  const json fields = json::parse(*decoded, nullptr, false);
+  if (!fields.is_object()) return invalid_continue("invalid character in the encoded token");
+  if (fields.value("v", json()) != "meta.k8s.io/v1") {
+    return invalid_continue("server does not recognize this encoded version");
+  }
+  const json rv = fields.value("rv", json());
+  const json start = fields.value("start", json());
+  if (!rv.is_number_integer() || rv.get<std::int64_t>() == 0) {
+    return invalid_continue("incorrect encoded start resourceVersion (version meta.k8s.io/v1)");
+  }
+  if (!start.is_string() || start.get<std::string>().empty()) {
+    return invalid_continue("encoded start key empty (version meta.k8s.io/v1)");
+  }
+  std::string key = start.get<std::string>();
+  if (key.back() == '\0') key.pop_back();
+  // As kube-apiserver cleans the key against a path traversal: one or two plain segments.
+  const std::size_t slash = key.find('/');
+  const bool two = across_namespaces(info, ns);
+  const auto plain = [](const std::string& segment) {
+    return !segment.empty() && segment != "." && segment != ".." && segment.find('\0') == std::string::npos;
+  };
+  const bool clean = slash == std::string::npos
+                         ? plain(key)
+                         : two && plain(key.substr(0, slash)) && plain(key.substr(slash + 1)) &&
+                               key.find('/', slash + 1) == std::string::npos;
+  if (!clean) return invalid_continue(start.get<std::string>());
+  if (two) {
+    paging->after =
+        slash == std::string::npos ? key + "\n" : key.substr(0, slash) + "\n" + key.substr(slash + 1);
+  } else {
+    paging->after = (ns ? *ns : std::string()) + "\n" + key;
+  }
+  paging->at = rv.get<std::int64_t>() > 0 ? rv.get<std::int64_t>() : 0;
   return std::nullopt;
 }
 
-// The matching objects after `after`, at most `limit` (0: all); *more when
-// some are left. Reads the store in batches so a selective list stays cheap.
-std::vector<json> matching_page(const Store& store, const ResourceInfo& info, const std::optional<std::string>& ns,
-                                const Selector& selector, std::size_t limit, const std::string& after, bool* more) {
+// 410 for a snapshot the event log no longer holds, with a token that
+// continues at the latest resourceVersion, in kube-apiserver's words.
+ApiResponse continue_expired(const ResourceInfo& info, const std::optional<std::string>& ns,
+                             const std::string& after) {
+  const auto cut = after.find('\n');
+  json body = status_body(
+      410, "Expired",
+      "The provided continue parameter is too old to display a consistent list result. You can start a new "
+      "list without the continue parameter, or use the continue token in this response to retrieve the "
+      "remainder of the results. Continuing with the provided token results in an inconsistent list - "
+      "objects "
+      "that were created, modified, or deleted between the time the first chunk was returned and now may "
+      "show "
+      "up in the list.");
+  body["metadata"]["continue"] = continue_token(info, ns, -1, after.substr(0, cut), after.substr(cut + 1));
+  return json_response(410, body);
+}
+
+// The matching objects after `paging.after`, at most `paging.limit`, as they
+// were at `at`; *more when some are left, and without selectors how many
+// (*remaining); std::nullopt when that snapshot is compacted. Reads the store
+// in batches so a selective list stays cheap.
+std::optional<std::vector<json>> matching_page(const Store& store, const ResourceInfo& info,
+                                               const std::optional<std::string>& ns, const Selector& selector,
+                                               const Paging& paging, std::int64_t at, bool* more,
+                                               std::optional<std::int64_t>* remaining) {
   std::vector<json> items;
-  std::string last_key = after;
+  std::string last_key = paging.after;
+  const std::size_t limit = paging.limit;
+  const bool every = selector.labels.empty() && selector.fields.empty();
   for (;;) {
-    const std::size_t batch = limit == 0 ? 0 : std::max<std::size_t>(limit, 256);
-    auto page = store.list(info.group, info.resource, ns, last_key, batch);
-    for (auto& object : page) {
-      last_key = page_key(object);
+    const std::size_t batch = limit == 0 || every ? limit : std::max<std::size_t>(limit, 256);
+    auto page = store.list_page_at(info.group, info.resource, ns, last_key, batch, at, every);
+    if (!page) return std::nullopt;
+    for (StoredText& row : page->rows) {
+      last_key = row.ns + "\n" + row.name;
+      json object = json::parse(row.body, nullptr, false);
+      if (object.is_discarded()) object = json::object();
       if (!selector.matches(object)) continue;
       if (limit > 0 && items.size() == limit) {
         *more = true;
@@ -81,7 +148,12 @@ std::vector<json> matching_page(const Store& store, const ResourceInfo& info, co
       }
       items.push_back(std::move(object));
     }
-    if (*more || batch == 0 || page.size() < batch) break;
+    if (every) {
+      *more = page->more;
+      if (page->more) *remaining = page->remaining;
+      break;
+    }
+    if (*more || !page->more) break;
   }
   return items;
 }
@@ -90,15 +162,21 @@ std::vector<json> matching_page(const Store& store, const ResourceInfo& info, co
 // are: the bytes json_response(present(...)) would write, without parsing and
 // writing every object again. Stored text is compact JSON with sorted keys
 // (nlohmann's dump of a std::map); an object whose text does not already say
-// the resource's apiVersion and kind is presented the slow way.
-ApiResponse list_answer_from_text(const Store& store, const ResourceInfo& info, const std::optional<std::string>& ns,
-                                  std::size_t limit, const std::string& after) {
-  // One more than the page: whether any are left.
-  std::vector<StoredText> rows = store.list_text(info.group, info.resource, ns, after, limit == 0 ? 0 : limit + 1);
-  const bool more = limit > 0 && rows.size() > limit;
-  if (more) rows.resize(limit);
-  json metadata = {{"resourceVersion", std::to_string(store.current_rv())}};
-  if (more) metadata["continue"] = hex_encode(rows.back().ns + "\n" + rows.back().name);
+// the resource's apiVersion and kind is presented the slow way. Every page but
+// the last says how many objects are left (remainingItemCount), as
+// kube-apiserver does for a LIST without selectors.
+ApiResponse list_answer_from_text(const Store& store, const ResourceInfo& info,
+                                  const std::optional<std::string>& ns, const Paging& paging,
+                                  std::int64_t at) {
+  std::optional<ListPage> page =
+      store.list_page_at(info.group, info.resource, ns, paging.after, paging.limit, at, true);
+  if (!page) return continue_expired(info, ns, paging.after);
+  const std::vector<StoredText>& rows = page->rows;
+  json metadata = {{"resourceVersion", std::to_string(at)}};
+  if (page->more) {
+    metadata["continue"] = continue_token(info, ns, at, rows.back().ns, rows.back().name);
+    metadata["remainingItemCount"] = page->remaining;
+  }
   const std::string api_version = json(info.api_version()).dump();
   const std::string kind = json(info.kind).dump();
   std::size_t size = 0;
@@ -135,23 +213,33 @@ ApiResponse list_objects(ClusterState& state, const ApiRequest& r, const Resourc
   std::string error;
   const auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), info, &error);
   if (!selector) return bad_request(error);
-  std::size_t limit = 0;
-  std::string after;
-  if (auto refused = read_paging(r, &limit, &after)) return *refused;
   const std::optional<std::string> ns = info.namespaced && !t.ns.empty() ? std::optional(t.ns) : std::nullopt;
+  Paging paging;
+  if (auto refused = read_paging(r, info, ns, &paging)) return *refused;
+  // The first page's resourceVersion is the snapshot every later page reads.
+  const std::int64_t at = paging.at > 0 ? paging.at : state.store->current_rv();
   const bool as_table = wants_table(header(r, "accept"));
   if (selector->labels.empty() && selector->fields.empty() && !as_table) {
-    return list_answer_from_text(*state.store, info, ns, limit, after);
+    return list_answer_from_text(*state.store, info, ns, paging, at);
   }
   bool more = false;
-  std::vector<json> items = matching_page(*state.store, info, ns, *selector, limit, after, &more);
-  json metadata = {{"resourceVersion", std::to_string(state.store->current_rv())}};
-  if (more) metadata["continue"] = hex_encode(page_key(items.back()));
+  std::optional<std::int64_t> remaining;
+  std::optional<std::vector<json>> items =
+      matching_page(*state.store, info, ns, *selector, paging, at, &more, &remaining);
+  if (!items) return continue_expired(info, ns, paging.after);
+  json metadata = {{"resourceVersion", std::to_string(at)}};
+  if (more) {
+    const auto& last = items->back().at("metadata");
+    metadata["continue"] = continue_token(info, ns, at, last.value("namespace", std::string()),
+                                          last.value("name", std::string()));
+    if (remaining) metadata["remainingItemCount"] = *remaining;
+  }
   if (as_table) {
-    return json_response(200, to_table(info, items, metadata, query_value(r, "includeObject"), std::time(nullptr)));
+    return json_response(
+        200, to_table(info, *items, metadata, query_value(r, "includeObject"), std::time(nullptr)));
   }
   json out_items = json::array();
-  for (auto& object : items) out_items.push_back(present(info, std::move(object)));
+  for (auto& object : *items) out_items.push_back(present(info, std::move(object)));
   return json_response(200, {{"kind", info.list_kind},
                              {"apiVersion", info.api_version()},
                              {"metadata", metadata},

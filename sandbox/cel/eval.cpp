@@ -7,7 +7,9 @@
 #include <regex>
 
 #include "sandbox/cel/checker.h"
+#include "sandbox/cel/cost.h"
 #include "sandbox/cel/formats.h"
+#include "sandbox/cel/lru_cache.h"
 #include "sandbox/cel/parser.h"
 #include "sandbox/cel/program.h"
 
@@ -97,20 +99,21 @@ Value arithmetic(const std::string& op, const Value& a, const Value& b) {
   return no_overload(op);
 }
 
-// Compiled patterns, shared by every cluster and thread; nullopt when std::regex refuses one.
-const std::optional<std::regex>& pattern(const std::string& re) {
-  static std::mutex mutex;
-  static std::map<std::string, std::optional<std::regex>> cache;
-  const std::lock_guard<std::mutex> lock(mutex);
-  auto it = cache.find(re);
-  if (it != cache.end()) return it->second;
+// Compiled patterns, shared by every cluster and thread (the most recent
+// kPatternsCached: a pattern may come from the data); nullopt when std::regex
+// refuses one.
+constexpr std::size_t kPatternsCached = 512;
+
+std::shared_ptr<const std::optional<std::regex>> pattern(const std::string& re) {
+  static LruCache<std::optional<std::regex>> cache(kPatternsCached);
+  if (auto found = cache.find(re)) return found;
   std::optional<std::regex> compiled;
   try {
     compiled.emplace(re, std::regex::ECMAScript);
   } catch (const std::regex_error&) {
     compiled.reset();
   }
-  return cache.emplace(re, std::move(compiled)).first->second;
+  return cache.insert(re, std::move(compiled));
 }
 
 std::size_t code_points(const std::string& s) {
@@ -119,17 +122,40 @@ std::size_t code_points(const std::string& s) {
   return n;
 }
 
+// What one node costs to evaluate, as cel-go's runtime counts it (its
+// traversals and a comprehension's steps are charged where they happen).
+std::uint64_t node_cost(const Expr& e) {
+  switch (e.kind) {
+    case Expr::Kind::Literal:
+    case Expr::Kind::Macro:
+      return 0;
+    case Expr::Kind::List:
+      return kListLiteralCost;
+    case Expr::Kind::Map:
+      return kMapLiteralCost;
+    default:
+      return 1;
+  }
+}
+
 class Evaluator {
  public:
-  Evaluator(const Value& self, const Value* old_self) : self_(self), old_self_(old_self) {}
+  Evaluator(const Value& self, const Value* old_self, std::uint64_t limit)
+      : self_(self), old_self_(old_self), limit_(limit) {}
   // Every member of `variables` is a variable; self and oldSelf are not.
-  explicit Evaluator(const nlohmann::json& variables)
+  Evaluator(const nlohmann::json& variables, std::uint64_t limit)
       : no_self_(Value::error("no such attribute: self")),
         self_(no_self_),
         old_self_(nullptr),
-        variables_(&variables) {}
+        variables_(&variables),
+        limit_(limit) {}
+
+  std::uint64_t cost() const { return cost_; }
+  // The cost went over the limit: whatever eval() returned, the answer is kCostLimitExceeded.
+  bool cancelled() const { return cancelled_; }
 
   Value eval(const Expr& e) {
+    if (!charge(node_cost(e))) return Value::error(kCostLimitExceeded);
     switch (e.kind) {
       case Expr::Kind::Literal:
         return e.value;
@@ -167,6 +193,12 @@ class Evaluator {
   }
 
  private:
+  bool charge(std::uint64_t amount) {
+    cost_ = saturating_add(cost_, amount);
+    if (cost_ > limit_) cancelled_ = true;
+    return !cancelled_;
+  }
+
   Value ident(const std::string& name) const {
     for (auto it = scopes_.rbegin(); it != scopes_.rend(); ++it) {
       if (it->first == name) return it->second;
@@ -212,6 +244,7 @@ class Evaluator {
     if (e.name == "all" || e.name == "exists") {
       const bool want = e.name == "exists";  // the value that decides
       for (const Value& item : items) {
+        if (!charge(kComprehensionStepCost)) return Value::error(kCostLimitExceeded);  // the loop's step
         scopes_.back().second = item;
         const Value r = eval(body);
         if (r.kind() == K::Bool) {
@@ -225,6 +258,7 @@ class Evaluator {
     if (e.name == "exists_one") {
       int count = 0;
       for (const Value& item : items) {
+        if (!charge(kComprehensionStepCost)) return Value::error(kCostLimitExceeded);
         scopes_.back().second = item;
         const Value r = eval(body);
         if (r.kind() != K::Bool) return r.is_error() ? r : no_overload(e.name);
@@ -234,6 +268,7 @@ class Evaluator {
     }
     std::vector<Value> out;
     for (const Value& item : items) {
+      if (!charge(kComprehensionStepCost)) return Value::error(kCostLimitExceeded);
       scopes_.back().second = item;
       if (e.name == "filter" || e.args.size() == 3) {
         const Value keep = eval(body);
@@ -284,6 +319,7 @@ class Evaluator {
   }
 
   Value apply(const std::string& f, bool member, const std::vector<Value>& args) {
+    if (!charge(traversal_cost(f, args))) return Value::error(kCostLimitExceeded);
     if (f == "!_") return args[0].kind() == K::Bool ? Value::boolean(!args[0].as_bool()) : no_overload(f);
     if (f == "-_") {
       if (args[0].kind() == K::Int) {
@@ -313,6 +349,21 @@ class Evaluator {
       return no_overload(f);
     }
     return library(f, member, args);
+  }
+
+  // Strings compared or searched: a tenth of their length; a list searched: its size.
+  static std::uint64_t traversal_cost(const std::string& f, const std::vector<Value>& args) {
+    const auto length = [&](std::size_t i) -> std::uint64_t {
+      return i < args.size() && args[i].kind() == K::String ? args[i].text().size() : 0;
+    };
+    if (f == "_==_" || f == "_!=_" || f == "_<_" || f == "_<=_" || f == "_>_" || f == "_>=_") {
+      return string_traversal_cost(std::min(length(0), length(1)));
+    }
+    if (f == "contains" || f == "startsWith" || f == "endsWith" || f == "matches")
+      return string_traversal_cost(length(0));
+    if (f == "_+_") return string_traversal_cost(length(0) + length(1));
+    if (f == "@in" && args.size() == 2 && args[1].kind() == K::List) return args[1].size();
+    return 0;
   }
 
   static Value in(const Value& x, const Value& container) {
@@ -365,9 +416,9 @@ class Evaluator {
       if (f == "contains") return Value::boolean(s.find(x) != std::string::npos);
       if (f == "startsWith") return Value::boolean(s.rfind(x, 0) == 0);
       if (f == "endsWith") return Value::boolean(s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0);
-      const auto& re = pattern(x);
-      if (!re) return Value::error("invalid regular expression: " + x);
-      return Value::boolean(std::regex_search(s, *re));
+      const auto re = pattern(x);
+      if (!*re) return Value::error("invalid regular expression: " + x);
+      return Value::boolean(std::regex_search(s, **re));
     }
     if (member && (f == "lowerAscii" || f == "upperAscii" || f == "trim")) {
       if (args.size() != 1 || !all_strings()) return no_overload(f);
@@ -504,6 +555,9 @@ class Evaluator {
   const Value* old_self_;
   const nlohmann::json* variables_ = nullptr;
   std::vector<std::pair<std::string, Value>> scopes_;
+  std::uint64_t limit_;
+  std::uint64_t cost_ = 0;
+  bool cancelled_ = false;
 };
 
 }  // namespace
@@ -524,12 +578,15 @@ base::Result<Program> Program::compile(const std::string& text, const nlohmann::
   Program program;
   program.expr_ = std::shared_ptr<const Expr>(std::move(parsed).value());
   program.uses_old_self_ = uses_old_self;
+  program.estimated_cost_ = estimate_cost(*program.expr_, schema);
   return program;
 }
 
-Value Program::evaluate(const Value& self, const Value* old_self) const {
-  Evaluator evaluator(self, old_self);
-  return evaluator.eval(*expr_);
+Value Program::evaluate(const Value& self, const Value* old_self, std::uint64_t* cost) const {
+  Evaluator evaluator(self, old_self, kPerCallLimit);
+  Value result = evaluator.eval(*expr_);
+  if (cost != nullptr) *cost = evaluator.cost();
+  return evaluator.cancelled() ? Value::error(kCostLimitExceeded) : result;
 }
 
 base::Result<Program> Program::parse_unchecked(const std::string& text) {
@@ -541,8 +598,9 @@ base::Result<Program> Program::parse_unchecked(const std::string& text) {
 }
 
 Value Program::evaluate_with(const nlohmann::json& variables) const {
-  Evaluator evaluator(variables);
-  return evaluator.eval(*expr_);
+  Evaluator evaluator(variables, kPerCallLimit);
+  Value result = evaluator.eval(*expr_);
+  return evaluator.cancelled() ? Value::error(kCostLimitExceeded) : result;
 }
 
 }  // namespace mkq::sandbox::cel

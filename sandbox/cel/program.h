@@ -6,6 +6,7 @@
 // compile -- never evaluates to a silent pass.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -30,8 +31,13 @@ class Program {
                                        Produces produces = Produces::Bool);
 
   // Runs the expression. old_self is null outside an update (a transition
-  // rule is then not run by the caller). A runtime error is an Error value.
-  Value evaluate(const Value& self, const Value* old_self) const;
+  // rule is then not run by the caller). A runtime error is an Error value;
+  // past cost.h's kPerCallLimit the run is cancelled ("operation cancelled:
+  // actual cost limit exceeded"). *cost: what the run cost, as cel-go counts.
+  Value evaluate(const Value& self, const Value* old_self, std::uint64_t* cost = nullptr) const;
+
+  // The estimated worst-case cost of one run (cost.h), from the schema's bounds.
+  std::uint64_t estimated_cost() const { return estimated_cost_; }
 
   // Parses `text` without type-checking it, as cel-go's Env.Parse does for
   // expressions over undeclared variables (Flux's healthCheckExprs): only a
@@ -50,6 +56,7 @@ class Program {
  private:
   std::shared_ptr<const Expr> expr_;
   bool uses_old_self_ = false;
+  std::uint64_t estimated_cost_ = 0;
 };
 
 }  // namespace mkq::sandbox::cel
