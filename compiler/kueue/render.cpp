@@ -1,6 +1,8 @@
 // Text forms of the desired state (render.h).
 #include "compiler/kueue/render.h"
 
+#include <fmt/format.h>
+
 #include "compiler/kueue/yaml_emit.h"
 
 namespace mkq::kueue {
@@ -13,7 +15,7 @@ std::string dump_json(const Json& value) {
 }
 
 void append_cluster_yaml(const ClusterObjects& cluster, bool& first, std::string& out) {
-  const std::string comment = "# cluster: " + cluster.cluster + " (" + std::string(to_string(cluster.role)) + ")\n";
+  const std::string comment = fmt::format("# cluster: {} ({})\n", cluster.cluster, to_string(cluster.role));
   for (const Object& object : cluster.objects) {
     if (!first) out += "---\n";
     first = false;
@@ -59,7 +61,7 @@ std::string render_cluster_yaml(const ClusterObjects& cluster) {
   std::string out;
   bool first = true;
   append_cluster_yaml(cluster, first, out);
-  if (cluster.objects.empty()) out = "# cluster: " + cluster.cluster + " (" + std::string(to_string(cluster.role)) + "): no objects\n";
+  if (cluster.objects.empty()) out = fmt::format("# cluster: {} ({}): no objects\n", cluster.cluster, to_string(cluster.role));
   return out;
 }
 
@@ -74,7 +76,7 @@ std::string render_cluster_json(const ClusterObjects& cluster) {
 }
 
 // The document's opening: its version first (docs/json.md).
-const std::string kJsonHead = "{\n  \"format_version\": " + std::to_string(kRenderJsonFormatVersion) + ",\n  ";
+const std::string kJsonHead = fmt::format("{{\n  \"format_version\": {},\n  ", kRenderJsonFormatVersion);
 
 // JSON: the layout of dump_json({"format_version": N, "clusters": [entries]}) (indent 2), built
 // from one entry at a time: an entry sits two levels deep, so each of its

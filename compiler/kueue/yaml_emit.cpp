@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace mkq::kueue {
 
@@ -86,9 +88,9 @@ void append_scalar(const Json& value, std::string& out) {
   } else if (value.is_null()) {
     out += "null";
   } else if (value.is_number_unsigned()) {
-    out += std::to_string(value.get<std::uint64_t>());
+    fmt::format_to(std::back_inserter(out), "{}", value.get<std::uint64_t>());
   } else if (value.is_number_integer()) {
-    out += std::to_string(value.get<std::int64_t>());
+    fmt::format_to(std::back_inserter(out), "{}", value.get<std::int64_t>());
   } else {
     out += value.dump();  // other numbers
   }
@@ -211,9 +213,7 @@ std::string double_quoted(std::string_view text) {
       case '\0': out += "\\0"; break;
       default:
         if (u < 0x20 || u == 0x7F) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\x%02X", static_cast<unsigned>(u));
-          out += buffer;
+          fmt::format_to(std::back_inserter(out), "\\x{:02X}", static_cast<unsigned>(u));
         } else {
           out += c;
         }
