@@ -25,6 +25,14 @@ constexpr std::string_view kNumberChars = "0123456789abcdefABCDEFxXoO_.:+-eE";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// One of kReservedWords. Compares only words of the same length and first
+// character: every key and short value of every object comes through here.
+bool is_reserved_word(std::string_view text) {
+  return std::any_of(kReservedWords.begin(), kReservedWords.end(), [&](std::string_view word) {
+    return word.size() == text.size() && (word.empty() || word.front() == text.front()) && word == text;
+  });
+}
+
 // U+0085, U+2028, U+2029 (YAML 1.1 line breaks) and U+FEFF (byte order mark), as UTF-8.
 bool has_special_unicode(std::string_view text) {
   return text.find("\xC2\x85") != std::string_view::npos || text.find("\xE2\x80\xA8") != std::string_view::npos ||
@@ -181,9 +189,9 @@ bool is_plain_safe(std::string_view text) {
   if (!text.empty() && is_letter(text.front()) &&
       std::all_of(text.begin(), text.end(),
                   [&](char c) { return is_letter(c) || is_digit(c) || c == '-' || c == '.' || c == '/' || c == '_'; })) {
-    return text.size() > 5 || std::find(kReservedWords.begin(), kReservedWords.end(), text) == kReservedWords.end();
+    return text.size() > 5 || !is_reserved_word(text);
   }
-  if (std::find(kReservedWords.begin(), kReservedWords.end(), text) != kReservedWords.end()) return false;
+  if (is_reserved_word(text)) return false;
   if (has_control(text, false) || has_special_unicode(text)) return false;
   if (kIndicators.find(text.front()) != std::string_view::npos) return false;
   if (text.front() == ' ' || text.back() == ' ') return false;
@@ -223,21 +231,26 @@ std::string double_quoted(std::string_view text) {
   return out;
 }
 
-std::string to_yaml(const Json& document) {
-  std::string out;
+void append_yaml(const Json& document, std::string& out) {
   if (document.is_object() && !document.empty()) {
     emit_map_entries(document, 0, false, out);
   } else if (document.is_array() && !document.empty()) {
     emit_list_items(document, 0, out);
   } else if (document.is_string() && literal_safe(document.get_ref<const std::string&>())) {
+    const std::size_t start = out.size();
     emit_block_literal(document.get_ref<const std::string&>(), 2, out);
-    out.erase(0, 1);  // no key before the indicator
+    out.erase(start, 1);  // no key before the indicator
   } else if (document.is_object() || document.is_array()) {
-    out = document.is_object() ? "{}\n" : "[]\n";
+    out += document.is_object() ? "{}\n" : "[]\n";
   } else {
     append_scalar(document, out);
     out += '\n';
   }
+}
+
+std::string to_yaml(const Json& document) {
+  std::string out;
+  append_yaml(document, out);
   return out;
 }
 
