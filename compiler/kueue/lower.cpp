@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 #include <unordered_set>
 #include <utility>
 
@@ -121,7 +122,9 @@ Json namespace_selector_json(const model::NamespaceSelector& selector) {
       expression["key"] = std::string(schema::kNamespaceNameLabel);
       expression["operator"] = "In";
       expression["values"] = std::move(values);
-      out["matchExpressions"] = Json::array({std::move(expression)});
+      Json expressions = Json::array();  // not Json::array({...}): an initializer list is copied
+      expressions.push_back(std::move(expression));
+      out["matchExpressions"] = std::move(expressions);
       break;
     }
     case model::NamespaceSelection::MatchLabels: {
@@ -270,13 +273,12 @@ Object namespace_object(const LowerContext& context, const model::Namespace& ns)
 
 void finish_cluster(ClusterObjects& cluster) {
   // Sort the positions, then move the objects once into that order.
-  std::vector<ApplyPosition> order;
-  order.reserve(cluster.objects.size());
-  for (std::size_t i = 0; i < cluster.objects.size(); ++i) order.push_back(apply_position(cluster.objects[i], i));
-  std::sort(order.begin(), order.end());
+  std::vector<ApplyPosition> positions;
+  positions.reserve(cluster.objects.size());
+  for (const Object& object : cluster.objects) positions.push_back(apply_position(object));
   std::vector<Object> sorted;
-  sorted.reserve(order.size());
-  for (const ApplyPosition& position : order) sorted.push_back(std::move(cluster.objects[position.made]));
+  sorted.reserve(positions.size());
+  for (const std::size_t index : apply_order(positions)) sorted.push_back(std::move(cluster.objects[index]));
   cluster.objects = std::move(sorted);
 
   std::unordered_set<std::string> present;
@@ -301,8 +303,23 @@ class CollectingSink final : public ObjectSink {
 
 }  // namespace detail
 
-ApplyPosition apply_position(const Object& object, std::size_t made) {
-  return ApplyPosition{schema::apply_rank(object.kind), object.namespace_name, object.name, made};
+ApplyPosition apply_position(const Object& object) {
+  return ApplyPosition{schema::apply_rank(object.kind), object.namespace_name, object.name};
+}
+
+std::vector<std::size_t> apply_order(const std::vector<ApplyPosition>& positions) {
+  // Indexes are sorted rather than the positions themselves: cheaper to move.
+  std::vector<std::size_t> order(positions.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const ApplyPosition& x = positions[a];
+    const ApplyPosition& y = positions[b];
+    if (x.rank != y.rank) return x.rank < y.rank;
+    if (const int c = x.namespace_name.compare(y.namespace_name); c != 0) return c < 0;
+    if (const int c = x.name.compare(y.name); c != 0) return c < 0;
+    return a < b;
+  });
+  return order;
 }
 
 ClusterLowering::ClusterLowering(const sema::model::Policy& policy, LowerOptions options)

@@ -2,11 +2,11 @@
 // checked at compile time -> the desired objects of every cluster.
 #pragma once
 
-#include <compare>
 #include <cstddef>
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/objects.h"
@@ -40,17 +40,19 @@ class ObjectSink {
   virtual void add(Object object) = 0;
 };
 
-// Where an object goes in its cluster's apply order (ClusterObjects::objects):
-// by kind (schema::apply_rank), then namespace, then name; `made`, the order
-// lowering made them in, decides between equals, so the order is total.
+// What decides where an object goes in its cluster's apply order
+// (ClusterObjects::objects): its kind (schema::apply_rank), then namespace,
+// then name.
 struct ApplyPosition {
   int rank = 0;
   std::string namespace_name;
   std::string name;
-  std::size_t made = 0;
-  friend auto operator<=>(const ApplyPosition&, const ApplyPosition&) = default;
 };
-ApplyPosition apply_position(const Object& object, std::size_t made);
+ApplyPosition apply_position(const Object& object);
+// The indexes of `positions` (a cluster's objects in the order lowering made
+// them) in apply order; the order made decides between equals, so the order
+// is total.
+std::vector<std::size_t> apply_order(const std::vector<ApplyPosition>& positions);
 
 // The desired state one cluster at a time, for a caller that writes a cluster
 // and lets it go before the next (`mkq render`): memory grows with the largest

@@ -1,7 +1,6 @@
 // Text forms of the desired state (render.h).
 #include "compiler/kueue/render.h"
 
-#include <algorithm>
 #include <string_view>
 #include <vector>
 
@@ -49,18 +48,17 @@ class YamlPieces final : public ObjectSink {
   explicit YamlPieces(std::string& buffer) : text_(buffer) { text_.clear(); }
 
   void add(Object object) override {
-    positions_.push_back(apply_position(object, positions_.size()));
+    positions_.push_back(apply_position(object));
     starts_.push_back(text_.size());
     append_yaml(object.document, text_);
   }
 
   void append_in_apply_order(std::string_view comment, bool& first, std::string& out) {
     starts_.push_back(text_.size());  // the end of the last piece
-    std::sort(positions_.begin(), positions_.end());
     out.reserve(out.size() + text_.size() + positions_.size() * (comment.size() + 4));
-    for (const ApplyPosition& position : positions_) {
+    for (const std::size_t index : apply_order(positions_)) {
       begin_document(comment, first, out);
-      out.append(text_, starts_[position.made], starts_[position.made + 1] - starts_[position.made]);
+      out.append(text_, starts_[index], starts_[index + 1] - starts_[index]);
     }
   }
 

@@ -25,11 +25,37 @@ constexpr std::string_view kNumberChars = "0123456789abcdefABCDEFxXoO_.:+-eE";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+// The characters of is_plain_safe()'s fast path, by table: every key and
+// string value of every rendered object is checked.
+enum class NameChar : std::uint8_t { Other, Letter, Rest };  // Rest: a digit or one of "-./_"
+constexpr std::array<NameChar, 256> kNameChars = [] {
+  std::array<NameChar, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      table[c] = NameChar::Letter;
+    } else if ((c >= '0' && c <= '9') || c == '-' || c == '.' || c == '/' || c == '_') {
+      table[c] = NameChar::Rest;
+    }
+  }
+  return table;
+}();
+
+// The first characters of kReservedWords.
+constexpr std::array<bool, 256> kReservedFirst = [] {
+  std::array<bool, 256> table{};
+  for (std::string_view word : kReservedWords) {
+    if (!word.empty()) table[static_cast<unsigned char>(word.front())] = true;
+  }
+  return table;
+}();
+
 // One of kReservedWords. Compares only words of the same length and first
 // character: every key and short value of every object comes through here.
 bool is_reserved_word(std::string_view text) {
+  if (text.empty()) return true;
+  if (!kReservedFirst[static_cast<unsigned char>(text.front())]) return false;
   return std::any_of(kReservedWords.begin(), kReservedWords.end(), [&](std::string_view word) {
-    return word.size() == text.size() && (word.empty() || word.front() == text.front()) && word == text;
+    return word.size() == text.size() && word.front() == text.front() && word == text;
   });
 }
 
@@ -185,10 +211,9 @@ bool is_plain_safe(std::string_view text) {
   // Fast path for the usual names ("default-flavor", "kueue.x-k8s.io/v1beta2",
   // "36Gi"): a letter first, then letters, digits and "-./_". Such a string is
   // plain unless it is a reserved word (those are at most 5 letters).
-  const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (!text.empty() && is_letter(text.front()) &&
+  if (!text.empty() && kNameChars[static_cast<unsigned char>(text.front())] == NameChar::Letter &&
       std::all_of(text.begin(), text.end(),
-                  [&](char c) { return is_letter(c) || is_digit(c) || c == '-' || c == '.' || c == '/' || c == '_'; })) {
+                  [](char c) { return kNameChars[static_cast<unsigned char>(c)] != NameChar::Other; })) {
     return text.size() > 5 || !is_reserved_word(text);
   }
   if (is_reserved_word(text)) return false;
