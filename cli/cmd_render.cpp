@@ -125,7 +125,7 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
   } else {
     kueue::StateWriter writer(options.format == RenderFormat::Json ? kueue::TextFormat::JsonText : kueue::TextFormat::Yaml);
     for (std::size_t i = 0; i < lowering.size(); ++i) {
-      const std::string text = writer.cluster(lowering.cluster(i));
+      const std::string text = writer.cluster(lowering, i);
       std::fwrite(text.data(), 1, text.size(), stdout);
     }
     const std::string end = writer.end();

@@ -1,9 +1,13 @@
 // render_dot (graph.h): the desired objects and their dependencies in DOT.
 #include "compiler/kueue/graph.h"
 
+#include <iterator>
 #include <set>
 #include <string_view>
 #include <vector>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/kueue/render.h"  // to_string(ClusterRole)
 
@@ -27,9 +31,7 @@ std::string dot_string(std::string_view text) {
 }
 
 std::string label(const std::vector<std::string>& lines) {
-  std::string text;
-  for (std::size_t i = 0; i < lines.size(); ++i) text += (i == 0 ? "" : "\n") + lines[i];
-  return dot_string(text);
+  return dot_string(fmt::format("{}", fmt::join(lines, "\n")));
 }
 
 }  // namespace
@@ -47,9 +49,9 @@ std::string render_dot(const DesiredState& state) {
   }
 
   for (const ClusterObjects& cluster : state.clusters) {
-    out += "\n  subgraph " + dot_string("cluster_" + cluster.cluster) + " {\n";
-    out += "    graph [label=" + dot_string(std::string(to_string(cluster.role)) + ": " + cluster.cluster) +
-           ", style=rounded];\n";
+    fmt::format_to(std::back_inserter(out), "\n  subgraph {} {{\n    graph [label={}, style=rounded];\n",
+                   dot_string("cluster_" + cluster.cluster),
+                   dot_string(fmt::format("{}: {}", to_string(cluster.role), cluster.cluster)));
     for (const Object& object : cluster.objects) {
       const std::string name = object.namespace_name.empty() ? object.name : object.namespace_name + "/" + object.name;
       std::vector<std::string> lines = {object.kind, name};
@@ -58,7 +60,8 @@ std::string render_dot(const DesiredState& state) {
         lines.emplace_back("(credential at apply)");
         attributes = ", style=\"rounded,dashed\"";
       }
-      out += "    " + dot_string(address(cluster.cluster, object)) + " [label=" + label(lines) + attributes + "];\n";
+      fmt::format_to(std::back_inserter(out), "    {} [label={}{}];\n", dot_string(address(cluster.cluster, object)),
+                     label(lines), attributes);
     }
     out += "  }\n";
   }
@@ -76,8 +79,8 @@ std::string render_dot(const DesiredState& state) {
   }
   if (!missing.empty()) out += "\n";
   for (const std::string& target : missing) {
-    out += "  " + dot_string(target) + " [label=" + label({target, "(not in the desired state)"}) +
-           ", style=\"rounded,dashed\", color=red];\n";
+    fmt::format_to(std::back_inserter(out), "  {} [label={}, style=\"rounded,dashed\", color=red];\n",
+                   dot_string(target), label({target, "(not in the desired state)"}));
   }
 
   std::string edges;
@@ -87,7 +90,7 @@ std::string render_dot(const DesiredState& state) {
       std::set<std::string_view> drawn;
       for (const std::string& target : object.depends_on) {
         if (!drawn.insert(target).second) continue;
-        edges += "  " + from + " -> " + dot_string(target) + ";\n";
+        fmt::format_to(std::back_inserter(edges), "  {} -> {};\n", from, dot_string(target));
       }
     }
   }

@@ -5,9 +5,9 @@
 
 #include <algorithm>
 #include <memory>
+#include <numeric>
 #include <unordered_set>
 #include <utility>
-#include <tuple>
 
 #include "compiler/kueue/lower_internal.h"
 #include "compiler/kueue/validate.h"
@@ -71,11 +71,8 @@ Object make_object(const LowerContext& context, schema::Kind kind, const std::st
 
 std::string address_of(const std::string& cluster, schema::Kind kind, const std::string& namespace_name,
                        const std::string& name) {
-  Object probe;
-  probe.kind = std::string(schema::info(kind).name);
-  probe.namespace_name = schema::info(kind).namespaced ? namespace_name : std::string();
-  probe.name = name;
-  return address(cluster, probe);
+  const schema::KindInfo& info = schema::info(kind);
+  return base::object_address(cluster, info.name, info.namespaced ? std::string_view(namespace_name) : "", name);
 }
 
 Json quantity_json(const sema::Quantity& quantity) {
@@ -125,7 +122,9 @@ Json namespace_selector_json(const model::NamespaceSelector& selector) {
       expression["key"] = std::string(schema::kNamespaceNameLabel);
       expression["operator"] = "In";
       expression["values"] = std::move(values);
-      out["matchExpressions"] = Json::array({std::move(expression)});
+      Json expressions = Json::array();  // not Json::array({...}): an initializer list is copied
+      expressions.push_back(std::move(expression));
+      out["matchExpressions"] = std::move(expressions);
       break;
     }
     case model::NamespaceSelection::MatchLabels: {
@@ -273,21 +272,13 @@ Object namespace_object(const LowerContext& context, const model::Namespace& ns)
 }
 
 void finish_cluster(ClusterObjects& cluster) {
-  // Sort (rank, index) pairs, then move the objects once into that order.
-  std::vector<std::pair<int, std::size_t>> order;
-  order.reserve(cluster.objects.size());
-  for (std::size_t i = 0; i < cluster.objects.size(); ++i) {
-    order.emplace_back(schema::apply_rank(cluster.objects[i].kind), i);
-  }
-  const std::vector<Object>& objects = cluster.objects;
-  std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
-    const Object& x = objects[a.second];
-    const Object& y = objects[b.second];
-    return std::tie(a.first, x.namespace_name, x.name) < std::tie(b.first, y.namespace_name, y.name);
-  });
+  // Sort the positions, then move the objects once into that order.
+  std::vector<ApplyPosition> positions;
+  positions.reserve(cluster.objects.size());
+  for (const Object& object : cluster.objects) positions.push_back(apply_position(object));
   std::vector<Object> sorted;
-  sorted.reserve(objects.size());
-  for (const auto& [rank, index] : order) sorted.push_back(std::move(cluster.objects[index]));
+  sorted.reserve(positions.size());
+  for (const std::size_t index : apply_order(positions)) sorted.push_back(std::move(cluster.objects[index]));
   cluster.objects = std::move(sorted);
 
   std::unordered_set<std::string> present;
@@ -300,7 +291,36 @@ void finish_cluster(ClusterObjects& cluster) {
   }
 }
 
+// Collects a cluster's objects for finish_cluster().
+class CollectingSink final : public ObjectSink {
+ public:
+  explicit CollectingSink(std::vector<Object>& objects) : objects_(objects) {}
+  void add(Object object) override { objects_.push_back(std::move(object)); }
+
+ private:
+  std::vector<Object>& objects_;
+};
+
 }  // namespace detail
+
+ApplyPosition apply_position(const Object& object) {
+  return ApplyPosition{schema::apply_rank(object.kind), object.namespace_name, object.name};
+}
+
+std::vector<std::size_t> apply_order(const std::vector<ApplyPosition>& positions) {
+  // Indexes are sorted rather than the positions themselves: cheaper to move.
+  std::vector<std::size_t> order(positions.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    const ApplyPosition& x = positions[a];
+    const ApplyPosition& y = positions[b];
+    if (x.rank != y.rank) return x.rank < y.rank;
+    if (const int c = x.namespace_name.compare(y.namespace_name); c != 0) return c < 0;
+    if (const int c = x.name.compare(y.name); c != 0) return c < 0;
+    return a < b;
+  });
+  return order;
+}
 
 ClusterLowering::ClusterLowering(const sema::model::Policy& policy, LowerOptions options)
     : options_(std::move(options)), context_(std::make_unique<detail::LowerContext>(policy, options_)) {}
@@ -309,9 +329,29 @@ ClusterLowering::~ClusterLowering() = default;
 
 std::size_t ClusterLowering::size() const { return 1 + context_->policy.workers.size(); }
 
+const std::string& ClusterLowering::name(std::size_t index) const {
+  return index == 0 ? context_->policy.manager.name : context_->policy.workers.at(index - 1).name;
+}
+
+ClusterRole ClusterLowering::role(std::size_t index) const {
+  return index == 0 ? ClusterRole::Manager : ClusterRole::Worker;
+}
+
+void ClusterLowering::each_object(std::size_t index, ObjectSink& sink) const {
+  detail::ClusterOut out{name(index), sink};
+  if (index == 0) {
+    detail::lower_manager(*context_, out);
+  } else {
+    detail::lower_worker(*context_, context_->policy.workers.at(index - 1), out);
+  }
+}
+
 ClusterObjects ClusterLowering::cluster(std::size_t index) const {
-  ClusterObjects cluster =
-      index == 0 ? detail::lower_manager(*context_) : detail::lower_worker(*context_, context_->policy.workers.at(index - 1));
+  ClusterObjects cluster;
+  cluster.cluster = name(index);
+  cluster.role = role(index);
+  detail::CollectingSink sink(cluster.objects);
+  each_object(index, sink);
   detail::finish_cluster(cluster);
   return cluster;
 }

@@ -3,8 +3,11 @@
 // kinds share (resource groups, quantities), and the final ordering.
 #pragma once
 
-#include <map>
+#include <cstddef>
+#include <functional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "compiler/kueue/lower.h"
@@ -23,8 +26,13 @@ struct LowerContext {
   const LowerOptions& options;
   // mkq's own labels, the metadata.labels of an object without labels of its own.
   Json base_labels;
-  // The local queues of each cluster queue, in the policy's order.
-  std::map<std::string, std::vector<const model::LocalQueue*>, std::less<>> local_queues;
+  // The local queues of each cluster queue, in the policy's order (hashed:
+  // every worker looks up every queue it serves).
+  struct NameHash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view name) const { return std::hash<std::string_view>{}(name); }
+  };
+  std::unordered_map<std::string, std::vector<const model::LocalQueue*>, NameHash, std::equal_to<>> local_queues;
 
   const std::vector<const model::LocalQueue*>& local_queues_of(std::string_view cluster_queue) const;
 };
@@ -73,15 +81,22 @@ Object cohort_object(const LowerContext& context, const model::Cohort& cohort,
                      const std::vector<model::ResourceGroup>& groups, const std::string& cluster);
 Object priority_class_object(const LowerContext& context, const model::PriorityClass& priority);
 
-// Sorts objects into apply order (kind, then namespace, then name) and keeps
-// in depends_on only the addresses of objects the cluster holds, sorted.
+// Sorts objects into apply order (ApplyPosition) and keeps in depends_on only
+// the addresses of objects the cluster holds, sorted.
 void finish_cluster(ClusterObjects& cluster);
+
+// The cluster being lowered: its name (the addresses of depends_on) and where
+// its objects go.
+struct ClusterOut {
+  const std::string& cluster;
+  ObjectSink& objects;
+};
 
 // Kueue's configuration on OpenShift (lower_openshift.cpp): the operator's
 // `Kueue` resource, rendered on the manager instead of the ConfigMap.
 Object openshift_kueue_object(const LowerContext& context);
 
-ClusterObjects lower_manager(const LowerContext& context);
-ClusterObjects lower_worker(const LowerContext& context, const model::Worker& worker);
+void lower_manager(const LowerContext& context, ClusterOut& out);
+void lower_worker(const LowerContext& context, const model::Worker& worker, ClusterOut& out);
 
 }  // namespace mkq::kueue::detail

@@ -43,7 +43,7 @@ Object cluster_queue_object(const LowerContext& context, const model::ClusterQue
 }
 
 // One dispatch: its AdmissionCheck and MultiKueueConfig.
-void add_dispatch_objects(const LowerContext& context, const model::Dispatch& dispatch, ClusterObjects& out) {
+void add_dispatch_objects(const LowerContext& context, const model::Dispatch& dispatch, ClusterOut& out) {
   Object check = make_object(context, Kind::AdmissionCheck, dispatch.name, "", dispatch.name_range);
   Json parameters = Json::object();
   parameters["apiGroup"] = std::string(schema::kKueueGroup);
@@ -54,7 +54,7 @@ void add_dispatch_objects(const LowerContext& context, const model::Dispatch& di
   spec["parameters"] = std::move(parameters);
   check.document["spec"] = std::move(spec);
   check.depends_on.push_back(address_of(out.cluster, Kind::MultiKueueConfig, "", dispatch.config_name.value));
-  out.objects.push_back(std::move(check));
+  out.objects.add(std::move(check));
 
   const diag::SourceRange config_origin =
       dispatch.config_name.range.valid() ? dispatch.config_name.range : dispatch.name_range;
@@ -65,12 +65,12 @@ void add_dispatch_objects(const LowerContext& context, const model::Dispatch& di
     config.depends_on.push_back(address_of(out.cluster, Kind::MultiKueueCluster, "", worker.name));
   }
   config.document["spec"] = Json::object({{"clusters", std::move(clusters)}});
-  out.objects.push_back(std::move(config));
+  out.objects.add(std::move(config));
 }
 
 // One worker as the manager sees it: its MultiKueueCluster and, unless the
 // worker is reached through a ClusterProfile, the kubeconfig Secret.
-void add_worker_connection(const LowerContext& context, const model::Worker& worker, ClusterObjects& out) {
+void add_worker_connection(const LowerContext& context, const model::Worker& worker, ClusterOut& out) {
   const std::string& kueue_namespace = context.policy.kueue.namespace_name.value;
   Object cluster = make_object(context, Kind::MultiKueueCluster, worker.name, "", worker.name_range);
   Json source = Json::object();
@@ -91,10 +91,10 @@ void add_worker_connection(const LowerContext& context, const model::Worker& wor
     secret.document["stringData"] =
         Json::object({{std::string(schema::kKubeconfigSecretKey), credential_placeholder(worker)}});
     secret.holds_credential_placeholder = true;
-    out.objects.push_back(std::move(secret));
+    out.objects.add(std::move(secret));
   }
   cluster.document["spec"] = Json::object({{"clusterSource", std::move(source)}});
-  out.objects.push_back(std::move(cluster));
+  out.objects.add(std::move(cluster));
 }
 
 // Kueue's Configuration (config.kueue.x-k8s.io/v1beta2) from the kueue block
@@ -206,13 +206,13 @@ diag::SourceRange kueue_origin(const model::Policy& policy) {
   return kueue.multikueue.origin.range;
 }
 
-void add_kueue_configuration(const LowerContext& context, ClusterObjects& out) {
+void add_kueue_configuration(const LowerContext& context, ClusterOut& out) {
   const model::KueueSettings& kueue = context.policy.kueue;
   // On OpenShift the operator owns Kueue's ConfigMap (it would overwrite
   // mkq's): its `Kueue` resource is the configuration, and always rendered,
   // since the operator runs Kueue only once it exists.
   if (kueue.platform.value == model::Platform::OpenShift) {
-    out.objects.push_back(openshift_kueue_object(context));
+    out.objects.add(openshift_kueue_object(context));
     return;
   }
   if (!sets_kueue_configuration(context.policy)) return;
@@ -224,10 +224,10 @@ void add_kueue_configuration(const LowerContext& context, ClusterObjects& out) {
       Json::object({{std::string(schema::kKueueConfigMapKey), to_yaml(kueue_configuration(context.policy))}});
   map.kueue_configuration = true;
   map.restart_kueue = kueue.restart.value;
-  out.objects.push_back(std::move(map));
+  out.objects.add(std::move(map));
 }
 
-void add_access(const LowerContext& context, const model::Access& access, ClusterObjects& out) {
+void add_access(const LowerContext& context, const model::Access& access, ClusterOut& out) {
   const bool namespaced = access.namespace_name.has_value();
   const Kind kind = namespaced ? Kind::RoleBinding : Kind::ClusterRoleBinding;
   Object binding = make_object(context, kind, access.name, namespaced ? access.namespace_name->value : "",
@@ -250,37 +250,33 @@ void add_access(const LowerContext& context, const model::Access& access, Cluste
   if (namespaced) {
     binding.depends_on.push_back(address_of(out.cluster, Kind::Namespace, "", access.namespace_name->value));
   }
-  out.objects.push_back(std::move(binding));
+  out.objects.add(std::move(binding));
 }
 
 }  // namespace
 
-ClusterObjects lower_manager(const LowerContext& context) {
+void lower_manager(const LowerContext& context, ClusterOut& out) {
   const model::Policy& policy = context.policy;
-  ClusterObjects out;
-  out.cluster = policy.manager.name;
-  out.role = ClusterRole::Manager;
 
-  for (const model::Namespace& ns : policy.namespaces) out.objects.push_back(namespace_object(context, ns));
+  for (const model::Namespace& ns : policy.namespaces) out.objects.add(namespace_object(context, ns));
   add_kueue_configuration(context, out);
   for (const model::Access& access : policy.access) add_access(context, access, out);
-  for (const model::Topology& topology : policy.topologies) out.objects.push_back(topology_object(context, topology));
-  for (const model::Flavor& flavor : policy.flavors) out.objects.push_back(flavor_object(context, flavor, out.cluster));
+  for (const model::Topology& topology : policy.topologies) out.objects.add(topology_object(context, topology));
+  for (const model::Flavor& flavor : policy.flavors) out.objects.add(flavor_object(context, flavor, out.cluster));
   for (const model::Cohort& cohort : policy.cohorts) {
-    out.objects.push_back(cohort_object(context, cohort, cohort.resource_groups, out.cluster));
+    out.objects.add(cohort_object(context, cohort, cohort.resource_groups, out.cluster));
   }
   for (const model::PriorityClass& priority : policy.priority_classes) {
-    out.objects.push_back(priority_class_object(context, priority));
+    out.objects.add(priority_class_object(context, priority));
   }
   for (const model::Worker& worker : policy.workers) add_worker_connection(context, worker, out);
   for (const model::Dispatch& dispatch : policy.dispatches) add_dispatch_objects(context, dispatch, out);
   for (const model::ClusterQueue& queue : policy.cluster_queues) {
-    out.objects.push_back(cluster_queue_object(context, queue, out.cluster));
+    out.objects.add(cluster_queue_object(context, queue, out.cluster));
   }
   for (const model::LocalQueue& queue : policy.local_queues) {
-    out.objects.push_back(local_queue_object(context, queue, out.cluster, queue.cluster_queue.name, QueueCopy::Manager));
+    out.objects.add(local_queue_object(context, queue, out.cluster, queue.cluster_queue.name, QueueCopy::Manager));
   }
-  return out;
 }
 
 }  // namespace mkq::kueue::detail

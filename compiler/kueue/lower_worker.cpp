@@ -229,7 +229,7 @@ Json service_account_rules(const model::Policy& policy) {
 }
 
 // The ServiceAccount the manager connects as, its ClusterRole and binding.
-void add_service_account(const LowerContext& context, const model::Worker& worker, ClusterObjects& out) {
+void add_service_account(const LowerContext& context, const model::Worker& worker, ClusterOut& out) {
   const model::Credentials& credentials = worker.credentials;
   if (credentials.mode.value != model::CredentialsMode::ServiceAccount) return;
   const std::string& kueue_namespace = context.policy.kueue.namespace_name.value;
@@ -238,11 +238,11 @@ void add_service_account(const LowerContext& context, const model::Worker& worke
   const diag::SourceRange origin =
       credentials.service_account.range.valid() ? credentials.service_account.range : credentials.range;
 
-  out.objects.push_back(make_object(context, Kind::ServiceAccount, account, kueue_namespace, origin));
+  out.objects.add(make_object(context, Kind::ServiceAccount, account, kueue_namespace, origin));
 
   Object role = make_object(context, Kind::ClusterRole, role_name, "", origin);
   role.document["rules"] = service_account_rules(context.policy);
-  out.objects.push_back(std::move(role));
+  out.objects.add(std::move(role));
 
   Object binding = make_object(context, Kind::ClusterRoleBinding, account + "-crb", "", origin);
   Json role_ref = Json::object();
@@ -257,16 +257,13 @@ void add_service_account(const LowerContext& context, const model::Worker& worke
   binding.document["subjects"] = Json::array({std::move(subject)});
   binding.depends_on.push_back(address_of(out.cluster, Kind::ClusterRole, "", role_name));
   binding.depends_on.push_back(address_of(out.cluster, Kind::ServiceAccount, kueue_namespace, account));
-  out.objects.push_back(std::move(binding));
+  out.objects.add(std::move(binding));
 }
 
 }  // namespace
 
-ClusterObjects lower_worker(const LowerContext& context, const model::Worker& worker) {
+void lower_worker(const LowerContext& context, const model::Worker& worker, ClusterOut& out) {
   const model::Policy& policy = context.policy;
-  ClusterObjects out;
-  out.cluster = worker.name;
-  out.role = ClusterRole::Worker;
 
   // The queues, then the cohorts: their groups share the worker's capacity.
   const std::vector<const model::ClusterQueue*> queues = served_queues(policy, worker);
@@ -285,21 +282,21 @@ ClusterObjects lower_worker(const LowerContext& context, const model::Worker& wo
   std::set<std::string> namespaces;
   for (std::size_t i = 0; i < queues.size(); ++i) {
     const WorkerQueue& own = holders[i];
-    out.objects.push_back(worker_cluster_queue_object(context, *queues[i], own, out.cluster));
+    out.objects.add(worker_cluster_queue_object(context, *queues[i], own, out.cluster));
     for (const model::LocalQueue* local : context.local_queues_of(queues[i]->name)) {
-      out.objects.push_back(local_queue_object(context, *local, out.cluster, own.name, QueueCopy::WorkerMirror));
+      out.objects.add(local_queue_object(context, *local, out.cluster, own.name, QueueCopy::WorkerMirror));
       namespaces.insert(local->namespace_name.value);
     }
   }
   for (std::size_t i = 0; i < cohorts.size(); ++i) {
-    out.objects.push_back(
+    out.objects.add(
         cohort_object(context, *cohorts[i], holders[queues.size() + i].groups, out.cluster));
   }
   // A job's priority class travels with it (the kueue.x-k8s.io/priority-class
   // label): every worker that may receive a job holds every class.
   if (!queues.empty()) {
     for (const model::PriorityClass& priority : policy.priority_classes) {
-      out.objects.push_back(priority_class_object(context, priority));
+      out.objects.add(priority_class_object(context, priority));
     }
   }
 
@@ -307,20 +304,19 @@ ClusterObjects lower_worker(const LowerContext& context, const model::Worker& wo
   for (const std::string& name : flavors) {
     const model::Flavor* flavor = policy.find_flavor(name);
     if (flavor == nullptr) continue;
-    out.objects.push_back(flavor_object(context, *flavor, out.cluster));
+    out.objects.add(flavor_object(context, *flavor, out.cluster));
     if (flavor->topology) topologies.insert(flavor->topology->name);
   }
   for (const std::string& name : topologies) {
     const model::Topology* topology = policy.find_topology(name);
-    if (topology != nullptr) out.objects.push_back(topology_object(context, *topology));
+    if (topology != nullptr) out.objects.add(topology_object(context, *topology));
   }
   // Namespaces the policy declares; others (like "default") are assumed to exist, as on the manager.
   for (const std::string& name : namespaces) {
     const model::Namespace* ns = policy.find_namespace(name);
-    if (ns != nullptr) out.objects.push_back(namespace_object(context, *ns));
+    if (ns != nullptr) out.objects.add(namespace_object(context, *ns));
   }
   add_service_account(context, worker, out);
-  return out;
 }
 
 }  // namespace mkq::kueue::detail

@@ -1,6 +1,11 @@
 // Text forms of the desired state (render.h).
 #include "compiler/kueue/render.h"
 
+#include <string_view>
+#include <vector>
+
+#include <fmt/format.h>
+
 #include "compiler/kueue/yaml_emit.h"
 
 namespace mkq::kueue {
@@ -12,15 +17,56 @@ std::string dump_json(const Json& value) {
   return value.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
+// The line before each document of a cluster.
+std::string cluster_comment(const std::string& cluster, ClusterRole role) {
+  return fmt::format("# cluster: {} ({})\n", cluster, to_string(role));
+}
+
+// Starts a document: "---" between documents, then the cluster's comment.
+void begin_document(std::string_view comment, bool& first, std::string& out) {
+  if (!first) out += "---\n";
+  first = false;
+  out += comment;
+}
+
 void append_cluster_yaml(const ClusterObjects& cluster, bool& first, std::string& out) {
-  const std::string comment = "# cluster: " + cluster.cluster + " (" + std::string(to_string(cluster.role)) + ")\n";
+  const std::string comment = cluster_comment(cluster.cluster, cluster.role);
   for (const Object& object : cluster.objects) {
-    if (!first) out += "---\n";
-    first = false;
-    out += comment;
-    out += to_yaml(object.document);
+    begin_document(comment, first, out);
+    append_yaml(object.document, out);
   }
 }
+
+// A cluster's YAML written object by object as lowering makes them, each
+// document into one buffer and let go at once (no cluster's documents ever
+// exist together), then put in apply order: the same text as
+// append_cluster_yaml() of the finished cluster.
+class YamlPieces final : public ObjectSink {
+ public:
+  // `buffer`: where the pieces are written, emptied first (a writer's, reused
+  // from cluster to cluster).
+  explicit YamlPieces(std::string& buffer) : text_(buffer) { text_.clear(); }
+
+  void add(Object object) override {
+    positions_.push_back(apply_position(object));
+    starts_.push_back(text_.size());
+    append_yaml(object.document, text_);
+  }
+
+  void append_in_apply_order(std::string_view comment, bool& first, std::string& out) {
+    starts_.push_back(text_.size());  // the end of the last piece
+    out.reserve(out.size() + text_.size() + positions_.size() * (comment.size() + 4));
+    for (const std::size_t index : apply_order(positions_)) {
+      begin_document(comment, first, out);
+      out.append(text_, starts_[index], starts_[index + 1] - starts_[index]);
+    }
+  }
+
+ private:
+  std::vector<ApplyPosition> positions_;
+  std::vector<std::size_t> starts_;  // where each piece begins in text_, in the order made
+  std::string& text_;
+};
 
 Json cluster_list(const ClusterObjects& cluster) {
   Json items = Json::array();
@@ -59,7 +105,7 @@ std::string render_cluster_yaml(const ClusterObjects& cluster) {
   std::string out;
   bool first = true;
   append_cluster_yaml(cluster, first, out);
-  if (cluster.objects.empty()) out = "# cluster: " + cluster.cluster + " (" + std::string(to_string(cluster.role)) + "): no objects\n";
+  if (cluster.objects.empty()) out = fmt::format("# cluster: {} ({}): no objects\n", cluster.cluster, to_string(cluster.role));
   return out;
 }
 
@@ -74,7 +120,7 @@ std::string render_cluster_json(const ClusterObjects& cluster) {
 }
 
 // The document's opening: its version first (docs/json.md).
-const std::string kJsonHead = "{\n  \"format_version\": " + std::to_string(kRenderJsonFormatVersion) + ",\n  ";
+const std::string kJsonHead = fmt::format("{{\n  \"format_version\": {},\n  ", kRenderJsonFormatVersion);
 
 // JSON: the layout of dump_json({"format_version": N, "clusters": [entries]}) (indent 2), built
 // from one entry at a time: an entry sits two levels deep, so each of its
@@ -94,6 +140,15 @@ std::string StateWriter::cluster(const ClusterObjects& cluster) {
     out += c;
     if (c == '\n') out += "    ";
   }
+  return out;
+}
+
+std::string StateWriter::cluster(const ClusterLowering& lowering, std::size_t index) {
+  if (format_ != TextFormat::Yaml) return cluster(lowering.cluster(index));
+  YamlPieces pieces(pieces_);
+  lowering.each_object(index, pieces);
+  std::string out;
+  pieces.append_in_apply_order(cluster_comment(lowering.name(index), lowering.role(index)), first_, out);
   return out;
 }
 

@@ -11,10 +11,13 @@
 // rendering objects Kueue leaves inactive. What a policy can still get wrong is
 // checked with its own code.
 #include <algorithm>
+#include <iterator>
 #include <map>
 #include <set>
 #include <string>
 #include <utility>
+
+#include <fmt/format.h>
 
 #include "compiler/kueue/codes.h"
 #include "compiler/kueue/schema.h"
@@ -78,7 +81,7 @@ void assert_dispatches(const model::Policy& policy, Reporter& reporter) {
     if (dispatch.workers.size() < schema::kMinMultiKueueClusters ||
         dispatch.workers.size() > schema::kMaxMultiKueueClusters) {
       internal(reporter, dispatch.name_range,
-               "dispatch '" + dispatch.name + "' has " + std::to_string(dispatch.workers.size()) + " workers",
+               fmt::format("dispatch '{}' has {} workers", dispatch.name, dispatch.workers.size()),
                &dispatch);
     }
     for (const model::Ref& worker : dispatch.workers) {
@@ -187,7 +190,7 @@ sema::Quantity plus(const sema::Quantity& a, const sema::Quantity& b) {
 constexpr std::size_t kMaxListed = 10;
 
 std::string more_note(std::size_t count, const char* one, const char* many) {
-  return "... and " + std::to_string(count) + " more " + (count == 1 ? one : many);
+  return fmt::format("... and {} more {}", count, count == 1 ? one : many);
 }
 
 void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& dispatch, Reporter& reporter) {
@@ -230,21 +233,22 @@ void check_fleet_capacity(const model::Policy& policy, const model::Dispatch& di
         }
       }
       capacity = plus(capacity, amount);
-      shares += (shares.empty() ? "" : ", ") + worker->name + " " + amount.to_string();
-      notes.push_back({"worker '" + worker->name + "' declares " + amount.to_string(), where});
+      const std::string declared = amount.to_string();
+      fmt::format_to(std::back_inserter(shares), "{}{} {}", shares.empty() ? "" : ", ", worker->name, declared);
+      notes.push_back({fmt::format("worker '{}' declares {}", worker->name, declared), where});
     }
     if (total.compare(capacity) <= 0) continue;
     auto& d = reporter.warning(codes::kFleetCannotHoldQuota, dispatch.name_range,
-                               "the queues of dispatch '" + dispatch.name + "' hold " + total.to_string() +
-                                   " of '" + resource + "', but its workers declare " + capacity.to_string() +
-                                   " (" + shares + ")",
+                               fmt::format("the queues of dispatch '{}' hold {} of '{}', but its workers declare {} ({})",
+                                           dispatch.name, total.to_string(), resource, capacity.to_string(),
+                                           shares),
                                &dispatch);
     // One note per queue and per worker, up to kMaxListed of each; a
     // generated fleet of 10,000 queues would otherwise print 10,000 notes.
     for (std::size_t i = 0; i < holdings.size() && i < kMaxListed; ++i) {
       const Holding& h = holdings[i];
-      d.notes.push_back({"clusterqueue '" + h.queue->name + "' holds " + h.quota->nominal.value.to_string() +
-                             " in flavor '" + h.flavor->flavor.name + "'",
+      d.notes.push_back({fmt::format("clusterqueue '{}' holds {} in flavor '{}'", h.queue->name,
+                                     h.quota->nominal.value.to_string(), h.flavor->flavor.name),
                          h.quota->range});
     }
     if (holdings.size() > kMaxListed) {

@@ -7,6 +7,8 @@
 #include <map>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "compiler/kueue/codes.h"
 #include "compiler/kueue/openshift.h"
 #include "compiler/kueue/schema.h"
@@ -55,13 +57,13 @@ void check_gang_scheduling(const model::KueueSettings& kueue, Reporter& reporter
   if (gang.timeout && !openshift::whole_seconds(gang.timeout->value, schema::kOpenShiftMinGangTimeoutSeconds,
                                                 schema::kOpenShiftMaxGangSeconds)) {
     cannot_express(reporter, gang.timeout->range,
-                   "a gang_scheduling timeout of " + gang.timeout->value.to_string(),
+                   fmt::format("a gang_scheduling timeout of {}", gang.timeout->value.to_string()),
                    "the operator takes whole seconds from 30s to 1d");
   }
   if (gang.recovery_timeout &&
       !openshift::whole_seconds(gang.recovery_timeout->value, 0, schema::kOpenShiftMaxGangSeconds)) {
     cannot_express(reporter, gang.recovery_timeout->range,
-                   "a gang_scheduling recovery_timeout of " + gang.recovery_timeout->value.to_string(),
+                   fmt::format("a gang_scheduling recovery_timeout of {}", gang.recovery_timeout->value.to_string()),
                    "the operator takes whole seconds up to 1d");
   }
 }

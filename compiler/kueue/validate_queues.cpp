@@ -9,6 +9,9 @@
 // need no check of their own.
 #include <algorithm>
 #include <string>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #include "compiler/kueue/codes.h"
 #include "compiler/kueue/schema.h"
@@ -61,8 +64,8 @@ void check_resource_groups(const std::vector<model::ResourceGroup>& groups, cons
   if (groups.size() > schema::kMaxResourceGroups) {
     auto& d =
         reporter.error(codes::kTooManyResourceGroups, groups[schema::kMaxResourceGroups].range,
-                       owner.description + " has " + std::to_string(groups.size()) + " resource groups; " +
-                           kind_noun(owner) + " takes at most " + std::to_string(schema::kMaxResourceGroups),
+                       fmt::format("{} has {} resource groups; {} takes at most {}", owner.description, groups.size(),
+                                   kind_noun(owner), schema::kMaxResourceGroups),
                        owner.declaration);
     note_owner(d, owner);
     if (std::any_of(groups.begin(), groups.end(), is_implicit)) {
@@ -80,29 +83,26 @@ void check_resource_groups(const std::vector<model::ResourceGroup>& groups, cons
     if (resources > schema::kMaxCoveredResources) {
       auto& d =
           reporter.error(codes::kTooManyCoveredResources, covered_at(group, schema::kMaxCoveredResources),
-                         "a resource group of " + owner.description + " covers " + std::to_string(resources) +
-                             " resources; " + kind_noun(owner) + " takes at most " +
-                             std::to_string(schema::kMaxCoveredResources) + " per group",
+                         fmt::format("a resource group of {} covers {} resources; {} takes at most {} per group",
+                                     owner.description, resources, kind_noun(owner), schema::kMaxCoveredResources),
                          owner.declaration);
       note_owner(d, owner);
     }
     if (flavors > schema::kMaxFlavorsPerGroup) {
       auto& d =
           reporter.error(codes::kTooManyGroupFlavors, group.flavors[schema::kMaxFlavorsPerGroup].flavor.range,
-                         "a resource group of " + owner.description + " has " + std::to_string(flavors) +
-                             " flavors; " + kind_noun(owner) + " takes at most " +
-                             std::to_string(schema::kMaxFlavorsPerGroup) + " per group",
+                         fmt::format("a resource group of {} has {} flavors; {} takes at most {} per group",
+                                     owner.description, flavors, kind_noun(owner), schema::kMaxFlavorsPerGroup),
                          owner.declaration);
       note_owner(d, owner);
     }
     if (!owner.is_cluster_queue) continue;
     if (flavors * resources > schema::kMaxFlavorResourceCombinations) {
       auto& d = reporter.error(codes::kTooManyFlavorResources, group.range,
-                               "a resource group of " + owner.description + " has " +
-                                   std::to_string(flavors * resources) + " flavor-resource pairs (" +
-                                   std::to_string(flavors) + " flavors of " + std::to_string(resources) +
-                                   " resources); a ClusterQueue takes at most " +
-                                   std::to_string(schema::kMaxFlavorResourceCombinations) + " per group",
+                               fmt::format("a resource group of {} has {} flavor-resource pairs ({} flavors of {} resources); "
+                                           "a ClusterQueue takes at most {} per group",
+                                           owner.description, flavors * resources, flavors, resources,
+                                           schema::kMaxFlavorResourceCombinations),
                                owner.declaration);
       note_owner(d, owner);
     }
@@ -112,11 +112,10 @@ void check_resource_groups(const std::vector<model::ResourceGroup>& groups, cons
       for (const model::ResourceGroup& g : groups) all += g.flavors.size();
       auto& d = reporter.error(codes::kTooManyFlavorsTotal,
                                group.flavors[schema::kMaxTotalFlavors - total_flavors].flavor.range,
-                               owner.description + " has " + std::to_string(all) +
-                                   " flavors across its resource groups; a ClusterQueue takes at most " +
-                                   std::to_string(schema::kMaxTotalFlavors),
+                               fmt::format("{} has {} flavors across its resource groups; a ClusterQueue takes at most {}",
+                                           owner.description, all, schema::kMaxTotalFlavors),
                                owner.declaration);
-      d.notes.push_back({"this is flavor " + std::to_string(schema::kMaxTotalFlavors + 1), std::nullopt});
+      d.notes.push_back({fmt::format("this is flavor {}", schema::kMaxTotalFlavors + 1), std::nullopt});
       note_owner(d, owner);
     }
     if (total_resources <= schema::kMaxTotalCoveredResources &&
@@ -125,12 +124,11 @@ void check_resource_groups(const std::vector<model::ResourceGroup>& groups, cons
       for (const model::ResourceGroup& g : groups) all += g.covered_resources.size();
       auto& d = reporter.error(codes::kTooManyResourcesTotal,
                                covered_at(group, schema::kMaxTotalCoveredResources - total_resources),
-                               owner.description + " covers " + std::to_string(all) +
-                                   " resources across its resource groups; a ClusterQueue takes at most " +
-                                   std::to_string(schema::kMaxTotalCoveredResources),
+                               fmt::format("{} covers {} resources across its resource groups; a ClusterQueue takes at most {}",
+                                           owner.description, all, schema::kMaxTotalCoveredResources),
                                owner.declaration);
       d.notes.push_back(
-          {"this is resource " + std::to_string(schema::kMaxTotalCoveredResources + 1), std::nullopt});
+          {fmt::format("this is resource {}", schema::kMaxTotalCoveredResources + 1), std::nullopt});
       note_owner(d, owner);
     }
     total_flavors += flavors;
@@ -149,9 +147,8 @@ void check_preemption(const model::ClusterQueue& queue, Reporter& reporter) {
   const auto& reclaim = preemption.reclaim_within_cohort;
   if (reclaim && reclaim->value != model::ReclaimWithinCohortPolicy::Never) return;
   auto& d = reporter.error(codes::kBorrowWithoutReclaim, preemption.borrow_within_cohort->range,
-                           "'borrow_within_cohort' = \"" +
-                               std::string(model::to_string(preemption.borrow_within_cohort->value)) +
-                               "\" needs 'reclaim_within_cohort' other than \"Never\"",
+                           fmt::format("'borrow_within_cohort' = \"{}\" needs 'reclaim_within_cohort' other than \"Never\"",
+                                       model::to_string(preemption.borrow_within_cohort->value)),
                            &queue);
   if (reclaim) {
     d.notes.push_back({"'reclaim_within_cohort' is \"Never\" here", reclaim->range});
@@ -181,14 +178,12 @@ void check_fungibility(const model::ClusterQueue& queue, Reporter& reporter) {
   for (const Setting& setting : settings) {
     const model::FungibilityPolicy value = setting.value ? setting.value->value : setting.kueue_default;
     if (value == model::FungibilityPolicy::TryNextFlavor) continue;
-    const std::string spelled(model::to_string(value));
+    const std::string_view spelled = model::to_string(value);
     if (setting.value) {
-      notes.push_back(
-          {"'" + std::string(setting.field) + "' is \"" + spelled + "\" here", setting.value->range});
+      notes.push_back({fmt::format("'{}' is \"{}\" here", setting.field, spelled), setting.value->range});
     } else {
       notes.push_back(
-          {"'" + std::string(setting.field) + "' is not set, and Kueue's default is \"" + spelled + "\"",
-           std::nullopt});
+          {fmt::format("'{}' is not set, and Kueue's default is \"{}\"", setting.field, spelled), std::nullopt});
     }
   }
   if (notes.empty()) return;
@@ -205,8 +200,8 @@ void check_weight(const std::optional<model::Located<sema::Quantity>>& weight,
   const sema::Quantity one_nano = *sema::Quantity::parse("1n");
   if (weight->value.is_zero() || weight->value.is_negative() || weight->value.compare(one_nano) > 0) return;
   auto& d = reporter.error(codes::kFairSharingWeightTooSmall, weight->range,
-                           "fair-sharing weight " + weight->value.to_string() +
-                               " is too small: a weight other than 0 must be greater than 1n",
+                           fmt::format("fair-sharing weight {} is too small: a weight other than 0 must be greater than 1n",
+                                       weight->value.to_string()),
                            &owner);
   d.notes.push_back(
       {"a weight of 0 is allowed: it always comes last when unused quota is shared", std::nullopt});
@@ -216,9 +211,8 @@ void check_topology(const model::Topology& topology, Reporter& reporter) {
   for (const model::Located<std::string>& level : topology.levels) {
     if (level.value.size() <= schema::kMaxTopologyLevelLength) continue;
     reporter.error(codes::kTopologyLevelTooLong, level.range,
-                   "topology level is " + std::to_string(level.value.size()) +
-                       " characters long; a Topology level takes at most " +
-                       std::to_string(schema::kMaxTopologyLevelLength),
+                   fmt::format("topology level is {} characters long; a Topology level takes at most {}",
+                               level.value.size(), schema::kMaxTopologyLevelLength),
                    &topology);
   }
 }

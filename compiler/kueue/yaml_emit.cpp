@@ -4,7 +4,9 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <cstdio>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace mkq::kueue {
 
@@ -22,6 +24,40 @@ constexpr std::string_view kIndicators = "-?:,[]{}#&*!|>'\"%@`";
 constexpr std::string_view kNumberChars = "0123456789abcdefABCDEFxXoO_.:+-eE";
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The characters of is_plain_safe()'s fast path, by table: every key and
+// string value of every rendered object is checked.
+enum class NameChar : std::uint8_t { Other, Letter, Rest };  // Rest: a digit or one of "-./_"
+constexpr std::array<NameChar, 256> kNameChars = [] {
+  std::array<NameChar, 256> table{};
+  for (int c = 0; c < 256; ++c) {
+    if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      table[c] = NameChar::Letter;
+    } else if ((c >= '0' && c <= '9') || c == '-' || c == '.' || c == '/' || c == '_') {
+      table[c] = NameChar::Rest;
+    }
+  }
+  return table;
+}();
+
+// The first characters of kReservedWords.
+constexpr std::array<bool, 256> kReservedFirst = [] {
+  std::array<bool, 256> table{};
+  for (std::string_view word : kReservedWords) {
+    if (!word.empty()) table[static_cast<unsigned char>(word.front())] = true;
+  }
+  return table;
+}();
+
+// One of kReservedWords. Compares only words of the same length and first
+// character: every key and short value of every object comes through here.
+bool is_reserved_word(std::string_view text) {
+  if (text.empty()) return true;
+  if (!kReservedFirst[static_cast<unsigned char>(text.front())]) return false;
+  return std::any_of(kReservedWords.begin(), kReservedWords.end(), [&](std::string_view word) {
+    return word.size() == text.size() && word.front() == text.front() && word == text;
+  });
+}
 
 // U+0085, U+2028, U+2029 (YAML 1.1 line breaks) and U+FEFF (byte order mark), as UTF-8.
 bool has_special_unicode(std::string_view text) {
@@ -86,9 +122,9 @@ void append_scalar(const Json& value, std::string& out) {
   } else if (value.is_null()) {
     out += "null";
   } else if (value.is_number_unsigned()) {
-    out += std::to_string(value.get<std::uint64_t>());
+    fmt::format_to(std::back_inserter(out), "{}", value.get<std::uint64_t>());
   } else if (value.is_number_integer()) {
-    out += std::to_string(value.get<std::int64_t>());
+    fmt::format_to(std::back_inserter(out), "{}", value.get<std::int64_t>());
   } else {
     out += value.dump();  // other numbers
   }
@@ -175,13 +211,12 @@ bool is_plain_safe(std::string_view text) {
   // Fast path for the usual names ("default-flavor", "kueue.x-k8s.io/v1beta2",
   // "36Gi"): a letter first, then letters, digits and "-./_". Such a string is
   // plain unless it is a reserved word (those are at most 5 letters).
-  const auto is_letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
-  if (!text.empty() && is_letter(text.front()) &&
+  if (!text.empty() && kNameChars[static_cast<unsigned char>(text.front())] == NameChar::Letter &&
       std::all_of(text.begin(), text.end(),
-                  [&](char c) { return is_letter(c) || is_digit(c) || c == '-' || c == '.' || c == '/' || c == '_'; })) {
-    return text.size() > 5 || std::find(kReservedWords.begin(), kReservedWords.end(), text) == kReservedWords.end();
+                  [](char c) { return kNameChars[static_cast<unsigned char>(c)] != NameChar::Other; })) {
+    return text.size() > 5 || !is_reserved_word(text);
   }
-  if (std::find(kReservedWords.begin(), kReservedWords.end(), text) != kReservedWords.end()) return false;
+  if (is_reserved_word(text)) return false;
   if (has_control(text, false) || has_special_unicode(text)) return false;
   if (kIndicators.find(text.front()) != std::string_view::npos) return false;
   if (text.front() == ' ' || text.back() == ' ') return false;
@@ -211,9 +246,7 @@ std::string double_quoted(std::string_view text) {
       case '\0': out += "\\0"; break;
       default:
         if (u < 0x20 || u == 0x7F) {
-          char buffer[8];
-          std::snprintf(buffer, sizeof buffer, "\\x%02X", static_cast<unsigned>(u));
-          out += buffer;
+          fmt::format_to(std::back_inserter(out), "\\x{:02X}", static_cast<unsigned>(u));
         } else {
           out += c;
         }
@@ -223,21 +256,26 @@ std::string double_quoted(std::string_view text) {
   return out;
 }
 
-std::string to_yaml(const Json& document) {
-  std::string out;
+void append_yaml(const Json& document, std::string& out) {
   if (document.is_object() && !document.empty()) {
     emit_map_entries(document, 0, false, out);
   } else if (document.is_array() && !document.empty()) {
     emit_list_items(document, 0, out);
   } else if (document.is_string() && literal_safe(document.get_ref<const std::string&>())) {
+    const std::size_t start = out.size();
     emit_block_literal(document.get_ref<const std::string&>(), 2, out);
-    out.erase(0, 1);  // no key before the indicator
+    out.erase(start, 1);  // no key before the indicator
   } else if (document.is_object() || document.is_array()) {
-    out = document.is_object() ? "{}\n" : "[]\n";
+    out += document.is_object() ? "{}\n" : "[]\n";
   } else {
     append_scalar(document, out);
     out += '\n';
   }
+}
+
+std::string to_yaml(const Json& document) {
+  std::string out;
+  append_yaml(document, out);
   return out;
 }
 

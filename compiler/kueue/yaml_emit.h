@@ -19,6 +19,8 @@ namespace mkq::kueue {
 
 // The document as YAML (no "---" separator), ending with a newline.
 std::string to_yaml(const Json& document);
+// The same text appended to `out` (one buffer for many documents).
+void append_yaml(const Json& document, std::string& out);
 
 // True when `text` can be written as a plain (unquoted) scalar and read back as
 // the same string.

@@ -1,6 +1,8 @@
 // `mkq render` is byte-identical whatever the order of a policy's top-level
 // declarations: every example is rendered with its declarations shuffled
-// (several fixed permutations) and compared with the original's output.
+// (several fixed permutations) and compared with the original's output. And
+// the way `mkq render` writes YAML, one object at a time as lowering makes it
+// (StateWriter over ClusterLowering), gives render_yaml()'s bytes.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -17,8 +19,20 @@
 using kueuetest::render_text;
 using kueuetest::render_path;
 using kueuetest::examples_dir;
+using kueuetest::Rendered;
 
 namespace {
+
+// `mkq render`'s YAML: each cluster lowered and written one object at a time.
+std::string streamed_yaml(const Rendered& rendered, const std::string& policy_name) {
+  mkq::kueue::LowerOptions options;
+  options.policy_name = policy_name;
+  const mkq::kueue::ClusterLowering lowering(*rendered.policy, options);
+  mkq::kueue::StateWriter writer(mkq::kueue::TextFormat::Yaml);
+  std::string out;
+  for (std::size_t i = 0; i < lowering.size(); ++i) out += writer.cluster(lowering, i);
+  return out + writer.end();
+}
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
@@ -72,6 +86,7 @@ TEST_CASE("render: the output does not depend on the declaration order", "[kueue
     REQUIRE(original->state.has_value());
     const std::string want_yaml = mkq::kueue::render_yaml(*original->state);
     const std::string want_json = mkq::kueue::render_json(*original->state);
+    CHECK(streamed_yaml(*original, example) == want_yaml);
 
     Split split = split_statements(text);
     REQUIRE(split.shuffled.size() >= 3);
@@ -92,6 +107,7 @@ TEST_CASE("render: the output does not depend on the declaration order", "[kueue
       REQUIRE(shuffled->state.has_value());
       CHECK(mkq::kueue::render_yaml(*shuffled->state) == want_yaml);
       CHECK(mkq::kueue::render_json(*shuffled->state) == want_json);
+      CHECK(streamed_yaml(*shuffled, example) == want_yaml);
     }
   }
 }
@@ -102,4 +118,12 @@ TEST_CASE("render: the same policy renders the same bytes twice", "[kueue][rende
   REQUIRE(a->state.has_value());
   REQUIRE(b->state.has_value());
   CHECK(mkq::kueue::render_yaml(*a->state) == mkq::kueue::render_yaml(*b->state));
+}
+
+TEST_CASE("render: apply order is kind, then namespace, then name; equals stay in the order made", "[kueue][render]") {
+  using mkq::kueue::ApplyPosition;
+  const std::vector<ApplyPosition> positions = {
+      {2, "", "b"}, {1, "ns", "a"}, {1, "", "z"}, {2, "", "b"}, {1, "ns", "0"}};
+  CHECK(mkq::kueue::apply_order(positions) == std::vector<std::size_t>{2, 4, 1, 0, 3});
+  CHECK(mkq::kueue::apply_order({}).empty());
 }
