@@ -138,14 +138,10 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     if (result.outcome != reconcile::Outcome::Failed && result.outcome != reconcile::Outcome::Skipped) continue;
     if (!any_failure) std::printf("Failures:\n");
     any_failure = true;
-    if (result.ref == base::ObjectRef{}) {  // the whole run's
-      std::printf("  %s\n", result.message.c_str());
-    } else {
-      std::printf("  %s: %s\n", result.ref.address().c_str(), result.message.c_str());
-    }
+    std::printf("  %s\n", base::render(result.error).c_str());  // the object's address, or the whole run's error
   }
   if (!report.wait_failures.empty()) std::printf("Not Active:\n");
-  for (const std::string& failure : report.wait_failures) std::printf("  %s\n", failure.c_str());
+  for (const base::Error& failure : report.wait_failures) std::printf("  %s\n", base::render(failure).c_str());
 
   // The next step: what to run, once what stopped this run is dealt with.
   const bool only_not_active = !any_failure && unreachable.empty() && !report.interrupted;
