@@ -145,14 +145,10 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
     if (result.outcome != reconcile::Outcome::Failed && result.outcome != reconcile::Outcome::Skipped) continue;
     if (!any_failure) base::print("Failures:\n");
     any_failure = true;
-    if (result.ref == base::ObjectRef{}) {  // the whole run's
-      base::print("  {}\n", result.message);
-    } else {
-      base::print("  {}: {}\n", result.ref.address(), result.message);
-    }
+    base::print("  {}\n", base::render(result.error));  // the object's address, or the whole run's error
   }
   if (!report.wait_failures.empty()) base::print("Not Active:\n");
-  for (const std::string& failure : report.wait_failures) base::print("  {}\n", failure);
+  for (const base::Error& failure : report.wait_failures) base::print("  {}\n", base::render(failure));
 
   // The next step: what to run, once what stopped this run is dealt with.
   const bool only_not_active = !any_failure && unreachable.empty() && !report.interrupted;

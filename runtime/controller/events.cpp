@@ -1,6 +1,6 @@
 #include "runtime/controller/events.h"
 
-#include <cstdio>
+#include <fmt/format.h>
 
 #include "base/host.h"
 #include "base/time.h"
@@ -27,9 +27,8 @@ void EventRecorder::record(const char* type, const std::string& reason, const st
   if (client_ == nullptr) return;
   const auto now = clock_.now();
   const auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(now.time_since_epoch()).count();
-  char name_suffix[40];
-  std::snprintf(name_suffix, sizeof name_suffix, ".%llx%02x", static_cast<unsigned long long>(nanos),
-                ++sequence_ & 0xffu);
+  const std::string name_suffix =
+      fmt::format(".{:x}{:02x}", static_cast<unsigned long long>(nanos), ++sequence_ & 0xffu);
   std::string text = message;
   if (text.size() > kMessageLimit) text = text.substr(0, kMessageLimit - 3) + "...";
   const std::string stamp = base::format_rfc3339(now);

@@ -4,6 +4,8 @@
 
 #include <cctype>
 
+#include <fmt/format.h>
+
 namespace mkq::controller {
 
 bool parse_listen(const std::string& listen, std::string* host, int* port) {
@@ -56,7 +58,7 @@ base::Result<void> HttpServer::start(const std::string& listen) {
     server_.reset();
     return base::Error::config("--listen " + listen + ": cannot listen there (in use, or not an address of this host)");
   }
-  address_ = host + ":" + std::to_string(port);
+  address_ = fmt::format("{}:{}", host, port);
   thread_ = std::thread([this] { server_->listen_after_bind(); });
   return {};
 }

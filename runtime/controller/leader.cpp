@@ -1,8 +1,9 @@
 #include "runtime/controller/leader.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <random>
+
+#include <fmt/format.h>
 
 #include "base/host.h"
 #include "base/time.h"
@@ -20,8 +21,8 @@ kube::LeaseOptions lease_options(const LeaderOptions& options) {
   lease.name = options.name;
   lease.identity = options.identity.empty() ? default_identity() : options.identity;
   lease.duration = options.duration;
-  lease.annotations = {{"mkq.dev/holder", "mkq controller on " + base::host_name() + " (pid " +
-                                              std::to_string(base::process_id()) + ")"}};
+  lease.annotations = {
+      {"mkq.dev/holder", fmt::format("mkq controller on {} (pid {})", base::host_name(), base::process_id())}};
   return lease;
 }
 
@@ -29,9 +30,7 @@ kube::LeaseOptions lease_options(const LeaderOptions& options) {
 
 std::string default_identity() {
   std::random_device device;
-  char suffix[8];
-  std::snprintf(suffix, sizeof suffix, "%06x", static_cast<unsigned>(device() & 0xffffffu));
-  return base::host_name() + "-" + std::to_string(base::process_id()) + "-" + suffix;
+  return fmt::format("{}-{}-{:06x}", base::host_name(), base::process_id(), static_cast<unsigned>(device() & 0xffffffu));
 }
 
 LeaderElector::LeaderElector(kube::Client& client, const LeaderOptions& options, const base::Clock& clock,
@@ -71,9 +70,8 @@ std::chrono::milliseconds LeaderElector::step() {
     }
     // The server did not answer: still the leader until the renew deadline passes.
     if (now - renewed_.load() >= options_.renew_deadline) {
-      become(false, "could not renew the lease " + options_.namespace_name + "/" + options_.name + " for " +
-                        std::to_string(options_.renew_deadline.count() / 1000) +
-                        "s: " + renewed.error().message);
+      become(false, fmt::format("could not renew the lease {}/{} for {}s: {}", options_.namespace_name, options_.name,
+                                options_.renew_deadline.count() / 1000, renewed.error().message));
     }
     return again;
   }

@@ -1,6 +1,10 @@
 #include "runtime/controller/loop.h"
 
+#include <algorithm>
 #include <map>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "runtime/controller/ui.h"
 
@@ -15,9 +19,8 @@ constexpr std::size_t kNamed = 5;  // addresses an Event names before "and N mor
 
 // "a, b, c and 4 more".
 std::string listed(const std::vector<std::string>& items) {
-  std::string text;
-  for (std::size_t i = 0; i < items.size() && i < kNamed; ++i) text += (i == 0 ? "" : ", ") + items[i];
-  if (items.size() > kNamed) text += " and " + std::to_string(items.size() - kNamed) + " more";
+  std::string text = fmt::format("{}", fmt::join(items.begin(), items.begin() + static_cast<std::ptrdiff_t>(std::min(items.size(), kNamed)), ", "));
+  if (items.size() > kNamed) fmt::format_to(std::back_inserter(text), " and {} more", items.size() - kNamed);
   return text;
 }
 
@@ -33,7 +36,7 @@ double epoch_seconds(base::TimePoint time) {
 }
 
 std::string plural(std::size_t n, const std::string& word) {
-  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
 }
 
 // What a run found and did, from its result.
@@ -68,8 +71,8 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
     const auto found = planned.find(object.ref.address());
     if (found == planned.end()) continue;  // a restart
     if (!object.ok()) {
-      facts.failures.push_back(object.ref.address() + ": " +
-                               (object.message.empty() ? "not carried out" : object.message));
+      facts.failures.push_back(object.error.message.empty() ? fmt::format("{}: not carried out", object.ref.address())
+                                                            : base::render(object.error));
       continue;
     }
     ++run.applied[kind_of(*found->second)];
@@ -78,7 +81,7 @@ RunFacts facts_of(const operation::ApplyResult& result, const ControllerUi& ui,
   for (const reconcile::ClusterOutcome& cluster : result.report->clusters) {
     if (!cluster.reachable) facts.failures.push_back(cluster.cluster + " is unreachable: " + cluster.error);
   }
-  for (const std::string& failure : result.report->wait_failures) facts.failures.push_back(failure);
+  for (const base::Error& failure : result.report->wait_failures) facts.failures.push_back(base::render(failure));
   return facts;
 }
 
@@ -193,10 +196,9 @@ void Reconciler::report(const std::string& why, RunFacts& facts) {
   if (events_ == nullptr) return;
   if (applied > 0) {
     events_->record(kNormal, "Applied",
-                    "applied " + plural(applied, "change") + " (" + std::to_string(run.applied["policy"]) +
-                        " policy, " + std::to_string(run.applied["drift"]) + " drift repairs, " +
-                        std::to_string(run.applied["credential"]) + " credentials)" +
-                        (facts.run_id > 0 ? "; history run " + std::to_string(facts.run_id) : ""));
+                    fmt::format("applied {} ({} policy, {} drift repairs, {} credentials){}", plural(applied, "change"),
+                                run.applied["policy"], run.applied["drift"], run.applied["credential"],
+                                facts.run_id > 0 ? fmt::format("; history run {}", facts.run_id) : std::string()));
   }
   for (const std::string& address : facts.rotated) {
     events_->record(kNormal, "CredentialRotated", "issued a new worker credential: " + address);

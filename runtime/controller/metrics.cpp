@@ -1,33 +1,39 @@
 #include "runtime/controller/metrics.h"
 
 #include <cmath>
-#include <cstdio>
+#include <iterator>
+
+#include <fmt/format.h>
 
 namespace mkq::controller {
 
 namespace {
 
 // A sample value: integers as such, other values with millisecond precision.
-std::string number(double value) {
-  char text[64];
+template <class Out>
+void append_number(Out out, double value) {
   if (std::nearbyint(value) == value && std::fabs(value) < 1e15) {
-    std::snprintf(text, sizeof text, "%.0f", value);
+    fmt::format_to(out, "{:.0f}", value);
   } else {
-    std::snprintf(text, sizeof text, "%.3f", value);
+    fmt::format_to(out, "{:.3f}", value);
   }
-  return text;
 }
 
 // Builds the exposition one family at a time.
 class Exposition {
  public:
   void family(const char* name, const char* type, const char* help) {
-    text_ += std::string("# HELP ") + name + " " + help + "\n# TYPE " + name + " " + type + "\n";
+    fmt::format_to(std::back_inserter(text_), "# HELP {0} {1}\n# TYPE {0} {2}\n", name, help, type);
   }
-  void sample(const char* name, double value) { text_ += std::string(name) + " " + number(value) + "\n"; }
+  void sample(const char* name, double value) {
+    fmt::format_to(std::back_inserter(text_), "{} ", name);
+    append_number(std::back_inserter(text_), value);
+    text_ += '\n';
+  }
   void sample(const char* name, const char* label, const std::string& label_value, double value) {
-    text_ += std::string(name) + "{" + label + "=\"" + escape_label_value(label_value) + "\"} " +
-             number(value) + "\n";
+    fmt::format_to(std::back_inserter(text_), "{}{{{}=\"{}\"}} ", name, label, escape_label_value(label_value));
+    append_number(std::back_inserter(text_), value);
+    text_ += '\n';
   }
   std::string take() { return std::move(text_); }
 

@@ -1,11 +1,24 @@
 #include "runtime/controller/ui.h"
 
-#include <sstream>
+#include <iterator>
+#include <string_view>
 #include <thread>
+
+#include <fmt/format.h>
 
 namespace mkq::controller {
 
 namespace {
+
+// Each line of `text` (without its newline) to the log, as std::getline would split it.
+void log_lines(Log& log, std::string_view text) {
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    log.line(std::string(text.substr(0, end)));
+    if (end == std::string_view::npos) break;
+    text.remove_prefix(end + 1);
+  }
+}
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -53,8 +66,7 @@ class EitherCancellation final : public operation::Cancellation {
 void ControllerUi::compiled(const operation::Compilation& compilation) {
   const auto diagnostics = compilation.diagnostics.sorted(compilation.sources);
   if (diagnostics.empty()) return;
-  std::istringstream text(diag::render_text(diagnostics, compilation.sources));
-  for (std::string line; std::getline(text, line);) log_.line(line);
+  log_lines(log_, diag::render_text(diagnostics, compilation.sources));
   if (!compilation.ok()) errors_.push_back("the policy does not compile");
 }
 
@@ -64,18 +76,16 @@ void ControllerUi::error(const std::string& text) {
 }
 
 void ControllerUi::output(const std::string& text) {
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) log_.line(line);
+  log_lines(log_, text);
 }
 
 void ControllerUi::show_plan(const reconcile::Plan& plan) {
   plan_seconds_ = seconds_since(started_);
   const reconcile::PlanSummary s = plan.summary();
-  log_.line("plan: " + std::to_string(s.add) + " to add, " + std::to_string(s.change) + " to change, " +
-            std::to_string(s.destroy) + " to destroy, " + std::to_string(s.release) + " to release" +
-            (s.unreachable_clusters > 0
-                 ? ", " + std::to_string(s.unreachable_clusters) + " clusters unreachable"
-                 : ""));
+  std::string line = fmt::format("plan: {} to add, {} to change, {} to destroy, {} to release", s.add, s.change,
+                                 s.destroy, s.release);
+  if (s.unreachable_clusters > 0) fmt::format_to(std::back_inserter(line), ", {} clusters unreachable", s.unreachable_clusters);
+  log_.line(line);
 }
 
 std::unique_ptr<operation::Cancellation> ControllerUi::begin_apply(const reconcile::Plan&) {

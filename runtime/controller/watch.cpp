@@ -2,10 +2,11 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+
+#include <fmt/format.h>
 
 namespace mkq::controller {
 
@@ -24,11 +25,7 @@ class Hash {
     state_ ^= 0xff;  // a separator: "ab"+"c" differs from "a"+"bc"
     state_ *= 0x100000001b3ULL;
   }
-  std::string hex() const {
-    char text[20];
-    std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(state_));
-    return text;
-  }
+  std::string hex() const { return fmt::format("{:016x}", state_); }
 
  private:
   std::uint64_t state_ = 0xcbf29ce484222325ULL;

@@ -4,6 +4,8 @@
 
 #include <set>
 
+#include <fmt/format.h>
+
 #include "runtime/credentials/encoding.h"
 #include "runtime/credentials/provider.h"
 
@@ -60,7 +62,7 @@ std::string kueue_kubeconfig_problem(const std::string& text) {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     // The mark only: the exception's text may quote the document.
-    return "not valid YAML (line " + std::to_string(e.mark.line + 1) + ")";
+    return fmt::format("not valid YAML (line {})", e.mark.line + 1);
   }
   if (!root || !root.IsMap()) return "not a kubeconfig (a YAML map)";
   try {
@@ -68,7 +70,7 @@ std::string kueue_kubeconfig_problem(const std::string& text) {
     if (!clusters || !clusters.IsSequence() || clusters.size() == 0) return "names no cluster";
     std::set<std::string> cluster_names;
     for (std::size_t i = 0; i < clusters.size(); ++i) {
-      const std::string at = "clusters[" + std::to_string(i) + "]";
+      const std::string at = fmt::format("clusters[{}]", i);
       if (!clusters[i].IsMap()) return at + ": not a map";
       if (const std::string problem = cluster_problem(clusters[i]["cluster"], at + ".cluster");
           !problem.empty()) {
@@ -80,7 +82,7 @@ std::string kueue_kubeconfig_problem(const std::string& text) {
     const YAML::Node users = root["users"];
     if (users && users.IsSequence()) {
       for (std::size_t i = 0; i < users.size(); ++i) {
-        const std::string at = "users[" + std::to_string(i) + "]";
+        const std::string at = fmt::format("users[{}]", i);
         if (!users[i].IsMap()) return at + ": not a map";
         if (const std::string problem = user_problem(users[i]["user"], at + ".user"); !problem.empty())
           return problem;
@@ -98,13 +100,13 @@ std::string kueue_kubeconfig_problem(const std::string& text) {
         const YAML::Node context = contexts[i]["context"];
         const YAML::Node cluster = context && context.IsMap() ? context["cluster"] : YAML::Node();
         if (!cluster || !cluster.IsScalar() || cluster_names.count(cluster.Scalar()) == 0) {
-          return "contexts[" + std::to_string(i) + "]: the current context names no cluster of the file";
+          return fmt::format("contexts[{}]: the current context names no cluster of the file", i);
         }
       }
     }
     if (!found) return "the current-context names no context of the file";
   } catch (const YAML::Exception& e) {
-    return "not a kubeconfig (line " + std::to_string(e.mark.line + 1) + ")";
+    return fmt::format("not a kubeconfig (line {})", e.mark.line + 1);
   }
   return "";
 }

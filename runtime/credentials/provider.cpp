@@ -40,6 +40,8 @@
 #include <utility>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "compiler/facts/kueue.h"
 #include "runtime/credentials/encoding.h"
 #include "runtime/credentials/kubeconfig_text.h"
@@ -99,9 +101,7 @@ std::string anchor_name(const std::string& account, std::chrono::system_clock::t
     const std::lock_guard<std::mutex> hold(random_lock);
     value = static_cast<unsigned>(random() & 0xffffffffU);
   }
-  char suffix[16];
-  std::snprintf(suffix, sizeof suffix, "%08x", value);
-  const std::string tail = std::string("-token-") + stamp + "-" + suffix;
+  const std::string tail = fmt::format("-token-{}-{:08x}", stamp, value);
   std::string head = account.substr(0, 253 - tail.size());
   while (!head.empty() && !is_alnum(head.back())) head.pop_back();
   return head + tail;

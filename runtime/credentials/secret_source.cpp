@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 namespace mkq::credentials {
 
@@ -23,11 +23,10 @@ base::Result<std::string> read_secret_source(const std::string& source) {
     const std::string path = source.substr(5);
     std::ifstream in(path, std::ios::binary);
     if (!in) return fail("cannot open " + path + ": " + std::strerror(errno));
-    std::ostringstream text;
-    text << in.rdbuf();
+    std::string text(std::istreambuf_iterator<char>(in), {});
     if (in.bad()) return fail("cannot read " + path);
-    if (text.str().empty()) return fail(path + " is empty");
-    return text.str();
+    if (text.empty()) return fail(path + " is empty");
+    return text;
   }
   return fail("unknown secret source (expected env:NAME or file:PATH)");
 }

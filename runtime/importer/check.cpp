@@ -10,6 +10,8 @@
 #include <regex>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "compiler/diag/diagnostic.h"
 #include "compiler/facts/kueue.h"
 #include "compiler/kueue/lower.h"
@@ -110,7 +112,7 @@ void compare(const std::string& path, const Json& read, const Json* rendered, Co
   }
   if (read.is_array() && rendered->is_array() && read.size() == rendered->size()) {
     for (std::size_t i = 0; i < read.size(); ++i) {
-      compare(path + "[" + std::to_string(i) + "]", read[i], &(*rendered)[i], out);
+      compare(fmt::format("{}[{}]", path, i), read[i], &(*rendered)[i], out);
     }
     return;
   }
@@ -272,8 +274,8 @@ base::Result<Imported> check_policy(const Snapshot& snapshot, std::string policy
                                   [&](const ClusterSource& s) { return s.name == c.cluster; });
     if (read) continue;
     out.findings.push_back({Finding::Kind::Note, "",
-                            "worker " + c.cluster + ": its objects were not read; the policy renders " +
-                                std::to_string(c.objects.size()) + " objects on it"});
+                            fmt::format("worker {}: its objects were not read; the policy renders {} objects on it",
+                                        c.cluster, c.objects.size())});
   }
   return out;
 }

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <array>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 
 #include "base/object_ref.h"
 #include "compiler/facts/kueue.h"
@@ -73,11 +73,10 @@ base::Result<void> read_file(const std::string& path, ClusterSource& cluster,
                              std::vector<std::string>& skipped) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return base::Error::config("cannot read " + path);
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text(std::istreambuf_iterator<char>(in), {});
   std::vector<YAML::Node> documents;
   try {
-    documents = YAML::LoadAll(text.str());
+    documents = YAML::LoadAll(text);
   } catch (const YAML::Exception& e) {
     return base::Error::config(path + ": not YAML: " + e.what());
   }

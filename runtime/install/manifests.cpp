@@ -3,6 +3,8 @@
 
 #include <regex>
 
+#include <fmt/format.h>
+
 #include "compiler/kueue/yaml_emit.h"
 #include "runtime/install/rbac.h"
 
@@ -108,8 +110,9 @@ kube::Result<Manifest> policy_config_map(const ManifestOptions& options) {
     data[file.name] = file.text;
   }
   if (bytes > kMaxConfigMapBytes) {
-    return invalid("the policy's files hold " + std::to_string(bytes) + " bytes; a ConfigMap holds at most " +
-                   std::to_string(kMaxConfigMapBytes) + " (1 MiB): mount the policy another way (a git-sync volume)");
+    return invalid(fmt::format("the policy's files hold {} bytes; a ConfigMap holds at most {} (1 MiB): mount the policy "
+                               "another way (a git-sync volume)",
+                               bytes, kMaxConfigMapBytes));
   }
   Json map = object("v1", "ConfigMap", "mkq-policy", options.namespace_name, options);
   map["data"] = std::move(data);
@@ -174,7 +177,7 @@ Json deployment(const ManifestOptions& options) {
        Json::object({{"name", "manager-kubeconfig"}, {"configMap", Json::object({{"name", "mkq-manager-kubeconfig"}})}})});
   for (std::size_t i = 0; i < options.workers.size(); ++i) {
     const ClusterContext& worker = options.workers[i];
-    const std::string volume = "worker-" + std::to_string(i + 1);
+    const std::string volume = fmt::format("worker-{}", i + 1);
     const std::string dir = std::string(kWorkersDir) + "/" + worker.name;
     mounts.push_back(volume_mount(volume, dir));
     Json items = Json::array({Json::object({{"key", kKubeconfigKey}, {"path", kKubeconfigKey}})});

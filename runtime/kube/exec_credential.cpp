@@ -17,6 +17,8 @@
 #include <map>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "base/encoding.h"
 #include "base/time.h"
 
@@ -231,14 +233,14 @@ Result<ExecCredential> run_exec_plugin(const ExecConfig& exec, const ClusterEntr
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
   if (timed_out) {
-    return config_error(who + ": no answer within " + std::to_string(timeout.count() / 1000) + " s");
+    return config_error(fmt::format("{}: no answer within {} s", who, timeout.count() / 1000));
   }
   if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
     std::string message = who + " failed";
     if (WIFEXITED(status)) {
-      message += " with exit status " + std::to_string(WEXITSTATUS(status));
+      fmt::format_to(std::back_inserter(message), " with exit status {}", WEXITSTATUS(status));
     } else if (WIFSIGNALED(status)) {
-      message += " (killed by signal " + std::to_string(WTERMSIG(status)) + ")";
+      fmt::format_to(std::back_inserter(message), " (killed by signal {})", WTERMSIG(status));
     }
     const std::string detail = first_line(err, 300);
     if (!detail.empty()) message += ": " + detail;

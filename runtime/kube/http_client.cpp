@@ -27,7 +27,9 @@
 #include <map>
 #include <mutex>
 #include <random>
-#include <sstream>
+#include <iterator>
+
+#include <fmt/format.h>
 
 #include "runtime/kube/client.h"
 #include "runtime/kube/exec_credential.h"
@@ -76,10 +78,9 @@ std::string escape(const std::string& text) {
 Result<std::string> read_token_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error::config("cannot read the token file " + path);
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  std::string text(std::istreambuf_iterator<char>(in), {});
   if (in.bad()) return Error::config("cannot read the token file " + path);
-  return trim(buffer.str());
+  return trim(std::move(text));
 }
 
 Error make_error(int status, std::string reason, std::string message) {
@@ -123,7 +124,7 @@ Error status_error(int status, const std::string& body) {
   }
   if (error.reason.empty()) error.reason = default_reason(status);
   if (error.message.empty()) {
-    error.message = "the server answered " + std::to_string(status);
+    error.message = fmt::format("the server answered {}", status);
     const std::string text = trim(body);
     if (!text.empty() && document.is_discarded()) {
       error.message += ": " + (text.size() > 200 ? text.substr(0, 200) + "..." : text);
@@ -677,7 +678,7 @@ class HttpClient final : public Client {
     const std::string detail = lower(r.curl_message.empty() ? curl_easy_strerror(r.code) : r.curl_message);
     if (r.code == CURLE_OPERATION_TIMEDOUT) {
       return make_error(0, "Timeout",
-                        "no answer from " + server() + " within " + std::to_string(timeout.count()) + " ms");
+                        fmt::format("no answer from {} within {} ms", server(), timeout.count()));
     }
     if (tls_code(r.code)) return make_error(0, "TLSError", "tls with " + server() + " failed: " + detail);
     return make_error(0, "ConnectionFailed", "cannot connect to " + server() + ": " + detail);
@@ -736,7 +737,7 @@ class HttpClient final : public Client {
       return outcome;
     };
     if (!pacing_.run(timeout, attempt) || !last) {
-      return make_error(0, "Timeout", "no answer from " + server() + " within " + std::to_string(timeout.count()) + " ms");
+      return make_error(0, "Timeout", fmt::format("no answer from {} within {} ms", server(), timeout.count()));
     }
     return std::move(*last);
   }

@@ -14,8 +14,10 @@
 #include <cstring>
 #include <fstream>
 #include <set>
-#include <sstream>
+#include <iterator>
 #include <system_error>
+
+#include <fmt/format.h>
 
 #include "base/encoding.h"
 
@@ -36,10 +38,9 @@ Result<std::string> read_file(const fs::path& path) {
   if (!in) {
     return Error::config(std::string("cannot be read") + (errno != 0 ? std::string(": ") + std::strerror(errno) : ""));
   }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
+  std::string text(std::istreambuf_iterator<char>(in), {});
   if (in.bad()) return Error::config("cannot be read");
-  return buffer.str();
+  return text;
 }
 
 std::string quoted(const std::string& text) { return "\"" + text + "\""; }
@@ -267,7 +268,7 @@ class Parser {
     if (failed_) return;
     failed_ = true;
     error_ = "kubeconfig " + origin_.string() + ": ";
-    if (line >= 0) error_ += "line " + std::to_string(line + 1) + ": ";
+    if (line >= 0) fmt::format_to(std::back_inserter(error_), "line {}: ", line + 1);
     error_ += what;
   }
 

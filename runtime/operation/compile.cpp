@@ -40,16 +40,16 @@ kueue::LowerOptions lower_options(const Compilation& compiled) {
   return options;
 }
 
-std::string settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
-                            const std::filesystem::path& state_path) {
-  if (!compiled.state || !compiled.policy) return "";
+base::Result<void> settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
+                                   const std::filesystem::path& state_path) {
+  if (!compiled.state || !compiled.policy) return {};
   std::optional<std::string> declared;
   if (compiled.policy->identity) declared = compiled.policy->identity->value;
   const kueue::IdentityChoice choice = kueue::choose_identity(
       declared, recorded, kueue::derived_policy_name(compiled.home), own_state, state_path.string());
-  if (!choice.error.empty()) return choice.error;
+  if (!choice.error.empty()) return base::Error::config(choice.error);
   if (choice.name != compiled.state->policy) kueue::relabel(*compiled.state, choice.name);
-  return "";
+  return {};
 }
 
 }  // namespace mkq::operation

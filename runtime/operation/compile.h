@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/lower.h"
 #include "compiler/kueue/objects.h"
@@ -46,10 +47,10 @@ kueue::LowerOptions lower_options(const Compilation& compiled);
 
 // The policy's identity against the identity its state recorded ("" none),
 // before any cluster is touched (kueue::choose_identity): relabels the desired
-// objects when the state's identity is the one to keep; the error, when the
-// state belongs to another policy ("" when settled). own_state: the state is
-// the policy's default one (no --state).
-std::string settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
-                            const std::filesystem::path& state_path);
+// objects when the state's identity is the one to keep; fails (reason
+// "ConfigError") when the state belongs to another policy. own_state: the
+// state is the policy's default one (no --state).
+base::Result<void> settle_identity(Compilation& compiled, const std::string& recorded, bool own_state,
+                                   const std::filesystem::path& state_path);
 
 }  // namespace mkq::operation

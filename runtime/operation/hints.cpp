@@ -1,5 +1,7 @@
 #include "runtime/operation/hints.h"
 
+#include <fmt/format.h>
+
 namespace mkq::operation {
 
 namespace {
@@ -28,7 +30,7 @@ std::string run_command(const std::string& command, const std::string& path, con
   if (!runtime.state_path.empty()) line += " --state " + shell_word(runtime.state_path);
   if (runtime.insecure_skip_tls_verify) line += " --insecure-skip-tls-verify";
   if (runtime.request_timeout.count() > 0) {
-    line += " --request-timeout " + std::to_string(runtime.request_timeout.count()) + "ms";
+    fmt::format_to(std::back_inserter(line), " --request-timeout {}ms", runtime.request_timeout.count());
   }
   for (const std::string& name : runtime.exclude_clusters) line += " --exclude-cluster " + shell_word(name);
   for (const std::string& name : runtime.clusters) line += " --cluster " + shell_word(name);

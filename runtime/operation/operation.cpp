@@ -102,8 +102,8 @@ PlanResult plan(const PlanRequest& request, TargetResolver& resolver, Ui& ui) {
     return result;
   }
   if (request.out.empty()) return result;
-  if (const std::string error = write_saved_plan(*result.plan, request.out); !error.empty()) {
-    ui.error(error);
+  if (const base::Result<void> saved = write_saved_plan(*result.plan, request.out); !saved) {
+    ui.error(base::describe(saved.error()));
     result.stop = Stop::Failed;
     return result;
   }

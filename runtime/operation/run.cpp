@@ -8,6 +8,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "compiler/diag/diagnostic.h"
 #include "compiler/kueue/render.h"
 #include "runtime/credentials/provider.h"
@@ -99,10 +101,10 @@ Stop open_state(Run& run, const fs::path& state_path, const std::string& lock_co
     return Stop::Failed;
   }
   run.store = std::move(opened.value());
-  const std::string identity_error = settle_identity(run.compiled, run.store ? run.store->policy() : "",
-                                                     run.runtime.state_path.empty(), state_path);
-  if (!identity_error.empty()) {
-    run.ui.error(identity_error);
+  const base::Result<void> identity = settle_identity(run.compiled, run.store ? run.store->policy() : "",
+                                                      run.runtime.state_path.empty(), state_path);
+  if (!identity) {
+    run.ui.error(base::describe(identity.error()));
     return Stop::Failed;
   }
   if (run.store && !lock_command.empty()) {
@@ -340,10 +342,10 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   }
   // A state from before identities were recorded: the identity its objects carry.
   if (run.store && run.store->policy().empty() && !run.inventory.empty()) {
-    const std::string error = settle_identity(run.compiled, reconcile::identity_in_use(run.inventory, run.live),
-                                              options.runtime.state_path.empty(), state_path);
-    if (!error.empty()) {
-      run.ui.error(error);
+    const base::Result<void> identity = settle_identity(
+        run.compiled, reconcile::identity_in_use(run.inventory, run.live), options.runtime.state_path.empty(), state_path);
+    if (!identity) {
+      run.ui.error(base::describe(identity.error()));
       return Stop::Failed;
     }
   }
@@ -374,10 +376,11 @@ bool preflight_failed(const reconcile::Plan& plan, Run& run, bool applying) {
     ++errors;
     lines += "\n  " + finding.cluster + ": " + finding.missing;
   }
-  const std::string count = std::to_string(errors) + (errors == 1 ? " error" : " errors");
-  run.ui.error(applying ? "preflight found " + count + "; apply refuses this plan and nothing was changed:" + lines
-                        : "preflight found " + count + "; apply will refuse this plan until " +
-                              (errors == 1 ? "it is" : "they are") + " fixed:" + lines);
+  const char* errors_word = errors == 1 ? "error" : "errors";
+  run.ui.error(applying ? fmt::format("preflight found {} {}; apply refuses this plan and nothing was changed:{}", errors,
+                                      errors_word, lines)
+                        : fmt::format("preflight found {} {}; apply will refuse this plan until {} fixed:{}", errors,
+                                      errors_word, errors == 1 ? "it is" : "they are", lines));
   return true;
 }
 

@@ -8,8 +8,10 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
+#include <iterator>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace mkq::operation {
 
@@ -218,7 +220,7 @@ bool looks_like_saved_plan(const std::string& path) {
   return first == '{';
 }
 
-std::string write_saved_plan(const reconcile::Plan& plan, const std::string& file) {
+base::Result<void> write_saved_plan(const reconcile::Plan& plan, const std::string& file) {
   const fs::path target(file);
   const fs::path temporary = target.string() + ".tmp." + std::to_string(getpid());
   const std::string text = plan_to_json(plan).dump(2) + "\n";
@@ -235,24 +237,24 @@ std::string write_saved_plan(const reconcile::Plan& plan, const std::string& fil
   if (!written) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    return "cannot write the plan to " + file + (why.empty() ? "" : ": " + why);
+    if (why.empty()) return base::Error::config(fmt::format("cannot write the plan to {}", file));
+    return base::Error::config(fmt::format("cannot write the plan to {}: {}", file, why));
   }
   std::error_code ec;
   fs::rename(temporary, target, ec);
   if (ec) {
     std::error_code ignored;
     fs::remove(temporary, ignored);
-    return "cannot write the plan to " + file + ": " + ec.message();
+    return base::Error::config(fmt::format("cannot write the plan to {}: {}", file, ec.message()));
   }
-  return "";
+  return {};
 }
 
 base::Result<reconcile::Plan> read_saved_plan(const std::string& file) {
   using base::Error;
   std::ifstream in(file, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  const Json document = Json::parse(text.str(), nullptr, false);
+  const std::string text(std::istreambuf_iterator<char>(in), {});
+  const Json document = Json::parse(text, nullptr, false);
   if (document.is_discarded()) return Error::config("");
   if (!document.is_object()) return Error::config("a saved plan is a JSON object");
   if (!document.contains(kVersionKey)) {
@@ -262,8 +264,8 @@ base::Result<reconcile::Plan> read_saved_plan(const std::string& file) {
   }
   const Json& version = document[kVersionKey];
   if (!version.is_number_integer() || version.get<int>() < kOldestReadVersion || version.get<int>() > kSavedPlanVersion) {
-    return Error::config("saved plan version " + document[kVersionKey].dump() + " (this mkq reads version " +
-                         std::to_string(kSavedPlanVersion) + "); make the plan again with this mkq");
+    return Error::config(fmt::format("saved plan version {} (this mkq reads version {}); make the plan again with this mkq",
+                                     document[kVersionKey].dump(), kSavedPlanVersion));
   }
   try {
     return plan_from_json(document);

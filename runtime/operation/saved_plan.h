@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 
+#include "base/result.h"
 #include "runtime/reconcile/plan.h"
 
 namespace mkq::operation {
@@ -17,8 +18,9 @@ bool looks_like_saved_plan(const std::string& path);
 
 // Writes `plan` to `file` owner-only (0600) whatever the umask -- it holds the
 // policy's documents -- through a temporary file and a rename, so that an
-// interrupted write never leaves half a plan. "" or why it could not.
-std::string write_saved_plan(const reconcile::Plan& plan, const std::string& file);
+// interrupted write never leaves half a plan. Fails (reason "ConfigError")
+// saying why it could not.
+base::Result<void> write_saved_plan(const reconcile::Plan& plan, const std::string& file);
 
 // Reads a saved plan; an Error (reason "ConfigError") whose message says why,
 // "" when the file is not JSON at all.

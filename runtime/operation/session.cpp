@@ -90,7 +90,7 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const std::vector<Clu
   std::string starting = "starting the sandbox at " + shown(dir) + " with clusters";
   for (const std::string& name : wanted) starting += " " + name;
   ui.notice(starting);
-  std::ostringstream out, err;
+  std::ostringstream out, err;  // sandbox_up writes to std::ostreams: collected, then shown through the UI port
   const int code = sandbox::sandbox_up(options, out, err);
   if (!err.str().empty()) ui.output(err.str());
   if (verbose && !out.str().empty()) ui.output(out.str());

@@ -36,6 +36,8 @@
 #include <set>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "base/clock.h"
 #include "base/encoding.h"
 #include "base/time.h"
@@ -63,8 +65,39 @@ int multikueue_cluster_tier() { return schema::info(schema::Kind::MultiKueueClus
 
 std::string format_duration(std::chrono::milliseconds duration) {
   const auto ms = duration.count();
-  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
-  return std::to_string(ms) + "ms";
+  if (ms % 1000 == 0) return fmt::format("{}s", ms / 1000);
+  return fmt::format("{}ms", ms);
+}
+
+// A failure of `change` in mkq's own words (no server answered: status 0, no reason).
+base::Error failure(const Change& change, std::string message) {
+  return base::Error(0, "", std::move(message), nullptr, change.ref.address());
+}
+
+// `cause` about `change`, in words of their own: `form`'s {} is the cause's
+// words. The server's status, reason and details stay.
+base::Error reworded(const Change& change, base::Error cause, fmt::format_string<std::string> form) {
+  cause.message = fmt::format(form, base::describe(cause));
+  return std::move(cause).about(change.ref.address());
+}
+
+// A change not attempted because its cluster stopped answering (`why`, as the first failure said).
+base::Error unreachable(const Change& change, const std::string& why) {
+  return base::Error(0, "ConnectionFailed", fmt::format("not attempted: the cluster is unreachable ({})", why), nullptr,
+                     change.ref.address());
+}
+
+base::Error internal_error(const std::exception& exception) {
+  return base::Error(0, "", fmt::format("internal error: {}", exception.what()));
+}
+
+// A failure of the whole run (no change of its own): the state could not be
+// written, or something went wrong outside every change.
+ObjectResult run_failure(base::Error error) {
+  ObjectResult result;
+  result.outcome = Outcome::Failed;
+  result.error = std::move(error);
+  return result;
 }
 
 // A Secret's stringData, moved into data (base64): what the API server would
@@ -219,18 +252,19 @@ class Executor {
   using Selector = std::function<bool(const ClusterRun&, const Change&)>;
 
   void prepare_blockers();
-  void fail_unreachable(const ClusterPlan& cluster, const std::string& error);
+  void fail_unreachable(const ClusterPlan& cluster, const base::Error& error);
   void drop_vanished(const ClusterPlan& cluster);
   void run_phase(const std::vector<ClusterRun*>& clusters, const Selector& select, bool deletions);
   void run_cluster(ClusterRun& cluster, const Selector& select, bool deletions);
   void run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave);
   void execute(ClusterRun& cluster, const Change& change);
 
-  // Each returns the error, or "" on success (the state's record queued).
-  std::string apply_change(ClusterRun& cluster, const Change& change);
-  std::string delete_change(ClusterRun& cluster, const Change& change, bool record);
-  std::string release_change(ClusterRun& cluster, const Change& change);
-  std::string wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change, Json last);
+  // Each fails with an Error about the change's object (its address set);
+  // on success the state's record is queued.
+  base::Result<void> apply_change(ClusterRun& cluster, const Change& change);
+  base::Result<void> delete_change(ClusterRun& cluster, const Change& change, bool record);
+  base::Result<void> release_change(ClusterRun& cluster, const Change& change);
+  base::Result<void> wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change, Json last);
   kube::Result<kube::ResourceType> resolve(ClusterRun& cluster, const Change& change);
   void note_transport(ClusterRun& cluster, const kube::Error& error);
 
@@ -238,10 +272,16 @@ class Executor {
   // reported for the whole run, when it writes).
   void record_applied(const Change& change, const Json& answer, const std::string& digest);
   void record_deleted(const Change& change);
-  // Records the outcome; a failure or skip blocks what depends on the change
-  // (`root`: the failed change at the origin of a skip).
-  void finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root = "",
-              const char* recorded_action = nullptr);
+  // Records the outcome -- `error` (about the change: its address is set to
+  // the change's) unless Done, `note` when Done; a failure or skip blocks what
+  // depends on the change (`root`: the failed change at the origin of a skip).
+  void finish(const Change& change, Outcome outcome, base::Error error, const std::string& root = "",
+              const char* recorded_action = nullptr, const std::string& note = "");
+  void finish(const Change& change, base::Result<void> result, const char* recorded_action = nullptr,
+              const std::string& note = "") {
+    if (result) finish(change, Outcome::Done, {}, "", recorded_action, note);
+    else finish(change, Outcome::Failed, std::move(result.error()), "", recorded_action);
+  }
   // Phase 5: the restart that follows `change` (Change::restart).
   void restart_after(ClusterRun& cluster, const Change& change);
   void emit(ProgressEvent::Phase phase, const Change& change, const std::string& message);
@@ -299,16 +339,23 @@ void Executor::emit_event(const ProgressEvent& event) {
   }
 }
 
-void Executor::finish(const Change& change, Outcome outcome, const std::string& message, const std::string& root,
-                      const char* recorded_action) {
+void Executor::finish(const Change& change, Outcome outcome, base::Error error, const std::string& root,
+                      const char* recorded_action, const std::string& note) {
+  ObjectResult result;
+  result.ref = change.ref;
+  result.action = change.action;
+  result.outcome = outcome;
+  if (outcome == Outcome::Done) {
+    result.note = note;
+  } else {
+    result.error = std::move(error);
+    result.error.address = change.ref.address();  // the row names this object, whatever the cause was about
+  }
+  // The history's and the progress display's words: the object is named beside them.
+  const std::string message = outcome == Outcome::Done ? note : base::describe(result.error);
   {
     std::lock_guard<std::mutex> lock(record_mutex_);
-    ObjectResult result;
-    result.ref = change.ref;
-    result.action = change.action;
-    result.outcome = outcome;
-    result.message = message;
-    report_.results.push_back(result);
+    report_.results.push_back(std::move(result));
     if (outcome != Outcome::Done) ++report_.failed;
     if (outcome == Outcome::NotStarted) report_.interrupted = true;
     // A worker's credential that could not be issued (the worker is
@@ -390,23 +437,23 @@ kueue::Object credential_object(const Change& change) {
   return secret;
 }
 
-std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
-  if (!change.error.empty()) return change.error;  // the plan knew it cannot be applied
+base::Result<void> Executor::apply_change(ClusterRun& cluster, const Change& change) {
+  if (!change.error.empty()) return failure(change, change.error);  // the plan knew it cannot be applied
   Json document;
   if (change.credential) {
-    if (!change.credential_error.empty()) return change.credential_error;
-    if (credentials_ == nullptr) return "no credential provider to issue it";
+    if (!change.credential_error.empty()) return failure(change, change.credential_error);
+    if (credentials_ == nullptr) return failure(change, "no credential provider to issue it");
     kube::Result<Json> issued = kube::Error{};
     {
       detail::Slot slot(slots_);
       issued = credentials_->issue(change.ref.cluster, credential_object(change), &journal_);
     }
-    if (!issued) return "cannot issue the credential: " + detail::describe(issued.error());
+    if (!issued) return reworded(change, std::move(issued.error()), "cannot issue the credential: {}");
     document = std::move(issued).value();
   } else {
     document = change.desired;
   }
-  if (!document.is_object()) return "the plan holds no document to apply";
+  if (!document.is_object()) return failure(change, "the plan holds no document to apply");
   // The inventory digest is of the policy's document as planned (or issued),
   // the one a later plan compares with.
   const std::string digest =
@@ -414,7 +461,7 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
   move_string_data(document);
 
   const kube::Result<kube::ResourceType> type = resolve(cluster, change);
-  if (!type) return detail::describe(type.error());
+  if (!type) return type.error();
   kube::ApplyOptions apply_options;
   apply_options.field_manager = "mkq";
   // Repairing drift takes back fields mkq owned before someone changed them
@@ -435,28 +482,28 @@ std::string Executor::apply_change(ClusterRun& cluster, const Change& change) {
     }
     if (answer && !revoke_error.empty()) {
       record_applied(change, answer.value(), digest);
-      return "stored the new credential, but " + revoke_error;
+      return failure(change, fmt::format("stored the new credential, but {}", revoke_error));
     }
   }
   if (!answer) {
     note_transport(cluster, answer.error());
     if (answer.error().conflict() && !apply_options.force) {
-      return "conflict: " + detail::describe(answer.error()) +
-             " (run with --force-conflicts to take ownership of these fields)";
+      return reworded(change, std::move(answer.error()),
+                      "conflict: {} (run with --force-conflicts to take ownership of these fields)");
     }
-    return detail::describe(answer.error());
+    return std::move(answer.error()).about(change.ref.address());
   }
   record_applied(change, answer.value(), digest);
-  return "";
+  return {};
 }
 
-std::string Executor::wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change,
-                                Json last) {
+base::Result<void> Executor::wait_gone(ClusterRun& cluster, const kube::ResourceType& type, const Change& change,
+                                       Json last) {
   const Clock::time_point deadline = Clock::now() + options_.deletion_timeout;
   const std::chrono::milliseconds cap =
       std::max(std::chrono::milliseconds(1), std::min(options_.poll_interval, std::chrono::milliseconds(1000)));
   std::chrono::milliseconds interval = std::min(cap, std::chrono::milliseconds(10));
-  std::string read_error;
+  std::optional<base::Error> read_error;
   while (true) {
     const Clock::time_point now = Clock::now();
     if (now >= deadline) break;
@@ -469,30 +516,32 @@ std::string Executor::wait_gone(ClusterRun& cluster, const kube::ResourceType& t
     }
     if (live) {
       last = live.value();
-      read_error.clear();
+      read_error.reset();
       // Someone created it anew (another uid): the object mkq deleted is gone.
       const std::string uid = metadata_string(last, "uid");
-      if (!change.live_uid.empty() && !uid.empty() && uid != change.live_uid) return "";
+      if (!change.live_uid.empty() && !uid.empty() && uid != change.live_uid) return {};
       continue;
     }
-    if (live.error().not_found()) return "";
-    read_error = detail::describe(live.error());
+    if (live.error().not_found()) return {};
+    read_error = std::move(live.error());
   }
-  if (!read_error.empty()) return "cannot confirm the deletion after " + format_duration(options_.deletion_timeout) +
-                                 ": " + read_error;
-  std::string message = "still present after " + format_duration(options_.deletion_timeout);
+  const std::string waited = format_duration(options_.deletion_timeout);
+  if (read_error) {
+    read_error->message = fmt::format("cannot confirm the deletion after {}: {}", waited, base::describe(*read_error));
+    return std::move(*read_error).about(change.ref.address());
+  }
   const std::string finalizers = finalizers_of(last);
-  if (!finalizers.empty()) message += ": finalizers " + finalizers;
-  return message;
+  if (finalizers.empty()) return failure(change, fmt::format("still present after {}", waited));
+  return failure(change, fmt::format("still present after {}: finalizers {}", waited, finalizers));
 }
 
-std::string Executor::delete_change(ClusterRun& cluster, const Change& change, bool record) {
+base::Result<void> Executor::delete_change(ClusterRun& cluster, const Change& change, bool record) {
   const kube::Result<kube::ResourceType> type = resolve(cluster, change);
   if (!type) {
     // A kind the cluster no longer serves holds no objects: nothing to delete.
-    if (!type.error().not_found() || change.action != Action::Delete) return detail::describe(type.error());
+    if (!type.error().not_found() || change.action != Action::Delete) return type.error();
     if (record) record_deleted(change);
-    return "";
+    return {};
   }
   kube::DeleteOptions delete_options;
   delete_options.propagation_policy = "Background";
@@ -504,22 +553,21 @@ std::string Executor::delete_change(ClusterRun& cluster, const Change& change, b
   }
   if (!answer) {
     note_transport(cluster, answer.error());
-    if (!answer.error().not_found()) return detail::describe(answer.error());
+    if (!answer.error().not_found()) return std::move(answer.error()).about(change.ref.address());
   } else if (!gone_in_answer(answer.value())) {
-    const std::string error = wait_gone(cluster, type.value(), change, answer.value());
-    if (!error.empty()) return error;
+    if (base::Result<void> gone = wait_gone(cluster, type.value(), change, answer.value()); !gone) return gone;
   }
   if (record) record_deleted(change);
-  return "";
+  return {};
 }
 
 // A release (plan.h): one JSON merge patch, made at plan time, that restores
 // what mkq set, drops its labels and its managedFields entry, on condition
 // that the object is still the one the plan saw (its resourceVersion). Then
 // the inventory forgets the object.
-std::string Executor::release_change(ClusterRun& cluster, const Change& change) {
+base::Result<void> Executor::release_change(ClusterRun& cluster, const Change& change) {
   const kube::Result<kube::ResourceType> type = resolve(cluster, change);
-  if (!type) return detail::describe(type.error());
+  if (!type) return type.error();
   std::string path = "/" + std::string(type.value().group.empty() ? "api/" : "apis/" + type.value().group + "/") +
                      type.value().version + "/";
   if (type.value().namespaced) path += "namespaces/" + change.ref.namespace_name + "/";
@@ -531,11 +579,15 @@ std::string Executor::release_change(ClusterRun& cluster, const Change& change) 
   }
   if (!answer) {
     note_transport(cluster, answer.error());
-    if (answer.error().conflict()) return "changed on the cluster since the plan; run `mkq plan` again";
-    if (!answer.error().not_found()) return detail::describe(answer.error());
+    if (answer.error().conflict()) {
+      base::Error error = std::move(answer.error()).about(change.ref.address());
+      error.message = "changed on the cluster since the plan; run `mkq plan` again";
+      return error;
+    }
+    if (!answer.error().not_found()) return std::move(answer.error()).about(change.ref.address());
   }
   record_deleted(change);
-  return "";
+  return {};
 }
 
 void Executor::execute(ClusterRun& cluster, const Change& change) {
@@ -557,19 +609,19 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
     }
   }
   if (!held.empty() && !detail::cancelled(options_.cancel)) {
-    finish(change, Outcome::Skipped, held, root);
+    finish(change, Outcome::Skipped, failure(change, held), root);
     return;
   }
   if (!blocked_by.empty()) {
     const std::string message = change.action == Action::Delete
-                                    ? "skipped: " + blocked_by + " depends on it and was not deleted"
-                                    : "skipped: depends on " + root + ", which failed";
-    finish(change, Outcome::Skipped, message, root);
+                                    ? fmt::format("skipped: {} depends on it and was not deleted", blocked_by)
+                                    : fmt::format("skipped: depends on {}, which failed", root);
+    finish(change, Outcome::Skipped, failure(change, message), root);
     return;
   }
   // Interrupted: start nothing new (the changes in flight finish).
   if (detail::cancelled(options_.cancel)) {
-    finish(change, Outcome::NotStarted, kNotStarted);
+    finish(change, Outcome::NotStarted, failure(change, kNotStarted));
     return;
   }
   std::string down_error;
@@ -578,45 +630,42 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
     down_error = cluster.down_error;
   }
   if (!down_error.empty()) {
-    finish(change, Outcome::Failed, "not attempted: the cluster is unreachable (" + down_error + ")");
+    finish(change, Outcome::Failed, unreachable(change, down_error));
     return;
   }
   // The command refuses such a plan before applying anything; this is the last guard.
   if (const std::string refusal = refusal_of(change); !refusal.empty()) {
-    finish(change, Outcome::Failed, "refused: " + refusal);
+    finish(change, Outcome::Failed, failure(change, fmt::format("refused: {}", refusal)));
     return;
   }
   emit(ProgressEvent::Phase::Started, change, "");
-  std::string error;
+  base::Result<void> result;
   try {
     switch (change.action) {
       case Action::Create:
       case Action::Update:
-        error = apply_change(cluster, change);
+        result = apply_change(cluster, change);
         break;
       case Action::Replace:
-        error = delete_change(cluster, change, false);
-        if (error.empty()) {
-          error = apply_change(cluster, change);
-        } else {
-          error = "cannot delete for the replace: " + error;
-        }
+        result = delete_change(cluster, change, false);
+        result = result ? apply_change(cluster, change)
+                        : reworded(change, std::move(result.error()), "cannot delete for the replace: {}");
         break;
       case Action::Delete:
         // A revocation's anchor is no inventory object: nothing to record.
-        error = delete_change(cluster, change, change.revokes_token_of.empty());
-        if (!change.revokes_token_of.empty()) error = revocations_.ended(change, error, journal_);
+        result = delete_change(cluster, change, change.revokes_token_of.empty());
+        if (!change.revokes_token_of.empty()) result = revocations_.ended(change, std::move(result), journal_);
         break;
       case Action::Release:
-        error = release_change(cluster, change);
+        result = release_change(cluster, change);
         break;
       case Action::NoOp:
         break;
     }
   } catch (const std::exception& exception) {
-    error = std::string("internal error: ") + exception.what();
+    result = failure(change, fmt::format("internal error: {}", exception.what()));
   }
-  finish(change, error.empty() ? Outcome::Done : Outcome::Failed, error);
+  finish(change, std::move(result));
 }
 
 void Executor::restart_after(ClusterRun& cluster, const Change& change) {
@@ -630,11 +679,12 @@ void Executor::restart_after(ClusterRun& cluster, const Change& change) {
     applied = failed_.count(change.ref.address()) == 0;
   }
   if (!applied) {
-    finish(step, Outcome::Skipped, "skipped: " + change.ref.address() + " was not applied", "", "restart");
+    finish(step, Outcome::Skipped, failure(step, fmt::format("skipped: {} was not applied", change.ref.address())), "",
+           "restart");
     return;
   }
   if (detail::cancelled(options_.cancel)) {
-    finish(step, Outcome::NotStarted, "not started: interrupted", "", "restart");
+    finish(step, Outcome::NotStarted, failure(step, kNotStarted), "", "restart");
     return;
   }
   std::string down_error;
@@ -643,7 +693,7 @@ void Executor::restart_after(ClusterRun& cluster, const Change& change) {
     down_error = cluster.down_error;
   }
   if (!down_error.empty()) {
-    finish(step, Outcome::Failed, "not attempted: the cluster is unreachable (" + down_error + ")", "", "restart");
+    finish(step, Outcome::Failed, unreachable(step, down_error), "", "restart");
     return;
   }
   emit(ProgressEvent::Phase::Started, step, "restarting");
@@ -651,16 +701,19 @@ void Executor::restart_after(ClusterRun& cluster, const Change& change) {
   rollout.timeout = options_.wait.value_or(options_.restart_timeout);
   rollout.poll_interval = options_.poll_interval;
   rollout.progress = [this, &step](const std::string& message) { emit(ProgressEvent::Phase::Waiting, step, message); };
-  std::string error;
+  base::Result<void> result;
   try {
     // Nothing else is in flight in this phase: one request at a time, in a slot of its own.
     detail::Slot slot(slots_);
-    error = restart_deployment(*cluster.client, restart.namespace_name, restart.name, rollout);
+    result = restart_deployment(*cluster.client, restart.namespace_name, restart.name, rollout);
   } catch (const std::exception& exception) {
-    error = std::string("internal error: ") + exception.what();
+    result = failure(step, fmt::format("internal error: {}", exception.what()));
   }
-  if (!error.empty()) error = "cannot restart Kueue's controller manager to read its new configuration: " + error;
-  finish(step, error.empty() ? Outcome::Done : Outcome::Failed, error.empty() ? "restarted" : error, "", "restart");
+  if (!result) {
+    result = reworded(step, std::move(result.error()),
+                      "cannot restart Kueue's controller manager to read its new configuration: {}");
+  }
+  finish(step, std::move(result), "restart", "restarted");
 }
 
 void Executor::run_concurrently(ClusterRun& cluster, const std::vector<const Change*>& wave) {
@@ -818,8 +871,9 @@ void Executor::await_joining(ClusterRun* manager) {
       detail::wait_for_active(items, clients, timeout, options_.poll_interval, options_.cancel, slots_,
                               [this](const ProgressEvent& event) { emit_event(event); });
   if (waited.interrupted || waited.failures.empty()) return;
-  hold("skipped: not Active within " + format_duration(timeout) + ": " + waited.failures.front() +
-           "; the MultiKueueConfigs keep the leaving workers and nothing is deleted",
+  hold(fmt::format("skipped: not Active within {}: {}; the MultiKueueConfigs keep the leaving workers and nothing is "
+                   "deleted",
+                   format_duration(timeout), base::render(waited.failures.front())),
        items.front().ref.address());
 }
 
@@ -864,20 +918,16 @@ void Executor::drain(ClusterRun* manager) {
     for (const std::string& worker : plan_.handover.leaving) {
       const auto running = waited.running.find(worker);
       if (running == waited.running.end() || running->second.empty()) continue;
-      constexpr std::size_t kShown = 5;
-      std::string names;
-      for (std::size_t i = 0; i < running->second.size() && i < kShown; ++i) {
-        names += (names.empty() ? "" : ", ") + running->second[i];
-      }
-      if (running->second.size() > kShown) names += ", ...";
-      still += (still.empty() ? "" : "; ") + std::to_string(running->second.size()) +
-               (running->second.size() == 1 ? " Workload still runs on " : " Workloads still run on ") + worker +
-               ": " + names;
+      const std::size_t count = running->second.size();
+      fmt::format_to(std::back_inserter(still), "{}{} {} {}: {}", still.empty() ? "" : "; ", count,
+                     count == 1 ? "Workload still runs on" : "Workloads still run on", worker,
+                     detail::first_workloads(running->second));
     }
     if (!still.empty()) {
       const long long seconds = (waited.waited.count() + 500) / 1000;
-      hold("skipped: after " + std::to_string(seconds) + "s (--drain-timeout) " + still +
-           "; its objects are kept: apply again once it has drained, or with --drain-timeout 0 to delete them now");
+      hold(fmt::format("skipped: after {}s (--drain-timeout) {}; its objects are kept: apply again once it has drained, "
+                       "or with --drain-timeout 0 to delete them now",
+                       seconds, still));
       return;
     }
   }
@@ -889,7 +939,7 @@ void Executor::drain(ClusterRun* manager) {
   }
 }
 
-void Executor::fail_unreachable(const ClusterPlan& cluster, const std::string& error) {
+void Executor::fail_unreachable(const ClusterPlan& cluster, const base::Error& error) {
   for (const Change& change : cluster.changes) {
     if (change.action == Action::NoOp) continue;
     finish(change, Outcome::Failed, error);
@@ -916,7 +966,7 @@ ApplyReport Executor::run() {
   for (const ClusterPlan& cluster : plan_.clusters) {
     const kube::Result<kube::Client*> client = client_for(cluster, targets_);
     if (!client) {
-      fail_unreachable(cluster, client.error().message);
+      fail_unreachable(cluster, client.error());
       continue;
     }
     drop_vanished(cluster);
@@ -956,11 +1006,10 @@ ApplyReport Executor::run() {
     }
   }
   // Every record written before any wait (and before the caller ends the run).
-  const std::string state_error = writer_.flush();
-  if (!state_error.empty()) {
+  if (base::Result<void> flushed = writer_.flush(); !flushed) {
     std::lock_guard<std::mutex> lock(record_mutex_);
     ++report_.failed;
-    report_.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, state_error});
+    report_.results.push_back(run_failure(std::move(flushed.error())));
   }
   report_.clusters = cluster_outcomes(plan_, targets_, report_.results);
 
@@ -993,7 +1042,7 @@ ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, sta
       if (const base::Result<void> recorded = state.set_policy(plan.policy); !recorded) {
         ApplyReport report;
         report.failed = 1;
-        report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, base::render(recorded.error())});
+        report.results.push_back(run_failure(recorded.error()));
         return report;
       }
     }
@@ -1002,8 +1051,7 @@ ApplyReport apply_plan(const Plan& plan, const std::vector<Target>& targets, sta
   } catch (const std::exception& error) {
     ApplyReport report;
     report.failed = 1;
-    report.results.push_back(
-        ObjectResult{{}, Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
+    report.results.push_back(run_failure(internal_error(error)));
     return report;
   }
 }
@@ -1034,8 +1082,7 @@ ApplyReport verify_plan(const Plan& plan, const std::vector<Target>& targets, co
     report.interrupted = waited.interrupted;
   } catch (const std::exception& error) {
     ++report.failed;
-    report.results.push_back(
-        ObjectResult{{}, Action::NoOp, Outcome::Failed, std::string("internal error: ") + error.what()});
+    report.results.push_back(run_failure(internal_error(error)));
   }
   return report;
 }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "runtime/reconcile/plan.h"
 
 namespace mkq::reconcile {
@@ -66,7 +67,12 @@ struct ObjectResult {
   base::ObjectRef ref;  // empty for an error of the whole run (the state could not be written)
   Action action = Action::NoOp;
   Outcome outcome = Outcome::Failed;
-  std::string message;  // the error (conflicts name the other manager and fields), or empty
+  // Why it is not Done (base/result.h): the server's status and reason when
+  // one answered, the words (conflicts name the other manager and fields),
+  // and the object's address (`ref`'s; for an error of the whole run, the
+  // state's or none). Empty when Done.
+  base::Error error;
+  std::string note;  // what a Done result says besides its action ("restarted"), or empty
   bool ok() const { return outcome == Outcome::Done; }
 };
 
@@ -97,10 +103,12 @@ const char* run_result_name(RunResult result);  // "success", "partial", "failed
 
 struct ApplyReport {
   // Every non-no-op change, in the order carried out; then every restart
-  // (action NoOp, the Deployment's address, message "restarted" when it succeeded).
+  // (action NoOp, the Deployment's address, note "restarted" when it succeeded).
   std::vector<ObjectResult> results;
   std::vector<ClusterOutcome> clusters;  // every cluster of the plan, in plan order
-  std::vector<std::string> wait_failures;  // "manager/ClusterQueue/cq: Active=False (FlavorNotFound): ..."
+  // The objects --wait found not Active, each an Error about its address:
+  // render() gives "manager/ClusterQueue/cq: Active=False (FlavorNotFound): ...".
+  std::vector<base::Error> wait_failures;
   // A phased plan: each leaving worker's drain, when it was carried out (not
   // when apply stopped before it).
   std::vector<Drain> drains;

@@ -7,6 +7,9 @@
 #include <algorithm>
 #include <exception>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply_internal.h"
 
@@ -56,8 +59,8 @@ std::string poll_workloads(kube::Client& client, const std::vector<std::string>&
   for (const Json& workload : list.value().items) {
     const auto worker = running.find(string_at(workload, {"status", "clusterName"}));
     if (worker == running.end() || finished(workload)) continue;
-    worker->second.push_back(string_at(workload, {"metadata", "namespace"}) + "/" +
-                             string_at(workload, {"metadata", "name"}));
+    worker->second.push_back(
+        fmt::format("{}/{}", string_at(workload, {"metadata", "namespace"}), string_at(workload, {"metadata", "name"})));
   }
   for (auto& [worker, names] : running) std::sort(names.begin(), names.end());
   return "";
@@ -65,17 +68,17 @@ std::string poll_workloads(kube::Client& client, const std::vector<std::string>&
 
 std::string running_text(const std::vector<std::string>& names) {
   if (names.empty()) return "drained: no Workload runs on it";
-  constexpr std::size_t kShown = 5;
-  std::string text = std::to_string(names.size()) + (names.size() == 1 ? " Workload runs" : " Workloads run") +
-                     " on it: ";
-  for (std::size_t index = 0; index < names.size() && index < kShown; ++index) {
-    text += (index > 0 ? ", " : "") + names[index];
-  }
-  if (names.size() > kShown) text += ", ...";
-  return text;
+  return fmt::format("{} {} on it: {}", names.size(), names.size() == 1 ? "Workload runs" : "Workloads run",
+                     first_workloads(names));
 }
 
 }  // namespace
+
+std::string first_workloads(const std::vector<std::string>& names) {
+  constexpr std::size_t kShown = 5;
+  const auto shown = names.begin() + static_cast<std::ptrdiff_t>(std::min(names.size(), kShown));
+  return fmt::format("{}{}", fmt::join(names.begin(), shown, ", "), names.size() > kShown ? ", ..." : "");
+}
 
 DrainWait wait_drained(kube::Client& client, const std::string& manager, const std::vector<std::string>& workers,
                        std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,

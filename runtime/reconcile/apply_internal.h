@@ -69,11 +69,11 @@ std::vector<WaitItem> wait_items(const Plan& plan, const std::map<std::string, k
                                  const std::set<std::string>& excluded);
 
 struct WaitResult {
-  // One line per item not Active at the end, in `items` order:
-  // "ADDRESS: Active=False (Reason): message", "ADDRESS: no Active condition yet",
-  // "ADDRESS: not found on the cluster", "ADDRESS: cannot be read: ERROR";
-  // after an interrupt "... (interrupted while waiting)" or "ADDRESS: not read: interrupted".
-  std::vector<std::string> failures;
+  // One Error per item not Active at the end, in `items` order, about the
+  // item's address, saying "Active=False (Reason): message", "no Active
+  // condition yet", "not found on the cluster", "cannot be read: ERROR";
+  // after an interrupt "... (interrupted while waiting)" or "not read: interrupted".
+  std::vector<base::Error> failures;
   bool interrupted = false;  // `cancel` cut the wait short
 };
 
@@ -109,6 +109,10 @@ DrainWait wait_drained(kube::Client& client, const std::string& manager, const s
                        std::chrono::milliseconds timeout, std::chrono::milliseconds poll_interval,
                        const std::atomic<bool>* cancel, RequestSlots& slots,
                        const std::function<void(const ProgressEvent&)>& emit);
+
+// The Workloads still running (DrainWait::running), for a message: the first
+// five names, then ", ..." when more run.
+std::string first_workloads(const std::vector<std::string>& names);
 
 // Sleeps until `until`, waking early when `cancel` is set. Returns false when cancelled.
 bool sleep_unless_cancelled(std::chrono::steady_clock::time_point until, const std::atomic<bool>* cancel);

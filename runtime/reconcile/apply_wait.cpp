@@ -5,6 +5,8 @@
 #include <exception>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "runtime/reconcile/active_condition.h"
 #include "runtime/reconcile/apply_internal.h"
 
@@ -19,6 +21,7 @@ struct ItemState {
   bool seen = false;      // read at least once (found, absent or failed)
   std::string text;       // for Waiting and the failure line: "Active=False (Reason): message"
   std::string ready_text;  // for Ready: "Active=True (Reason)"
+  bool read_failed = false;  // the last read failed: `text` says why ("cannot be read: ...")
 };
 
 std::string string_at(const Json& object, const char* key) {
@@ -62,10 +65,8 @@ void poll_cluster(kube::Client& client, const std::vector<WaitItem>& items, cons
     auto failed = [&](const std::string& error) {
       for (const std::size_t index : indexes) {
         // Keep what an earlier poll saw; a passing read error does not erase it.
-        if (states[index].seen && states[index].text.rfind("cannot be read: ", 0) != 0) continue;
-        states[index].seen = true;
-        states[index].ready = false;
-        states[index].text = "cannot be read: " + error;
+        if (states[index].seen && !states[index].read_failed) continue;
+        states[index] = ItemState{false, true, fmt::format("cannot be read: {}", error), "", true};
       }
     };
     kube::Result<kube::ResourceType> type = kube::Error{};
@@ -165,7 +166,7 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
     for (const auto& [cluster, indexes] : pending) {
       const auto client = clients.find(cluster);
       if (client == clients.end() || client->second == nullptr) {
-        for (const std::size_t index : indexes) states[index] = ItemState{false, true, "cannot be read: no connection", ""};
+        for (const std::size_t index : indexes) states[index] = ItemState{false, true, "cannot be read: no connection", "", true};
         continue;
       }
       auto poll = [&client = *client->second, &items, indexes = indexes, &states, &slots] {
@@ -173,7 +174,7 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
           poll_cluster(client, items, indexes, states, slots);
         } catch (const std::exception& error) {
           for (const std::size_t index : indexes) {
-            states[index] = ItemState{false, true, std::string("cannot be read: ") + error.what(), ""};
+            states[index] = ItemState{false, true, fmt::format("cannot be read: {}", error.what()), "", true};
           }
         }
       };
@@ -216,14 +217,14 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
 
   for (std::size_t index = 0; index < items.size(); ++index) {
     if (done[index]) continue;
-    std::string line = items[index].ref.address() + ": ";
+    std::string text;
     if (result.interrupted && !states[index].seen) {
-      line += "not read: interrupted";
+      text = "not read: interrupted";
     } else {
-      line += states[index].text.empty() ? "no Active condition yet" : states[index].text;
-      if (result.interrupted) line += " (interrupted while waiting)";
+      text = states[index].text.empty() ? "no Active condition yet" : states[index].text;
+      if (result.interrupted) text += " (interrupted while waiting)";
     }
-    result.failures.push_back(std::move(line));
+    result.failures.push_back(base::Error(0, "", std::move(text), nullptr, items[index].ref.address()));
   }
   return result;
 }

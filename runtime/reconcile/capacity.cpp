@@ -6,6 +6,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 namespace mkq::reconcile {
 namespace {
 
@@ -38,23 +40,24 @@ const Json& items_at(const Json& object, std::initializer_list<const char*> path
   return value.is_array() ? value : kEmpty;
 }
 
+// What the cluster holds that cannot be counted (a quantity that does not
+// parse, a sum out of range): the worker's free amount is unknown.
+base::Error uncountable(std::string message) { return base::Error(0, "", std::move(message)); }
+
 // A quantity of a resource map (allocatable, requests, limits, overhead);
-// zero when absent, nullopt (with *error) when it does not parse.
-std::optional<sema::Quantity> quantity_in(const Json& map, const std::string& resource, const std::string& where,
-                                          std::string* error) {
+// zero when absent, an error when it does not parse.
+base::Result<sema::Quantity> quantity_in(const Json& map, const std::string& resource, const std::string& where) {
   if (!map.is_object() || !map.contains(resource)) return sema::Quantity::from_int(0);
   const Json& value = map[resource];
   const std::string text = value.is_string() ? value.get<std::string>() : value.is_number() ? value.dump() : "";
-  if (auto quantity = sema::Quantity::parse(text)) return quantity;
-  *error = where + " " + resource + " is not a quantity: " + value.dump();
-  return std::nullopt;
+  if (auto quantity = sema::Quantity::parse(text)) return *quantity;
+  return uncountable(fmt::format("{} {} is not a quantity: {}", where, resource, value.dump()));
 }
 
-std::optional<sema::Quantity> sum(const sema::Quantity& a, const sema::Quantity& b, std::string* error) {
+base::Result<sema::Quantity> sum(const sema::Quantity& a, const sema::Quantity& b) {
   sema::QuantityError why = sema::QuantityError::None;
-  if (auto total = sema::Quantity::add(a, b, &why)) return total;
-  *error = std::string("the sum of the quantities: ") + sema::describe(why);
-  return std::nullopt;
+  if (auto total = sema::Quantity::add(a, b, &why)) return *total;
+  return uncountable(fmt::format("the sum of the quantities: {}", sema::describe(why)));
 }
 
 // A node counts when it is Ready and not cordoned.
@@ -68,39 +71,42 @@ bool counts(const Json& node) {
 
 // A container's request of `resource`: its request, else its limit (which
 // the API server copies into an unset request of an extended resource).
-std::optional<sema::Quantity> container_request(const Json& container, const std::string& resource,
-                                                const std::string& where, std::string* error) {
+base::Result<sema::Quantity> container_request(const Json& container, const std::string& resource,
+                                               const std::string& where) {
   const Json& requests = at(container, {"resources", "requests"});
-  if (requests.is_object() && requests.contains(resource)) return quantity_in(requests, resource, where, error);
-  return quantity_in(at(container, {"resources", "limits"}), resource, where, error);
+  if (requests.is_object() && requests.contains(resource)) return quantity_in(requests, resource, where);
+  return quantity_in(at(container, {"resources", "limits"}), resource, where);
 }
 
 // The pod's request as the scheduler counts it (capacity.h).
-std::optional<sema::Quantity> pod_request(const Json& pod, const std::string& resource, std::string* error) {
+base::Result<sema::Quantity> pod_request(const Json& pod, const std::string& resource) {
   const std::string where =
-      "pod " + text_of(pod, {"metadata", "namespace"}) + "/" + text_of(pod, {"metadata", "name"}) + ":";
-  std::optional<sema::Quantity> containers = sema::Quantity::from_int(0);
+      fmt::format("pod {}/{}:", text_of(pod, {"metadata", "namespace"}), text_of(pod, {"metadata", "name"}));
+  sema::Quantity containers = sema::Quantity::from_int(0);
   sema::Quantity largest_init = sema::Quantity::from_int(0);
   for (const Json& init : items_at(pod, {"spec", "initContainers"})) {
-    const auto request = container_request(init, resource, where, error);
-    if (!request) return std::nullopt;
+    const base::Result<sema::Quantity> request = container_request(init, resource, where);
+    if (!request) return request.error();
     if (text_of(init, {"restartPolicy"}) == "Always") {  // a sidecar runs beside the containers
-      containers = sum(*containers, *request, error);
-      if (!containers) return std::nullopt;
+      base::Result<sema::Quantity> total = sum(containers, *request);
+      if (!total) return total.error();
+      containers = *total;
     } else if (request->compare(largest_init) > 0) {
       largest_init = *request;
     }
   }
   for (const Json& container : items_at(pod, {"spec", "containers"})) {
-    const auto request = container_request(container, resource, where, error);
-    if (!request) return std::nullopt;
-    containers = sum(*containers, *request, error);
-    if (!containers) return std::nullopt;
+    const base::Result<sema::Quantity> request = container_request(container, resource, where);
+    if (!request) return request.error();
+    base::Result<sema::Quantity> total = sum(containers, *request);
+    if (!total) return total.error();
+    containers = *total;
   }
-  const sema::Quantity larger = containers->compare(largest_init) >= 0 ? *containers : largest_init;
-  const auto overhead = quantity_in(at(pod, {"spec", "overhead"}), resource, where + " overhead", error);
-  if (!overhead) return std::nullopt;
-  return sum(larger, *overhead, error);
+  const sema::Quantity larger = containers.compare(largest_init) >= 0 ? containers : largest_init;
+  const base::Result<sema::Quantity> overhead =
+      quantity_in(at(pod, {"spec", "overhead"}), resource, fmt::format("{} overhead", where));
+  if (!overhead) return overhead.error();
+  return sum(larger, *overhead);
 }
 
 // What one worker's Nodes and Pods were read as.
@@ -125,8 +131,8 @@ WorkerRead read_worker(const Target* target, const ClusterLive* live, bool exclu
     kube::Result<kube::ObjectList> list = target->client->list(*type, kube::ListOptions{});
     if (!list.ok()) {
       const kube::Error& e = list.error();
-      out.error = "cannot list " + type->plural + ": " + e.message;
-      if (e.status == 403) out.error += " (mkq needs list on nodes and pods, cluster-wide, on this worker)";
+      out.error = fmt::format("cannot list {}: {}{}", type->plural, e.message,
+                              e.status == 403 ? " (mkq needs list on nodes and pods, cluster-wide, on this worker)" : "");
       return out;
     }
     *into = std::move(list.value().items);
@@ -198,11 +204,17 @@ FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& 
   for (const Json& node : nodes) {
     if (!counts(node)) continue;
     const std::string name = text_of(node, {"metadata", "name"});
-    const auto allocatable =
-        quantity_in(at(node, {"status", "allocatable"}), resource, "node " + name + ": allocatable", &out.error);
-    if (!allocatable) return out;
-    const auto total = sum(out.free, *allocatable, &out.error);
-    if (!total) return out;
+    const base::Result<sema::Quantity> allocatable =
+        quantity_in(at(node, {"status", "allocatable"}), resource, fmt::format("node {}: allocatable", name));
+    if (!allocatable) {
+      out.error = allocatable.error().message;
+      return out;
+    }
+    const base::Result<sema::Quantity> total = sum(out.free, *allocatable);
+    if (!total) {
+      out.error = total.error().message;
+      return out;
+    }
     out.free = *total;
     if (!name.empty()) counted.insert(name);  // an unbound pod's nodeName is "" too
     ++out.nodes;
@@ -211,12 +223,15 @@ FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& 
     const std::string phase = text_of(pod, {"status", "phase"});
     if (phase == "Succeeded" || phase == "Failed") continue;
     if (counted.count(text_of(pod, {"spec", "nodeName"})) == 0) continue;  // unbound, or on a node not counted
-    const auto request = pod_request(pod, resource, &out.error);
-    if (!request) return out;
+    const base::Result<sema::Quantity> request = pod_request(pod, resource);
+    if (!request) {
+      out.error = request.error().message;
+      return out;
+    }
     sema::QuantityError why = sema::QuantityError::None;
     const auto left = sema::Quantity::subtract(out.free, *request, &why);
     if (!left) {
-      out.error = std::string("the free amount: ") + sema::describe(why);
+      out.error = fmt::format("the free amount: {}", sema::describe(why));
       return out;
     }
     out.free = *left;

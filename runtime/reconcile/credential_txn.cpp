@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace mkq::reconcile {
 
 base::Result<void> StateJournal::begin(const state::CredentialIntent& intent) {
@@ -39,20 +41,24 @@ RevocationTracker::RevocationTracker(const Plan& plan) {
   }
 }
 
-std::string RevocationTracker::ended(const Change& change, const std::string& error, CredentialJournal& journal) {
+base::Result<void> RevocationTracker::ended(const Change& change, base::Result<void> outcome,
+                                            CredentialJournal& journal) {
   bool finish = false;
   {
     const std::lock_guard<std::mutex> hold(mutex_);
     Count& count = workers_[change.revokes_token_of];
     --count.left;
-    count.failed = count.failed || !error.empty();
+    count.failed = count.failed || !outcome;
     finish = count.left == 0 && !count.failed;
   }
-  if (!finish) return error;
-  const base::Result<void> done = journal.finish(change.revokes_token_of);
-  if (done) return "";
-  return "revoked, but the state could not record the credential rotation of " + change.revokes_token_of +
-         " as finished: " + done.error().message;
+  if (!finish) return outcome;
+  base::Result<void> done = journal.finish(change.revokes_token_of);
+  if (done) return {};
+  base::Error error = std::move(done.error());
+  error.message = fmt::format("revoked, but the state could not record the credential rotation of {} as finished: {}",
+                              change.revokes_token_of, error.message);
+  error.address = change.ref.address();
+  return error;
 }
 
 }  // namespace mkq::reconcile

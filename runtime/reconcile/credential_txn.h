@@ -38,11 +38,11 @@ Change revocation_change(const StaleCredential& stale);
 class RevocationTracker {
  public:
   explicit RevocationTracker(const Plan& plan);
-  // `change` (a revocation) ended, successfully when `error` is empty. When it
-  // was the worker's last and all succeeded, the worker's transaction is
-  // finished in `journal`. Returns the error to report for the change:
-  // `error`, or why the state could not record the end.
-  std::string ended(const Change& change, const std::string& error, CredentialJournal& journal);
+  // `change` (a revocation) ended as `outcome` says. When it was the
+  // worker's last and all succeeded, the worker's transaction is finished in
+  // `journal`. Returns what to report for the change: `outcome`, or why the
+  // state could not record the end (about the change's address).
+  base::Result<void> ended(const Change& change, base::Result<void> outcome, CredentialJournal& journal);
 
  private:
   struct Count {

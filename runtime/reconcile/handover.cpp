@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "compiler/kueue/schema.h"
 
 namespace mkq::reconcile {
@@ -47,7 +49,7 @@ std::string names(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string changes(int count) { return std::to_string(count) + (count == 1 ? " change" : " changes"); }
+std::string changes(int count) { return fmt::format("{} {}", count, count == 1 ? "change" : "changes"); }
 
 }  // namespace
 
@@ -141,7 +143,7 @@ std::vector<std::string> handover_lines(const Plan& plan) {
                   ".");
   int number = 0;
   auto add = [&lines, &number](const std::string& text) {
-    lines.push_back(std::to_string(++number) + ". " + text);
+    lines.push_back(fmt::format("{}. {}", ++number, text));
   };
   std::vector<std::string> joining_clusters;
   for (const std::string& name : handover.joining) joining_clusters.push_back("MultiKueueCluster " + name);

@@ -8,6 +8,8 @@
 #include <set>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "compiler/kueue/schema.h"
 #include "compiler/kueue/yaml_emit.h"
 
@@ -20,7 +22,7 @@ constexpr int kMaxDepth = 64;  // a configuration nests a few levels; deeper is 
 
 Json yaml_to_json(const YAML::Node& node, int depth) {
   if (depth > kMaxDepth)
-    throw std::runtime_error("nested more than " + std::to_string(kMaxDepth) + " levels");
+    throw std::runtime_error(fmt::format("nested more than {} levels", kMaxDepth));
   switch (node.Type()) {
     case YAML::NodeType::Null:
     case YAML::NodeType::Undefined:

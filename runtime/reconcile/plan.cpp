@@ -18,6 +18,8 @@
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+
 #include "compiler/kueue/schema.h"
 #include "runtime/kube/fields_v1.h"
 #include "runtime/reconcile/handover.h"
@@ -189,7 +191,7 @@ void expand(const std::string& path, const std::optional<Json>& before, const st
     if (maps) {
       for (std::size_t i = 0; i < after->size(); ++i) {
         if (!holds((*after)[i], (*before)[i])) {
-          expand_object(path + "[" + std::to_string(i) + "]", (*before)[i], (*after)[i], out);
+          expand_object(fmt::format("{}[{}]", path, i), (*before)[i], (*after)[i], out);
         }
       }
       return;
@@ -309,7 +311,7 @@ void find_default_drift(const DefaultSearch& search, std::size_t index, const Js
     if (last || sent == nullptr || !sent->is_array() || !holds(*sent, *found)) return;
     const bool named = all_named(*sent) && all_named(*found);
     for (std::size_t i = 0; i < sent->size(); ++i) {
-      const std::string item = path + "[" + (named ? *item_name((*sent)[i]) : std::to_string(i)) + "]";
+      const std::string item = named ? fmt::format("{}[{}]", path, *item_name((*sent)[i])) : fmt::format("{}[{}]", path, i);
       find_default_drift(search, index + 1, &(*sent)[i], (*found)[i], at / i, item, out);
     }
     return;

@@ -3,9 +3,14 @@
 // sensitive field: those FieldDiffs hold only a marker.
 #include <algorithm>
 #include <exception>
+#include <iterator>
 #include <map>
 #include <set>
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "base/style.h"
 #include "runtime/reconcile/handover.h"
 #include "runtime/reconcile/plan.h"
 
@@ -27,32 +32,34 @@ const char* symbol(Action action) {
   return " ";
 }
 
+// The text rendering's styles (base/style.h); each refers to its text, so use
+// it within the expression that formats it.
 struct Palette {
   bool on = false;
-  std::string paint(const std::string& text, const char* code) const {
-    return on ? std::string("\x1b[") + code + "m" + text + "\x1b[0m" : text;
-  }
-  std::string green(const std::string& t) const { return paint(t, "32"); }
-  std::string yellow(const std::string& t) const { return paint(t, "33"); }
-  std::string red(const std::string& t) const { return paint(t, "31"); }
-  std::string bold(const std::string& t) const { return paint(t, "1"); }
-  std::string action(Action a) const {
+  base::Styled green(std::string_view t) const { return base::styled(t, base::kGreen, on); }
+  base::Styled yellow(std::string_view t) const { return base::styled(t, base::kYellow, on); }
+  base::Styled red(std::string_view t) const { return base::styled(t, base::kRed, on); }
+  base::Styled bold(std::string_view t) const { return base::styled(t, base::kBold, on); }
+  // The action's symbol (a change's line starts with it), appended to `out`.
+  void append_action(std::string& out, Action a) const {
+    const auto to = std::back_inserter(out);
     switch (a) {
-      case Action::Create: return green("+");
-      case Action::Update: return yellow("~");
-      case Action::Delete: return red("-");
-      case Action::Replace: return red("-") + "/" + green("+");
-      case Action::Release: return yellow(".");
-      case Action::NoOp: return " ";
+      case Action::Create: fmt::format_to(to, "{}", green("+")); return;
+      case Action::Update: fmt::format_to(to, "{}", yellow("~")); return;
+      case Action::Delete: fmt::format_to(to, "{}", red("-")); return;
+      case Action::Replace: fmt::format_to(to, "{}/{}", red("-"), green("+")); return;
+      case Action::Release: fmt::format_to(to, "{}", yellow(".")); return;
+      case Action::NoOp: break;
     }
-    return " ";
+    out += ' ';
   }
 };
 
 const char* role_name(kueue::ClusterRole role) { return role == kueue::ClusterRole::Manager ? "manager" : "worker"; }
 
 std::string object_name(const base::ObjectRef& ref) {
-  return ref.kind + " " + (ref.namespace_name.empty() ? ref.name : ref.namespace_name + "/" + ref.name);
+  if (ref.namespace_name.empty()) return fmt::format("{} {}", ref.kind, ref.name);
+  return fmt::format("{} {}/{}", ref.kind, ref.namespace_name, ref.name);
 }
 
 std::string object_name(const Change& change) { return object_name(change.ref); }
@@ -65,8 +72,8 @@ std::size_t kept_count(const Plan& plan) {
 
 // "2 objects mkq applied are no longer in the policy and kept (--no-prune)"
 std::string kept_text(std::size_t n) {
-  return std::to_string(n) + (n == 1 ? " object mkq applied is" : " objects mkq applied are") +
-         " no longer in the policy and kept (--no-prune)";
+  return fmt::format("{} {} no longer in the policy and kept (--no-prune)", n,
+                     n == 1 ? "object mkq applied is" : "objects mkq applied are");
 }
 
 std::string value_text(const Json& value, bool sensitive) { return sensitive ? kSensitiveMarker : value.dump(); }
@@ -77,34 +84,38 @@ bool has_real_changes(const ClusterPlan& cluster) {
 }
 
 std::string summary_line(const PlanSummary& s) {
-  return std::to_string(s.add) + " to add, " + std::to_string(s.change) + " to change, " + std::to_string(s.destroy) +
-         " to destroy" + (s.release > 0 ? ", " + std::to_string(s.release) + " to release" : std::string());
+  std::string line = fmt::format("{} to add, {} to change, {} to destroy", s.add, s.change, s.destroy);
+  if (s.release > 0) fmt::format_to(std::back_inserter(line), ", {} to release", s.release);
+  return line;
 }
 
 // "" when apply may carry the plan out.
 std::string conflicts_line(const PlanSummary& s) {
   if (s.conflicts == 0) return "";
-  return std::to_string(s.conflicts) + (s.conflicts == 1 ? " change is" : " changes are") +
-         " not this policy's to make (marked !): apply refuses this plan";
+  return fmt::format("{} {} not this policy's to make (marked !): apply refuses this plan", s.conflicts,
+                     s.conflicts == 1 ? "change is" : "changes are");
 }
 
 // The "!" notes of a change: why apply cannot carry it out as it is.
 std::vector<std::string> blockers_of(const Change& change) {
   std::vector<std::string> out;
-  if (!change.credential_error.empty()) out.push_back("the credential cannot be issued: " + change.credential_error);
-  if (!change.owner_conflict.empty() && !change.take_over) {
-    out.push_back("owned by policy " + change.owner_conflict +
-                  ": apply refuses it; --take-over makes it this policy's (relabelled, forcing conflicts)");
+  if (!change.credential_error.empty()) {
+    out.push_back(fmt::format("the credential cannot be issued: {}", change.credential_error));
   }
-  if (!change.refusal.empty()) out.push_back("refused: " + change.refusal);
-  if (!change.error.empty()) out.push_back("cannot be applied: " + change.error);
+  if (!change.owner_conflict.empty() && !change.take_over) {
+    out.push_back(fmt::format("owned by policy {}: apply refuses it; --take-over makes it this policy's (relabelled, "
+                              "forcing conflicts)",
+                              change.owner_conflict));
+  }
+  if (!change.refusal.empty()) out.push_back(fmt::format("refused: {}", change.refusal));
+  if (!change.error.empty()) out.push_back(fmt::format("cannot be applied: {}", change.error));
   return out;
 }
 
 // "excluded (--exclude-cluster): 7 objects left as they are"
 std::string excluded_text(const ExcludedCluster& excluded) {
-  return "excluded (--exclude-cluster): " + std::to_string(excluded.objects) +
-         (excluded.objects == 1 ? " object left as it is" : " objects left as they are");
+  return fmt::format("excluded (--exclude-cluster): {} {}", excluded.objects,
+                     excluded.objects == 1 ? "object left as it is" : "objects left as they are");
 }
 
 // What the plan's scope left out, one line each (Scope): "2 clusters not
@@ -112,7 +123,8 @@ std::string excluded_text(const ExcludedCluster& excluded) {
 std::vector<std::string> scope_lines(const Plan& plan, const std::string& manager) {
   std::vector<std::string> out;
   const Scope& scope = plan.scope;
-  const auto objects = [](int n) { return std::to_string(n) + (n == 1 ? " object" : " objects"); };
+  const auto objects = [](int n) { return fmt::format("{} {}", n, n == 1 ? "object" : "objects"); };
+  const auto as_they_are = [](int n) { return n == 1 ? "it is" : "they are"; };
   if (!scope.not_planned.empty()) {
     std::vector<std::string> names;
     int left = 0;
@@ -121,17 +133,17 @@ std::vector<std::string> scope_lines(const Plan& plan, const std::string& manage
       left += c.objects;
     }
     const std::size_t n = names.size();
-    out.push_back(std::to_string(n) + (n == 1 ? " cluster" : " clusters") + " not planned (--cluster): " +
-                  listed(names) + "; " + objects(left) + " of the state left as " + (left == 1 ? "it is" : "they are"));
+    out.push_back(fmt::format("{} {} not planned (--cluster): {}; {} of the state left as {}", n,
+                              n == 1 ? "cluster" : "clusters", listed(names), objects(left), as_they_are(left)));
   }
   if (!scope.clusters.empty() && std::find(scope.clusters.begin(), scope.clusters.end(), manager) == scope.clusters.end()) {
-    out.push_back("manager " + manager + ": only its objects for " + listed(scope.clusters) + " planned (--cluster); " +
-                  objects(scope.manager_objects_left) + " of the state left as " +
-                  (scope.manager_objects_left == 1 ? "it is" : "they are"));
+    out.push_back(fmt::format("manager {}: only its objects for {} planned (--cluster); {} of the state left as {}",
+                              manager, listed(scope.clusters), objects(scope.manager_objects_left),
+                              as_they_are(scope.manager_objects_left)));
   }
   if (scope.drift_only) {
-    out.push_back("drift only (--drift-only): " + std::to_string(scope.not_drift) +
-                  (scope.not_drift == 1 ? " change that is" : " changes that are") + " not drift left out");
+    out.push_back(fmt::format("drift only (--drift-only): {} {} not drift left out", scope.not_drift,
+                              scope.not_drift == 1 ? "change that is" : "changes that are"));
   }
   return out;
 }
@@ -149,15 +161,15 @@ std::string no_changes_text(const Plan& plan) {
   if (plan.scope.drift_only) return "No drift. Every object planned is as mkq last applied it.";
   if (!plan.scope.clusters.empty()) return "No changes. Every object planned matches the policy.";
   const std::size_t kept = kept_count(plan);
-  if (kept > 0) return "No changes to make, but not every cluster matches the policy: " + kept_text(kept) + ".";
+  if (kept > 0) return fmt::format("No changes to make, but not every cluster matches the policy: {}.", kept_text(kept));
   return "No changes. Every cluster matches the policy.";
 }
 
-// Per cluster: the objects --no-prune keeps, one line each.
-std::string kept_lines(const ClusterPlan& cluster, const std::string& indent) {
-  std::string out;
-  for (const base::ObjectRef& ref : cluster.kept) out += indent + "= " + object_name(ref) + " (kept: no longer in the policy; --no-prune)\n";
-  return out;
+// Per cluster: the objects --no-prune keeps, one line each, appended to `out`.
+void append_kept_lines(std::string& out, const ClusterPlan& cluster) {
+  for (const base::ObjectRef& ref : cluster.kept) {
+    fmt::format_to(std::back_inserter(out), "  = {} (kept: no longer in the policy; --no-prune)\n", object_name(ref));
+  }
 }
 
 std::string escape_cell(const std::string& text) {
@@ -174,12 +186,13 @@ std::string escape_cell(const std::string& text) {
 
 // What the plan says of a restart that follows a change (plan.h Restart).
 std::string restart_note(const Restart& restart) {
-  const std::string deployment = "Deployment " + restart.namespace_name + "/" + restart.name;
   if (!restart.enabled) {
-    return "Kueue's controller manager is not restarted (kueue { restart = false }): it reads the change when it "
-           "next starts (" + deployment + ")";
+    return fmt::format("Kueue's controller manager is not restarted (kueue {{ restart = false }}): it reads the change "
+                       "when it next starts (Deployment {}/{})",
+                       restart.namespace_name, restart.name);
   }
-  return "Kueue's controller manager will be restarted to read it (" + deployment + ")";
+  return fmt::format("Kueue's controller manager will be restarted to read it (Deployment {}/{})",
+                     restart.namespace_name, restart.name);
 }
 
 std::optional<Action> action_from(const std::string& name) {
@@ -195,25 +208,24 @@ std::string findings_count(const std::vector<Finding>& findings) {
   const auto errors = std::count_if(findings.begin(), findings.end(),
                                     [](const Finding& f) { return f.severity == Severity::Error; });
   const auto warnings = static_cast<std::ptrdiff_t>(findings.size()) - errors;
-  const auto counted = [](std::ptrdiff_t n, const char* what) {
-    return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
-  };
+  const auto counted = [](std::ptrdiff_t n, const char* what) { return fmt::format("{} {}{}", n, what, n == 1 ? "" : "s"); };
   if (errors == 0) return counted(warnings, "warning");
   if (warnings == 0) return counted(errors, "error");
-  return counted(errors, "error") + " and " + counted(warnings, "warning");
+  return fmt::format("{} and {}", counted(errors, "error"), counted(warnings, "warning"));
 }
 
 // The plan's first section, before the changes: every finding with its fix.
-std::string preflight_text(const Plan& plan, const Palette& p) {
-  if (plan.preflight.empty()) return "";
-  std::string out = p.bold("Preflight found " + findings_count(plan.preflight) + ":") + "\n";
+void append_preflight(std::string& out, const Plan& plan, const Palette& p) {
+  if (plan.preflight.empty()) return;
+  const auto to = std::back_inserter(out);
+  fmt::format_to(to, "{}\n", p.bold(fmt::format("Preflight found {}:", findings_count(plan.preflight))));
   for (const Finding& f : plan.preflight) {
-    const std::string severity = severity_name(f.severity);
-    out += "  " + (f.severity == Severity::Error ? p.red(severity) : p.yellow(severity)) + ": " + f.cluster + ": " +
-           f.missing + " [" + finding_code_name(f.code) + "]\n";
-    if (!f.fix.empty()) out += "      fix: " + f.fix + "\n";
+    const char* severity = severity_name(f.severity);
+    fmt::format_to(to, "  {}: {}: {} [{}]\n", f.severity == Severity::Error ? p.red(severity) : p.yellow(severity),
+                   f.cluster, f.missing, finding_code_name(f.code));
+    if (!f.fix.empty()) fmt::format_to(to, "      fix: {}\n", f.fix);
   }
-  return out + "\n";
+  out += '\n';
 }
 
 const char* kPreflightRefusal = "apply refuses this plan until the preflight errors are fixed";
@@ -224,18 +236,18 @@ std::vector<std::string> order_lines(const DispatchOrder& order) {
   std::vector<std::string> out;
   for (const WorkerFree& worker : order.workers) {
     if (!worker.error.empty()) {
-      out.push_back(worker.worker + ": cannot be read: " + worker.error);
+      out.push_back(fmt::format("{}: cannot be read: {}", worker.worker, worker.error));
       continue;
     }
-    out.push_back(worker.worker + ": " + worker.free + " " + order.resource + " free (" +
-                  std::to_string(worker.nodes) + (worker.nodes == 1 ? " node)" : " nodes)"));
+    out.push_back(fmt::format("{}: {} {} free ({} {})", worker.worker, worker.free, order.resource, worker.nodes,
+                              worker.nodes == 1 ? "node" : "nodes"));
   }
   return out;
 }
 
 std::string order_heading(const DispatchOrder& order) {
-  return "dispatch " + order.dispatch + ": workers by free " + order.resource + ", most first" +
-         (order.known() ? "" : " (order unknown)");
+  return fmt::format("dispatch {}: workers by free {}, most first{}", order.dispatch, order.resource,
+                     order.known() ? "" : " (order unknown)");
 }
 
 }  // namespace
@@ -243,68 +255,87 @@ std::string order_heading(const DispatchOrder& order) {
 std::string render_text(const Plan& plan, bool color) {
   const Palette p{color};
   std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
+  const auto trailer_to = std::back_inserter(trailer);
   for (const ExcludedCluster& e : plan.excluded) {
-    trailer += p.bold("# cluster " + e.cluster + " (worker)") + ": " + p.yellow(excluded_text(e)) + "\n";
+    fmt::format_to(trailer_to, "{}: {}\n", p.bold(fmt::format("# cluster {} (worker)", e.cluster)),
+                   p.yellow(excluded_text(e)));
   }
-  for (const std::string& line : scope_lines(plan, manager_name(plan))) trailer += p.yellow("# " + line) + "\n";
+  for (const std::string& line : scope_lines(plan, manager_name(plan))) {
+    fmt::format_to(trailer_to, "{}\n", p.yellow(fmt::format("# {}", line)));
+  }
   for (const DispatchOrder& order : plan.dispatch_orders) {
-    trailer += p.bold("# " + order_heading(order)) + "\n";
-    for (const std::string& line : order_lines(order)) trailer += "  " + (order.known() ? line : p.red(line)) + "\n";
+    fmt::format_to(trailer_to, "{}\n", p.bold(fmt::format("# {}", order_heading(order))));
+    for (const std::string& line : order_lines(order)) {
+      fmt::format_to(trailer_to, "  {}\n", order.known() ? base::styled(line, {}, false) : p.red(line));
+    }
   }
-  const std::string preflight = preflight_text(plan, p);
+  const auto cluster_heading = [](const ClusterPlan& cluster) {
+    return fmt::format("# cluster {} ({})", cluster.cluster, role_name(cluster.role));
+  };
+  const std::string refusal = fmt::format("{}.", kPreflightRefusal);
+  std::string out;
+  const auto to = std::back_inserter(out);
+  append_preflight(out, plan, p);
   if (!plan.has_changes() && plan.complete()) {
     std::string kept;
     for (const ClusterPlan& cluster : plan.clusters) {
-      if (!cluster.kept.empty()) kept += p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")") + "\n" + kept_lines(cluster, "  ");
+      if (cluster.kept.empty()) continue;
+      fmt::format_to(std::back_inserter(kept), "{}\n", p.bold(cluster_heading(cluster)));
+      append_kept_lines(kept, cluster);
     }
-    std::string out = preflight + no_changes_text(plan) + "\n" + (kept.empty() ? "" : "\n" + kept) + trailer;
-    if (plan.preflight_failed()) out += p.red(std::string(kPreflightRefusal) + ".") + "\n";
+    fmt::format_to(to, "{}\n{}{}{}", no_changes_text(plan), kept.empty() ? "" : "\n", kept, trailer);
+    if (plan.preflight_failed()) fmt::format_to(to, "{}\n", p.red(refusal));
     return out;
   }
-  std::string out = preflight + "mkq will perform the following actions:\n";
+  out += "mkq will perform the following actions:\n";
   for (const ClusterPlan& cluster : plan.clusters) {
-    out += "\n" + p.bold("# cluster " + cluster.cluster + " (" + role_name(cluster.role) + ")");
+    fmt::format_to(to, "\n{}", p.bold(cluster_heading(cluster)));
     if (!cluster.reachable) {
-      out += ": " + p.red("unreachable") + ": " + cluster.error + "\n";
+      fmt::format_to(to, ": {}: {}\n", p.red("unreachable"), cluster.error);
       continue;
     }
     if (!has_real_changes(cluster)) {
-      out += ": no changes\n" + kept_lines(cluster, "  ");
+      out += ": no changes\n";
+      append_kept_lines(out, cluster);
       continue;
     }
-    out += "\n" + kept_lines(cluster, "  ");
+    out += '\n';
+    append_kept_lines(out, cluster);
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
-      out += "  " + p.action(change.action) + " " + object_name(change) + " (" + reason_text(change) + ")\n";
+      out += "  ";
+      p.append_action(out, change.action);
+      fmt::format_to(to, " {} ({})\n", object_name(change), reason_text(change));
       for (const FieldDiff& field : change.fields) {
         const bool sensitive = field.sensitive || change.sensitive;
         if (field.before && field.after) {
-          out += "      " + p.yellow("~") + " " + field.path + ": " + value_text(*field.before, sensitive) + " -> " +
-                 value_text(*field.after, sensitive) + (field.restores_default ? " (Kueue's default)" : "") + "\n";
+          fmt::format_to(to, "      {} {}: {} -> {}{}\n", p.yellow("~"), field.path, value_text(*field.before, sensitive),
+                         value_text(*field.after, sensitive), field.restores_default ? " (Kueue's default)" : "");
         } else if (field.after) {
-          out += "      " + p.green("+") + " " + field.path + ": " + value_text(*field.after, sensitive) + "\n";
+          fmt::format_to(to, "      {} {}: {}\n", p.green("+"), field.path, value_text(*field.after, sensitive));
         } else if (field.before) {
-          out += "      " + p.red("-") + " " + field.path + ": " + value_text(*field.before, sensitive) + "\n";
+          fmt::format_to(to, "      {} {}: {}\n", p.red("-"), field.path, value_text(*field.before, sensitive));
         }
       }
-      for (const std::string& blocker : blockers_of(change)) out += "      " + p.red("!") + " " + blocker + "\n";
-      if (change.restart) out += "      " + restart_note(*change.restart) + "\n";
+      for (const std::string& blocker : blockers_of(change)) fmt::format_to(to, "      {} {}\n", p.red("!"), blocker);
+      if (change.restart) fmt::format_to(to, "      {}\n", restart_note(*change.restart));
     }
   }
-  if (!trailer.empty()) out += "\n" + trailer;
+  if (!trailer.empty()) fmt::format_to(to, "\n{}", trailer);
   const std::vector<std::string> steps = handover_lines(plan);
   for (std::size_t index = 0; index < steps.size(); ++index) {
-    out += (index == 0 ? "\n" + p.bold(steps[index]) : "  " + steps[index]) + "\n";
+    if (index == 0) fmt::format_to(to, "\n{}\n", p.bold(steps[index]));
+    else fmt::format_to(to, "  {}\n", steps[index]);
   }
   const PlanSummary s = plan.summary();
-  out += "\n" + p.bold("Plan: " + summary_line(s) + ".") + "\n";
-  if (s.conflicts > 0) out += p.red(conflicts_line(s)) + ".\n";
-  if (const std::size_t kept = kept_count(plan); kept > 0) out += kept_text(kept) + ".\n";
-  if (plan.preflight_failed()) out += p.red(std::string(kPreflightRefusal) + ".") + "\n";
+  fmt::format_to(to, "\n{}\n", p.bold(fmt::format("Plan: {}.", summary_line(s))));
+  if (s.conflicts > 0) fmt::format_to(to, "{}.\n", p.red(conflicts_line(s)));
+  if (const std::size_t kept = kept_count(plan); kept > 0) fmt::format_to(to, "{}.\n", kept_text(kept));
+  if (plan.preflight_failed()) fmt::format_to(to, "{}\n", p.red(refusal));
   if (s.unreachable_clusters > 0) {
     const bool one = s.unreachable_clusters == 1;
-    out += std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") + " unreachable: " +
-           (one ? "its" : "their") + " changes are unknown and not part of this plan.\n";
+    fmt::format_to(to, "{} {} unreachable: {} changes are unknown and not part of this plan.\n", s.unreachable_clusters,
+                   one ? "cluster is" : "clusters are", one ? "its" : "their");
   }
   return out;
 }
@@ -312,46 +343,50 @@ std::string render_text(const Plan& plan, bool color) {
 std::string render_markdown(const Plan& plan) {
   const PlanSummary s = plan.summary();
   std::string trailer;  // after the clusters: the excluded ones, the dispatch orders
+  const auto trailer_to = std::back_inserter(trailer);
   for (const ExcludedCluster& e : plan.excluded) {
-    trailer += "\n#### cluster `" + e.cluster + "` (worker)\n\n" + excluded_text(e) + "\n";
+    fmt::format_to(trailer_to, "\n#### cluster `{}` (worker)\n\n{}\n", e.cluster, excluded_text(e));
   }
   if (const std::vector<std::string> lines = scope_lines(plan, manager_name(plan)); !lines.empty()) {
     trailer += "\n#### scope\n\n";
-    for (const std::string& line : lines) trailer += "- " + escape_cell(line) + "\n";
+    for (const std::string& line : lines) fmt::format_to(trailer_to, "- {}\n", escape_cell(line));
   }
   for (const DispatchOrder& order : plan.dispatch_orders) {
-    trailer += "\n#### " + order_heading(order) + "\n\n";
-    for (const std::string& line : order_lines(order)) trailer += "- " + escape_cell(line) + "\n";
+    fmt::format_to(trailer_to, "\n#### {}\n\n", order_heading(order));
+    for (const std::string& line : order_lines(order)) fmt::format_to(trailer_to, "- {}\n", escape_cell(line));
   }
   std::string preflight;
   if (!plan.preflight.empty()) {
-    preflight = "\n#### preflight: " + findings_count(plan.preflight) + "\n\n| Severity | Cluster | Missing | Fix |\n" +
-                "| --- | --- | --- | --- |\n";
+    const auto preflight_to = std::back_inserter(preflight);
+    fmt::format_to(preflight_to, "\n#### preflight: {}\n\n| Severity | Cluster | Missing | Fix |\n| --- | --- | --- | --- |\n",
+                   findings_count(plan.preflight));
     for (const Finding& f : plan.preflight) {
-      preflight += std::string("| ") + severity_name(f.severity) + " | `" + f.cluster + "` | " + escape_cell(f.missing) +
-                   " | " + escape_cell(f.fix) + " |\n";
+      fmt::format_to(preflight_to, "| {} | `{}` | {} | {} |\n", severity_name(f.severity), f.cluster,
+                     escape_cell(f.missing), escape_cell(f.fix));
     }
-    if (plan.preflight_failed()) preflight += "\n**" + std::string(kPreflightRefusal) + "**.\n";
+    if (plan.preflight_failed()) fmt::format_to(preflight_to, "\n**{}**.\n", kPreflightRefusal);
   }
   if (!plan.has_changes() && plan.complete()) {
-    return "### mkq plan: no changes\n" + preflight + "\n" + no_changes_text(plan) + "\n" + trailer;
+    return fmt::format("### mkq plan: no changes\n{}\n{}\n{}", preflight, no_changes_text(plan), trailer);
   }
-  std::string out = "### mkq plan: " + summary_line(s) + "\n" + preflight;
-  if (s.conflicts > 0) out += "\n**" + conflicts_line(s) + "**.\n";
-  if (const std::size_t kept = kept_count(plan); kept > 0) out += "\n" + kept_text(kept) + ".\n";
+  std::string out = fmt::format("### mkq plan: {}\n{}", summary_line(s), preflight);
+  const auto to = std::back_inserter(out);
+  if (s.conflicts > 0) fmt::format_to(to, "\n**{}**.\n", conflicts_line(s));
+  if (const std::size_t kept = kept_count(plan); kept > 0) fmt::format_to(to, "\n{}.\n", kept_text(kept));
   if (s.unreachable_clusters > 0) {
     const bool one = s.unreachable_clusters == 1;
-    out += "\n**" + std::to_string(s.unreachable_clusters) + (one ? " cluster is" : " clusters are") +
-           " unreachable**: " + (one ? "its" : "their") + " changes are unknown.\n";
+    fmt::format_to(to, "\n**{} {} unreachable**: {} changes are unknown.\n", s.unreachable_clusters,
+                   one ? "cluster is" : "clusters are", one ? "its" : "their");
   }
   const std::vector<std::string> steps = handover_lines(plan);
   for (std::size_t index = 0; index < steps.size(); ++index) {
-    out += index == 0 ? "\n" + steps[index] + "\n\n" : steps[index] + "\n";
+    if (index == 0) fmt::format_to(to, "\n{}\n\n", steps[index]);
+    else fmt::format_to(to, "{}\n", steps[index]);
   }
   for (const ClusterPlan& cluster : plan.clusters) {
-    out += "\n#### cluster `" + cluster.cluster + "` (" + role_name(cluster.role) + ")\n\n";
+    fmt::format_to(to, "\n#### cluster `{}` ({})\n\n", cluster.cluster, role_name(cluster.role));
     if (!cluster.reachable) {
-      out += "Unreachable: " + escape_cell(cluster.error) + "\n";
+      fmt::format_to(to, "Unreachable: {}\n", escape_cell(cluster.error));
       continue;
     }
     if (!has_real_changes(cluster)) {
@@ -364,26 +399,26 @@ std::string render_markdown(const Plan& plan) {
       if (change.action == Action::NoOp) continue;
       any_fields = any_fields || !change.fields.empty();
       std::string reason = reason_text(change);
-      for (const std::string& blocker : blockers_of(change)) reason += "; **" + blocker + "**";
-      out += std::string("| ") + symbol(change.action) + " " + action_name(change.action) + " | `" +
-             object_name(change) + "` | " + escape_cell(reason) + " |\n";
+      for (const std::string& blocker : blockers_of(change)) fmt::format_to(std::back_inserter(reason), "; **{}**", blocker);
+      fmt::format_to(to, "| {} {} | `{}` | {} |\n", symbol(change.action), action_name(change.action),
+                     object_name(change), escape_cell(reason));
     }
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp) continue;
-      if (!change.error.empty()) out += "\n`" + object_name(change) + "` cannot be applied: " + change.error + "\n";
-      if (change.restart) out += "\n`" + object_name(change) + "`: " + restart_note(*change.restart) + "\n";
+      if (!change.error.empty()) fmt::format_to(to, "\n`{}` cannot be applied: {}\n", object_name(change), change.error);
+      if (change.restart) fmt::format_to(to, "\n`{}`: {}\n", object_name(change), restart_note(*change.restart));
     }
     if (!any_fields) continue;
-    out += "\n<details><summary>field changes on " + cluster.cluster + "</summary>\n\n```diff\n";
+    fmt::format_to(to, "\n<details><summary>field changes on {}</summary>\n\n```diff\n", cluster.cluster);
     for (const Change& change : cluster.changes) {
       if (change.action == Action::NoOp || change.fields.empty()) continue;
-      out += std::string("# ") + symbol(change.action) + " " + object_name(change) + "\n";
+      fmt::format_to(to, "# {} {}\n", symbol(change.action), object_name(change));
       for (const FieldDiff& field : change.fields) {
         const bool sensitive = field.sensitive || change.sensitive;
-        if (field.before) out += "- " + field.path + ": " + value_text(*field.before, sensitive) + "\n";
+        if (field.before) fmt::format_to(to, "- {}: {}\n", field.path, value_text(*field.before, sensitive));
         if (field.after) {
-          out += "+ " + field.path + ": " + value_text(*field.after, sensitive) +
-                 (field.restores_default ? " (Kueue's default)" : "") + "\n";
+          fmt::format_to(to, "+ {}: {}{}\n", field.path, value_text(*field.after, sensitive),
+                         field.restores_default ? " (Kueue's default)" : "");
         }
       }
     }
@@ -551,11 +586,11 @@ base::Result<Plan> plan_from_json(const Json& json) {
   try {
     if (!json.is_object()) return fail("a saved plan is a JSON object");
     if (!json.contains("format_version") || json["format_version"] != kFormatVersion) {
-      return fail("unsupported plan format_version (this mkq reads version " + std::to_string(kFormatVersion) + ")");
+      return fail(fmt::format("unsupported plan format_version (this mkq reads version {})", kFormatVersion));
     }
     Plan plan;
     const std::string kind = json.at("kind").get<std::string>();
-    if (kind != "apply" && kind != "destroy") return fail("unknown plan kind \"" + kind + "\"");
+    if (kind != "apply" && kind != "destroy") return fail(fmt::format("unknown plan kind \"{}\"", kind));
     plan.kind = kind == "destroy" ? PlanKind::Destroy : PlanKind::Apply;
     plan.policy = json.value("policy", std::string());
     plan.policy_path = json.value("policy_path", std::string());
@@ -573,7 +608,7 @@ base::Result<Plan> plan_from_json(const Json& json) {
       ClusterPlan cluster;
       cluster.cluster = c.at("name").get<std::string>();
       const std::string role = c.at("role").get<std::string>();
-      if (role != "manager" && role != "worker") return fail("unknown cluster role \"" + role + "\"");
+      if (role != "manager" && role != "worker") return fail(fmt::format("unknown cluster role \"{}\"", role));
       cluster.role = role == "manager" ? kueue::ClusterRole::Manager : kueue::ClusterRole::Worker;
       cluster.reachable = c.at("reachable").get<bool>();
       cluster.error = c.value("error", std::string());
@@ -586,9 +621,11 @@ base::Result<Plan> plan_from_json(const Json& json) {
         change.ref.name = j.at("name").get<std::string>();
         const auto action = action_from(j.at("action").get<std::string>());
         if (j.at("address").get<std::string>() != change.ref.address()) {
-          return fail("address " + j.at("address").dump() + " does not name its object (" + change.ref.address() + ")");
+          return fail(fmt::format("address {} does not name its object ({})", j.at("address").dump(), change.ref.address()));
         }
-        if (!action) return fail("unknown action \"" + j.at("action").get<std::string>() + "\" for " + change.ref.address());
+        if (!action) {
+          return fail(fmt::format("unknown action \"{}\" for {}", j.at("action").get<std::string>(), change.ref.address()));
+        }
         change.action = *action;
         change.reason = Reason::Recorded;  // the words as shown: never derived again
         change.reason_args.text = j.value("reason", std::string());
@@ -617,7 +654,7 @@ base::Result<Plan> plan_from_json(const Json& json) {
         change.prior = j.value("prior", std::string());
         change.refusal = j.value("refusal", std::string());
         const std::optional<Step> step = step_from_name(j.value("step", std::string()));
-        if (!step) return fail("unknown step " + j["step"].dump() + " for " + change.ref.address());
+        if (!step) return fail(fmt::format("unknown step {} for {}", j["step"].dump(), change.ref.address()));
         change.step = *step;
         cluster.changes.push_back(std::move(change));
       }
@@ -651,17 +688,17 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
                                        const LiveState& live) {
   std::vector<std::string> out;
   if (saved.lineage != lineage) {
-    out.push_back("the plan was made for another state (lineage " + saved.lineage + ", now " + lineage + ")");
+    out.push_back(fmt::format("the plan was made for another state (lineage {}, now {})", saved.lineage, lineage));
   } else if (saved.state_serial != current_serial) {
-    out.push_back("the state changed since the plan (serial " + std::to_string(saved.state_serial) + " -> " +
-                  std::to_string(current_serial) + ")");
+    out.push_back(fmt::format("the state changed since the plan (serial {} -> {})", saved.state_serial, current_serial));
   }
   for (const ClusterPlan& cluster : saved.clusters) {
     if (!cluster.reachable) continue;  // nothing was planned there
     const ClusterLive* now = live.find(cluster.cluster);
     if (now == nullptr || !now->reachable) {
-      out.push_back("cluster " + cluster.cluster + ": cannot be read now, so the plan cannot be checked" +
-                    (now == nullptr || now->error.empty() ? std::string() : ": " + now->error));
+      const bool why = now != nullptr && !now->error.empty();
+      out.push_back(fmt::format("cluster {}: cannot be read now, so the plan cannot be checked{}{}", cluster.cluster,
+                                why ? ": " : "", why ? now->error : std::string()));
       continue;
     }
     for (const Change& change : cluster.changes) {
@@ -670,22 +707,22 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
       const auto found = now->objects.find(change.ref.address());
       const bool saw = !change.live_uid.empty() || !change.live_resource_version.empty();
       if (found == now->objects.end()) {
-        if (saw) out.push_back(change.ref.address() + ": deleted from the cluster since the plan");
+        if (saw) out.push_back(fmt::format("{}: deleted from the cluster since the plan", change.ref.address()));
         continue;
       }
       if (!saw) {
-        out.push_back(change.ref.address() + ": appeared on the cluster since the plan");
+        out.push_back(fmt::format("{}: appeared on the cluster since the plan", change.ref.address()));
         continue;
       }
       const Json& meta = found->second.contains("metadata") ? found->second["metadata"] : Json::object();
       const std::string uid = meta.value("uid", std::string());
       const std::string rv = meta.value("resourceVersion", std::string());
       if (uid != change.live_uid) {
-        out.push_back(change.ref.address() + ": replaced on the cluster since the plan (uid " + change.live_uid + " -> " + uid +
-                      ")");
+        out.push_back(fmt::format("{}: replaced on the cluster since the plan (uid {} -> {})", change.ref.address(),
+                                  change.live_uid, uid));
       } else if (rv != change.live_resource_version) {
-        out.push_back(change.ref.address() + ": changed on the cluster since the plan (resourceVersion " +
-                      change.live_resource_version + " -> " + rv + ")");
+        out.push_back(fmt::format("{}: changed on the cluster since the plan (resourceVersion {} -> {})",
+                                  change.ref.address(), change.live_resource_version, rv));
       }
     }
   }
@@ -695,14 +732,10 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
 std::string first_difference(const Plan& saved, const Plan& fresh) {
   if (!(saved.handover == fresh.handover)) {
     const auto words = [](const Handover& handover) {
-      std::string text = "leaving [";
-      for (std::size_t i = 0; i < handover.leaving.size(); ++i) text += (i ? ", " : "") + handover.leaving[i];
-      text += "], joining [";
-      for (std::size_t i = 0; i < handover.joining.size(); ++i) text += (i ? ", " : "") + handover.joining[i];
-      return text + "]";
+      return fmt::format("leaving [{}], joining [{}]", fmt::join(handover.leaving, ", "), fmt::join(handover.joining, ", "));
     };
-    return "the workers it hands over differ: the plan says " + words(saved.handover) + ", the policy now plans " +
-           words(fresh.handover);
+    return fmt::format("the workers it hands over differ: the plan says {}, the policy now plans {}", words(saved.handover),
+                       words(fresh.handover));
   }
   // What decides: everything of a change but its display text.
   const auto checked = [](const Change& change) {
@@ -720,22 +753,24 @@ std::string first_difference(const Plan& saved, const Plan& fresh) {
     for (const Change& change : cluster.changes) {
       seen.insert(change.ref.address());
       const auto it = now.find(change.ref.address());
-      if (it == now.end()) return change.ref.address() + ": not part of what the policy plans now";
+      if (it == now.end()) return fmt::format("{}: not part of what the policy plans now", change.ref.address());
       if (it->second->action != change.action) {
-        return change.ref.address() + ": the plan says " + action_name(change.action) + ", the policy now plans " +
-               action_name(it->second->action);
+        return fmt::format("{}: the plan says {}, the policy now plans {}", change.ref.address(), action_name(change.action),
+                           action_name(it->second->action));
       }
       const Json was = checked(change), is = checked(*it->second);
       if (was == is) continue;
       for (const auto& [key, value] : is.items()) {
-        if (was.value(key, Json()) != value) return change.ref.address() + ": its " + key + " differs from what the policy plans now";
+        if (was.value(key, Json()) != value) {
+          return fmt::format("{}: its {} differs from what the policy plans now", change.ref.address(), key);
+        }
       }
-      return change.ref.address() + ": differs from what the policy plans now";
+      return fmt::format("{}: differs from what the policy plans now", change.ref.address());
     }
   }
   for (const auto& [address, change] : now) {
     (void)change;
-    if (seen.count(address) == 0) return address + ": planned now, missing from the saved plan";
+    if (seen.count(address) == 0) return fmt::format("{}: planned now, missing from the saved plan", address);
   }
   return "";
 }

@@ -1,6 +1,8 @@
 // The one home of a plan's words for why: reason.h's values to text.
 #include "runtime/reconcile/reason.h"
 
+#include <fmt/format.h>
+
 #include "runtime/reconcile/plan.h"
 
 namespace mkq::reconcile {
@@ -50,7 +52,7 @@ const char* words(Reason reason) {
 std::string foreign_text(const std::vector<std::string>& foreign) {
   std::string text = foreign.empty() ? "" : foreign[0];
   if (foreign.size() == 2) text += " and " + foreign[1];
-  if (foreign.size() > 2) text += ", " + foreign[1] + " and " + std::to_string(foreign.size() - 2) + " more";
+  if (foreign.size() > 2) fmt::format_to(std::back_inserter(text), ", {} and {} more", foreign[1], foreign.size() - 2);
   return text + ", not managed by mkq";
 }
 

@@ -5,6 +5,8 @@
 #include <optional>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "base/time.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply_internal.h"
@@ -31,9 +33,9 @@ std::string quoted(const std::string& text) { return Json(text).dump(); }  // Go
 
 std::string format_duration(std::chrono::milliseconds duration) {
   const auto ms = duration.count();
-  if (ms % 60000 == 0) return std::to_string(ms / 60000) + "m";
-  if (ms % 1000 == 0) return std::to_string(ms / 1000) + "s";
-  return std::to_string(ms) + "ms";
+  if (ms % 60000 == 0) return fmt::format("{}m", ms / 60000);
+  if (ms % 1000 == 0) return fmt::format("{}s", ms / 1000);
+  return fmt::format("{}ms", ms);
 }
 
 }  // namespace
@@ -68,15 +70,16 @@ RolloutStatus rollout_status(const Json& deployment) {
   const std::int64_t replicas = integer_at(deployment, {"status", "replicas"}, 0);
   const std::int64_t available = integer_at(deployment, {"status", "availableReplicas"}, 0);
   const std::int64_t wanted = integer_at(deployment, {"spec", "replicas"}, -1);
-  const std::string waiting = "Waiting for deployment " + quoted(name) + " rollout to finish: ";
+  const std::string shown = quoted(name);
   if (wanted >= 0 && updated < wanted) {
-    out.message = waiting + std::to_string(updated) + " out of " + std::to_string(wanted) +
-                  " new replicas have been updated...";
+    out.message = fmt::format("Waiting for deployment {} rollout to finish: {} out of {} new replicas have been updated...",
+                              shown, updated, wanted);
   } else if (replicas > updated) {
-    out.message = waiting + std::to_string(replicas - updated) + " old replicas are pending termination...";
+    out.message = fmt::format("Waiting for deployment {} rollout to finish: {} old replicas are pending termination...",
+                              shown, replicas - updated);
   } else if (available < updated) {
-    out.message = waiting + std::to_string(available) + " of " + std::to_string(updated) +
-                  " updated replicas are available...";
+    out.message = fmt::format("Waiting for deployment {} rollout to finish: {} of {} updated replicas are available...",
+                              shown, available, updated);
   } else {
     out.done = true;
     out.message = "deployment " + quoted(name) + " successfully rolled out";
@@ -84,34 +87,42 @@ RolloutStatus rollout_status(const Json& deployment) {
   return out;
 }
 
-std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
-                               const std::string& name, const RolloutOptions& options) {
-  const std::string what = "deployment " + namespace_name + "/" + name;
-  const kube::Result<kube::ResourceType> type =
+base::Result<void> restart_deployment(kube::Client& client, const std::string& namespace_name,
+                                      const std::string& name, const RolloutOptions& options) {
+  const std::string what = fmt::format("deployment {}/{}", namespace_name, name);
+  // mkq's own words for a failure, the server's status and reason kept when it answered.
+  const auto failed = [](std::string message, base::Error cause = {}) {
+    cause.message = std::move(message);
+    return cause;
+  };
+  kube::Result<kube::ResourceType> type =
       client.resource_for(std::string(schema::kAppsApiVersion), std::string(schema::kDeploymentKind));
   if (!type) {
-    if (type.error().not_found())
-      return "the cluster does not serve apps/v1 Deployments, so " + what + " is not there";
-    return detail::describe(type.error());
+    if (type.error().not_found()) {
+      return failed(fmt::format("the cluster does not serve apps/v1 Deployments, so {} is not there", what),
+                    std::move(type.error()));
+    }
+    return std::move(type.error());
   }
-  const kube::Result<Json> current = client.get(type.value(), namespace_name, name);
+  kube::Result<Json> current = client.get(type.value(), namespace_name, name);
   if (!current) {
-    if (current.error().not_found()) return what + " not found";
-    return detail::describe(current.error());
+    if (current.error().not_found()) return failed(fmt::format("{} not found", what), std::move(current.error()));
+    return std::move(current.error());
   }
   const Json& spec = current.value().contains("spec") ? current.value()["spec"] : Json();
   if (spec.is_object() && spec.value("paused", false)) {
-    return "can't restart paused deployment (run rollout resume first)";
+    return failed("can't restart paused deployment (run rollout resume first)");
   }
 
   Json annotations = Json::object();
   annotations[std::string(schema::kRestartedAtAnnotation)] = base::format_rfc3339_local(options.clock->now());
   const Json patch = {{"spec", {{"template", {{"metadata", {{"annotations", annotations}}}}}}}};
-  const std::string path = "/apis/" + type.value().api_version() + "/namespaces/" + namespace_name + "/" +
-                           type.value().plural + "/" + name;
-  const kube::Result<Json> patched =
-      client.request("PATCH", path, &patch, "application/strategic-merge-patch+json");
-  if (!patched) return "cannot patch " + what + ": " + detail::describe(patched.error());
+  const std::string path =
+      fmt::format("/apis/{}/namespaces/{}/{}/{}", type.value().api_version(), namespace_name, type.value().plural, name);
+  kube::Result<Json> patched = client.request("PATCH", path, &patch, "application/strategic-merge-patch+json");
+  if (!patched) {
+    return failed(fmt::format("cannot patch {}: {}", what, detail::describe(patched.error())), std::move(patched.error()));
+  }
 
   const Clock::time_point deadline = Clock::now() + options.timeout;
   std::string last = "the rollout was not observed";
@@ -119,26 +130,27 @@ std::string restart_deployment(kube::Client& client, const std::string& namespac
   while (true) {
     if (seen) {
       const RolloutStatus status = rollout_status(*seen);
-      if (!status.error.empty()) return status.error;
-      if (status.done) return "";
+      if (!status.error.empty()) return failed(status.error);
+      if (status.done) return {};
       if (status.message != last && options.progress) options.progress(status.message);
       last = status.message;
     }
     const Clock::time_point now_steady = Clock::now();
     if (now_steady >= deadline) break;
     std::this_thread::sleep_for(std::min<Clock::duration>(options.poll_interval, deadline - now_steady));
-    const kube::Result<Json> live = client.get(type.value(), namespace_name, name);
+    kube::Result<Json> live = client.get(type.value(), namespace_name, name);
     if (live) {
       seen = live.value();
     } else if (live.error().not_found()) {
-      return what + " was deleted during its rollout";
+      return failed(fmt::format("{} was deleted during its rollout", what), std::move(live.error()));
     } else {
       seen.reset();
-      last = "cannot read " + what + ": " + detail::describe(live.error());
+      last = fmt::format("cannot read {}: {}", what, detail::describe(live.error()));
     }
   }
-  return "the rollout of " + what + " did not complete within " + format_duration(options.timeout) + ": " +
-         last;
+  return failed(fmt::format("the rollout of {} did not complete within {}: {}", what, format_duration(options.timeout),
+                            last),
+                base::Error(0, "Timeout", ""));
 }
 
 }  // namespace mkq::reconcile

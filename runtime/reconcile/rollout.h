@@ -38,10 +38,11 @@ struct RolloutOptions {
 };
 
 // Restarts Deployment NAMESPACE/NAME and waits until its rollout is complete.
-// Returns "" on success, else what failed: the kind not served, the
-// Deployment not found or paused, the patch refused, the rollout failed or
-// not complete within the timeout (with kubectl's last words).
-std::string restart_deployment(kube::Client& client, const std::string& namespace_name,
-                               const std::string& name, const RolloutOptions& options);
+// Fails with what failed: the kind not served, the Deployment not found or
+// paused, the patch refused, the rollout failed or not complete within the
+// timeout (with kubectl's last words). The server's status and reason stay
+// where one answered; the caller, who knows the cluster, sets the address.
+base::Result<void> restart_deployment(kube::Client& client, const std::string& namespace_name,
+                                      const std::string& name, const RolloutOptions& options);
 
 }  // namespace mkq::reconcile

@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include <fmt/format.h>
+
 namespace mkq::reconcile {
 
 StateWriter::StateWriter(state::StateStore& store, std::chrono::milliseconds interval)
@@ -65,15 +67,15 @@ void StateWriter::write_queue() {
   }
 }
 
-std::string StateWriter::flush() {
+base::Result<void> StateWriter::flush() {
   const std::lock_guard<std::mutex> lock(store_mutex_);
   write_queue();
-  if (failed_ == 0) return "";
-  std::string message = "the state could not record " + std::to_string(failed_) +
-                        (failed_ == 1 ? " change: " : " changes: ") + first_error_;
+  if (failed_ == 0) return {};
+  std::string message =
+      fmt::format("the state could not record {} {}: {}", failed_, failed_ == 1 ? "change" : "changes", first_error_);
   failed_ = 0;
   first_error_.clear();
-  return message;
+  return base::Error(0, state::kStateError, std::move(message));
 }
 
 base::Result<void> StateWriter::write_now(state::StateWrite write) {

@@ -38,10 +38,11 @@ class StateWriter {
   StateWriter& operator=(const StateWriter&) = delete;
 
   void add(state::StateWrite write);
-  // Writes the queue now. Returns the failures since the last call ("" none),
-  // the first one's object named: "the state could not record 3 changes:
-  // w1/Cohort/a: state /x/state.db: database or disk is full".
-  std::string flush();
+  // Writes the queue now. Fails (reason state::kStateError) when records
+  // failed since the last call, counting them and naming the first one's
+  // object: "the state could not record 3 changes: w1/Cohort/a: state
+  // /x/state.db: database or disk is full" (no address: it is about the run).
+  base::Result<void> flush();
   // Writes the queue and then `write` now, in the caller's thread, and
   // returns only once they are committed: for a record that must be durable
   // before the caller goes on (a credential intent, state.h). The store's

@@ -5,8 +5,12 @@
 #include <algorithm>
 #include <exception>
 #include <map>
+#include <iterator>
 #include <thread>
 
+#include <fmt/format.h>
+
+#include "base/style.h"
 #include "runtime/reconcile/active_condition.h"
 #include "runtime/reconcile/refresh.h"
 
@@ -100,7 +104,7 @@ StatusReport read_unguarded(const kueue::DesiredState& desired, const std::vecto
         const std::string kind = object.api_version + "/" + object.kind;
         if (std::find(read->unserved_kinds.begin(), read->unserved_kinds.end(), kind) !=
             read->unserved_kinds.end()) {
-          status.message = "the cluster does not serve " + kind;
+          status.message = fmt::format("the cluster does not serve {}", kind);
         }
       } else {
         const ActiveCondition condition = active_condition_of(found->second);
@@ -125,7 +129,7 @@ std::string one_line(const std::string& text) {
 }
 
 std::string object_name(const ObjectStatus& object) {
-  return object.namespace_name.empty() ? object.name : object.namespace_name + "/" + object.name;
+  return object.namespace_name.empty() ? object.name : fmt::format("{}/{}", object.namespace_name, object.name);
 }
 
 // Why an object is not Active, for the summary line.
@@ -135,15 +139,14 @@ std::string why_not(const ObjectStatus& object) {
     case ActiveState::False:
     case ActiveState::Unknown:
       if (!object.reason.empty() && !object.message.empty())
-        return object.reason + ": " + one_line(object.message);
+        return fmt::format("{}: {}", object.reason, one_line(object.message));
       if (!object.reason.empty()) return object.reason;
-      if (!object.message.empty())
-        return "Active=" + std::string(to_string(object.state)) + ": " + one_line(object.message);
-      return "Active=" + std::string(to_string(object.state));
+      if (!object.message.empty()) return fmt::format("Active={}: {}", to_string(object.state), one_line(object.message));
+      return fmt::format("Active={}", to_string(object.state));
     case ActiveState::Missing:
       return "no Active condition yet";
     case ActiveState::NotFound:
-      return object.message.empty() ? "not found" : "not found: " + one_line(object.message);
+      return object.message.empty() ? "not found" : fmt::format("not found: {}", one_line(object.message));
     case ActiveState::Unreadable:
       break;
   }
@@ -198,7 +201,7 @@ StatusReport read_status(const kueue::DesiredState& desired, const std::vector<T
     StatusReport report;
     for (const kueue::ClusterObjects& cluster : watched_objects(desired).clusters) {
       report.clusters.push_back(
-          unreadable(cluster, std::string("reading the cluster failed: ") + error.what()));
+          unreadable(cluster, fmt::format("reading the cluster failed: {}", error.what())));
     }
     return report;
   }
@@ -222,23 +225,23 @@ StatusReport wait_for_status(const kueue::DesiredState& desired, const std::vect
 
 std::string status_summary(const StatusReport& report) {
   const std::size_t active = report.active(), total = report.total();
-  std::string line = std::to_string(active) + " of " + std::to_string(total) + " objects Active";
+  std::string line = fmt::format("{} of {} objects Active", active, total);
   std::string not_active, not_read;
   for (const ClusterStatus& cluster : report.clusters) {
     if (!cluster.reachable) {
-      if (!not_read.empty()) not_read += ", ";
-      not_read += cluster.cluster + " (" + one_line(cluster.error) + ")";
+      fmt::format_to(std::back_inserter(not_read), "{}{} ({})", not_read.empty() ? "" : ", ", cluster.cluster,
+                     one_line(cluster.error));
       continue;
     }
     for (const ObjectStatus& object : cluster.objects) {
       if (object.active()) continue;
-      if (!not_active.empty()) not_active += ", ";
-      not_active += object.address + " (" + why_not(object) + ")";
+      fmt::format_to(std::back_inserter(not_active), "{}{} ({})", not_active.empty() ? "" : ", ", object.address,
+                     why_not(object));
     }
   }
   if (not_active.empty() && not_read.empty()) return line + ".";
-  if (!not_active.empty()) line += "; not Active: " + not_active;
-  if (!not_read.empty()) line += "; cannot read: " + not_read;
+  if (!not_active.empty()) fmt::format_to(std::back_inserter(line), "; not Active: {}", not_active);
+  if (!not_read.empty()) fmt::format_to(std::back_inserter(line), "; cannot read: {}", not_read);
   return line;
 }
 
@@ -246,8 +249,9 @@ std::vector<std::string> credential_warnings(const StatusReport& report) {
   std::vector<std::string> out;
   for (const LiveCredentials& worker : report.credentials) {
     if (!worker.error.empty() || worker.live <= 1) continue;
-    out.push_back(worker.worker + " has " + std::to_string(worker.live) + " live tokens of serviceaccount " +
-                  worker.account + ": a previous token still works; `mkq apply` revokes it");
+    out.push_back(fmt::format("{} has {} live tokens of serviceaccount {}: a previous token still works; `mkq apply` "
+                              "revokes it",
+                              worker.worker, worker.live, worker.account));
   }
   return out;
 }
@@ -255,44 +259,46 @@ std::vector<std::string> credential_warnings(const StatusReport& report) {
 namespace {
 
 std::string live_cell(const LiveCredentials& worker) {
-  if (!worker.error.empty()) return "unknown (" + one_line(worker.error) + ")";
-  if (worker.live > 1) return std::to_string(worker.live) + " (a previous token still works)";
-  return std::to_string(worker.live);
+  if (!worker.error.empty()) return fmt::format("unknown ({})", one_line(worker.error));
+  if (worker.live > 1) return fmt::format("{} (a previous token still works)", worker.live);
+  return fmt::format("{}", worker.live);
 }
 
 // The rows of a table, indented, columns padded to their widest cell, two
-// spaces apart. `paint` (optional) wraps a cell in colour codes after its
-// width is counted, so colour never shifts a column.
-std::string table(const std::vector<std::vector<std::string>>& rows,
-                  const std::function<std::string(std::size_t row, std::size_t column, const std::string& cell)>&
-                      paint = {}) {
+// spaces apart, appended to `out`. `style` (optional) gives a cell its style
+// when `color` is on; the padding stays outside the escapes, so colour never
+// shifts a column.
+void append_table(std::string& out, const std::vector<std::vector<std::string>>& rows, bool color = false,
+                  const std::function<base::TextStyle(std::size_t row, std::size_t column)>& style = {}) {
   std::vector<std::size_t> widths(rows.front().size(), 0);
   for (const auto& row : rows) {
     for (std::size_t column = 0; column < row.size(); ++column)
       widths[column] = std::max(widths[column], row[column].size());
   }
-  std::string out;
+  const auto to = std::back_inserter(out);
   for (std::size_t index = 0; index < rows.size(); ++index) {
     const auto& row = rows[index];
-    std::string line = "  ";
+    const std::size_t line_start = out.size();
+    out += "  ";
     for (std::size_t column = 0; column < row.size(); ++column) {
-      line += paint ? paint(index, column, row[column]) : row[column];
-      if (column + 1 < row.size()) line += std::string(widths[column] - row[column].size() + 2, ' ');
+      const base::TextStyle cell_style = style ? style(index, column) : base::TextStyle{};
+      fmt::format_to(to, "{}", base::styled(row[column], cell_style, color));
+      if (column + 1 < row.size()) out.append(widths[column] - row[column].size() + 2, ' ');
     }
-    while (!line.empty() && line.back() == ' ') line.pop_back();
-    out += line + "\n";
+    while (out.size() > line_start && out.back() == ' ') out.pop_back();
+    out += '\n';
   }
-  return out;
 }
 
 }  // namespace
 
 std::string render_status_text(const StatusReport& report, bool color) {
   std::string out;
+  const auto to = std::back_inserter(out);
   for (const ClusterStatus& cluster : report.clusters) {
-    out += cluster.cluster + " (" + role_name(cluster.role) + ")\n";
+    fmt::format_to(to, "{} ({})\n", cluster.cluster, role_name(cluster.role));
     if (!cluster.reachable) {
-      out += "  cannot be read: " + one_line(cluster.error) + "\n\n";
+      fmt::format_to(to, "  cannot be read: {}\n\n", one_line(cluster.error));
       continue;
     }
     if (cluster.objects.empty()) {
@@ -304,9 +310,9 @@ std::string render_status_text(const StatusReport& report, bool color) {
       rows.push_back({object.kind, one_line(object_name(object)), to_string(object.state),
                       one_line(object.reason), one_line(object.message)});
     }
-    out += table(rows, [&](std::size_t index, std::size_t column, const std::string& cell) {
-      if (!color || index == 0 || column != 2) return cell;
-      return std::string(cluster.objects[index - 1].active() ? "\x1b[32m" : "\x1b[31m") + cell + "\x1b[0m";
+    append_table(out, rows, color, [&](std::size_t index, std::size_t column) {
+      if (index == 0 || column != 2) return base::TextStyle{};
+      return cluster.objects[index - 1].active() ? base::kGreen : base::kRed;
     });
     out += "\n";
   }
@@ -315,9 +321,11 @@ std::string render_status_text(const StatusReport& report, bool color) {
     for (const LiveCredentials& worker : report.credentials) {
       rows.push_back({worker.worker, worker.account, live_cell(worker)});
     }
-    out += "Credentials (tokens of mkq's live on each worker)\n" + table(rows) + "\n";
+    out += "Credentials (tokens of mkq's live on each worker)\n";
+    append_table(out, rows);
+    out += '\n';
   }
-  out += status_summary(report) + "\n";
+  fmt::format_to(to, "{}\n", status_summary(report));
   return out;
 }
 

@@ -4,6 +4,8 @@
 #include <mutex>
 #include <thread>
 
+#include <fmt/format.h>
+
 #include "base/host.h"
 #include "base/time.h"
 #include "runtime/kube/lease.h"
@@ -22,7 +24,7 @@ constexpr const char* kPid = "mkq.dev/lock-pid";
 constexpr const char* kSince = "mkq.dev/lock-since";
 
 std::string identity_of(const LockHolder& holder) {
-  return holder.user + "@" + holder.host + " (pid " + std::to_string(holder.pid) + ")";
+  return fmt::format("{}@{} (pid {})", holder.user, holder.host, holder.pid);
 }
 
 kube::LeaseOptions lease_options(const ClusterAddress& address, const ClusterStateOptions& options,

@@ -11,6 +11,8 @@
 #include <cctype>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "base/encoding.h"
 #include "runtime/state/store_impl.h"
 
@@ -275,9 +277,9 @@ kube::Result<std::optional<StateSnapshot>> ClusterState::read() {
     } catch (const std::exception&) {
       return damaged(address_, "its index has no serial or size");
     }
-    if (size == 0 || size > kMaxDatabaseBytes) return damaged(address_, "its index gives a size of " + std::to_string(size));
+    if (size == 0 || size > kMaxDatabaseBytes) return damaged(address_, fmt::format("its index gives a size of {}", size));
     std::optional<std::string> database = inflate_to(compressed.value(), size);
-    if (!database) return damaged(address_, "its chunks do not inflate to the " + std::to_string(size) + " bytes its index gives");
+    if (!database) return damaged(address_, fmt::format("its chunks do not inflate to the {} bytes its index gives", size));
     if (sha256_hex(*database) != annotation(object, kChecksum)) {
       return damaged(address_, "its checksum does not match its chunks (sha256 " + sha256_hex(*database) +
                                    ", the index says " + annotation(object, kChecksum) + ")");
@@ -309,7 +311,7 @@ kube::Result<void> ClusterState::write(const StateSnapshot& snapshot) {
   const std::string write_id = detail::random_uuid().substr(0, 8);
   std::vector<std::string> chunks;
   for (std::size_t offset = 0, n = 0; offset < compressed->size() || n == 0; offset += options_.chunk_bytes, ++n) {
-    const std::string name = address_.name + "-" + write_id + "-" + std::to_string(n);
+    const std::string name = fmt::format("{}-{}-{}", address_.name, write_id, n);
     Json labels = labels_for(address_);
     labels[kChunkOf] = address_.name;
     const Json chunk{{"apiVersion", "v1"},

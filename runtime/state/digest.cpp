@@ -6,6 +6,8 @@
 #include <array>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "base/encoding.h"
 #include "base/time.h"
 #include "runtime/state/state.h"
@@ -40,7 +42,7 @@ std::string LockHolder::describe() const {
   out += " by ";
   if (!user.empty()) out += user + "@";
   out += host.empty() ? std::string("an unknown host") : host;
-  if (pid != 0) out += " (pid " + std::to_string(pid) + ")";
+  if (pid != 0) fmt::format_to(std::back_inserter(out), " (pid {})", pid);
   if (!since.empty()) out += " since " + since;
   return out;
 }

@@ -22,6 +22,8 @@
 #include <set>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "base/host.h"
 #include "runtime/state/schema.h"
 #include "runtime/state/state.h"
@@ -32,6 +34,10 @@ namespace mkq::state {
 namespace {
 
 constexpr int kBusyTimeoutMs = 5000;
+
+std::string newer_schema(std::int64_t version, int latest) {
+  return fmt::format("schema version {} is newer than this mkq understands ({}); use a newer mkq", version, latest);
+}
 
 // Runs every migration newer than the file's version in one transaction, then
 // records the lineage of a new file. Another process may have migrated between
@@ -44,18 +50,17 @@ base::Result<void> migrate(detail::StoreData& impl) {
   if (!current) return db.error();
   const int latest = latest_schema_version();
   if (*current > latest) {
-    return db.error("schema version " + std::to_string(*current) + " is newer than this mkq understands (" +
-                    std::to_string(latest) + "); use a newer mkq");
+    return db.error(newer_schema(*current, latest));
   }
   for (const Migration& migration : migrations()) {
     if (migration.version <= *current) continue;
     if (!db.exec(migration.sql)) {
-      return db.error("migration to schema version " + std::to_string(migration.version) +
-                      " failed: " + sqlite3_errmsg(db.handle()));
+      return db.error(fmt::format("migration to schema version {} failed: {}", migration.version,
+                                  sqlite3_errmsg(db.handle())));
     }
   }
-  const std::string pragmas = "PRAGMA user_version = " + std::to_string(latest) +
-                              "; PRAGMA application_id = " + std::to_string(kApplicationId) + ";";
+  const std::string pragmas =
+      fmt::format("PRAGMA user_version = {}; PRAGMA application_id = {};", latest, kApplicationId);
   if (!db.exec(pragmas.c_str())) return db.error();
   const std::string lineage = detail::random_uuid();
   if (lineage.empty()) return db.error("cannot generate a lineage: the random number generator failed");
@@ -77,8 +82,7 @@ base::Result<std::int64_t> header_version(Database& db, bool make_file) {
   }
   const int latest = latest_schema_version();
   if (*version > latest) {
-    return db.error("schema version " + std::to_string(*version) + " is newer than this mkq understands (" +
-                    std::to_string(latest) + "); use a newer mkq");
+    return db.error(newer_schema(*version, latest));
   }
   if (*version == 0) {
     const std::optional<std::int64_t> tables = db.query_integer("SELECT count(*) FROM sqlite_master");
@@ -455,7 +459,7 @@ base::Result<void> insert_outcome(Database& db, std::int64_t run_id, const Objec
       .bind(4, outcome.result)
       .bind(5, outcome.message);
   if (insert.run()) return {};
-  return insert.code() == SQLITE_CONSTRAINT ? db.error("no run " + std::to_string(run_id)) : db.error();
+  return insert.code() == SQLITE_CONSTRAINT ? db.error(fmt::format("no run {}", run_id)) : db.error();
 }
 
 // Anchor names are DNS subdomain names: a newline never occurs in one.
@@ -619,7 +623,7 @@ base::Result<void> StateStore::finish_run(std::int64_t run_id, const std::string
                    "serial_after = (SELECT serial FROM meta WHERE id = 1) WHERE id = ?3");
   update.bind(1, detail::now_rfc3339(*impl_)).bind(2, result).bind(3, run_id);
   if (!tx.begun() || !update.run()) return db.error();
-  if (sqlite3_changes(db.handle()) == 0) return db.error("no run " + std::to_string(run_id));
+  if (sqlite3_changes(db.handle()) == 0) return db.error(fmt::format("no run {}", run_id));
   if (!tx.commit()) return db.error();
   return {};
 }

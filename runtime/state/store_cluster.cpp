@@ -16,6 +16,8 @@
 #include <cstdio>
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "base/host.h"
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
@@ -185,9 +187,9 @@ base::Result<std::unique_ptr<StateStore>> StateStore::open_in_cluster(std::uniqu
     if (!serial) return serial.error();
     if (store.value()->lineage() != read.value()->lineage || *serial != read.value()->serial) {
       return base::Error(0, kStateError,
-                         "state " + uri + " is damaged: its index gives lineage " + read.value()->lineage +
-                             " and serial " + std::to_string(read.value()->serial) + ", its database " +
-                             store.value()->lineage() + " and " + std::to_string(*serial) + "; nothing was changed");
+                         fmt::format("state {} is damaged: its index gives lineage {} and serial {}, its database {} "
+                                     "and {}; nothing was changed",
+                                     uri, read.value()->lineage, read.value()->serial, store.value()->lineage(), *serial));
     }
   }
   Impl& impl = *store.value()->impl_;

@@ -6,6 +6,8 @@
 
 #include <system_error>
 
+#include <fmt/format.h>
+
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 
@@ -19,19 +21,18 @@ kube::Error refused(const std::string& message) { return kube::Error{409, "Confl
 
 // What a state is, for messages: "lineage L, serial S".
 std::string which(const std::string& lineage, std::int64_t serial) {
-  return "lineage " + lineage + ", serial " + std::to_string(serial);
+  return fmt::format("lineage {}, serial {}", lineage, serial);
 }
 
 // Why `theirs` must not be replaced by `ours` without force; "" when it may.
 std::string would_lose(const std::string& theirs_name, const std::string& theirs_lineage, std::int64_t theirs_serial,
                        const std::string& ours_name, const std::string& ours_lineage, std::int64_t ours_serial) {
   if (theirs_lineage != ours_lineage) {
-    return theirs_name + " is another state (" + which(theirs_lineage, theirs_serial) + ") than " + ours_name + " (" +
-           which(ours_lineage, ours_serial) + ")";
+    return fmt::format("{} is another state ({}) than {} ({})", theirs_name, which(theirs_lineage, theirs_serial),
+                       ours_name, which(ours_lineage, ours_serial));
   }
   if (theirs_serial > ours_serial) {
-    return theirs_name + " is newer (serial " + std::to_string(theirs_serial) + ") than " + ours_name + " (serial " +
-           std::to_string(ours_serial) + ")";
+    return fmt::format("{} is newer (serial {}) than {} (serial {})", theirs_name, theirs_serial, ours_name, ours_serial);
   }
   return "";
 }

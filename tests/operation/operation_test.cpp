@@ -174,7 +174,7 @@ TEST_CASE("a saved plan is applied as saved, and refused once stale or tampered 
       }
     }
     REQUIRE(edited);
-    REQUIRE(operation::write_saved_plan(*read, file).empty());
+    REQUIRE(operation::write_saved_plan(*read, file).ok());
     const operation::ApplyResult result = operation::apply_saved_plan(saved, fleet.resolver, fleet.ui);
     CHECK(result.stop == Stop::PlanDiffers);
     CHECK(contains(fleet.ui.errors, "m/ClusterQueue/cq: its desired differs from what the policy plans now"));
@@ -269,7 +269,7 @@ TEST_CASE("the saved plan keeps every change's directives, documents and what re
   plan.handover.joining = {"w3"};
   plan.handover.leaving = {"w1"};
   const std::string file = (fleet.dir / "saved.plan").string();
-  REQUIRE(operation::write_saved_plan(plan, file).empty());
+  REQUIRE(operation::write_saved_plan(plan, file).ok());
   const mkq::base::Result<reconcile::Plan> back = operation::read_saved_plan(file);
   INFO((back ? std::string() : back.error().message));
   REQUIRE(back.ok());

@@ -74,7 +74,7 @@ TEST_CASE("an interrupted apply starts nothing new and finishes what is in fligh
   const ObjectResult* mkc = result_for(report, "manager/MultiKueueCluster/w1");
   REQUIRE(mkc != nullptr);
   CHECK(mkc->outcome == Outcome::NotStarted);
-  CHECK(mkc->message == "not started: interrupted");
+  CHECK(mkc->error.message == "not started: interrupted");
   CHECK(manager.calls().empty());
 
   REQUIRE(report.clusters.size() == 2);
@@ -147,7 +147,7 @@ TEST_CASE("a dependent of a change not started is not started either, not skippe
   CHECK(result_for(report, "w1/ResourceFlavor/default")->outcome == Outcome::Done);
   CHECK(result_for(report, "w1/ClusterQueue/cq")->outcome == Outcome::NotStarted);
   CHECK(result_for(report, "w1/LocalQueue/team/lq")->outcome == Outcome::NotStarted);
-  CHECK(result_for(report, "w1/LocalQueue/team/lq")->message == "not started: interrupted");
+  CHECK(result_for(report, "w1/LocalQueue/team/lq")->error.message == "not started: interrupted");
 }
 
 TEST_CASE("a token set after the last change leaves a complete apply complete", "[reconcile][apply][cancel]") {
@@ -201,7 +201,7 @@ TEST_CASE("an interrupt stops --wait at once and reports what was not Active", "
   CHECK(report.result() == RunResult::Interrupted);
   CHECK(report.failed == 0);  // every change was done
   CHECK(report.waited == 1);
-  CHECK(report.wait_failures ==
+  CHECK(rendered(report.wait_failures) ==
         std::vector<std::string>{"manager/ClusterQueue/cq: no Active condition yet (interrupted while waiting)"});
 }
 
@@ -222,7 +222,7 @@ TEST_CASE("verify_plan --wait stops at once when interrupted", "[reconcile][appl
   const ApplyReport report = verify_plan(plan, targets, options);
   CHECK(std::chrono::steady_clock::now() - started < 900ms);
   CHECK(report.interrupted);
-  CHECK(report.wait_failures == std::vector<std::string>{"manager/ClusterQueue/cq: not read: interrupted"});
+  CHECK(rendered(report.wait_failures) == std::vector<std::string>{"manager/ClusterQueue/cq: not read: interrupted"});
   CHECK(manager.calls().empty());
 }
 

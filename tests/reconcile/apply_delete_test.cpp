@@ -95,7 +95,9 @@ TEST_CASE("apply refuses to replace an object recreated by someone else", "[reco
 
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   REQUIRE(report.failed == 1);
-  CHECK(report.results[0].message.rfind("cannot delete for the replace: Precondition failed", 0) == 0);
+  CHECK(report.results[0].error.message.rfind("cannot delete for the replace: Precondition failed", 0) == 0);
+  CHECK(report.results[0].error.address == "w1/LocalQueue/team/lq");
+  CHECK(report.results[0].error.status != 0);  // the server's refusal, reworded
   CHECK((*fake.object(kKueue, "LocalQueue", "team", "lq"))["spec"]["clusterQueue"] == "old");
 }
 
@@ -127,7 +129,9 @@ TEST_CASE("apply waits for a deletion's finalizers", "[reconcile][apply][delete]
     options.deletion_timeout = 80ms;
     const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, options);
     REQUIRE(report.failed == 1);
-    CHECK(report.results[0].message == "still present after 80ms: finalizers [test.mkq.dev/hold]");
+    CHECK(report.results[0].error.message == "still present after 80ms: finalizers [test.mkq.dev/hold]");
+    CHECK(base::render(report.results[0].error) ==
+          "w1/ClusterQueue/cq: still present after 80ms: finalizers [test.mkq.dev/hold]");
     // Still in the inventory: the next plan deletes it again.
     CHECK(state.store->find("w1/ClusterQueue/cq").value());
   }

@@ -25,7 +25,12 @@ TEST_CASE("apply reports a conflict with another manager, and takes over with fo
   SECTION("without --force-conflicts") {
     const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, options);
     REQUIRE(report.failed == 1);
-    const std::string& message = report.results[0].message;
+    const base::Error& error = report.results[0].error;
+    // The error names its object and keeps the server's answer (base/result.h).
+    CHECK(error.address == "w1/ClusterQueue/cq");
+    CHECK(error.conflict());
+    CHECK(base::render(error).rfind("w1/ClusterQueue/cq: conflict: ", 0) == 0);
+    const std::string& message = error.message;
     CHECK(message.rfind("conflict: ", 0) == 0);
     CHECK(message.find("conflict with \"kubectl-edit\": .spec.cohort") != std::string::npos);
     CHECK(message.find("--force-conflicts") != std::string::npos);
@@ -60,9 +65,9 @@ TEST_CASE("apply goes on with the other clusters when one cannot be reached", "[
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   CHECK(report.failed == 3);
   CHECK(result_for(report, "w1/ClusterQueue/cq")->ok());
-  CHECK(result_for(report, "w2/Namespace/team")->message == "w2: cannot load the kubeconfig context");
-  CHECK(result_for(report, "w2/ClusterQueue/cq")->message == "w2: cannot load the kubeconfig context");
-  CHECK(result_for(report, "w3/ClusterQueue/cq")->message == "w3: connection refused");
+  CHECK(result_for(report, "w2/Namespace/team")->error.message == "w2: cannot load the kubeconfig context");
+  CHECK(result_for(report, "w2/ClusterQueue/cq")->error.message == "w2: cannot load the kubeconfig context");
+  CHECK(result_for(report, "w3/ClusterQueue/cq")->error.message == "w3: connection refused");
   CHECK(reachable.size() == 2);
   CHECK(down.calls().empty());
 
@@ -84,9 +89,14 @@ TEST_CASE("apply stops trying a cluster whose connection fails mid-way", "[recon
   const std::vector<Target> targets{target_of("w1", kWorker, &fake)};
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   REQUIRE(report.failed == 2);
-  CHECK(report.results[0].message == "connection refused: https://fake.invalid cannot be reached");
-  CHECK(report.results[1].message ==
+  CHECK(report.results[0].error.message == "connection refused: https://fake.invalid cannot be reached");
+  CHECK(report.results[1].error.message ==
         "not attempted: the cluster is unreachable (connection refused: https://fake.invalid cannot be reached)");
+  // Each failure is about its own object, and says no server answered.
+  CHECK(report.results[0].error.address == "w1/Namespace/team");
+  CHECK(report.results[1].error.address == "w1/ClusterQueue/cq");
+  CHECK(report.results[0].error.transport());
+  CHECK(report.results[1].error.reason == "ConnectionFailed");
 }
 
 TEST_CASE("apply skips what depends on a failed object", "[reconcile][apply]") {
@@ -111,10 +121,10 @@ TEST_CASE("apply skips what depends on a failed object", "[reconcile][apply]") {
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
 
   CHECK(report.failed == 3);
-  CHECK(result_for(report, "w1/Namespace/team")->message == "namespaces \"team\" is forbidden");
-  CHECK(result_for(report, "w1/RoleBinding/team/rb")->message ==
+  CHECK(result_for(report, "w1/Namespace/team")->error.message == "namespaces \"team\" is forbidden");
+  CHECK(result_for(report, "w1/RoleBinding/team/rb")->error.message ==
         "skipped: depends on w1/Namespace/team, which failed");
-  CHECK(result_for(report, "w1/LocalQueue/team/lq")->message ==
+  CHECK(result_for(report, "w1/LocalQueue/team/lq")->error.message ==
         "skipped: depends on w1/Namespace/team, which failed");
   CHECK(result_for(report, "w1/ClusterQueue/cq")->ok());
   CHECK(result_for(report, "w1/ConfigMap/other/cm")->ok());
@@ -151,8 +161,8 @@ TEST_CASE("apply skips transitively and names the object that failed", "[reconci
   const std::vector<Target> targets{target_of("w1", kWorker, &fake)};
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   CHECK(report.failed == 3);
-  CHECK(result_for(report, "w1/ClusterQueue/cq")->message == "skipped: depends on w1/ResourceFlavor/gpu, which failed");
-  CHECK(result_for(report, "w1/LocalQueue/team/lq")->message ==
+  CHECK(result_for(report, "w1/ClusterQueue/cq")->error.message == "skipped: depends on w1/ResourceFlavor/gpu, which failed");
+  CHECK(result_for(report, "w1/LocalQueue/team/lq")->error.message ==
         "skipped: depends on w1/ResourceFlavor/gpu, which failed");
 }
 
@@ -165,7 +175,7 @@ TEST_CASE("apply names a kind the cluster does not serve", "[reconcile][apply]")
   const std::vector<Target> targets{target_of("w1", kWorker, &fake)};
   const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, nullptr, fast_options());
   REQUIRE(report.failed == 1);
-  CHECK(report.results[0].message ==
+  CHECK(report.results[0].error.message ==
         "kueue.x-k8s.io/v1beta2 ClusterQueue is not served by the cluster (is Kueue installed?)");
 }
 
@@ -230,7 +240,7 @@ TEST_CASE("apply asks the credential provider for a credential Secret, after the
   CHECK(base::base64_decode(encoded) == std::optional<std::string>(
                                            "apiVersion: v1\nusers: [{user: {token: s3cr3t-t0ken}}]\n"));
   // The value is never in a result, event or the state.
-  for (const ObjectResult& result : report.results) CHECK(result.message.find("s3cr3t") == std::string::npos);
+  for (const ObjectResult& result : report.results) CHECK(base::render(result.error).find("s3cr3t") == std::string::npos);
   for (const ProgressEvent& event : log.events()) CHECK(event.message.find("s3cr3t") == std::string::npos);
   const auto entry = state.store->find("manager/Secret/kueue-system/w1-kubeconfig").value();
   REQUIRE(entry);
@@ -250,7 +260,7 @@ TEST_CASE("apply fails a credential change the provider cannot issue", "[reconci
     plan.clusters.push_back(cluster_plan("manager", kManager, {change}));
     const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, &provider, fast_options());
     REQUIRE(report.failed == 1);
-    CHECK(report.results[0].message == "worker w1 is unreachable: no token can be issued");
+    CHECK(report.results[0].error.message == "worker w1 is unreachable: no token can be issued");
     CHECK(provider.issued == 0);
   }
   SECTION("at apply time") {
@@ -258,7 +268,7 @@ TEST_CASE("apply fails a credential change the provider cannot issue", "[reconci
     plan.clusters.push_back(cluster_plan("manager", kManager, {credential_change()}));
     const ApplyReport report = apply_plan(plan, targets, *state.store, state.run_id, &provider, fast_options());
     REQUIRE(report.failed == 1);
-    CHECK(report.results[0].message == "cannot issue the credential: the TokenRequest was refused");
+    CHECK(report.results[0].error.message == "cannot issue the credential: the TokenRequest was refused");
     CHECK(provider.issued == 1);
   }
   CHECK(manager.calls().empty());

@@ -138,7 +138,7 @@ TEST_CASE("apply gives a failed worker's MultiKueueCluster to the manager all th
   const ObjectResult* cq = result_for(report, "w1/ClusterQueue/cq");
   REQUIRE(cq != nullptr);
   CHECK_FALSE(cq->ok());
-  CHECK(cq->message == "boom");
+  CHECK(cq->error.message == "boom");
   const ObjectResult* mkc = result_for(report, "manager/MultiKueueCluster/w1");
   REQUIRE(mkc != nullptr);
   CHECK(mkc->ok());

@@ -78,7 +78,7 @@ TEST_CASE("apply report: done, failed and skipped per cluster, every cluster lis
   const ObjectResult* skipped = result_for(report, "manager/LocalQueue/team/lq");
   REQUIRE(skipped != nullptr);
   CHECK(skipped->outcome == Outcome::Skipped);
-  CHECK(skipped->message == "skipped: depends on manager/ClusterQueue/broken, which failed");
+  CHECK(skipped->error.message == "skipped: depends on manager/ClusterQueue/broken, which failed");
 }
 
 TEST_CASE("apply report: an unreachable cluster fails the run even when every change succeeded",
@@ -200,7 +200,7 @@ TEST_CASE("verify_plan --wait checks every Kueue object of a plan without change
   const ApplyReport report = verify_plan(plan, targets, options);
 
   CHECK(report.waited == 3);
-  CHECK(report.wait_failures ==
+  CHECK(rendered(report.wait_failures) ==
         std::vector<std::string>{"manager/ClusterQueue/cq: Active=False (FlavorNotFound): Can't admit new workloads: "
                                  "references missing ResourceFlavor(s): default"});
   CHECK_FALSE(report.success());
@@ -220,7 +220,7 @@ TEST_CASE("verify_plan --wait checks every Kueue object of a plan without change
 
 TEST_CASE("apply report: a state that cannot be written is a failure of the whole run", "[reconcile][apply][outcome]") {
   ApplyReport report;
-  report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, "the state could not record 1 change"});
+  report.results.push_back(ObjectResult{{}, Action::NoOp, Outcome::Failed, base::Error(0, "StateError", "the state could not record 1 change")});
   report.failed = 1;
   CHECK_FALSE(report.success());
   CHECK(report.result() == RunResult::Failed);

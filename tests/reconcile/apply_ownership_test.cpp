@@ -118,7 +118,7 @@ TEST_CASE("apply does not release an object changed since the plan", "[reconcile
   const reconcile::ApplyReport report =
       reconcile::apply_plan(release, world.targets(), *state.store, state.run_id, nullptr, fast_options());
   CHECK(report.failed == 2);  // the release, and the restart of Kueue that follows it (skipped)
-  CHECK(result_for(report, kConfig)->message == "changed on the cluster since the plan; run `mkq plan` again");
+  CHECK(result_for(report, kConfig)->error.message == "changed on the cluster since the plan; run `mkq plan` again");
   CHECK(result_for(report, "manager/Deployment/kueue-system/kueue-controller-manager")->outcome ==
         reconcile::Outcome::Skipped);
   CHECK(state.store->find(kConfig).value().has_value());  // still mkq's: the next plan decides again
@@ -139,7 +139,7 @@ TEST_CASE("apply never carries out a change the plan refuses", "[reconcile][appl
   const auto* flavor = result_for(report, "worker1/ResourceFlavor/default-flavor");
   REQUIRE(flavor != nullptr);
   CHECK_FALSE(flavor->ok());
-  CHECK(flavor->message == "refused: owned by policy tas");
+  CHECK(flavor->error.message == "refused: owned by policy tas");
   CHECK(world.worker.object("kueue.x-k8s.io/v1beta2", "ResourceFlavor", "", "default-flavor")
             .value()["metadata"]["labels"]["mkq.dev/policy"] == "tas");
 

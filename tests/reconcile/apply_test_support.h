@@ -147,6 +147,13 @@ inline std::vector<std::string> calls_of(const kube::FakeClient& fake, const std
   return out;
 }
 
+// Errors as the reader sees them: "ADDRESS: what" (base::render).
+inline std::vector<std::string> rendered(const std::vector<base::Error>& errors) {
+  std::vector<std::string> out;
+  for (const base::Error& error : errors) out.push_back(base::render(error));
+  return out;
+}
+
 inline const ObjectResult* result_for(const ApplyReport& report, const std::string& address) {
   for (const ObjectResult& result : report.results) {
     if (result.ref.address() == address) return &result;

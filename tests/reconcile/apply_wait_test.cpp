@@ -103,10 +103,14 @@ TEST_CASE("apply --wait names each object still not Active at the deadline", "[r
 
   CHECK(report.failed == 0);
   CHECK_FALSE(report.success());
-  CHECK(report.wait_failures == std::vector<std::string>{
+  CHECK(rendered(report.wait_failures) == std::vector<std::string>{
                                     "manager/ClusterQueue/cq: Active=False (FlavorNotFound): Can't admit new workloads: "
                                     "references missing ResourceFlavor(s): default-flavor",
                                     "manager/LocalQueue/team/lq: no Active condition yet"});
+  // Each is an Error about its object, the address beside the words, not in them.
+  REQUIRE(report.wait_failures.size() == 2);
+  CHECK(report.wait_failures[1].address == "manager/LocalQueue/team/lq");
+  CHECK(report.wait_failures[1].message == "no Active condition yet");
 }
 
 TEST_CASE("apply --wait does not wait for objects that failed", "[reconcile][apply][wait]") {

@@ -255,7 +255,7 @@ TEST_CASE("apply replaces a worker in order: the new one Active, the configs, th
   const ApplyReport report =
       apply_plan(fleet.plan, fleet.targets(), *fleet.state.store, fleet.state.run_id, &credentials, options);
   INFO(report.results.size());
-  for (const ObjectResult& result : report.results) INFO(result.ref.address() << ": " << result.message);
+  for (const ObjectResult& result : report.results) INFO(base::render(result.error));
   REQUIRE(report.success());
 
   const std::vector<std::string> calls = fleet.manager.calls();
@@ -298,7 +298,7 @@ TEST_CASE("a drain that times out keeps the old worker's objects, skips their de
   const ObjectResult* removal = result_for(report, "manager/MultiKueueCluster/worker-a");
   REQUIRE(removal != nullptr);
   CHECK(removal->outcome == Outcome::Skipped);
-  CHECK(removal->message ==
+  CHECK(removal->error.message ==
         "skipped: after 1s (--drain-timeout) 1 Workload still runs on worker-a: default/job-1; its objects are kept: "
         "apply again once it has drained, or with --drain-timeout 0 to delete them now");
   CHECK(fleet.manager.object("kueue.x-k8s.io/v1beta2", "MultiKueueCluster", "", "worker-a"));
@@ -335,7 +335,7 @@ TEST_CASE("apply stops before the configs when the new worker does not turn Acti
   const ObjectResult* config = result_for(report, "manager/MultiKueueConfig/config");
   REQUIRE(config != nullptr);
   CHECK(config->outcome == Outcome::Skipped);
-  CHECK(config->message ==
+  CHECK(config->error.message ==
         "skipped: not Active within 50ms: manager/MultiKueueCluster/worker-b: no Active condition yet; the "
         "MultiKueueConfigs keep the leaving workers and nothing is deleted");
   for (const char* address : {"manager/MultiKueueCluster/worker-a", "manager/Secret/kueue-system/worker-a-secret",

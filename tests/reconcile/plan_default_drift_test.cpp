@@ -270,7 +270,7 @@ TEST_CASE("plan and apply: the repair takes the defaults back, records the polic
   REQUIRE(worker_queue(repair).repairs_drift);
   // kubectl-patch owns both fields: only a forced apply takes them.
   const auto report = run(repair);
-  INFO((report.results.empty() ? std::string() : report.results.back().message));
+  INFO((report.results.empty() ? std::string() : mkq::base::render(report.results.back().error)));
   REQUIRE(report.success());
   const Json live = *world.worker.object(kClusterQueue, "ClusterQueue", "", "cluster-queue");
   CHECK(live["spec"]["stopPolicy"] == "None");

@@ -47,7 +47,7 @@ TEST_CASE("state writer: a burst is written in one commit, soon and without a fl
   }
   CHECK(seen == 50);
   CHECK(reader->serial().value() == 50);
-  CHECK(writer.flush().empty());
+  CHECK(writer.flush().ok());
 }
 
 TEST_CASE("state writer: find and flush see what is queued, the destructor writes the rest", "[reconcile][state]") {
@@ -74,10 +74,13 @@ TEST_CASE("state writer: a record that cannot be written does not cost the other
   writer.add(applied("b"));
   CHECK(state.store->inventory().value().size() == 2);
   // The record's object first (base::render), then the store's message.
-  CHECK(writer.flush() == "the state could not record 1 change: w1/Cohort/a: state " +
-                              (state.dir.path() / "state.db").string() + ": no run " +
-                              std::to_string(state.run_id + 100));
-  CHECK(writer.flush().empty());  // reported once
+  const base::Result<void> flushed = writer.flush();
+  REQUIRE_FALSE(flushed);
+  CHECK(flushed.error().reason == state::kStateError);
+  CHECK(flushed.error().message == "the state could not record 1 change: w1/Cohort/a: state " +
+                                       (state.dir.path() / "state.db").string() + ": no run " +
+                                       std::to_string(state.run_id + 100));
+  CHECK(writer.flush().ok());  // reported once
 }
 
 }  // namespace
