@@ -1,7 +1,8 @@
 // `mkq sandbox up|down|status|serve`: options to sandbox::SandboxOptions, and
 // the exit code of `status` that tells a script whether the sandbox runs.
 #include <cctype>
-#include <iostream>
+#include <cstdio>
+#include <string_view>
 
 #include "base/print.h"
 #include "cli/commands.h"
@@ -17,8 +18,20 @@ namespace {
 // sandbox in DIR", or an error.
 constexpr int kSandboxNotRunningExit = 3;
 
+// The terminal: what the sandbox's commands say goes to stdout, their errors to stderr.
+sandbox::TextSink stdout_sink() {
+  return sandbox::TextSink([](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); },
+                           [] { std::fflush(stdout); });
+}
+sandbox::TextSink stderr_sink() {
+  return sandbox::TextSink([](std::string_view text) { std::fwrite(text.data(), 1, text.size(), stderr); },
+                           [] { std::fflush(stderr); });
+}
+
 int sandbox_status(const sandbox::SandboxOptions& options) {
-  const int code = sandbox::sandbox_status(options, std::cout, std::cerr);
+  sandbox::TextSink out = stdout_sink();
+  sandbox::TextSink err = stderr_sink();
+  const int code = sandbox::sandbox_status(options, out, err);
   if (code != 0) return code;
   return sandbox::running_clusters(options.dir).empty() ? kSandboxNotRunningExit : 0;
 }
@@ -46,10 +59,12 @@ int run_sandbox(const SandboxCommandOptions& options, const GlobalOptions& /*glo
   for (std::string& verb : sandbox.faults.verbs) {
     for (char& c : verb) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
-  if (options.action == "up") return sandbox::sandbox_up(sandbox, std::cout, std::cerr);
-  if (options.action == "down") return sandbox::sandbox_down(sandbox, std::cout, std::cerr);
+  sandbox::TextSink out = stdout_sink();
+  sandbox::TextSink err = stderr_sink();
+  if (options.action == "up") return sandbox::sandbox_up(sandbox, out, err);
+  if (options.action == "down") return sandbox::sandbox_down(sandbox, out, err);
   if (options.action == "status") return sandbox_status(sandbox);
-  if (options.action == "serve") return sandbox::sandbox_serve(sandbox, std::cout, std::cerr);
+  if (options.action == "serve") return sandbox::sandbox_serve(sandbox, out, err);
   base::print(stderr, "mkq: error: say what to do: mkq sandbox up|down|status|serve\n");
   return 1;
 }

@@ -28,7 +28,7 @@ int post_retrying(AdminClient& client, const std::string& path, const std::strin
   return retrying([&] { return client.post(path, body, answer); });
 }
 
-int install_kueue_objects(AdminClient& client, const std::string& cluster, std::ostream& err) {
+int install_kueue_objects(AdminClient& client, const std::string& cluster, TextSink& err) {
   int failures = 0;
   for (const json& object : kueue_install_objects()) {
     const std::string kind = object.value("kind", "");

@@ -6,10 +6,10 @@
 #include <httplib.h>
 
 #include <functional>
-#include <ostream>
 #include <string>
 
 #include "sandbox/pki.h"
+#include "sandbox/text_sink.h"
 
 namespace mkq::sandbox {
 
@@ -67,6 +67,6 @@ int post_retrying(AdminClient& client, const std::string& path, const std::strin
 // Kueue's ConfigMap and controller manager (kueue_install.h) on one cluster,
 // each applied only when absent: a configuration mkq or an admin changed
 // stays as it is. Returns the number of failures.
-int install_kueue_objects(AdminClient& client, const std::string& cluster, std::ostream& err);
+int install_kueue_objects(AdminClient& client, const std::string& cluster, TextSink& err);
 
 }  // namespace mkq::sandbox

@@ -25,7 +25,6 @@
 #include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <ostream>
 #include <thread>
 
 #include <fmt/format.h>
@@ -57,7 +56,7 @@ std::string join(const std::vector<std::string>& items, const char* separator) {
 
 std::string timestamp() { return base::format_rfc3339(std::chrono::system_clock::now()); }
 
-bool prepare_dir(const fs::path& dir, std::ostream& err) {
+bool prepare_dir(const fs::path& dir, TextSink& err) {
   std::error_code ec;
   fs::create_directories(dir, ec);
   if (ec || !fs::is_directory(dir)) {
@@ -69,7 +68,7 @@ bool prepare_dir(const fs::path& dir, std::ostream& err) {
   return true;
 }
 
-bool check_names(const std::vector<std::string>& clusters, std::ostream& err) {
+bool check_names(const std::vector<std::string>& clusters, TextSink& err) {
   if (clusters.empty()) {
     err << "mkq: error: --clusters names no cluster\n";
     return false;
@@ -92,7 +91,7 @@ bool check_names(const std::vector<std::string>& clusters, std::ostream& err) {
 
 }  // namespace
 
-int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream& err) {
+int sandbox_serve(const SandboxOptions& options, TextSink& out, TextSink& err) {
   if (!check_names(options.clusters, err) || !prepare_dir(options.dir, err)) return 1;
   const fs::path dir = options.dir;
   const long running = read_pid(dir);
@@ -236,7 +235,7 @@ std::vector<std::string> running_clusters(const fs::path& dir) {
   return names;
 }
 
-int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& err) {
+int sandbox_up(const SandboxOptions& options, TextSink& out, TextSink& err) {
   if (!check_names(options.clusters, err) || !prepare_dir(options.dir, err)) return 1;
   std::error_code ec;
   const fs::path dir = fs::absolute(options.dir, ec);
@@ -408,7 +407,7 @@ int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& e
   return failures == 0 ? 0 : 1;
 }
 
-int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream& err) {
+int sandbox_down(const SandboxOptions& options, TextSink& out, TextSink& err) {
   const fs::path dir = options.dir;
   const long pid = read_pid(dir);
   std::error_code ec;
@@ -439,7 +438,7 @@ int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream&
   return 0;
 }
 
-int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostream& err) {
+int sandbox_status(const SandboxOptions& options, TextSink& out, TextSink& err) {
   const fs::path dir = options.dir;
   const State state = read_state(dir);
   if (state.clusters.empty()) {

@@ -11,12 +11,12 @@
 #pragma once
 
 #include <filesystem>
-#include <iosfwd>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "sandbox/server.h"
+#include "sandbox/text_sink.h"
 
 namespace mkq::sandbox {
 
@@ -41,10 +41,10 @@ struct SandboxOptions {
 
 // Each returns the process exit code (0 success, 1 error) and writes what it
 // did to out, problems to err.
-int sandbox_serve(const SandboxOptions& options, std::ostream& out, std::ostream& err);
-int sandbox_up(const SandboxOptions& options, std::ostream& out, std::ostream& err);
-int sandbox_down(const SandboxOptions& options, std::ostream& out, std::ostream& err);
-int sandbox_status(const SandboxOptions& options, std::ostream& out, std::ostream& err);
+int sandbox_serve(const SandboxOptions& options, TextSink& out, TextSink& err);
+int sandbox_up(const SandboxOptions& options, TextSink& out, TextSink& err);
+int sandbox_down(const SandboxOptions& options, TextSink& out, TextSink& err);
+int sandbox_status(const SandboxOptions& options, TextSink& out, TextSink& err);
 
 // The kubeconfig for clusters at 127.0.0.1:port, authenticated as the admin.
 struct ClusterPort {

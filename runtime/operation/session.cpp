@@ -4,7 +4,6 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <sstream>
 #include <system_error>
 
 #include "base/result.h"
@@ -90,10 +89,12 @@ bool ensure_sandbox(const std::vector<ClusterSpec>& specs, const std::vector<Clu
   std::string starting = "starting the sandbox at " + shown(dir) + " with clusters";
   for (const std::string& name : wanted) starting += " " + name;
   ui.notice(starting);
-  std::ostringstream out, err;  // sandbox_up writes to std::ostreams: collected, then shown through the UI port
+  std::string out_text, err_text;  // what sandbox_up says: collected, then shown through the UI port
+  sandbox::TextSink out = sandbox::TextSink::into(out_text);
+  sandbox::TextSink err = sandbox::TextSink::into(err_text);
   const int code = sandbox::sandbox_up(options, out, err);
-  if (!err.str().empty()) ui.output(err.str());
-  if (verbose && !out.str().empty()) ui.output(out.str());
+  if (!err_text.empty()) ui.output(err_text);
+  if (verbose && !out_text.empty()) ui.output(out_text);
   return code == 0;
 }
 
