@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace mkq::syntax::detail {
 
@@ -289,8 +292,7 @@ std::string format_duration(std::uint64_t millis) {
   for (std::size_t i = 0; i < kDurationUnits.size(); ++i) {
     const std::uint64_t count = millis / kUnitMillis[i];
     if (count == 0) continue;
-    text += std::to_string(count);
-    text += kDurationUnits[i];
+    fmt::format_to(std::back_inserter(text), "{}{}", count, kDurationUnits[i]);
     millis -= count * kUnitMillis[i];
   }
   return text.empty() ? "0s" : text;

@@ -24,6 +24,8 @@
 #include <exception>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "MkqLexer.h"
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/literals.h"
@@ -456,7 +458,7 @@ class PieceParser {
   // E1016 at the first token over kMaxTokens: no AST then.
   void report_too_many_tokens(const SourceRange& at) {
     auto& d = diagnostics_.error(codes::kTooManyTokens, at,
-                                 "file is too large: more than " + std::to_string(kMaxTokens) + " tokens");
+                                 fmt::format("file is too large: more than {} tokens", kMaxTokens));
     d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
     over_limit_ = true;
   }
@@ -579,7 +581,7 @@ class PieceParser {
       if (depth > kMaxNestingDepth) {
         over_limit_ = true;
         auto& d = diagnostics_.error(codes::kNestingTooDeep, piece_.token_range(token),
-                                     "nesting is deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+                                     fmt::format("nesting is deeper than {} levels", kMaxNestingDepth));
         d.notes.push_back({"brackets, braces, parentheses, unary operators, '?:' and 'else if' count one level each",
                            std::nullopt});
       }
@@ -591,9 +593,8 @@ class PieceParser {
   void report_too_long(std::size_t type, std::pair<std::uint32_t, std::uint32_t> bytes) {
     over_limit_ = true;
     diagnostics_.error(codes::kTokenTooLong, piece_.range(bytes.first, bytes.second),
-                       std::string(limited_token_kind(type)) + " is " +
-                           std::to_string(limited_length(type, bytes.first, bytes.second)) +
-                           " bytes long; the limit is " + std::to_string(kMaxTokenBytes) + " bytes");
+                       fmt::format("{} is {} bytes long; the limit is {} bytes", limited_token_kind(type),
+                                   limited_length(type, bytes.first, bytes.second), kMaxTokenBytes));
   }
 
   // Hides the rest of the line from the parser (after a '#' comment).
@@ -861,8 +862,8 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
 void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at,
                            const std::string& path, std::uint64_t size) {
   auto& d = diagnostics.error(codes::kFileTooLarge, at,
-                              path + " is " + std::to_string(size) + " bytes; the limit is " +
-                                  std::to_string(diag::kMaxSourceBytes) + " bytes");
+                              fmt::format("{} is {} bytes; the limit is {} bytes", path, size,
+                                          diag::kMaxSourceBytes));
   d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
 }
 
