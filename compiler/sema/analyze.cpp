@@ -23,6 +23,19 @@ std::string shown(const fs::path& path) {
   return text.empty() ? "." : text;
 }
 
+// evaluate()'s BlockStream into the binder.
+struct BindAsEvaluated final : BlockStream {
+  explicit BindAsEvaluated(BlockBinder& to) : binder(to) {}
+  void first(std::vector<EvalBlock>&& blocks, std::size_t cluster_queues, std::size_t local_queues) override {
+    began = true;
+    binder.bind_first(std::move(blocks), {cluster_queues, local_queues});
+  }
+  void next(EvalBlock&& block) override { binder.bind_next(std::move(block)); }
+
+  BlockBinder& binder;
+  bool began = false;
+};
+
 }  // namespace
 
 std::vector<fs::path> policy_files(const fs::path& path, const FileSystem& files, diag::Diagnostics& diagnostics) {
@@ -108,7 +121,15 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   for (const std::string_view spec : kPreludeModules) {
     prelude.push_back(loader.load("", diag::kNoFile, std::string(spec), {}, diagnostics));
   }
-  EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude);
+  // Binding runs as evaluation goes (BlockStream): each block of the last
+  // root file is bound as soon as it is evaluated and let go, so that the
+  // evaluated tree and the model are never both whole. Its diagnostics are
+  // kept apart and added after evaluation's, and only when evaluation found no
+  // error: the same diagnostics, in the same order, as binding afterwards.
+  diag::Diagnostics bind_diagnostics;
+  BlockBinder binder(bind_diagnostics);
+  BindAsEvaluated stream(binder);
+  EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude, &stream);
   lap("evaluate");
   if (options.parsed != nullptr) {
     options.parsed->roots = std::move(asts);
@@ -123,9 +144,14 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   // them; neither is read again.
   asts.clear();
 
-  // bind consumes the evaluated tree, letting each queue's evaluated form go
-  // once it is in the model.
-  auto model = bind(std::move(policy), diagnostics);
+  // What did not stream (all of it when the stream never began).
+  if (stream.began) {
+    for (EvalBlock& block : policy.blocks) binder.bind_next(std::move(block));
+  } else {
+    binder.bind_first(std::move(policy.blocks), {});
+  }
+  auto model = binder.finish(policy.first_file);
+  for (const diag::Diagnostic& d : bind_diagnostics.items()) diagnostics.add(d);
   lap("bind");
   return model;
 }

@@ -85,12 +85,11 @@ void bind_top_level(Binder& binder, const EvalBlock& block, Draft& draft) {
 
 // ------------------------------------------------------------------ the manager
 
-void check_manager(Binder& binder, const EvalPolicy& policy, Draft& draft) {
+// `file`: the policy's first file with a declaration of its own, else its first file.
+void check_manager(Binder& binder, diag::FileId file, Draft& draft) {
   if (draft.managers.empty()) {
-    diag::SourceRange at;  // the start of the policy's first file with a declaration of its own, else of its first file
-    const auto own = std::find_if(policy.blocks.begin(), policy.blocks.end(),
-                                  [](const EvalBlock& block) { return !block.from_stdlib; });
-    at.file = own != policy.blocks.end() ? own->range.file : policy.first_file;
+    diag::SourceRange at;  // the start of `file`
+    at.file = file;
     binder.error(codes::kNoManager, at, "the policy declares no manager");
     return;
   }
@@ -562,13 +561,14 @@ model::Policy assemble(Draft& draft, const std::map<std::string, diag::SourceRan
   return policy;
 }
 
-// Sizes the queue tables from the blocks to bind, so that the largest tables
-// of a large policy are allocated once rather than grown by doubling (which
-// holds the old and the new array at once, and leaves up to half unused).
-void reserve_queues(const EvalPolicy& policy, Draft& draft) {
-  std::size_t cluster_queues = 0;
-  std::size_t local_queues = 0;
-  for (const EvalBlock& block : policy.blocks) {
+// Sizes the queue tables for the queues `blocks` declare and `more` (those of
+// blocks still to come), so that the largest tables of a large policy are
+// allocated once rather than grown by doubling (which holds the old and the
+// new array at once, and leaves up to half unused).
+void reserve_queues(const std::vector<EvalBlock>& blocks, BlockBinder::Queues more, Draft& draft) {
+  std::size_t cluster_queues = more.cluster_queues;
+  std::size_t local_queues = more.local_queues;
+  for (const EvalBlock& block : blocks) {
     if (block.kind == "localqueue") ++local_queues;
     if (block.kind != "clusterqueue") continue;
     ++cluster_queues;
@@ -579,7 +579,7 @@ void reserve_queues(const EvalPolicy& policy, Draft& draft) {
 }
 
 // A bound queue's evaluated form, let go: nothing reads it once it is in
-// the draft (only its range, by check_manager, which is kept).
+// the draft.
 void let_go(EvalBlock& block) {
   if (block.kind != "clusterqueue" && block.kind != "localqueue") return;
   EvalBlock kept;
@@ -589,28 +589,65 @@ void let_go(EvalBlock& block) {
   block = std::move(kept);
 }
 
-// bind() of `policy`; `release`, when set, is policy.blocks itself, whose
-// queues are let go as they are bound.
-std::optional<model::Policy> bind_policy(const EvalPolicy& policy, std::vector<EvalBlock>* release,
-                                         diag::Diagnostics& diagnostics) {
-  const std::size_t errors_before = diagnostics.error_count();
-  Binder binder(diagnostics);
-  Draft draft;
-  draft.kueue.integrations = {{std::string(facts::kDefaultIntegration), {}}};
-  reserve_queues(policy, draft);
-  // The standard library's declarations first (the catalogue of
-  // std/integrations), so that a policy redeclaring one is the one reported.
-  for (const EvalBlock& block : policy.blocks) {
-    if (block.from_stdlib) bind_top_level(binder, block, draft);
+}  // namespace
+
+// What BlockBinder keeps between blocks.
+struct BlockBinder::State {
+  explicit State(diag::Diagnostics& sink)
+      : diagnostics(sink), errors_before(sink.error_count()), binder(sink) {
+    draft.kueue.integrations = {{std::string(facts::kDefaultIntegration), {}}};
   }
-  for (std::size_t i = 0; i < policy.blocks.size(); ++i) {
-    if (policy.blocks[i].from_stdlib) continue;
-    bind_top_level(binder, policy.blocks[i], draft);
-    if (release != nullptr) let_go((*release)[i]);
+  diag::Diagnostics& diagnostics;
+  std::size_t errors_before;
+  Binder binder;
+  Draft draft;
+  // The file of the first block of the policy's own (not a standard
+  // module's), where E3060 points when there is no manager.
+  std::optional<diag::FileId> first_own_file;
+
+  void bind(const EvalBlock& block) {
+    if (!block.from_stdlib && !first_own_file) first_own_file = block.range.file;
+    bind_top_level(binder, block, draft);
   }
 
+  // bind_first(); `release`, when set, is `blocks` itself, whose queues are
+  // let go as they are bound.
+  void bind_all(const std::vector<EvalBlock>& blocks, Queues more, std::vector<EvalBlock>* release) {
+    reserve_queues(blocks, more, draft);
+    // The standard library's declarations first (the catalogue of
+    // std/integrations), so that a policy redeclaring one is the one reported.
+    for (const EvalBlock& block : blocks) {
+      if (block.from_stdlib) bind(block);
+    }
+    for (std::size_t i = 0; i < blocks.size(); ++i) {
+      if (blocks[i].from_stdlib) continue;
+      bind(blocks[i]);
+      if (release != nullptr) let_go((*release)[i]);
+    }
+  }
+};
+
+BlockBinder::BlockBinder(diag::Diagnostics& diagnostics) : state_(std::make_unique<State>(diagnostics)) {}
+BlockBinder::~BlockBinder() = default;
+
+void BlockBinder::bind_first(const std::vector<EvalBlock>& blocks) { state_->bind_all(blocks, {}, nullptr); }
+
+void BlockBinder::bind_first(std::vector<EvalBlock>&& blocks, Queues more) {
+  std::vector<EvalBlock> consumed = std::move(blocks);  // let go when bound, whatever the caller does
+  state_->bind_all(consumed, more, &consumed);
+}
+
+void BlockBinder::bind_next(EvalBlock&& block) {
+  const EvalBlock consumed = std::move(block);  // let go when bound, whatever the caller does
+  state_->bind(consumed);
+}
+
+std::optional<model::Policy> BlockBinder::finish(diag::FileId first_file) {
+  State& state = *state_;
+  Binder& binder = state.binder;
+  Draft& draft = state.draft;
   std::map<std::string, diag::SourceRange> implicit_cohorts;
-  check_manager(binder, policy, draft);
+  check_manager(binder, state.first_own_file.value_or(first_file), draft);
   resolve_dispatches(binder, draft);
   check_references(binder, draft, implicit_cohorts);
   check_cohort_cycles(binder, draft);
@@ -620,11 +657,9 @@ std::optional<model::Policy> bind_policy(const EvalPolicy& policy, std::vector<E
   check_worker_queue_names(binder, draft);
   bind_detail::check_integrations(binder, draft);
 
-  if (diagnostics.error_count() > errors_before) return std::nullopt;
+  if (state.diagnostics.error_count() > state.errors_before) return std::nullopt;
   return assemble(draft, implicit_cohorts);
 }
-
-}  // namespace
 
 std::vector<std::string_view> bind_detail::top_level_kinds() {
   std::vector<std::string_view> kinds;
@@ -633,12 +668,15 @@ std::vector<std::string_view> bind_detail::top_level_kinds() {
 }
 
 std::optional<model::Policy> bind(const EvalPolicy& policy, diag::Diagnostics& diagnostics) {
-  return bind_policy(policy, nullptr, diagnostics);
+  BlockBinder binder(diagnostics);
+  binder.bind_first(policy.blocks);
+  return binder.finish(policy.first_file);
 }
 
 std::optional<model::Policy> bind(EvalPolicy&& policy, diag::Diagnostics& diagnostics) {
-  EvalPolicy consumed = std::move(policy);  // let go when bind returns, whatever the caller does
-  return bind_policy(consumed, &consumed.blocks, diagnostics);
+  BlockBinder binder(diagnostics);
+  binder.bind_first(std::move(policy.blocks), {});
+  return binder.finish(policy.first_file);
 }
 
 }  // namespace mkq::sema

@@ -31,13 +31,48 @@
 // policy's that nothing enables is a warning (W3003).
 #pragma once
 
+#include <memory>
 #include <optional>
+#include <vector>
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/eval_tree.h"
 #include "compiler/sema/model.h"
 
 namespace mkq::sema {
+
+// Binding one top-level block at a time, as evaluation produces them
+// (analyze()): each block is let go once bound, so that the evaluated tree and
+// the model are never both held whole. bind_first() takes the blocks that come
+// first, in evaluation order, and binds them in bind()'s order (the standard
+// library's, then the policy's own); bind_next() each later block, which must
+// be of the policy's own (evaluation produces every standard block before
+// those of the last root file, which are the ones given one by one).
+// finish() runs the checks that span declarations and returns what bind()
+// returns for the same blocks, with the same diagnostics in the same order.
+class BlockBinder {
+ public:
+  explicit BlockBinder(diag::Diagnostics& diagnostics);
+  ~BlockBinder();
+  BlockBinder(const BlockBinder&) = delete;
+  BlockBinder& operator=(const BlockBinder&) = delete;
+
+  // How many queues later blocks declare, when known: the queue tables are
+  // then sized once for all of them.
+  struct Queues {
+    std::size_t cluster_queues = 0;
+    std::size_t local_queues = 0;
+  };
+  void bind_first(const std::vector<EvalBlock>& blocks);
+  void bind_first(std::vector<EvalBlock>&& blocks, Queues more);  // each queue let go once bound
+  void bind_next(EvalBlock&& block);
+  // `first_file`: where E3060 (no manager) points when the policy has no block of its own.
+  std::optional<model::Policy> finish(diag::FileId first_file);
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
 
 // Returns the model when bind() added no error to `diagnostics` (warnings may
 // have been added); errors reported before the call do not count.

@@ -15,8 +15,9 @@
 namespace mkq::sema {
 
 EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
-                    const std::vector<ModuleSource>& prelude) {
+                    const std::vector<ModuleSource>& prelude, BlockStream* stream) {
   detail::Evaluator evaluator(loader, diagnostics);
+  evaluator.stream_ = stream;
   EvalPolicy policy = evaluator.run(roots, prelude);
   const auto first = std::min_element(roots.begin(), roots.end(), [](const RootFile& a, const RootFile& b) {
     return a.key < b.key;
@@ -84,6 +85,7 @@ Evaluator::Depth::Depth(Evaluator& evaluator, SourceRange at) : evaluator_(evalu
 
 EvalPolicy Evaluator::run(const std::vector<RootFile>& roots, const std::vector<ModuleSource>& prelude) {
   failed_module_.state = Module::State::Done;
+  errors_before_ = diags_.error_count();
   // The prelude is the same for every policy: its work counts neither for
   // nor against the policy's step budget.
   const long budget = step_budget_;
@@ -98,6 +100,9 @@ EvalPolicy Evaluator::run(const std::vector<RootFile>& roots, const std::vector<
   for (const auto& root : roots) ordered.push_back(&root);
   std::stable_sort(ordered.begin(), ordered.end(),
                    [](const RootFile* a, const RootFile* b) { return a->key < b->key; });
+  const auto last = std::find_if(ordered.rbegin(), ordered.rend(),
+                                 [](const RootFile* root) { return root->ast != nullptr; });
+  if (stream_ != nullptr && last != ordered.rend()) streamed_ = &module_for(**last);
   for (const RootFile* root : ordered) {
     if (root->ast == nullptr) continue;
     Module& module = module_for(*root);
@@ -170,8 +175,18 @@ void Evaluator::evaluate_module(Module& module) {
       if (found == module.names.end() || found->second.let != &let) continue;  // a duplicate, reported
       top_level_let(module, let.name.name, found->second, let.name.range);
     }
+    // The last root file's blocks stream (BlockStream) while no error is
+    // reported: everything before them goes first, then each as it is made.
+    const std::size_t errors = diags_.error_count();
+    const bool streams = &module == streamed_ && errors == errors_before_;
+    if (streams) {
+      const auto [cluster_queues, local_queues] = declared_queues(module.ast->stmts);
+      stream_->first(std::move(policy_.blocks), cluster_queues, local_queues);
+      policy_.blocks.clear();
+    } else {
+      policy_.blocks.reserve(policy_.blocks.size() + declared_blocks(module.ast->stmts));
+    }
     first_block = policy_.blocks.size();
-    policy_.blocks.reserve(first_block + declared_blocks(module.ast->stmts));
     // Names in code that evaluation does not reach are checked statically
     // (resolve_names.h): a top-level block right after it ran, so that a
     // releasable tree can let it go at once; the other statements in run().
@@ -181,9 +196,14 @@ void Evaluator::evaluate_module(Module& module) {
     for (std::size_t i = 0; i < count; ++i) {
       const syntax::Stmt& stmt = *module.ast->stmts[i];
       exec(stmt, module, nullptr, sink);
-      if (stmt.kind != syntax::StmtKind::Block) continue;
-      module.resolver->check(stmt);
-      if (module.releasable != nullptr) module.releasable->stmts[i].reset();
+      if (stmt.kind == syntax::StmtKind::Block) {
+        module.resolver->check(stmt);
+        if (module.releasable != nullptr) module.releasable->stmts[i].reset();
+      }
+      if (!streams || diags_.error_count() != errors) continue;
+      // A root file's blocks: none is from_stdlib.
+      for (EvalBlock& block : policy_.blocks) stream_->next(std::move(block));
+      policy_.blocks.clear();
     }
   }
   module.state = Module::State::Done;

@@ -118,8 +118,28 @@ inline constexpr std::array<std::string_view, 1> kPreludeModules = {"std/integra
 // ".mkq" ("std/gpu" -> "gpu", "./lib/teams.mkq" -> "teams").
 std::string default_import_alias(const std::string& spec);
 
+// Receives top-level blocks while evaluation runs, so that the evaluated tree
+// of a large policy is never whole (analyze(): the binder, BlockBinder).
+// Evaluation produces every block of the standard modules, the imported
+// modules and the earlier root files before the statements of the last root
+// file run; those come first, in one piece, then each block of the last root
+// file's top level as soon as it is evaluated. The stream ends at the first
+// error reported (blocks are bound only when evaluation found none): what is
+// evaluated after it is in the returned EvalPolicy, as is everything when the
+// stream never began (an error before, or the last root file was imported by
+// an earlier one).
+class BlockStream {
+ public:
+  virtual ~BlockStream() = default;
+  // The blocks so far, in order; `cluster_queues` and `local_queues`: how
+  // many the last root file declares at its top level (a size hint).
+  virtual void first(std::vector<EvalBlock>&& blocks, std::size_t cluster_queues,
+                     std::size_t local_queues) = 0;
+  virtual void next(EvalBlock&& block) = 0;
+};
+
 EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, diag::Diagnostics& diagnostics,
-                    const std::vector<ModuleSource>& prelude = {});
+                    const std::vector<ModuleSource>& prelude = {}, BlockStream* stream = nullptr);
 
 // Evaluates the policy as evaluate() does, its diagnostics dropped, and
 // returns the values `target` (an expression of one of the modules) took

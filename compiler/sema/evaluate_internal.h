@@ -252,6 +252,12 @@ class Evaluator {
   std::unordered_map<const void*, ShapeEntry> shapes_;
   std::size_t shapes_pruned_at_ = 0;
   EvalPolicy policy_;
+  // Where the last root file's blocks go as they are evaluated (evaluate()'s
+  // BlockStream), and that module; null when nothing streams.
+  BlockStream* stream_ = nullptr;
+  const Module* streamed_ = nullptr;
+  // Errors reported before run(): blocks stream only while there are no others.
+  std::size_t errors_before_ = 0;
 
   // The values one expression takes (values_of(), for mkq lsp's hover); null in a normal run.
   struct Watch {
@@ -278,5 +284,8 @@ bool is_hard_keyword(const std::string& text);
 // block holds when no `for`, `if` or `use` adds more (its vectors' capacity).
 std::size_t declared_attributes(const std::vector<syntax::StmtPtr>& stmts);
 std::size_t declared_blocks(const std::vector<syntax::StmtPtr>& stmts);
+// The cluster queues and local queues a file's top level declares, directly
+// or nested in a clusterqueue block (not through `for`, `if` or `use`).
+std::pair<std::size_t, std::size_t> declared_queues(const std::vector<syntax::StmtPtr>& stmts);
 
 }  // namespace mkq::sema::detail

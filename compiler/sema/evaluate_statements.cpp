@@ -82,6 +82,25 @@ std::size_t declared_blocks(const std::vector<syntax::StmtPtr>& stmts) {
   return count_kind(stmts, syntax::StmtKind::Block);
 }
 
+std::pair<std::size_t, std::size_t> declared_queues(const std::vector<syntax::StmtPtr>& stmts) {
+  std::size_t cluster_queues = 0;
+  std::size_t local_queues = 0;
+  for (const auto& stmt : stmts) {
+    if (!stmt || stmt->kind != syntax::StmtKind::Block) continue;
+    const auto& block = static_cast<const syntax::BlockStmt&>(*stmt);
+    if (block.kind.name == "localqueue") ++local_queues;
+    if (block.kind.name != "clusterqueue") continue;
+    ++cluster_queues;
+    for (const auto& nested : block.body.stmts) {
+      if (nested && nested->kind == syntax::StmtKind::Block &&
+          static_cast<const syntax::BlockStmt&>(*nested).kind.name == "localqueue") {
+        ++local_queues;
+      }
+    }
+  }
+  return {cluster_queues, local_queues};
+}
+
 void Evaluator::exec_body(const std::vector<syntax::StmtPtr>& stmts, Module& module, Scope& scope, Sink sink) {
   for (const auto& stmt : stmts) {
     if (stmt->kind != syntax::StmtKind::Let) continue;

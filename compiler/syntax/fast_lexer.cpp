@@ -26,6 +26,15 @@
 
 namespace mkq::syntax::detail {
 
+// What LexToken packs: every type in its byte, every length in its 24 bits.
+static_assert(grammar::MkqLexer::STRAY < 0xff, "a token type must fit LexToken's byte");
+static_assert(diag::kMaxSourceBytes < (std::uint64_t{1} << 24), "a token's length must fit LexToken's 24 bits");
+
+bool LexToken::hidden() const {
+  const std::uint32_t t = type();
+  return t == grammar::MkqLexer::LINE_COMMENT || t == grammar::MkqLexer::BLOCK_COMMENT;
+}
+
 namespace {
 
 using grammar::MkqLexer;
@@ -208,7 +217,6 @@ FastLex fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
       continue;
     }
     std::uint32_t type = 0;
-    bool hidden = false;
     std::size_t end = i + 1;
     const char next = at(s, i + 1);
     if (is_letter(c)) {
@@ -237,13 +245,11 @@ FastLex fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
     } else if (c == '/' && next == '/') {
       while (end < s.size() && s[end] != '\r' && s[end] != '\n') ++end;
       type = MkqLexer::LINE_COMMENT;
-      hidden = true;
     } else if (c == '/' && next == '*') {
       const std::size_t close = s.find("*/", i + 2);
       if (close == std::string_view::npos) return FastLex::GaveUp;  // UNTERMINATED_COMMENT
       end = close + 2;
       type = MkqLexer::BLOCK_COMMENT;
-      hidden = true;
     } else {
       switch (c) {
         case '{':
@@ -322,13 +328,12 @@ FastLex fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens) {
         end = i + 2;
       }
     }
-    tokens.push_back(
-        {base + static_cast<std::uint32_t>(i), base + static_cast<std::uint32_t>(end), type, hidden});
+    tokens.emplace_back(base + static_cast<std::uint32_t>(i), base + static_cast<std::uint32_t>(end), type);
     if (tokens.size() > static_cast<std::size_t>(kMaxTokens)) return FastLex::TooManyTokens;
     i = end;
   }
   const auto eof = base + static_cast<std::uint32_t>(s.size());
-  tokens.push_back({eof, eof, kEof, false});
+  tokens.emplace_back(eof, eof, kEof);
   return bad_duration ? FastLex::GaveUp : FastLex::Lexed;
 }
 
@@ -357,13 +362,13 @@ std::vector<std::unique_ptr<antlr4::Token>> antlr_tokens(
     }
   };
   for (const LexToken& t : tokens) {
-    advance(t.begin - piece.begin());
+    advance(t.begin() - piece.begin());
     const std::size_t start = code_point;
     const std::size_t token_line = line;
     const std::size_t token_column = column;
-    advance(t.end - piece.begin());
-    const std::size_t type = t.type == kEof ? antlr4::Token::EOF : t.type;
-    const std::size_t channel = t.hidden ? antlr4::Token::HIDDEN_CHANNEL : antlr4::Token::DEFAULT_CHANNEL;
+    advance(t.end() - piece.begin());
+    const std::size_t type = t.type() == kEof ? antlr4::Token::EOF : t.type();
+    const std::size_t channel = t.hidden() ? antlr4::Token::HIDDEN_CHANNEL : antlr4::Token::DEFAULT_CHANNEL;
     // The stop index is start - 1 for EOF (wrapping for an empty piece, like ANTLR's).
     auto token = std::make_unique<antlr4::CommonToken>(source, type, channel, start, code_point - 1);
     token->setLine(token_line);

@@ -16,6 +16,7 @@
 
 #include "MkqLexer.h"
 #include "compiler/syntax/fast_path.h"
+#include "compiler/syntax/literals.h"
 #include "compiler/syntax/parser_internal.h"
 
 namespace mkq::syntax::detail {
@@ -107,12 +108,42 @@ void FastParser::separated(std::size_t close, ParseItem parse_item) {
   }
 }
 
+// ------------------------------------------------------------------ StringTable
+
+void StringTable::add(std::size_t index, std::unique_ptr<StringExpr> string) {
+  entries_.emplace_back(static_cast<std::uint32_t>(index), std::move(string));
+}
+
+void StringTable::finish() {
+  std::sort(entries_.begin(), entries_.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+}
+
+std::vector<std::pair<std::uint32_t, std::unique_ptr<StringExpr>>>::const_iterator StringTable::at(
+    std::size_t index) const {
+  const auto it = std::lower_bound(entries_.begin(), entries_.end(), index,
+                                   [](const auto& entry, std::size_t i) { return entry.first < i; });
+  return it != entries_.end() && it->first == index ? it : entries_.end();
+}
+
+const StringExpr* StringTable::find(std::size_t index) const {
+  const auto it = at(index);
+  return it == entries_.end() ? nullptr : it->second.get();
+}
+
+std::unique_ptr<StringExpr> StringTable::take(std::size_t index) {
+  const auto it = at(index);
+  if (it == entries_.end()) return nullptr;
+  return std::move(entries_[static_cast<std::size_t>(it - entries_.cbegin())].second);
+}
+
+// ------------------------------------------------------------------ FastParser
+
 FastParser::FastParser(const TextPiece& piece, const std::vector<LexToken>& tokens,
                        const StringTable& strings, int base_depth)
     : piece_(piece), tokens_(tokens), strings_(strings), limit_(Transformer::kMaxTreeDepth - base_depth) {
   visible_.reserve(tokens.size());
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (!tokens[i].hidden) visible_.push_back(static_cast<std::uint32_t>(i));
+    if (!tokens[i].hidden()) visible_.push_back(static_cast<std::uint32_t>(i));
   }
 }
 
@@ -144,7 +175,7 @@ ExprPtr FastParser::expression() {
 
 void FastParser::commit(StringTable& strings) {
   for (auto& [node, index] : pending_strings_) {
-    std::unique_ptr<StringExpr> decoded = std::move(strings[index]);
+    std::unique_ptr<StringExpr> decoded = strings.take(index);
     node->range = decoded->range;
     node->literal = std::move(decoded->literal);
     node->parts = std::move(decoded->parts);
@@ -172,15 +203,15 @@ const LexToken& FastParser::expect(std::size_t token_type) {
 const LexToken& FastParser::previous() const { return tokens_[visible_[next_ - 1]]; }
 
 SourceRange FastParser::span(const LexToken& first, const LexToken& last) const {
-  return piece_.range(first.begin, last.end);
+  return piece_.range(first.begin(), last.end());
 }
 
 SourceRange FastParser::token_range(const LexToken& token) const {
-  return piece_.range(token.begin, token.end);
+  return piece_.range(token.begin(), token.end());
 }
 
 std::string FastParser::text(const LexToken& token) const {
-  return std::string(piece_.file_text().substr(token.begin, token.end - token.begin));
+  return std::string(piece_.file_text().substr(token.begin(), token.end() - token.begin()));
 }
 
 int FastParser::level(int below) const {
@@ -195,21 +226,30 @@ Identifier FastParser::ident() {
   return Identifier{text(token), token_range(token)};
 }
 
+std::string_view FastParser::string_inner(const LexToken& token) const {
+  return piece_.file_text().substr(token.begin() + 1, token.end() - token.begin() - 2);
+}
+
 std::unique_ptr<StringExpr> FastParser::string_lit() {
   const LexToken& token = expect(L::STRING);
-  const std::size_t index = static_cast<std::size_t>(&token - tokens_.data());
-  if (index >= strings_.size() || !strings_[index]) throw GiveUp{};
   auto node = std::make_unique<StringExpr>(token_range(token));
+  const std::string_view inner = string_inner(token);
+  if (is_plain_string(inner)) {
+    node->literal = decode_plain_string(inner);
+    return node;
+  }
+  const std::size_t index = static_cast<std::size_t>(&token - tokens_.data());
+  if (strings_.find(index) == nullptr) throw GiveUp{};
   pending_strings_.emplace_back(node.get(), index);
   return node;
 }
 
 std::string FastParser::quoted_name(const LexToken& token) {
-  const std::size_t index = static_cast<std::size_t>(&token - tokens_.data());
-  if (index >= strings_.size() || !strings_[index]) throw GiveUp{};
-  const StringExpr& s = *strings_[index];
-  if (!s.is_literal()) throw GiveUp{};  // E1015
-  return s.literal_value();
+  const std::string_view inner = string_inner(token);
+  if (is_plain_string(inner)) return decode_plain_string(inner);
+  const StringExpr* s = strings_.find(static_cast<std::size_t>(&token - tokens_.data()));
+  if (s == nullptr || !s->is_literal()) throw GiveUp{};  // E1015
+  return s->literal_value();
 }
 
 // ------------------------------------------------------------------ statements
@@ -460,7 +500,7 @@ ExprPtr FastParser::expr(int precedence, int& height) {
     int below = 0;
     ExprPtr operand = expr(kUnaryOperandLevel, below);
     auto u = std::make_unique<UnaryExpr>(span(op, previous()));
-    u->op = op.type == L::NOT ? UnaryOp::Not : UnaryOp::Negate;
+    u->op = op.type() == L::NOT ? UnaryOp::Not : UnaryOp::Negate;
     u->operand = std::move(operand);
     e = std::move(u);
     h = level(below);

@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -33,16 +34,37 @@ namespace mkq::syntax::detail {
 
 class TextPiece;
 
+inline constexpr std::uint32_t kEof = 0xffffffffu;  // LexToken::type() of the end of input
+
 // One token as the generated lexer would have made it (antlr_tokens() in
 // parser_internal.h adds ANTLR's code point positions). Skipped whitespace
 // makes no token; comments are on the hidden channel.
-struct LexToken {
-  std::uint32_t begin = 0;  // byte offsets in the file, [begin, end)
-  std::uint32_t end = 0;
-  std::uint32_t type = 0;  // MkqLexer::IMPORT ...; kEof for the last one
-  bool hidden = false;     // on Token::HIDDEN_CHANNEL (comments), else on the default channel
+//
+// Eight bytes, as a file may have up to kMaxTokens of them: the offset of its
+// first byte, and its length (under 2^24: a file is at most
+// diag::kMaxSourceBytes) packed with its type (the generated lexer's types
+// are under 255; 255 stands for kEof).
+class LexToken {
+ public:
+  LexToken(std::uint32_t begin, std::uint32_t end, std::uint32_t type)
+      : begin_(begin), length_and_type_(((end - begin) << 8) | (type == kEof ? kEofByte : type)) {}
+
+  std::uint32_t begin() const { return begin_; }  // byte offsets in the file, [begin, end)
+  std::uint32_t end() const { return begin_ + (length_and_type_ >> 8); }
+  // MkqLexer::IMPORT ...; kEof for the last one
+  std::uint32_t type() const {
+    const std::uint32_t type = length_and_type_ & 0xffu;
+    return type == kEofByte ? kEof : type;
+  }
+  // On Token::HIDDEN_CHANNEL (comments), else on the default channel.
+  bool hidden() const;
+
+ private:
+  static constexpr std::uint32_t kEofByte = 0xffu;
+  std::uint32_t begin_;
+  std::uint32_t length_and_type_;
 };
-inline constexpr std::uint32_t kEof = 0xffffffffu;  // LexToken::type of the end of input
+static_assert(sizeof(LexToken) == 8);
 
 // What fast_lex() found.
 enum class FastLex {
@@ -61,12 +83,29 @@ enum class FastLex {
 // building ANTLR's input and tokens (4 bytes per byte and about 100 per token).
 FastLex fast_lex(const TextPiece& piece, std::vector<LexToken>& tokens);
 
-// The decoded strings of a piece, by token index (see parser_internal.h).
-using StringTable = std::vector<std::unique_ptr<StringExpr>>;
+// The strings of a piece decoded before its parse, by token index (see
+// parser_internal.h): every string on the ANTLR path, only those that are
+// not plain (literals.h) on the fast path, where FastParser decodes each
+// plain string into its node. Sparse, so that a piece of many tokens and few
+// such strings costs nothing per token.
+class StringTable {
+ public:
+  // Adds the string of token `index`; finish() once every string is added.
+  void add(std::size_t index, std::unique_ptr<StringExpr> string);
+  void finish();
+  // The string of token `index`, or null when there is none (or it was taken).
+  const StringExpr* find(std::size_t index) const;
+  std::unique_ptr<StringExpr> take(std::size_t index);
+
+ private:
+  std::vector<std::pair<std::uint32_t, std::unique_ptr<StringExpr>>>::const_iterator at(std::size_t index) const;
+  std::vector<std::pair<std::uint32_t, std::unique_ptr<StringExpr>>> entries_;  // sorted by index after finish()
+};
 
 // Builds the AST of a piece from its tokens when the text is valid and every
-// decision is one ANTLR makes on the next token or two. Strings are taken from
-// `strings` only by commit(), so a parser that gave up leaves them untouched.
+// decision is one ANTLR makes on the next token or two. A plain string is
+// decoded into its node; the others are taken from `strings` only by
+// commit(), so a parser that gave up leaves them untouched.
 class FastParser {
  public:
   FastParser(const TextPiece& piece, const std::vector<LexToken>& tokens, const StringTable& strings,
@@ -108,11 +147,12 @@ class FastParser {
   void separated(std::size_t close, ParseItem parse_item);
   std::unique_ptr<StringExpr> string_lit();
   std::string quoted_name(const LexToken& token);
+  std::string_view string_inner(const LexToken& token) const;  // a STRING token's text between its quotes
   Identifier ident();
 
   // tokens
   const LexToken& peek(std::size_t ahead = 0) const;
-  std::size_t type(std::size_t ahead = 0) const { return peek(ahead).type; }
+  std::size_t type(std::size_t ahead = 0) const { return peek(ahead).type(); }
   const LexToken& take();
   const LexToken& expect(std::size_t token_type);
   const LexToken& previous() const;

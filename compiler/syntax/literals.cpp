@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <iterator>
 #include <vector>
+
+#include <fmt/format.h>
 
 namespace mkq::syntax::detail {
 
@@ -284,13 +287,51 @@ std::optional<DurationProblem> check_duration(std::string_view text) {
   return result;
 }
 
+namespace {
+
+// The character an escape `\c` of a plain string stands for; 0 for the others.
+char plain_escape(char c) {
+  switch (c) {
+    case '"': return '"';
+    case '\\': return '\\';
+    case 'n': return '\n';
+    case 't': return '\t';
+    case '$': return '$';
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+bool is_plain_string(std::string_view inner) {
+  for (std::size_t i = 0; i + 1 < inner.size(); ++i) {
+    if (inner[i] == '$' && inner[i + 1] == '{') return false;
+    if (inner[i] != '\\') continue;
+    if (plain_escape(inner[i + 1]) == 0) return false;
+    ++i;  // the escaped character is not itself a `$` or a backslash
+  }
+  return true;
+}
+
+std::string decode_plain_string(std::string_view inner) {
+  std::string text;
+  text.reserve(inner.size());
+  for (std::size_t i = 0; i < inner.size(); ++i) {
+    if (inner[i] == '\\' && i + 1 < inner.size()) {
+      text += plain_escape(inner[++i]);
+    } else {
+      text += inner[i];
+    }
+  }
+  return text;
+}
+
 std::string format_duration(std::uint64_t millis) {
   std::string text;
   for (std::size_t i = 0; i < kDurationUnits.size(); ++i) {
     const std::uint64_t count = millis / kUnitMillis[i];
     if (count == 0) continue;
-    text += std::to_string(count);
-    text += kDurationUnits[i];
+    fmt::format_to(std::back_inserter(text), "{}{}", count, kDurationUnits[i]);
     millis -= count * kUnitMillis[i];
   }
   return text.empty() ? "0s" : text;

@@ -25,6 +25,13 @@ std::optional<BadByte> find_bad_byte(std::string_view text);
 // and for anything malformed, never past the end of text).
 std::uint32_t utf8_length(std::string_view text, std::uint32_t offset);
 
+// A plain string literal: the text between its quotes has no `${` and only the
+// escapes \" \\ \n \t \$, so that decoding it can report nothing and parse
+// nothing. decode_plain_string() is its value (the text with the escapes
+// decoded), the same that decoding it as any string gives.
+bool is_plain_string(std::string_view inner);
+std::string decode_plain_string(std::string_view inner);
+
 // What to tell the user about a BAD_NUMBER token (something that starts with a
 // digit but is neither a quantity nor a duration).
 struct NumberAdvice {

@@ -24,6 +24,8 @@
 #include <exception>
 #include <string_view>
 
+#include <fmt/format.h>
+
 #include "MkqLexer.h"
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/literals.h"
@@ -309,6 +311,7 @@ class PieceParser {
         return stmts;
       }
       route_.used_antlr = true;
+      decode_plain_strings();
       materialize_tokens();
     }
     auto tokens = take_tokens();
@@ -333,6 +336,7 @@ class PieceParser {
         return expr;
       }
       route_.used_antlr = true;
+      decode_plain_strings();
       materialize_tokens();
     }
     auto tokens = take_tokens();
@@ -361,13 +365,12 @@ class PieceParser {
     const FastLex lexed = route_.engine == Engine::AntlrOnly ? FastLex::GaveUp : fast_lex(piece_, fast_tokens_);
     if (lexed == FastLex::TooManyTokens) {
       const LexToken& over = fast_tokens_.back();
-      report_too_many_tokens(piece_.range(over.begin, over.end));
+      report_too_many_tokens(piece_.range(over.begin(), over.end()));
       std::vector<LexToken>().swap(fast_tokens_);
       return false;
     }
     if (lexed == FastLex::Lexed && fast_scan()) {
       fast_lexed_ = true;
-      token_count_ = fast_tokens_.size();
     } else if (over_limit_) {  // fast_scan() reported a token over kMaxTokenBytes
       std::vector<LexToken>().swap(fast_tokens_);
       return false;
@@ -377,9 +380,10 @@ class PieceParser {
       string_tokens_.clear();
       make_lexer();
       if (!lex() || !scan()) return false;
-      token_count_ = tokens_.size();
     }
-    decode_strings();
+    // The fast parser decodes plain strings itself, each into its node: the
+    // table would hold all of them a second time until the parse ends.
+    decode_strings(/*plain_too=*/!fast_lexed_);
     return !over_limit_;
   }
 
@@ -404,24 +408,24 @@ class PieceParser {
     const std::string_view text = piece_.file_text();
     for (std::size_t i = 0; i < fast_tokens_.size(); ++i) {
       const LexToken& token = fast_tokens_[i];
-      if (too_long(token.type, token.begin, token.end)) {
-        report_too_long(token.type, {token.begin, token.end});
+      if (too_long(token.type(), token.begin(), token.end())) {
+        report_too_long(token.type(), {token.begin(), token.end()});
         return false;
       }
-      switch (token.type) {
+      switch (token.type()) {
         case MkqLexer::LINE_COMMENT:
         case MkqLexer::BLOCK_COMMENT:
-          comments.push_back({std::string(text.substr(token.begin, token.end - token.begin)),
-                              piece_.range(token.begin, token.end), token.type == MkqLexer::BLOCK_COMMENT});
+          comments.push_back({std::string(text.substr(token.begin(), token.end() - token.begin())),
+                              piece_.range(token.begin(), token.end()), token.type() == MkqLexer::BLOCK_COMMENT});
           continue;
         case MkqLexer::STRING:
-          string_tokens_.push_back({i, nesting.current() + 1, std::make_pair(token.begin, token.end)});
+          string_tokens_.push_back({i, nesting.current() + 1, std::make_pair(token.begin(), token.end())});
           break;
         default:
           break;
       }
-      if (token.hidden || token.type == kEof) continue;
-      if (nesting.advance(token.type) > kMaxNestingDepth) return false;
+      if (token.hidden() || token.type() == kEof) continue;
+      if (nesting.advance(token.type()) > kMaxNestingDepth) return false;
     }
     comments_.insert(comments_.end(), std::make_move_iterator(comments.begin()),
                      std::make_move_iterator(comments.end()));
@@ -456,7 +460,7 @@ class PieceParser {
   // E1016 at the first token over kMaxTokens: no AST then.
   void report_too_many_tokens(const SourceRange& at) {
     auto& d = diagnostics_.error(codes::kTooManyTokens, at,
-                                 "file is too large: more than " + std::to_string(kMaxTokens) + " tokens");
+                                 fmt::format("file is too large: more than {} tokens", kMaxTokens));
     d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
     over_limit_ = true;
   }
@@ -579,7 +583,7 @@ class PieceParser {
       if (depth > kMaxNestingDepth) {
         over_limit_ = true;
         auto& d = diagnostics_.error(codes::kNestingTooDeep, piece_.token_range(token),
-                                     "nesting is deeper than " + std::to_string(kMaxNestingDepth) + " levels");
+                                     fmt::format("nesting is deeper than {} levels", kMaxNestingDepth));
         d.notes.push_back({"brackets, braces, parentheses, unary operators, '?:' and 'else if' count one level each",
                            std::nullopt});
       }
@@ -591,9 +595,8 @@ class PieceParser {
   void report_too_long(std::size_t type, std::pair<std::uint32_t, std::uint32_t> bytes) {
     over_limit_ = true;
     diagnostics_.error(codes::kTokenTooLong, piece_.range(bytes.first, bytes.second),
-                       std::string(limited_token_kind(type)) + " is " +
-                           std::to_string(limited_length(type, bytes.first, bytes.second)) +
-                           " bytes long; the limit is " + std::to_string(kMaxTokenBytes) + " bytes");
+                       fmt::format("{} is {} bytes long; the limit is {} bytes", limited_token_kind(type),
+                                   limited_length(type, bytes.first, bytes.second), kMaxTokenBytes));
   }
 
   // Hides the rest of the line from the parser (after a '#' comment).
@@ -653,10 +656,11 @@ class PieceParser {
     }
   }
 
-  // Step 4: escapes and interpolations of every STRING token.
-  void decode_strings() {
+  // Step 4: escapes and interpolations of every STRING token, or of those
+  // that are not plain (literals.h) unless `plain_too`: decoding a plain
+  // string reports nothing, and the fast parser decodes those itself.
+  void decode_strings(bool plain_too) {
     const std::string_view text = piece_.file_text();
-    if (!string_tokens_.empty()) strings_.resize(token_count_);
     for (const auto& [index, depth, bytes] : string_tokens_) {
       if (over_limit_ ||
           (budget_.used_up() &&
@@ -666,6 +670,7 @@ class PieceParser {
       }
       if (!bytes || bytes->second < bytes->first + 2) continue;
       const auto [begin, end] = *bytes;
+      if (!plain_too && is_plain_string(text.substr(begin + 1, end - begin - 2))) continue;
       auto string = std::make_unique<StringExpr>(piece_.range(begin, end));
       const std::uint32_t stop = end - 1;  // the closing quote
       std::string literal;
@@ -721,9 +726,26 @@ class PieceParser {
         ++i;
       }
       flush(stop);
-      strings_[index] = std::move(string);
+      strings_.add(index, std::move(string));
     }
+    strings_.finish();
     std::vector<StringToken>().swap(string_tokens_);  // read by nothing after this step
+  }
+
+  // The plain strings decode_strings() left to the fast parser, when it gave
+  // up: the ANTLR path takes every string from the table.
+  void decode_plain_strings() {
+    const std::string_view text = piece_.file_text();
+    for (std::size_t i = 0; i < fast_tokens_.size(); ++i) {
+      const LexToken& token = fast_tokens_[i];
+      if (token.type() != MkqLexer::STRING) continue;
+      const std::string_view inner = text.substr(token.begin() + 1, token.end() - token.begin() - 2);
+      if (!is_plain_string(inner)) continue;
+      auto string = std::make_unique<StringExpr>(piece_.range(token.begin(), token.end()));
+      string->literal = decode_plain_string(inner);
+      strings_.add(i, std::move(string));
+    }
+    strings_.finish();
   }
 
   ExprPtr interpolate(std::uint32_t begin, std::uint32_t end, int depth) {
@@ -790,7 +812,6 @@ class PieceParser {
   std::unique_ptr<MkqLexer> lexer_;
   std::vector<LexToken> fast_tokens_;  // from fast_lex(), when fast_lexed_
   bool fast_lexed_ = false;
-  std::size_t token_count_ = 0;        // tokens of the piece, all channels, EOF included
   std::vector<std::unique_ptr<antlr4::Token>> owned_;  // handed to the token stream by take_tokens()
   std::vector<antlr4::Token*> tokens_;                 // every token, all channels, by token index
   std::set<std::size_t> repaired_;                      // merged bad strings, already reported
@@ -861,8 +882,8 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
 void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRange& at,
                            const std::string& path, std::uint64_t size) {
   auto& d = diagnostics.error(codes::kFileTooLarge, at,
-                              path + " is " + std::to_string(size) + " bytes; the limit is " +
-                                  std::to_string(diag::kMaxSourceBytes) + " bytes");
+                              fmt::format("{} is {} bytes; the limit is {} bytes", path, size,
+                                          diag::kMaxSourceBytes));
   d.notes.push_back({"split the policy into several files in one directory", std::nullopt});
 }
 

@@ -81,10 +81,12 @@ class TextPiece {
   SourceRange eof_;
 };
 
-// StringTable (fast_path.h): the decoded strings of a piece, indexed by token
-// index (null for other tokens): built before the parse, so that escape and
-// interpolation errors are reported whatever the parse does, and moved into the
-// AST by the transformer (or FastParser::commit).
+// StringTable (fast_path.h): the decoded strings of a piece, by token index:
+// built before the parse, so that escape and interpolation errors are
+// reported whatever the parse does, and moved into the AST by the transformer
+// (or FastParser::commit). On the fast path it holds only the strings that
+// are not plain; the fast parser decodes a plain one (which cannot be in
+// error) into its node, and if it gives up they are added for the transformer.
 
 // Counts the errors of one file (all its pieces) against kMaxSyntaxErrors.
 class ErrorBudget {

@@ -8,6 +8,8 @@
 // offending token (a point after the last token for the end of the file).
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/parse.h"
 #include "compiler/syntax/parser_internal.h"
@@ -186,7 +188,7 @@ bool ErrorBudget::exhausted(const SourceRange& where) {
   if (!reported_) {
     reported_ = true;
     diagnostics_.error(codes::kTooManyErrors, where,
-                       "too many errors in this file; stopped after " + std::to_string(kMaxSyntaxErrors));
+                       fmt::format("too many errors in this file; stopped after {}", kMaxSyntaxErrors));
   }
   return true;
 }

@@ -186,7 +186,7 @@ std::vector<Argument> Transformer::args(P::ArgsContext* context) {
 
 std::unique_ptr<StringExpr> Transformer::string_token(const antlr4::Token* token) {
   const std::size_t index = token->getTokenIndex();
-  if (index < strings_.size() && strings_[index]) return std::move(strings_[index]);
+  if (auto decoded = strings_.take(index)) return decoded;
   // An unterminated (or repaired) string, already reported: its raw text.
   const SourceRange range = piece_.token_range(token);
   auto s = std::make_unique<StringExpr>(range);
@@ -207,13 +207,14 @@ std::unique_ptr<StringExpr> Transformer::string_lit(P::StringLitContext* context
 
 std::string Transformer::quoted_name(const antlr4::Token* token, const char* what) {
   const std::size_t index = token->getTokenIndex();
-  if (index >= strings_.size() || !strings_[index]) {
+  const StringExpr* decoded = strings_.find(index);
+  if (decoded == nullptr) {
     std::string_view raw = piece_.token_text(token);
     if (!raw.empty() && raw.front() == '"') raw.remove_prefix(1);
     if (!raw.empty() && raw.back() == '"') raw.remove_suffix(1);
     return std::string(raw);
   }
-  const StringExpr& s = *strings_[index];
+  const StringExpr& s = *decoded;
   if (!s.is_literal()) {
     auto& d = diagnostics_.error(codes::kInterpolatedKey, piece_.token_range(token),
                                  std::string(what) + " cannot contain '${...}'");

@@ -5,6 +5,8 @@
 // missing body an empty Body; the errors themselves were already reported.
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "compiler/syntax/codes.h"
 #include "compiler/syntax/parser_internal.h"
 
@@ -26,7 +28,7 @@ bool Transformer::Level::exceeded(const SourceRange& where) {
   if (!t_.too_deep_) {
     t_.too_deep_ = true;
     auto& d = t_.diagnostics_.error(codes::kNestingTooDeep, where,
-                                    "expression nests deeper than " + std::to_string(kMaxTreeDepth) + " levels");
+                                    fmt::format("expression nests deeper than {} levels", kMaxTreeDepth));
     d.notes.push_back({"a chain like a + b + c + ... counts one level per operator; split it with 'let'", std::nullopt});
   }
   return true;
