@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <list>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
@@ -60,7 +62,18 @@ class Store {
   // The oldest resourceVersion a watch may start from (older ones are 410).
   std::int64_t oldest_watchable_rv() const { return compacted_rv_; }
 
+  // A copy of the stored object (nullopt: none).
   std::optional<nlohmann::json> get(const ObjectKey& key) const;
+  // The stored object itself, parsed once and shared until it is written or
+  // removed (nullptr: none): for the reads of the write path, which read an
+  // object without changing it (the namespace of every create, the object
+  // an update or apply writes over).
+  std::shared_ptr<const nlohmann::json> find(const ObjectKey& key) const;
+  // Whether the object exists, without reading it.
+  bool exists(const ObjectKey& key) const;
+  // How many parsed objects find() keeps now (at most kParsedCacheEntries).
+  std::size_t parsed_objects() const { return parsed_.size(); }
+  static constexpr std::size_t kParsedCacheEntries = 4096;
   // Objects of one resource (in one namespace when ns is set), ordered by
   // (namespace, name), starting after `after` ("ns\nname"), at most `limit`
   // (0: all).
@@ -109,6 +122,23 @@ class Store {
   std::int64_t next_rv();
   void save_rv();
   void log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body);
+  // The stored text of an object (nullopt: none).
+  std::optional<std::string> body_of(const ObjectKey& key) const;
+
+  // Parsed objects that find() handed out, most recently used first; an entry
+  // is dropped when its object is written or removed (put, remove), so a hit
+  // is always the object as stored. Bounded by kParsedCacheEntries and by the
+  // stored text's size (kParsedCacheBytes): the least recently used go first.
+  struct ParsedEntry {
+    std::string key;
+    std::shared_ptr<const nlohmann::json> object;
+    std::size_t text_size = 0;
+  };
+  static constexpr std::size_t kParsedCacheBytes = 16u << 20;
+  void forget_parsed(const ObjectKey& key);
+  mutable std::list<ParsedEntry> parsed_;
+  mutable std::unordered_map<std::string, std::list<ParsedEntry>::iterator> parsed_index_;
+  mutable std::size_t parsed_bytes_ = 0;
 
   sqlite3* db_ = nullptr;
   // Prepared statements by SQL text, prepared once (every write runs the same few).
