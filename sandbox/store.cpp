@@ -273,12 +273,13 @@ void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& 
   }
 }
 
-std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type) {
+std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type,
+                        std::string* stored_text) {
   forget_parsed(key);
   begin_write();
   const std::int64_t rv = next_rv();
   object["metadata"]["resourceVersion"] = std::to_string(rv);
-  const std::string body = object.dump();
+  std::string body = object.dump();
   StoreStatement st(*this,
                "INSERT INTO objects (grp, resource, ns, name, rv, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
                "ON CONFLICT(grp, resource, ns, name) DO UPDATE SET rv=excluded.rv, body=excluded.body");
@@ -291,6 +292,7 @@ std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std:
   if (!st.run()) error_ = sqlite3_errmsg(db_);
   log_event(rv, key, event_type, body);
   end_write();
+  if (stored_text != nullptr) *stored_text = std::move(body);
   return rv;
 }
 

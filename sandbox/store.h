@@ -91,7 +91,10 @@ class Store {
 
   // Writes take the next resourceVersion, stamp it into object.metadata, store
   // the object and log the event; they return the new resourceVersion.
-  std::int64_t put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type);
+  // `stored_text`, when given, receives the object's text as stored (its
+  // compact JSON): an answer with the object as written reuses it.
+  std::int64_t put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type,
+                   std::string* stored_text = nullptr);
   std::int64_t remove(const ObjectKey& key, nlohmann::json& last_state);
 
   // Events of one resource (group/resource; empty resource: all) after `rv`.

@@ -49,6 +49,20 @@ std::optional<ApiResponse> check_kind(const ResourceInfo& info, const json& obje
   return std::nullopt;
 }
 
+// Stores a written object and answers with it (`status`): as object_response
+// would, but with the text the store wrote when the answer is that text (JSON,
+// not a Table, the object's apiVersion and kind its resource's) -- one dump per write.
+ApiResponse store_and_answer(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const ObjectKey& key,
+                             json& object, const char* event_type, int status) {
+  std::string text;
+  state.store->put(key, object, event_type, &text);
+  if (!answers_as_written(r, info, object)) return object_response(r, info, status, object);
+  ApiResponse answer;
+  answer.status = status;
+  answer.body = std::move(text);
+  return answer;
+}
+
 // A create into a namespace needs the namespace, and not terminating.
 std::optional<ApiResponse> check_namespace_open(ClusterState& state, const ResourceInfo& info, const std::string& ns,
                                                 const std::string& name) {
@@ -178,10 +192,10 @@ ApiResponse store_write_over(ClusterState& state, const ApiRequest& r, const Res
     return with_warnings(object_response(r, info, 200, result), warnings);
   }
   if (result == existing) return with_warnings(object_response(r, info, 200, existing), warnings);  // no-op write
-  state.store->put(key, result, "MODIFIED");
+  ApiResponse answer = store_and_answer(state, r, info, key, result, "MODIFIED", created_status);
   if (is_crd(info)) refresh_registry(state);
   state.changed.notify_all();
-  return with_warnings(object_response(r, info, created_status, result), warnings);
+  return with_warnings(std::move(answer), warnings);
 }
 
 // Writes `candidate` over `existing` (a PUT, PATCH, apply or status write):
@@ -336,10 +350,10 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   if (is_crd(info)) set_crd_status(object);
   if (applied == nullptr) record_update_manager(r, info, t, object, nullptr);
   if (is_dry_run(r)) return with_warnings(object_response(r, info, 201, object), warnings);
-  state.store->put(key, object, "ADDED");
+  ApiResponse answer = store_and_answer(state, r, info, key, object, "ADDED", 201);
   if (is_crd(info)) refresh_registry(state);
   state.changed.notify_all();
-  return with_warnings(object_response(r, info, 201, object), warnings);
+  return with_warnings(std::move(answer), warnings);
 }
 
 ApiResponse update_object(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
