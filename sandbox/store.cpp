@@ -156,6 +156,13 @@ std::optional<nlohmann::json> Store::get(const ObjectKey& key) const {
 }
 
 std::shared_ptr<const nlohmann::json> Store::find(const ObjectKey& key) const {
+  if (const auto hit = parsed_index_.find(cache_key(key)); hit != parsed_index_.end()) return hit->second->object;
+  const auto body = body_of(key);
+  if (!body) return nullptr;
+  return std::make_shared<const nlohmann::json>(parse_body(*body));
+}
+
+std::shared_ptr<const nlohmann::json> Store::find_and_keep(const ObjectKey& key) const {
   std::string cached = cache_key(key);
   if (const auto hit = parsed_index_.find(cached); hit != parsed_index_.end()) {
     parsed_.splice(parsed_.begin(), parsed_, hit->second);  // now the most recently used

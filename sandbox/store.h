@@ -64,14 +64,17 @@ class Store {
 
   // A copy of the stored object (nullopt: none).
   std::optional<nlohmann::json> get(const ObjectKey& key) const;
-  // The stored object itself, parsed once and shared until it is written or
-  // removed (nullptr: none): for the reads of the write path, which read an
-  // object without changing it (the namespace of every create, the object
-  // an update or apply writes over).
+  // The stored object, read-only (nullptr: none): the parsed object that
+  // find_and_keep() keeps when there is one, else parsed now and not kept
+  // (the object an update or apply is about to replace).
   std::shared_ptr<const nlohmann::json> find(const ObjectKey& key) const;
+  // The same, and the parsed object kept and shared with the next readers
+  // until it is written or removed: for objects read far more often than
+  // written (the namespace every create checks).
+  std::shared_ptr<const nlohmann::json> find_and_keep(const ObjectKey& key) const;
   // Whether the object exists, without reading it.
   bool exists(const ObjectKey& key) const;
-  // How many parsed objects find() keeps now (at most kParsedCacheEntries).
+  // How many parsed objects find_and_keep() keeps now (at most kParsedCacheEntries).
   std::size_t parsed_objects() const { return parsed_.size(); }
   static constexpr std::size_t kParsedCacheEntries = 4096;
   // Objects of one resource (in one namespace when ns is set), ordered by
@@ -128,7 +131,7 @@ class Store {
   // The stored text of an object (nullopt: none).
   std::optional<std::string> body_of(const ObjectKey& key) const;
 
-  // Parsed objects that find() handed out, most recently used first; an entry
+  // Parsed objects that find_and_keep() handed out, most recently used first; an entry
   // is dropped when its object is written or removed (put, remove), so a hit
   // is always the object as stored. Bounded by kParsedCacheEntries and by the
   // stored text's size (kParsedCacheBytes): the least recently used go first.

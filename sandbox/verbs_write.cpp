@@ -66,7 +66,7 @@ ApiResponse store_and_answer(ClusterState& state, const ApiRequest& r, const Res
 // A create into a namespace needs the namespace, and not terminating.
 std::optional<ApiResponse> check_namespace_open(ClusterState& state, const ResourceInfo& info, const std::string& ns,
                                                 const std::string& name) {
-  const auto found = state.store->find({"", "namespaces", "", ns});  // parsed once, then shared by every create
+  const auto found = state.store->find_and_keep({"", "namespaces", "", ns});  // parsed once, then shared by every create
   if (!found) return not_found(*state.registry.find("", "v1", "namespaces"), ns);
   if (!(*found)["metadata"].contains("deletionTimestamp")) return std::nullopt;
   return status_error(403, "Forbidden",
