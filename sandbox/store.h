@@ -77,6 +77,7 @@ class Store {
   // How many parsed objects find_and_keep() keeps now (at most kParsedCacheEntries).
   std::size_t parsed_objects() const { return parsed_.size(); }
   static constexpr std::size_t kParsedCacheEntries = 4096;
+
   // Objects of one resource (in one namespace when ns is set), ordered by
   // (namespace, name), starting after `after` ("ns\nname"), at most `limit`
   // (0: all).
