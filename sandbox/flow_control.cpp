@@ -4,6 +4,8 @@
 #include <openssl/sha.h>
 
 #include <algorithm>
+#include <map>
+#include <utility>
 
 namespace mkq::sandbox {
 
@@ -73,10 +75,25 @@ Flow classify_flow(const std::string& user, const std::vector<std::string>& grou
   return flow;
 }
 
+namespace {
+
+// stable_uid of a flow schema or priority level, hashed once per thread:
+// every answer carries two (a SHA-1 each was 3 % of the sandbox's CPU in a
+// burst of writes), and the names are the few of the bootstrap configuration.
+const std::string& cached_uid(const char* kind, const std::string& name) {
+  thread_local std::map<std::pair<std::string, std::string>, std::string> uids;
+  auto key = std::make_pair(std::string(kind), name);
+  auto found = uids.find(key);
+  if (found == uids.end()) found = uids.emplace(key, stable_uid(key.first, key.second)).first;
+  return found->second;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::string, std::string>> flow_headers(const Flow& flow) {
   // As Go's net/http writes them (canonical header case).
-  return {{"X-Kubernetes-Pf-Flowschema-Uid", stable_uid("flowschemas", flow.flow_schema)},
-          {"X-Kubernetes-Pf-Prioritylevel-Uid", stable_uid("prioritylevelconfigurations", flow.priority_level)}};
+  return {{"X-Kubernetes-Pf-Flowschema-Uid", cached_uid("flowschemas", flow.flow_schema)},
+          {"X-Kubernetes-Pf-Prioritylevel-Uid", cached_uid("prioritylevelconfigurations", flow.priority_level)}};
 }
 
 int FlowControl::seats(int shares) const {

@@ -43,6 +43,10 @@ bool is_kind(const ResourceInfo& info, const char* group, const char* resource);
 
 // The stored object as the client asked for it (its apiVersion).
 nlohmann::json present(const ResourceInfo& info, nlohmann::json object);
+// Whether object_response answers with the object's own compact JSON: no
+// Table asked for, and its apiVersion and kind already its resource's (as
+// every object the write verbs store).
+bool answers_as_written(const ApiRequest& r, const ResourceInfo& info, const nlohmann::json& object);
 // The object as JSON, or as a Table when the client asked for one (Accept).
 ApiResponse object_response(const ApiRequest& r, const ResourceInfo& info, int status, const nlohmann::json& object);
 // The Warning header kube-apiserver sends (299 - "text", ...).

@@ -9,6 +9,18 @@
 namespace mkq::sandbox {
 namespace {
 
+// The parsed cache's key: the four parts, which never hold a NUL.
+std::string cache_key(const ObjectKey& key) {
+  std::string out;
+  out.reserve(key.group.size() + key.resource.size() + key.ns.size() + key.name.size() + 3);
+  for (const std::string* part : {&key.group, &key.resource, &key.ns}) {
+    out += *part;
+    out += '\0';
+  }
+  out += key.name;
+  return out;
+}
+
 }  // namespace
 
 // A statement from the store's cache, reset (bindings cleared) when done.
@@ -130,14 +142,67 @@ bool Store::exec(const char* sql) {
   return true;
 }
 
-std::optional<nlohmann::json> Store::get(const ObjectKey& key) const {
+std::optional<std::string> Store::body_of(const ObjectKey& key) const {
   StoreStatement st(*this, "SELECT body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
   st.bind(1, key.group);
   st.bind(2, key.resource);
   st.bind(3, key.ns);
   st.bind(4, key.name);
   if (!st.step_row()) return std::nullopt;
-  return parse_body(st.text(0));
+  return st.text(0);
+}
+
+std::optional<nlohmann::json> Store::get(const ObjectKey& key) const {
+  if (const auto hit = parsed_index_.find(cache_key(key)); hit != parsed_index_.end()) return *hit->second->object;
+  const auto body = body_of(key);
+  if (!body) return std::nullopt;
+  return parse_body(*body);
+}
+
+std::shared_ptr<const nlohmann::json> Store::find(const ObjectKey& key) const {
+  if (const auto hit = parsed_index_.find(cache_key(key)); hit != parsed_index_.end()) return hit->second->object;
+  const auto body = body_of(key);
+  if (!body) return nullptr;
+  return std::make_shared<const nlohmann::json>(parse_body(*body));
+}
+
+std::shared_ptr<const nlohmann::json> Store::find_and_keep(const ObjectKey& key) const {
+  std::string cached = cache_key(key);
+  if (const auto hit = parsed_index_.find(cached); hit != parsed_index_.end()) {
+    parsed_.splice(parsed_.begin(), parsed_, hit->second);  // now the most recently used
+    return hit->second->object;
+  }
+  const auto body = body_of(key);
+  if (!body) return nullptr;
+  auto object = std::make_shared<const nlohmann::json>(parse_body(*body));
+  parsed_.push_front({cached, object, body->size()});
+  parsed_index_.emplace(std::move(cached), parsed_.begin());
+  parsed_bytes_ += body->size();
+  while (parsed_.size() > kParsedCacheEntries || parsed_bytes_ > kParsedCacheBytes) {
+    parsed_bytes_ -= parsed_.back().text_size;
+    parsed_index_.erase(parsed_.back().key);
+    parsed_.pop_back();
+  }
+  return object;
+}
+
+bool Store::exists(const ObjectKey& key) const {
+  if (parsed_index_.count(cache_key(key)) > 0) return true;
+  StoreStatement st(*this, "SELECT 1 FROM objects WHERE grp=?1 AND resource=?2 AND ns=?3 AND name=?4");
+  st.bind(1, key.group);
+  st.bind(2, key.resource);
+  st.bind(3, key.ns);
+  st.bind(4, key.name);
+  return st.step_row();
+}
+
+void Store::forget_parsed(const ObjectKey& key) {
+  if (parsed_index_.empty()) return;
+  const auto hit = parsed_index_.find(cache_key(key));
+  if (hit == parsed_index_.end()) return;
+  parsed_bytes_ -= hit->second->text_size;
+  parsed_.erase(hit->second);
+  parsed_index_.erase(hit);
 }
 
 std::vector<StoredText> Store::list_text(const std::string& group, const std::string& resource,
@@ -334,11 +399,13 @@ void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& 
   }
 }
 
-std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type) {
+std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type,
+                        std::string* stored_text) {
+  forget_parsed(key);
   begin_write();
   const std::int64_t rv = next_rv();
   object["metadata"]["resourceVersion"] = std::to_string(rv);
-  const std::string body = object.dump();
+  std::string body = object.dump();
   StoreStatement st(*this,
                "INSERT INTO objects (grp, resource, ns, name, rv, body) VALUES (?1, ?2, ?3, ?4, ?5, ?6) "
                "ON CONFLICT(grp, resource, ns, name) DO UPDATE SET rv=excluded.rv, body=excluded.body");
@@ -351,10 +418,12 @@ std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std:
   if (!st.run()) error_ = sqlite3_errmsg(db_);
   log_event(rv, key, event_type, body);
   end_write();
+  if (stored_text != nullptr) *stored_text = std::move(body);
   return rv;
 }
 
 std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
+  forget_parsed(key);
   begin_write();
   const std::int64_t rv = next_rv();
   last_state["metadata"]["resourceVersion"] = std::to_string(rv);

@@ -12,11 +12,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <list>
+#include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
-#include <map>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 struct sqlite3;
@@ -67,7 +69,22 @@ class Store {
   // The oldest resourceVersion a watch may start from (older ones are 410).
   std::int64_t oldest_watchable_rv() const { return compacted_rv_; }
 
+  // A copy of the stored object (nullopt: none).
   std::optional<nlohmann::json> get(const ObjectKey& key) const;
+  // The stored object, read-only (nullptr: none): the parsed object that
+  // find_and_keep() keeps when there is one, else parsed now and not kept
+  // (the object an update or apply is about to replace).
+  std::shared_ptr<const nlohmann::json> find(const ObjectKey& key) const;
+  // The same, and the parsed object kept and shared with the next readers
+  // until it is written or removed: for objects read far more often than
+  // written (the namespace every create checks).
+  std::shared_ptr<const nlohmann::json> find_and_keep(const ObjectKey& key) const;
+  // Whether the object exists, without reading it.
+  bool exists(const ObjectKey& key) const;
+  // How many parsed objects find_and_keep() keeps now (at most kParsedCacheEntries).
+  std::size_t parsed_objects() const { return parsed_.size(); }
+  static constexpr std::size_t kParsedCacheEntries = 4096;
+
   // Objects of one resource (in one namespace when ns is set), ordered by
   // (namespace, name), starting after `after` ("ns\nname"), at most `limit`
   // (0: all).
@@ -96,7 +113,10 @@ class Store {
 
   // Writes take the next resourceVersion, stamp it into object.metadata, store
   // the object and log the event; they return the new resourceVersion.
-  std::int64_t put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type);
+  // `stored_text`, when given, receives the object's text as stored (its
+  // compact JSON): an answer with the object as written reuses it.
+  std::int64_t put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type,
+                   std::string* stored_text = nullptr);
   std::int64_t remove(const ObjectKey& key, nlohmann::json& last_state);
 
   // Events of one resource (group/resource; empty resource: all) after `rv`.
@@ -127,6 +147,23 @@ class Store {
   std::int64_t next_rv();
   void save_rv();
   void log_event(std::int64_t rv, const ObjectKey& key, const std::string& type, const std::string& body);
+  // The stored text of an object (nullopt: none).
+  std::optional<std::string> body_of(const ObjectKey& key) const;
+
+  // Parsed objects that find_and_keep() handed out, most recently used first; an entry
+  // is dropped when its object is written or removed (put, remove), so a hit
+  // is always the object as stored. Bounded by kParsedCacheEntries and by the
+  // stored text's size (kParsedCacheBytes): the least recently used go first.
+  struct ParsedEntry {
+    std::string key;
+    std::shared_ptr<const nlohmann::json> object;
+    std::size_t text_size = 0;
+  };
+  static constexpr std::size_t kParsedCacheBytes = 16u << 20;
+  void forget_parsed(const ObjectKey& key);
+  mutable std::list<ParsedEntry> parsed_;
+  mutable std::unordered_map<std::string, std::list<ParsedEntry>::iterator> parsed_index_;
+  mutable std::size_t parsed_bytes_ = 0;
 
   sqlite3* db_ = nullptr;
   // Prepared statements by SQL text, prepared once (every write runs the same few).

@@ -49,10 +49,24 @@ std::optional<ApiResponse> check_kind(const ResourceInfo& info, const json& obje
   return std::nullopt;
 }
 
+// Stores a written object and answers with it (`status`): as object_response
+// would, but with the text the store wrote when the answer is that text (JSON,
+// not a Table, the object's apiVersion and kind its resource's) -- one dump per write.
+ApiResponse store_and_answer(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const ObjectKey& key,
+                             json& object, const char* event_type, int status) {
+  std::string text;
+  state.store->put(key, object, event_type, &text);
+  if (!answers_as_written(r, info, object)) return object_response(r, info, status, object);
+  ApiResponse answer;
+  answer.status = status;
+  answer.body = std::move(text);
+  return answer;
+}
+
 // A create into a namespace needs the namespace, and not terminating.
 std::optional<ApiResponse> check_namespace_open(ClusterState& state, const ResourceInfo& info, const std::string& ns,
                                                 const std::string& name) {
-  const auto found = state.store->get({"", "namespaces", "", ns});
+  const auto found = state.store->find_and_keep({"", "namespaces", "", ns});  // parsed once, then shared by every create
   if (!found) return not_found(*state.registry.find("", "v1", "namespaces"), ns);
   if (!(*found)["metadata"].contains("deletionTimestamp")) return std::nullopt;
   return status_error(403, "Forbidden",
@@ -178,10 +192,10 @@ ApiResponse store_write_over(ClusterState& state, const ApiRequest& r, const Res
     return with_warnings(object_response(r, info, 200, result), warnings);
   }
   if (result == existing) return with_warnings(object_response(r, info, 200, existing), warnings);  // no-op write
-  state.store->put(key, result, "MODIFIED");
+  ApiResponse answer = store_and_answer(state, r, info, key, result, "MODIFIED", created_status);
   if (is_crd(info)) refresh_registry(state);
   state.changed.notify_all();
-  return with_warnings(object_response(r, info, created_status, result), warnings);
+  return with_warnings(std::move(answer), warnings);
 }
 
 // Writes `candidate` over `existing` (a PUT, PATCH, apply or status write):
@@ -261,7 +275,7 @@ std::optional<ApiResponse> apply_patch(const ApiRequest& r, const ResourceInfo& 
 
 // PATCH application/apply-patch+yaml: server-side apply (apply.h), creating the object when missing.
 ApiResponse apply_object(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t,
-                         const std::optional<json>& existing) {
+                         const json* existing) {
   json config;
   if (auto error = parse_object(r, &config)) return *error;
   if (query_value(r, "fieldManager").empty()) {
@@ -274,7 +288,7 @@ ApiResponse apply_object(ClusterState& state, const ApiRequest& r, const Resourc
   }
   config["metadata"]["name"] = t.name;
   ApplyRefusal refusal;
-  auto merged = server_side_apply(existing ? &*existing : nullptr, config, field_manager(r, info, t),
+  auto merged = server_side_apply(existing, config, field_manager(r, info, t),
                                   query_true(r, "force"), field_types(info), &refusal);
   if (!merged && refusal.conflict) {
     return status_error(409, "Conflict", refusal.message,
@@ -332,28 +346,28 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   normalise(info, object);
   if (auto error = validate(r, info, object, &warnings)) return *error;
   const ObjectKey key = key_of(info, t.ns, name);
-  if (state.store->get(key)) return already_exists(info, name);
+  if (state.store->exists(key)) return already_exists(info, name);
   if (is_crd(info)) set_crd_status(object);
   if (applied == nullptr) record_update_manager(r, info, t, object, nullptr);
   if (is_dry_run(r)) return with_warnings(object_response(r, info, 201, object), warnings);
-  state.store->put(key, object, "ADDED");
+  ApiResponse answer = store_and_answer(state, r, info, key, object, "ADDED", 201);
   if (is_crd(info)) refresh_registry(state);
   state.changed.notify_all();
-  return with_warnings(object_response(r, info, 201, object), warnings);
+  return with_warnings(std::move(answer), warnings);
 }
 
 ApiResponse update_object(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
   json object;
   if (auto error = parse_object(r, &object)) return *error;
-  const auto existing = state.store->get(key_of(info, t.ns, t.name));
+  const auto existing = state.store->find(key_of(info, t.ns, t.name));
   if (!existing) return not_found(info, t.name);
   return write_over(state, r, info, t, *existing, std::move(object), true);
 }
 
 ApiResponse patch_object(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
   const std::string type = media_type(header(r, "content-type"));
-  const auto existing = state.store->get(key_of(info, t.ns, t.name));
-  if (type == "application/apply-patch+yaml") return apply_object(state, r, info, t, existing);
+  const auto existing = state.store->find(key_of(info, t.ns, t.name));
+  if (type == "application/apply-patch+yaml") return apply_object(state, r, info, t, existing.get());
   if (!existing) return not_found(info, t.name);
   json patched;
   if (auto error = apply_patch(r, info, type, *existing, &patched)) return *error;

@@ -126,3 +126,73 @@ TEST_CASE("sandbox store: the resourceVersion counter is saved with each commit 
   CHECK(reopened->put({"", "configmaps", "default", "d"}, d, "ADDED") == 5);
   CHECK(committed_objects(dir.path() / "c.db") == 3);
 }
+
+TEST_CASE("sandbox store: find_and_keep() parses an object once and shares it until it is written or removed",
+          "[sandbox][store]") {
+  mkq::testing::TempDir dir;
+  std::string error;
+  auto store = Store::open(dir.path() / "c.db", &error);
+  REQUIRE(store);
+  const mkq::sandbox::ObjectKey key{"", "configmaps", "default", "a"};
+  CHECK(store->find_and_keep(key) == nullptr);
+  CHECK_FALSE(store->exists(key));
+
+  json object = config_map("a");
+  object["data"] = {{"k", "1"}};
+  store->put(key, object, "ADDED");
+  const auto unkept = store->find(key);
+  REQUIRE(unkept != nullptr);
+  CHECK(store->parsed_objects() == 0);  // find() alone keeps nothing
+  const auto first = store->find_and_keep(key);
+  REQUIRE(first != nullptr);
+  CHECK(first != unkept);
+  CHECK(*first == *unkept);
+  CHECK((*first)["data"]["k"] == "1");
+  CHECK(store->find_and_keep(key) == first);  // the same parsed object, not parsed again
+  CHECK(store->find(key) == first);
+  CHECK(store->exists(key));
+  CHECK(store->get(key) == *first);
+  // Another key of the same parts, split differently, is another object.
+  CHECK(store->find_and_keep({"", "configmaps", "defaulta", ""}) == nullptr);
+
+  object["data"]["k"] = "2";
+  store->put(key, object, "MODIFIED");
+  const auto second = store->find_and_keep(key);
+  REQUIRE(second != nullptr);
+  CHECK(second != first);
+  CHECK((*second)["data"]["k"] == "2");
+  CHECK((*second)["metadata"]["resourceVersion"] == object["metadata"]["resourceVersion"]);
+  CHECK((*first)["data"]["k"] == "1");  // a reader's object stays as it was read
+
+  json gone = *second;
+  store->remove(key, gone);
+  CHECK(store->find_and_keep(key) == nullptr);
+  CHECK(store->find(key) == nullptr);
+  CHECK_FALSE(store->exists(key));
+  CHECK_FALSE(store->get(key));
+}
+
+TEST_CASE("sandbox store: the parsed objects are bounded, the least recently used dropped first", "[sandbox][store]") {
+  mkq::testing::TempDir dir;
+  std::string error;
+  auto store = Store::open(dir.path() / "c.db", &error);
+  REQUIRE(store);
+  const std::size_t count = Store::kParsedCacheEntries + 10;
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::string name = "cm-" + std::to_string(i);
+    json object = config_map(name);
+    store->put({"", "configmaps", "default", name}, object, "ADDED");
+  }
+  const auto kept = store->find_and_keep({"", "configmaps", "default", "cm-0"});
+  for (std::size_t i = 1; i < count; ++i) {
+    const auto found = store->find_and_keep({"", "configmaps", "default", "cm-" + std::to_string(i)});
+    REQUIRE(found != nullptr);
+    CHECK((*found)["metadata"]["name"] == "cm-" + std::to_string(i));
+  }
+  CHECK(store->parsed_objects() == Store::kParsedCacheEntries);
+  // cm-0 was dropped (the least recently used): found again, it is parsed anew.
+  const auto again = store->find_and_keep({"", "configmaps", "default", "cm-0"});
+  REQUIRE(again != nullptr);
+  CHECK(again != kept);
+  CHECK(*again == *kept);
+}
