@@ -120,7 +120,7 @@ TEST_CASE("render: the same policy renders the same bytes twice", "[kueue][rende
   CHECK(mkq::kueue::render_yaml(*a->state) == mkq::kueue::render_yaml(*b->state));
 }
 
-TEST_CASE("render: apply order is kind, then namespace, then name; equals stay in the order made", "[kueue][render]") {
+TEST_CASE("render: apply order is kind, then namespace, then name, equals stay in the order made", "[kueue][render]") {
   using mkq::kueue::ApplyPosition;
   const std::vector<ApplyPosition> positions = {
       {2, "", "b"}, {1, "ns", "a"}, {1, "", "z"}, {2, "", "b"}, {1, "ns", "0"}};

@@ -207,7 +207,7 @@ TEST_CASE("builtin validation: Role and ClusterRole rules", "[sandbox][validatio
                 {"FieldValueRequired", "FieldValueRequired"});
 }
 
-TEST_CASE("builtin validation: bindings' roleRef and subjects; apiGroups defaulted; roleRef immutable",
+TEST_CASE("builtin validation: bindings' roleRef and subjects, apiGroups defaulted, roleRef immutable",
           "[sandbox][validation][builtin]") {
   auto c = memory_cluster();
   const std::string bindings = kRbac + "/namespaces/default/rolebindings";
@@ -235,7 +235,7 @@ TEST_CASE("builtin validation: bindings' roleRef and subjects; apiGroups default
                 {"FieldValueNotSupported", "FieldValueRequired"});
 }
 
-TEST_CASE("builtin validation: a Lease's durations; its fields decoded", "[sandbox][validation][builtin]") {
+TEST_CASE("builtin validation: a Lease's durations, its fields decoded", "[sandbox][validation][builtin]") {
   auto c = memory_cluster();
   const std::string path = "/apis/coordination.k8s.io/v1/namespaces/default/leases";
   CHECK(post(*c, path, R"({"metadata":{"name":"ok"},"spec":{"holderIdentity":"a","leaseDurationSeconds":15,"leaseTransitions":0}})").first == 201);
