@@ -104,6 +104,15 @@ int run_render(const RenderOptions& options, const GlobalOptions& global) {
       return 1;
     }
   }
+  // `-o out/all.yaml` names a file: render would make a directory of that name.
+  const std::string extension = fs::path(options.output_dir).extension().string();
+  if ((extension == ".yaml" || extension == ".yml" || extension == ".json") && !fs::is_directory(options.output_dir)) {
+    base::print(stderr,
+                "mkq: error: -o takes a directory to write one file per cluster into, not a file; to write every "
+                "cluster into one file: mkq render PATH > {}\n",
+                options.output_dir);
+    return 1;
+  }
   // To the model only (with Kueue's rules checked): lowering is done here,
   // one cluster at a time.
   const Compilation compiled = compile(options.path, CompileTo::Model, global);

@@ -31,6 +31,10 @@ int run(int argc, char** argv) {
   CLI::App app{"mkq — MultiKueue as code: describe a MultiKueue fleet in one policy, check it, plan it, apply it to every cluster"};
   app.name("mkq");
   app.require_subcommand(1);
+  // A command line CLI11 refuses reads like every other error of mkq's.
+  app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
+    return "mkq: error: " + CLI::FailureMessage::simple(failed, e);
+  });
   app.fallthrough();  // global options (--no-color, -v) also after the subcommand
   app.set_version_flag("--version", std::string("mkq ") + MKQ_VERSION);
   app.footer("Run `mkq COMMAND --help` for a command's options. Docs: docs/language.md, docs/apply.md");

@@ -43,9 +43,11 @@ expect no-match 'mkq: error: unknown command "xyzzy" for "mkq"
 Run `mkq --help` for its commands.' -- xyzzy
 expect no-match-flag 'mkq: error: unknown flag --zzzzzzzz for "mkq check"
 Run `mkq check --help` for its flags.' -- check --zzzzzzzz
-# Not an unknown word: CLI11's own message stays.
-expect missing-value '--kubeconfig: 1 required TEXT missing
+# Not an unknown word: CLI11's own message, as an error of mkq's.
+expect missing-value 'mkq: error: --kubeconfig: 1 required TEXT missing
 Run with --help for more information.' -- plan --kubeconfig
+expect value-set 'mkq: error: SHELL: tcsh not in {bash,zsh,fish}
+Run with --help for more information.' -- completion tcsh
 
 # `render -o json` is a format given to -o: refused before anything is written.
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -55,6 +57,15 @@ if [ $status -ne 1 ] || [ -e "$work/json" ] || [ "$(cat "$work/err")" != "mkq: e
   echo "FAIL render-o-format: exit $status, stderr:"; cat "$work/err"; failures=$((failures + 1))
 else
   echo "ok   render-o-format"
+fi
+
+# `render -o dir/all.yaml` names a file, not a directory: refused, nothing made.
+(cd "$work" && "$mkq" render -o dir/all.yaml "$root/examples/quickstart" >"$work/out" 2>"$work/err")
+status=$?
+if [ $status -ne 1 ] || [ -e "$work/dir" ] || [ "$(cat "$work/err")" != "mkq: error: -o takes a directory to write one file per cluster into, not a file; to write every cluster into one file: mkq render PATH > dir/all.yaml" ]; then
+  echo "FAIL render-o-file: exit $status, stderr:"; cat "$work/err"; failures=$((failures + 1))
+else
+  echo "ok   render-o-file"
 fi
 
 # A correct command line is untouched by the hint: --help exits 0.
