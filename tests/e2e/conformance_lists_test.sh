@@ -23,19 +23,7 @@ e2e_setup conformance-lists
 
 failures=0
 probes=0
-# probe "BEHAVIOUR" COMMAND...: COMMAND (a shell function) returns 0 when the sandbox shows it.
-probe() {
-  local what=$1
-  shift
-  probes=$((probes + 1))
-  if "$@" >"$TMP/probe.out" 2>&1; then
-    echo "PASS: $what"
-  else
-    echo "FAIL: $what"
-    sed 's/^/    /' "$TMP/probe.out" | head -20
-    failures=$((failures + 1))
-  fi
-}
+# probe "BEHAVIOUR" COMMAND...: common.sh's.
 py() { /usr/bin/python3 -c "$@"; }
 
 timeout 60 "$MKQ" sandbox up --dir "$SB" --clusters manager --crds "$CRDS" >"$TMP/up" 2>&1 || { cat "$TMP/up"; fail "mkq sandbox up"; }

@@ -14,19 +14,7 @@ e2e_setup conformance-validation
 
 failures=0
 probes=0
-# probe "BEHAVIOUR" COMMAND...: COMMAND (a shell function) returns 0 when the sandbox shows it.
-probe() {
-  local what=$1
-  shift
-  probes=$((probes + 1))
-  if "$@" >"$TMP/probe.out" 2>&1; then
-    echo "PASS: $what"
-  else
-    echo "FAIL: $what"
-    sed 's/^/    /' "$TMP/probe.out" | head -20
-    failures=$((failures + 1))
-  fi
-}
+# probe "BEHAVIOUR" COMMAND...: common.sh's.
 # said EXPECTED COMMAND...: COMMAND's output (stdout and stderr) is exactly EXPECTED.
 said() {
   local expected=$1 out
