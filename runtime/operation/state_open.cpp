@@ -62,7 +62,7 @@ base::Result<std::unique_ptr<state::ClusterState>> connect_cluster_state(const s
   }
   auto cluster = std::make_unique<state::ClusterState>(*client.value(), *address);
   cluster->keep(std::move(client.value()));
-  return std::move(cluster);
+  return cluster;
 }
 
 base::Result<std::unique_ptr<state::StateStore>> open_state_at(const std::string& location,
