@@ -81,22 +81,48 @@ GoType* atomic(GoType* type) {
 const GoType* time_type() { return any("v1.Time"); }
 const GoType* micro_time() { return any("v1.MicroTime"); }
 
+// ObjectMeta, also the served ObjectMeta component schema (object_meta_openapi_schema);
+// its descriptions are kube's first sentences (the texts served before it was generated kept).
 const GoType* object_meta() {
   static const GoType* type = [] {
-    const GoType* owner = object("v1.OwnerReference", {{"apiVersion", str()}, {"kind", str()}, {"name", str()},
-                                                       {"uid", str("types.UID")}, {"controller", boolean()},
-                                                       {"blockOwnerDeletion", boolean()}});
-    const GoType* managed = object("v1.ManagedFieldsEntry",
-                                   {{"manager", str()}, {"operation", str("v1.ManagedFieldsOperationType")},
-                                    {"apiVersion", str()}, {"time", time_type()}, {"fieldsType", str()},
-                                    {"fieldsV1", any("v1.FieldsV1")}, {"subresource", str()}});
-    return object("v1.ObjectMeta", {{"name", str()}, {"generateName", str()}, {"namespace", str()},
-                                    {"selfLink", str()}, {"uid", str("types.UID")}, {"resourceVersion", str()},
-                                    {"generation", i64()}, {"creationTimestamp", time_type()},
-                                    {"deletionTimestamp", time_type()}, {"deletionGracePeriodSeconds", i64()},
-                                    {"labels", labels()}, {"annotations", labels()},
-                                    {"ownerReferences", slice(owner)}, {"finalizers", strings()},
-                                    {"managedFields", slice(managed)}});
+    const GoType* owner = atomic(object(
+        "v1.OwnerReference",
+        {{"apiVersion", {str(), "API version of the referent."}},
+         {"kind", {str(), "Kind of the referent."}},
+         {"name", {str(), "Name of the referent."}},
+         {"uid", {str("types.UID"), "UID of the referent."}},
+         {"controller", {boolean(), "If true, this reference points to the managing controller."}},
+         {"blockOwnerDeletion", {boolean(), "If true, AND if the owner has the \"foregroundDeletion\" finalizer, then the owner cannot be deleted from the key-value store until this reference is removed."}}},
+        "OwnerReference contains enough information to let you identify an owning object.",
+        {"apiVersion", "kind", "name", "uid"}));
+    const GoType* managed = object(
+        "v1.ManagedFieldsEntry",
+        {{"manager", {str(), "Manager is an identifier of the workflow managing these fields."}},
+         {"operation", {str("v1.ManagedFieldsOperationType"), "Operation is the type of operation which lead to this ManagedFieldsEntry being created. The only valid values for this field are 'Apply' and 'Update'."}},
+         {"apiVersion", {str(), "APIVersion defines the version of this resource that this field set applies to."}},
+         {"time", {time_type(), "Time is the timestamp of when the ManagedFields entry was added."}},
+         {"fieldsType", {str(), "FieldsType is the discriminator for the different fields format and version. There is currently only one possible value: \"FieldsV1\""}},
+         {"fieldsV1", {any("v1.FieldsV1"), "FieldsV1 holds the first JSON version format as described in the \"FieldsV1\" type."}},
+         {"subresource", {str(), "Subresource is the name of the subresource used to update that object, or empty string if the object was updated through the main resource."}}},
+        "ManagedFieldsEntry is a workflow-id, a FieldSet and the group version of the resource that the fieldset applies to.");
+    return object(
+        "v1.ObjectMeta",
+        {{"name", {str(), "Name must be unique within a namespace."}},
+         {"generateName", {str(), "GenerateName is an optional prefix, used by the server, to generate a unique name."}},
+         {"namespace", {str(), "Namespace defines the space within which each name must be unique."}},
+         {"selfLink", {str(), "Deprecated: selfLink is a legacy read-only field that is no longer populated by the system."}},
+         {"uid", {str("types.UID"), "UID is the unique in time and space value for this object."}},
+         {"resourceVersion", {str(), "An opaque value that represents the internal version of this object."}},
+         {"generation", {i64(), "A sequence number representing a specific generation of the desired state."}},
+         {"creationTimestamp", {time_type(), "CreationTimestamp is a timestamp representing the server time when this object was created."}},
+         {"deletionTimestamp", {time_type(), "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted."}},
+         {"deletionGracePeriodSeconds", {i64(), "Number of seconds allowed for this object to gracefully terminate before it will be removed from the system."}},
+         {"labels", {labels(), "Map of string keys and values that can be used to organize and categorize objects."}},
+         {"annotations", {labels(), "Annotations is an unstructured key value map stored with a resource."}},
+         {"ownerReferences", {slice(owner), "List of objects depended by this object."}},
+         {"finalizers", {strings(), "Must be empty before the object is deleted from the registry."}},
+         {"managedFields", {slice(managed), "ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow."}}},
+        "ObjectMeta is metadata that all persisted resources must have, which includes all objects users must create.");
   }();
   return type;
 }
@@ -253,8 +279,17 @@ const GoType* pod_spec() {
   return object("v1.PodSpec", std::move(fields), "PodSpec is a description of a pod.", {"containers"});
 }
 
+const GoType* pod_template_spec() {
+  static const GoType* type = object(
+      "v1.PodTemplateSpec",
+      {{"metadata", {object_meta(), "Standard object's metadata."}},
+       {"spec", {pod_spec(), "Specification of the desired behavior of the pod."}}},
+      "PodTemplateSpec describes the data a pod should have when created from a template");
+  return type;
+}
+
 const GoType* deployment() {
-  const GoType* template_spec = object("v1.PodTemplateSpec", {{"metadata", object_meta()}, {"spec", pod_spec()}});
+  const GoType* template_spec = pod_template_spec();
   const GoType* rolling = object("v1.RollingUpdateDeployment", {{"maxUnavailable", scalar("intstr.IntOrString")},
                                                                 {"maxSurge", scalar("intstr.IntOrString")}});
   const GoType* strategy = object("v1.DeploymentStrategy", {{"type", str("v1.DeploymentStrategyType")},
@@ -267,6 +302,116 @@ const GoType* deployment() {
               {{"spec", {spec, "Specification of the desired behavior of the Deployment."}},
                {"status", {any("v1.DeploymentStatus"), "Most recently observed status of the Deployment."}}},
               "Deployment enables declarative updates for Pods and ReplicaSets.");
+}
+
+// The other apps/v1 workloads (apps_workloads.h). Their statuses are the
+// simulated controllers' (declared, so that a status written by hand is decoded as kube decodes it).
+const GoType* replica_set() {
+  const GoType* spec = object(
+      "v1.ReplicaSetSpec",
+      {{"replicas", {i32(), "Replicas is the number of desired pods. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1."}},
+       {"minReadySeconds", {i32(), "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing, for it to be considered available."}},
+       {"selector", {label_selector(), "Selector is a label query over pods that should match the replica count. Label keys and values that must match in order to be controlled by this replica set. It must match the pod template's labels."}},
+       {"template", {pod_template_spec(), "Template is the object that describes the pod that will be created if insufficient replicas are detected."}}},
+      "ReplicaSetSpec is the specification of a ReplicaSet.", {"selector"});
+  const GoType* status = object(
+      "v1.ReplicaSetStatus",
+      {{"replicas", {i32(), "Replicas is the most recently observed number of non-terminating pods."}},
+       {"fullyLabeledReplicas", {i32(), "The number of non-terminating pods that have labels matching the labels of the pod template of the replicaset."}},
+       {"readyReplicas", {i32(), "The number of non-terminating pods targeted by this ReplicaSet with a Ready Condition."}},
+       {"availableReplicas", {i32(), "The number of available non-terminating pods (ready for at least minReadySeconds) for this replica set."}},
+       {"terminatingReplicas", {i32(), "The number of terminating pods for this replica set."}},
+       {"observedGeneration", {i64(), "ObservedGeneration reflects the generation of the most recently observed ReplicaSet."}},
+       {"conditions", {any("[]v1.ReplicaSetCondition"), "Represents the latest available observations of a replica set's current state."}}},
+      "ReplicaSetStatus represents the current status of a ReplicaSet.", {"replicas"});
+  return kind("v1.ReplicaSet",
+              {{"spec", {spec, "Spec defines the specification of the desired behavior of the ReplicaSet."}},
+               {"status", {status, "Status is the most recently observed status of the ReplicaSet."}}},
+              "ReplicaSet ensures that a specified number of pod replicas are running at any given time.");
+}
+
+const GoType* stateful_set() {
+  const GoType* rolling = object(
+      "v1.RollingUpdateStatefulSetStrategy",
+      {{"partition", {i32(), "Partition indicates the ordinal at which the StatefulSet should be partitioned for updates."}},
+       {"maxUnavailable", {scalar("intstr.IntOrString"), "The maximum number of pods that can be unavailable during the update."}}},
+      "RollingUpdateStatefulSetStrategy is used to communicate parameter for RollingUpdateStatefulSetStrategyType.");
+  const GoType* strategy = object(
+      "v1.StatefulSetUpdateStrategy",
+      {{"type", {enum_str("v1.StatefulSetUpdateStrategyType", {"OnDelete", "RollingUpdate"}), "Type indicates the type of the StatefulSetUpdateStrategy. Default is RollingUpdate."}},
+       {"rollingUpdate", {rolling, "RollingUpdate is used to communicate parameters when Type is RollingUpdateStatefulSetStrategyType."}}},
+      "StatefulSetUpdateStrategy indicates the strategy that the StatefulSet controller will use to perform updates.");
+  const GoType* retention = object(
+      "v1.StatefulSetPersistentVolumeClaimRetentionPolicy",
+      {{"whenDeleted", {str("v1.PersistentVolumeClaimRetentionPolicyType"), "WhenDeleted specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is deleted."}},
+       {"whenScaled", {str("v1.PersistentVolumeClaimRetentionPolicyType"), "WhenScaled specifies what happens to PVCs created from StatefulSet VolumeClaimTemplates when the StatefulSet is scaled down."}}},
+      "StatefulSetPersistentVolumeClaimRetentionPolicy describes the policy used for PVCs created from the StatefulSet VolumeClaimTemplates.");
+  const GoType* spec = object(
+      "v1.StatefulSetSpec",
+      {{"replicas", {i32(), "replicas is the desired number of replicas of the given Template."}},
+       {"selector", {label_selector(), "selector is a label query over pods that should match the replica count. It must match the pod template's labels."}},
+       {"template", {pod_template_spec(), "template is the object that describes the pod that will be created if insufficient replicas are detected."}},
+       {"volumeClaimTemplates", {any("[]v1.PersistentVolumeClaim"), "volumeClaimTemplates is a list of claims that pods are allowed to reference."}},
+       {"serviceName", {str(), "serviceName is the name of the service that governs this StatefulSet."}},
+       {"podManagementPolicy", {enum_str("v1.PodManagementPolicyType", {"OrderedReady", "Parallel"}), "podManagementPolicy controls how pods are created during initial scale up, when replacing pods on nodes, or when scaling down."}},
+       {"updateStrategy", {strategy, "updateStrategy indicates the StatefulSetUpdateStrategy that will be employed to update Pods in the StatefulSet when a revision is made to Template."}},
+       {"revisionHistoryLimit", {i32(), "revisionHistoryLimit is the maximum number of revisions that will be maintained in the StatefulSet's revision history."}},
+       {"minReadySeconds", {i32(), "Minimum number of seconds for which a newly created pod should be ready without any of its container crashing for it to be considered available."}},
+       {"persistentVolumeClaimRetentionPolicy", {retention, "persistentVolumeClaimRetentionPolicy describes the lifecycle of persistent volume claims created from volumeClaimTemplates."}},
+       {"ordinals", {object("v1.StatefulSetOrdinals", {{"start", i32()}}), "ordinals controls the numbering of replica indices in a StatefulSet."}}},
+      "A StatefulSetSpec is the specification of a StatefulSet.", {"selector", "template"});
+  const GoType* status = object(
+      "v1.StatefulSetStatus",
+      {{"observedGeneration", {i64(), "observedGeneration is the most recent generation observed for this StatefulSet."}},
+       {"replicas", {i32(), "replicas is the number of Pods created by the StatefulSet controller."}},
+       {"readyReplicas", {i32(), "readyReplicas is the number of pods created for this StatefulSet with a Ready Condition."}},
+       {"currentReplicas", {i32(), "currentReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by currentRevision."}},
+       {"updatedReplicas", {i32(), "updatedReplicas is the number of Pods created by the StatefulSet controller from the StatefulSet version indicated by updateRevision."}},
+       {"currentRevision", {str(), "currentRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [0,currentReplicas)."}},
+       {"updateRevision", {str(), "updateRevision, if not empty, indicates the version of the StatefulSet used to generate Pods in the sequence [replicas-updatedReplicas,replicas)"}},
+       {"collisionCount", {i32(), "collisionCount is the count of hash collisions for the StatefulSet."}},
+       {"conditions", {any("[]v1.StatefulSetCondition"), "Represents the latest available observations of a statefulset's current state."}},
+       {"availableReplicas", {i32(), "Total number of available pods (ready for at least minReadySeconds) targeted by this statefulset."}}},
+      "StatefulSetStatus represents the current state of a StatefulSet.", {"replicas"});
+  return kind("v1.StatefulSet",
+              {{"spec", {spec, "Spec defines the desired identities of pods in this set."}},
+               {"status", {status, "Status is the current status of Pods in this StatefulSet."}}},
+              "StatefulSet represents a set of pods with consistent identities.");
+}
+
+const GoType* daemon_set() {
+  const GoType* rolling = object(
+      "v1.RollingUpdateDaemonSet",
+      {{"maxUnavailable", {scalar("intstr.IntOrString"), "The maximum number of DaemonSet pods that can be unavailable during the update."}},
+       {"maxSurge", {scalar("intstr.IntOrString"), "The maximum number of nodes with an existing available DaemonSet pod that can have an updated DaemonSet pod during during an update."}}},
+      "Spec to control the desired behavior of daemon set rolling update.");
+  const GoType* strategy = object(
+      "v1.DaemonSetUpdateStrategy",
+      {{"type", {enum_str("v1.DaemonSetUpdateStrategyType", {"OnDelete", "RollingUpdate"}), "Type of daemon set update. Can be \"RollingUpdate\" or \"OnDelete\". Default is RollingUpdate."}},
+       {"rollingUpdate", {rolling, "Rolling update config params. Present only if type = \"RollingUpdate\"."}}},
+      "DaemonSetUpdateStrategy is a struct used to control the update strategy for a DaemonSet.");
+  const GoType* spec = object(
+      "v1.DaemonSetSpec",
+      {{"selector", {label_selector(), "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels."}},
+       {"template", {pod_template_spec(), "An object that describes the pod that will be created."}},
+       {"updateStrategy", {strategy, "An update strategy to replace existing DaemonSet pods with new pods."}},
+       {"minReadySeconds", {i32(), "The minimum number of seconds for which a newly created DaemonSet pod should be ready without any of its container crashing, for it to be considered available."}},
+       {"revisionHistoryLimit", {i32(), "The number of old history to retain to allow rollback."}}},
+      "DaemonSetSpec is the specification of a daemon set.", {"selector", "template"});
+  Fields status;
+  for (const char* count : {"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady",
+                            "updatedNumberScheduled", "numberAvailable", "numberUnavailable", "collisionCount"}) {
+    status.emplace(count, i32());
+  }
+  status.emplace("observedGeneration", i64());
+  status.emplace("conditions", any("[]v1.DaemonSetCondition"));
+  return kind("v1.DaemonSet",
+              {{"spec", {spec, "The desired behavior of this daemon set."}},
+               {"status", {object("v1.DaemonSetStatus", std::move(status),
+                                  "DaemonSetStatus represents the current status of a daemon set.",
+                                  {"currentNumberScheduled", "numberMisscheduled", "desiredNumberScheduled", "numberReady"}),
+                           "The current status of this daemon set."}}},
+              "DaemonSet represents the configuration of a daemon set.");
 }
 
 // A Pod as the kubelet and the scheduler would leave it: the sandbox runs
@@ -486,6 +631,9 @@ const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
     (*out)[{rbac, "clusterrolebindings"}] = kind(
         "v1.ClusterRoleBinding", binding_fields(), "ClusterRoleBinding references a role, but does not contain it.", {"roleRef"});
     (*out)[{"apps", "deployments"}] = deployment();
+    (*out)[{"apps", "replicasets"}] = replica_set();
+    (*out)[{"apps", "statefulsets"}] = stateful_set();
+    (*out)[{"apps", "daemonsets"}] = daemon_set();
     (*out)[{"", "pods"}] = pod();
     (*out)[{"", "nodes"}] = node();
     (*out)[{"coordination.k8s.io", "leases"}] = lease();
@@ -643,6 +791,17 @@ DecodeOutcome decode_builtin(const ResourceInfo& info, json& object) {
   out.known = true;
   Decoder(out).decode_struct(*found->second, object, "", "");
   return out;
+}
+
+json object_meta_openapi_schema() {
+  const GoType& meta = *object_meta();
+  json properties = json::object();
+  for (const auto& [name, field] : meta.fields) {
+    json property = schema_of(*field.type, nullptr);
+    if (*field.description != '\0') property["description"] = field.description;
+    properties[name] = std::move(property);
+  }
+  return {{"type", "object"}, {"description", meta.description}, {"properties", std::move(properties)}};
 }
 
 std::optional<json> builtin_openapi_schema(const ResourceInfo& info, const json& object_meta) {

@@ -48,4 +48,8 @@ DecodeOutcome decode_builtin(const ResourceInfo& info, nlohmann::json& object);
 // `object_meta`. nullopt for a kind that is not declared.
 std::optional<nlohmann::json> builtin_openapi_schema(const ResourceInfo& info, const nlohmann::json& object_meta);
 
+// The served ObjectMeta component schema (io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta),
+// made from the same ObjectMeta type the decoder reads every built-in kind's metadata with.
+nlohmann::json object_meta_openapi_schema();
+
 }  // namespace mkq::sandbox

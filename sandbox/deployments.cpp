@@ -10,8 +10,10 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <thread>
 
+#include "sandbox/apps_workloads.h"
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -37,21 +39,6 @@ std::int64_t integer(const json& value, std::int64_t fallback) {
 
 void set_default(json& object, const char* key, const json& value) {
   if (!object.contains(key) || object[key].is_null()) object[key] = value;
-}
-
-// The pod-template-hash of a template: FNV-1a (32 bits) of its JSON, its
-// decimal digits spelled in Kubernetes' safe alphabet (rand.SafeEncodeString).
-std::string template_hash(const json& pod_template) {
-  std::uint32_t hash = 2166136261U;
-  for (const char c : pod_template.dump()) {
-    hash ^= static_cast<unsigned char>(c);
-    hash *= 16777619U;
-  }
-  static const std::string alphabet = "bcdfghjklmnpqrstvwxz2456789";
-  std::string out;
-  for (const char digit : std::to_string(hash))
-    out += alphabet[static_cast<std::size_t>(digit) % alphabet.size()];
-  return out;
 }
 
 // A percentage or count of `replicas` (intstr), rounded up (maxSurge) or down (maxUnavailable).
@@ -123,29 +110,180 @@ json status_of(const json& deployment, std::int64_t generation, const Counts& co
   return status;
 }
 
-// Go's %#v of a map[string]string: map[string]string{"a":"b", "c":"d"} (keys sorted).
-std::string go_string_map(const json& map) {
-  std::string out = "map[string]string{";
-  bool first = true;
-  if (map.is_object()) {
-    for (const auto& [key, value] : map.items()) {  // nlohmann::json keeps keys sorted
-      out += (first ? "" : ", ") + json(key).dump() + ":" +
-             (value.is_string() ? value.dump() : json(value.dump()).dump());
-      first = false;
+// The ReplicaSets the Deployment controller keeps, as kube's does: one per
+// pod template, named NAME-HASH, controlled by the Deployment (an
+// ownerReference with controller: true), its selector, template and labels
+// carrying the pod-template-hash label, its revision in
+// deployment.kubernetes.io/revision. Their counts follow the Deployment's
+// status: the new ReplicaSet has the updated replicas (available once the
+// rollout is complete), the newest old one the rest while the rollout runs,
+// then none. Old ReplicaSets beyond revisionHistoryLimit are deleted.
+class ReplicaSets {
+ public:
+  ReplicaSets(Store& store, const std::function<std::string()>& new_uid) : store_(store), new_uid_(new_uid) {}
+
+  // Brings the ReplicaSets of one (stored, not paused) Deployment up to date.
+  // True when anything was written.
+  bool sync(const json& deployment, const std::string& hash, bool in_progress) {
+    const json& meta = deployment["metadata"];
+    const std::string ns = meta.value("namespace", "");
+    const std::string name = meta.value("name", "");
+    const std::string uid = meta.value("uid", "");
+    const std::string fresh_name = name + "-" + hash;
+    const std::int64_t wanted = integer(at(deployment, {"spec", "replicas"}), 1);
+    const std::int64_t updated = integer(at(deployment, {"status", "updatedReplicas"}), 0);
+    const std::int64_t total = integer(at(deployment, {"status", "replicas"}), 0);
+    const std::int64_t surge =
+        scaled(at(deployment, {"spec", "strategy", "rollingUpdate", "maxSurge"}), wanted, true);
+    const json annotations = meta.value("annotations", json::object());
+    const std::string revision =
+        annotations.is_object() ? annotations.value(kRevisionAnnotation, "1") : std::string("1");
+
+    std::vector<json> old;  // this Deployment's other ReplicaSets, newest revision first
+    std::optional<json> current;
+    for (json& replica_set : store_.list(kAppsGroup, "replicasets", ns, "", 0)) {
+      if (controller_uid(replica_set) != uid) continue;
+      if (replica_set["metadata"].value("name", "") == fresh_name) current = std::move(replica_set);
+      else old.push_back(std::move(replica_set));
+    }
+    std::sort(old.begin(), old.end(), [](const json& a, const json& b) { return revision_of(a) > revision_of(b); });
+
+    bool wrote = false;
+    json fresh = current ? *current : new_replica_set(deployment, fresh_name, hash);
+    json& fresh_meta = fresh["metadata"];
+    if (!fresh_meta["annotations"].is_object()) fresh_meta["annotations"] = json::object();
+    fresh_meta["annotations"]["deployment.kubernetes.io/desired-replicas"] = std::to_string(wanted);
+    fresh_meta["annotations"]["deployment.kubernetes.io/max-replicas"] = std::to_string(wanted + surge);
+    fresh_meta["annotations"][kRevisionAnnotation] = revision;
+    fresh["spec"]["replicas"] = wanted;
+    const std::int64_t running = in_progress ? updated : wanted;
+    fresh["status"] = replica_set_status(fresh, running, in_progress ? 0 : running);
+    wrote = put_if_changed(current ? &*current : nullptr, fresh) || wrote;
+
+    std::int64_t old_running = in_progress ? std::max<std::int64_t>(total - updated, 0) : 0;
+    std::int64_t kept = 0;
+    const std::int64_t history = integer(at(deployment, {"spec", "revisionHistoryLimit"}), 10);
+    for (const json& stored : old) {
+      json replica_set = stored;
+      replica_set["spec"]["replicas"] = old_running;
+      replica_set["status"] = replica_set_status(replica_set, old_running, old_running);
+      if (old_running == 0 && kept++ >= history) {
+        json last;
+        store_.remove(key_of(replica_set), last);
+        wrote = true;
+        continue;
+      }
+      old_running = 0;  // only the newest old ReplicaSet still runs pods
+      wrote = put_if_changed(&stored, replica_set) || wrote;
+    }
+    return wrote;
+  }
+
+  // Deletes the ReplicaSets whose controlling Deployment is gone, as the
+  // garbage collector does after a (background) cascading delete.
+  bool collect(const std::set<std::string>& live_uids) {
+    bool wrote = false;
+    for (const json& replica_set : store_.list(kAppsGroup, "replicasets", std::nullopt, "", 0)) {
+      const std::string owner = controller_uid(replica_set);
+      if (owner.empty() || live_uids.count(owner) > 0) continue;
+      json last;
+      store_.remove(key_of(replica_set), last);
+      wrote = true;
+    }
+    return wrote;
+  }
+
+ private:
+  // The uid of the Deployment controlling a ReplicaSet, "" none.
+  static std::string controller_uid(const json& replica_set) {
+    const json owners = at(replica_set, {"metadata", "ownerReferences"});
+    if (!owners.is_array()) return "";
+    for (const json& owner : owners) {
+      if (owner.is_object() && owner.value("controller", false) && owner.value("kind", "") == "Deployment" &&
+          owner.value("apiVersion", "") == "apps/v1") {
+        return owner.value("uid", "");
+      }
+    }
+    return "";
+  }
+
+  static std::int64_t revision_of(const json& replica_set) {
+    const json revision = at(replica_set, {"metadata", "annotations", kRevisionAnnotation});
+    try {
+      return revision.is_string() ? std::stoll(revision.get<std::string>()) : 0;
+    } catch (const std::exception&) {
+      return 0;
     }
   }
-  return out + "}";
-}
 
-// Go's %#v of a metav1.LabelSelector, as kube-apiserver's immutability message prints it.
-std::string go_label_selector(const json& selector) {
-  const json expressions = selector.value("matchExpressions", json());
-  return "v1.LabelSelector{MatchLabels:" + go_string_map(selector.value("matchLabels", json::object())) +
-         ", MatchExpressions:" +
-         (expressions.is_array() && !expressions.empty() ? expressions.dump()
-                                                         : "[]v1.LabelSelectorRequirement(nil)") +
-         "}";
-}
+  static ObjectKey key_of(const json& replica_set) {
+    return {kAppsGroup, "replicasets", replica_set["metadata"].value("namespace", ""),
+            replica_set["metadata"].value("name", "")};
+  }
+
+  // The status the ReplicaSet controller writes (omitempty applied; replicas always).
+  static json replica_set_status(const json& replica_set, std::int64_t replicas, std::int64_t available) {
+    json status = {{"replicas", replicas}};
+    if (replicas > 0) status["fullyLabeledReplicas"] = replicas;
+    if (available > 0) {
+      status["readyReplicas"] = available;
+      status["availableReplicas"] = available;
+    }
+    status["observedGeneration"] = integer(at(replica_set, {"metadata", "generation"}), 1);
+    return status;
+  }
+
+  json new_replica_set(const json& deployment, const std::string& name, const std::string& hash) {
+    const json& meta = deployment["metadata"];
+    json pod_template = at(deployment, {"spec", "template"});
+    if (!pod_template.is_object()) pod_template = json::object();
+    json& template_meta = pod_template["metadata"];
+    if (!template_meta.is_object()) template_meta = json::object();
+    if (!template_meta["labels"].is_object()) template_meta["labels"] = json::object();
+    template_meta["labels"]["pod-template-hash"] = hash;
+    json selector = at(deployment, {"spec", "selector"});
+    if (!selector.is_object()) selector = json::object();
+    if (!selector["matchLabels"].is_object()) selector["matchLabels"] = json::object();
+    selector["matchLabels"]["pod-template-hash"] = hash;
+    json spec = {{"replicas", 0}, {"selector", selector}, {"template", pod_template}};
+    if (const json ready = at(deployment, {"spec", "minReadySeconds"}); ready.is_number_integer() && ready != 0) {
+      spec["minReadySeconds"] = ready;
+    }
+    return {{"apiVersion", "apps/v1"},
+            {"kind", "ReplicaSet"},
+            {"metadata",
+             {{"name", name},
+              {"namespace", meta.value("namespace", "")},
+              {"uid", new_uid_()},
+              {"generation", 1},
+              {"creationTimestamp", format_timestamp(std::time(nullptr))},
+              {"labels", template_meta["labels"]},
+              {"ownerReferences", json::array({{{"apiVersion", "apps/v1"},
+                                                {"kind", "Deployment"},
+                                                {"name", meta.value("name", "")},
+                                                {"uid", meta.value("uid", "")},
+                                                {"controller", true},
+                                                {"blockOwnerDeletion", true}}})}}},
+            {"spec", spec}};
+  }
+
+  // Writes `wanted` when it differs from `stored` (null: a new ReplicaSet);
+  // a changed spec bumps the generation, which the status then observes.
+  bool put_if_changed(const json* stored, json& wanted) {
+    if (stored != nullptr && *stored == wanted) return false;
+    if (stored != nullptr && stored->value("spec", json()) != wanted["spec"]) {
+      const std::int64_t generation = integer(at(*stored, {"metadata", "generation"}), 1) + 1;
+      wanted["metadata"]["generation"] = generation;
+      wanted["status"]["observedGeneration"] = generation;
+      if (*stored == wanted) return false;
+    }
+    store_.put(key_of(wanted), wanted, stored != nullptr ? "MODIFIED" : "ADDED");
+    return true;
+  }
+
+  Store& store_;
+  const std::function<std::string()>& new_uid_;
+};
 
 }  // namespace
 
@@ -166,46 +304,11 @@ void default_deployment(json& deployment) {
   set_default(spec, "progressDeadlineSeconds", 600);
   json& pod_template = spec["template"];
   if (!pod_template.is_object()) pod_template = json::object();
-  json& pod_spec = pod_template["spec"];
-  if (!pod_spec.is_object()) pod_spec = json::object();
-  set_default(pod_spec, "restartPolicy", "Always");
-  set_default(pod_spec, "terminationGracePeriodSeconds", 30);
-  set_default(pod_spec, "dnsPolicy", "ClusterFirst");
-  set_default(pod_spec, "schedulerName", "default-scheduler");
-  set_default(pod_spec, "securityContext", json::object());
+  default_pod_template(pod_template);
 }
 
 std::vector<FieldError> validate_deployment(const json& deployment, const json* existing) {
-  std::vector<FieldError> errors;
-  const json selector = at(deployment, {"spec", "selector"});
-  if (!selector.is_object() || selector.empty()) {
-    errors.push_back({"FieldValueRequired", "spec.selector", "Required value"});
-  } else {
-    json match = selector.value("matchLabels", json::object());
-    if (!match.is_object()) match = json::object();
-    const json labels = at(deployment, {"spec", "template", "metadata", "labels"});
-    bool matches = !match.empty();
-    for (const auto& [key, value] : match.items()) {
-      if (!labels.is_object() || !labels.contains(key) || labels[key] != value) matches = false;
-    }
-    if (!matches) {
-      errors.push_back(
-          {"FieldValueInvalid", "spec.template.metadata.labels",
-           "Invalid value: " + go_string_map(labels) + ": `selector` does not match template `labels`"});
-    }
-    if (existing != nullptr) {
-      const json before = at(*existing, {"spec", "selector"});
-      if (before.is_object() && before != selector) {
-        errors.push_back({"FieldValueInvalid", "spec.selector",
-                          "Invalid value: " + go_label_selector(selector) + ": field is immutable"});
-      }
-    }
-  }
-  const json containers = at(deployment, {"spec", "template", "spec", "containers"});
-  if (!containers.is_array() || containers.empty()) {
-    errors.push_back({"FieldValueRequired", "spec.template.spec.containers", "Required value"});
-  }
-  return errors;
+  return validate_workload_spec(deployment, existing, "deployment", true);
 }
 
 struct DeploymentController::Impl {
@@ -266,16 +369,20 @@ DeploymentController::~DeploymentController() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-std::vector<std::string> DeploymentController::reconcile(Store& store, bool* wrote) {
+std::vector<std::string> DeploymentController::reconcile(Store& store, const std::function<std::string()>& new_uid,
+                                                         bool* wrote) {
   std::vector<std::string> completed;
   *wrote = false;
   const std::lock_guard<std::mutex> lock(impl_->mutex);
   std::map<std::string, Impl::Rollout> seen;
+  std::set<std::string> live;  // the uids of the stored Deployments: their ReplicaSets stay
+  ReplicaSets replica_sets(store, new_uid);
   for (json deployment : store.list(kAppsGroup, "deployments", std::nullopt, "", 0)) {
     json& meta = deployment["metadata"];
     const std::string ns = meta.value("namespace", "");
     const std::string name = meta.value("name", "");
     const std::string key = ns + "/" + name;
+    live.insert(meta.value("uid", ""));
     if (meta.contains("deletionTimestamp")) continue;
     const std::int64_t generation = integer(meta.value("generation", json()), 1);
     const std::int64_t observed = integer(at(deployment, {"status", "observedGeneration"}), 0);
@@ -340,11 +447,14 @@ std::vector<std::string> DeploymentController::reconcile(Store& store, bool* wro
       }
     }
     seen[key] = rollout;
-    if (!status || deployment.value("status", json()) == *status) continue;
-    deployment["status"] = *status;
-    store.put({kAppsGroup, "deployments", ns, name}, deployment, "MODIFIED");
-    *wrote = true;
+    if (status && deployment.value("status", json()) != *status) {
+      deployment["status"] = *status;
+      store.put({kAppsGroup, "deployments", ns, name}, deployment, "MODIFIED");
+      *wrote = true;
+    }
+    if (!paused && replica_sets.sync(deployment, hash, rollout.in_progress)) *wrote = true;
   }
+  if (replica_sets.collect(live)) *wrote = true;
   impl_->rollouts = std::move(seen);
   impl_->wake.notify_all();
   return completed;

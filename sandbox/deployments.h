@@ -5,7 +5,9 @@
 // controller manager see a rollout start, progress and complete.
 //
 // There are no pods: a Deployment's "pods" are the replicas its status
-// counts. A new pod template (a new Deployment, or `kubectl rollout
+// and its ReplicaSets' count (one ReplicaSet per pod template, as kube's
+// controller keeps them: `kubectl get all`, `rollout history` and `rollout
+// undo` see them). A new pod template (a new Deployment, or `kubectl rollout
 // restart`) rolls out as the RollingUpdate strategy does it with the default
 // 25% surge: at once the new ReplicaSet is progressing (observedGeneration,
 // replicas old + new, updatedReplicas the new, the old still available), and
@@ -53,11 +55,13 @@ class DeploymentController {
   DeploymentController(const DeploymentController&) = delete;
   DeploymentController& operator=(const DeploymentController&) = delete;
 
-  // Under the cluster's lock: brings every Deployment's status up to date,
-  // each change an ordinary store write. Returns the Deployments
+  // Under the cluster's lock: brings every Deployment's status and its
+  // ReplicaSets up to date, each change an ordinary store write, and deletes
+  // the ReplicaSets whose Deployment is gone (the garbage collector's part of
+  // a cascading delete; `new_uid` names the ReplicaSets it creates). Returns the Deployments
   // (NAMESPACE/NAME) whose rollout completed in this call: their new pods are
   // the ones running from now on. *wrote: whether anything was written.
-  std::vector<std::string> reconcile(Store& store, bool* wrote);
+  std::vector<std::string> reconcile(Store& store, const std::function<std::string()>& new_uid, bool* wrote);
 
  private:
   struct Impl;

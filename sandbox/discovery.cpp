@@ -41,6 +41,15 @@ void add_resource_entries(const ResourceInfo& info, json& resources) {
                          {"kind", "TokenRequest"},
                          {"verbs", {"create"}}});
   }
+  if (info.has_scale) {  // scale.h
+    resources.push_back({{"name", info.resource + "/scale"},
+                         {"singularName", ""},
+                         {"namespaced", info.namespaced},
+                         {"group", "autoscaling"},
+                         {"version", "v1"},
+                         {"kind", "Scale"},
+                         {"verbs", {"get", "patch", "update"}}});
+  }
   if (info.has_status) {
     resources.push_back({{"name", info.resource + "/status"},
                          {"singularName", ""},

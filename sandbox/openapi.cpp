@@ -46,12 +46,6 @@ std::string schema_name(const ResourceInfo& info, const std::string& kind) {
 
 json ref(const std::string& name) { return {{"$ref", "#/components/schemas/" + name}}; }
 json str(const char* description) { return {{"type", "string"}, {"description", description}}; }
-json strings(const char* description) {
-  return {{"type", "array"}, {"items", {{"type", "string"}, {"default", ""}}}, {"description", description}};
-}
-json string_map(const char* description) {
-  return {{"type", "object"}, {"additionalProperties", {{"type", "string"}, {"default", ""}}}, {"description", description}};
-}
 
 json gvk(const ResourceInfo& info, const std::string& kind) {
   return {{"group", info.group}, {"version", info.version}, {"kind", kind}};
@@ -120,24 +114,6 @@ json list_schema(const ResourceInfo& info, const std::string& item) {
 }
 
 json meta_schemas() {
-  json object_meta = {
-      {"type", "object"},
-      {"description", "ObjectMeta is metadata that all persisted resources must have."},
-      {"properties",
-       {{"name", str("Name must be unique within a namespace.")},
-        {"generateName", str("GenerateName is an optional prefix, used by the server, to generate a unique name.")},
-        {"namespace", str("Namespace defines the space within which each name must be unique.")},
-        {"labels", string_map("Map of string keys and values that can be used to organize and categorize objects.")},
-        {"annotations", string_map("Annotations is an unstructured key value map stored with a resource.")},
-        {"finalizers", strings("Must be empty before the object is deleted from the registry.")},
-        {"ownerReferences", {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}, {"description", "List of objects depended by this object."}}},
-        {"uid", str("UID is the unique in time and space value for this object.")},
-        {"resourceVersion", str("An opaque value that represents the internal version of this object.")},
-        {"generation", {{"type", "integer"}, {"format", "int64"}, {"description", "A sequence number representing a specific generation of the desired state."}}},
-        {"creationTimestamp", {{"type", "string"}, {"format", "date-time"}, {"description", "CreationTimestamp is a timestamp representing the server time when this object was created."}}},
-        {"deletionTimestamp", {{"type", "string"}, {"format", "date-time"}, {"description", "DeletionTimestamp is RFC 3339 date and time at which this resource will be deleted."}}},
-        {"deletionGracePeriodSeconds", {{"type", "integer"}, {"format", "int64"}}},
-        {"managedFields", {{"type", "array"}, {"items", {{"type", "object"}, {"x-kubernetes-preserve-unknown-fields", true}}}, {"description", "ManagedFields maps workflow-id and version to the set of fields that are managed by that workflow."}}}}}};
   json list_meta = {{"type", "object"},
                     {"description", "ListMeta describes metadata that synthetic resources must have."},
                     {"properties",
@@ -147,7 +123,7 @@ json meta_schemas() {
   json status = {{"type", "object"},
                  {"description", "Status is a return value for calls that don't return other objects."},
                  {"x-kubernetes-preserve-unknown-fields", true}};
-  return {{kObjectMeta, object_meta}, {kListMeta, list_meta}, {kStatus, status}};
+  return {{kObjectMeta, object_meta_openapi_schema()}, {kListMeta, list_meta}, {kStatus, status}};
 }
 
 json parameter(const char* name, const char* in, const char* description) {

@@ -8,6 +8,7 @@
 #include "sandbox/builtin_validation.h"
 #include "sandbox/crd_rules.h"
 #include "sandbox/crds.h"
+#include "sandbox/apps_workloads.h"
 #include "sandbox/deployments.h"
 #include "sandbox/pki.h"
 #include "sandbox/request.h"
@@ -110,6 +111,7 @@ void prepare_new(ClusterState& state, const ResourceInfo& info, json& object) {
 void normalise(const ResourceInfo& info, json& object) {
   default_builtin(info, object);
   if (is_kind(info, kAppsGroup, "deployments")) default_deployment(object);
+  if (is_apps_workload(info)) default_apps_workload(info, object);
   if (is_kind(info, "", "secrets")) {
     if (object.contains("stringData") && object["stringData"].is_object()) {
       for (const auto& [k, v] : object["stringData"].items()) {
@@ -132,6 +134,10 @@ std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& inf
   if (is_crd(info)) validate_crd(object, &errors);
   if (is_kind(info, kAppsGroup, "deployments")) {
     const auto found = validate_deployment(object, existing);
+    errors.insert(errors.end(), found.begin(), found.end());
+  }
+  if (is_apps_workload(info)) {
+    const auto found = validate_apps_workload(info, object, existing);
     errors.insert(errors.end(), found.begin(), found.end());
   }
   if (!errors.empty()) return invalid(info, name, errors);

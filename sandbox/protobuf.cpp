@@ -14,7 +14,11 @@ namespace {
 
 using nlohmann::json;
 
-enum class Type { kString, kBytes, kBool, kInt, kTime, kMessage, kStringMap, kBytesMap };
+// kInt: a non-pointer integer (Go's omitempty drops a zero); kOptInt: a
+// pointer (`*int32`: a zero was set and is kept); kIntOrString:
+// intstr.IntOrString {type = 1, intVal = 2, strVal = 3}, a number or a
+// string in JSON; kQuantityMap: map<string, resource.Quantity {string = 1}>.
+enum class Type { kString, kBytes, kBool, kInt, kOptInt, kTime, kMessage, kStringMap, kBytesMap, kIntOrString, kQuantityMap };
 
 struct Field {
   int number;
@@ -148,6 +152,174 @@ const std::map<std::string, std::vector<Field>>& messages() {
       {"SelfSubjectRulesReview",
        {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "SelfSubjectRulesReviewSpec"}}},
       {"SelfSubjectRulesReviewSpec", {{1, "namespace", Type::kString}}},
+      // apps/v1 (kubectl create deployment), k8s.io/api/apps/v1/generated.proto.
+      {"Deployment",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "DeploymentSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"DeploymentSpec",
+       {{1, "replicas", Type::kOptInt},
+        {2, "selector", Type::kMessage, false, "LabelSelector"},
+        {3, "template", Type::kMessage, false, "PodTemplateSpec"},
+        {4, "strategy", Type::kMessage, false, "DeploymentStrategy"},
+        {5, "minReadySeconds", Type::kInt},
+        {6, "revisionHistoryLimit", Type::kOptInt},
+        {7, "paused", Type::kBool},
+        {9, "progressDeadlineSeconds", Type::kOptInt}}},
+      {"DeploymentStrategy",
+       {{1, "type", Type::kString}, {2, "rollingUpdate", Type::kMessage, false, "RollingUpdateDeployment"}}},
+      {"RollingUpdateDeployment", {{1, "maxUnavailable", Type::kIntOrString}, {2, "maxSurge", Type::kIntOrString}}},
+      {"ReplicaSet",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "ReplicaSetSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"ReplicaSetSpec",
+       {{1, "replicas", Type::kOptInt},
+        {2, "selector", Type::kMessage, false, "LabelSelector"},
+        {3, "template", Type::kMessage, false, "PodTemplateSpec"},
+        {4, "minReadySeconds", Type::kInt}}},
+      {"StatefulSet",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "StatefulSetSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"StatefulSetSpec",
+       {{1, "replicas", Type::kOptInt},
+        {2, "selector", Type::kMessage, false, "LabelSelector"},
+        {3, "template", Type::kMessage, false, "PodTemplateSpec"},
+        {5, "serviceName", Type::kString},
+        {6, "podManagementPolicy", Type::kString},
+        {7, "updateStrategy", Type::kMessage, false, "StatefulSetUpdateStrategy"},
+        {8, "revisionHistoryLimit", Type::kOptInt},
+        {9, "minReadySeconds", Type::kInt},
+        {10, "persistentVolumeClaimRetentionPolicy", Type::kMessage, false, "StatefulSetPersistentVolumeClaimRetentionPolicy"},
+        {11, "ordinals", Type::kMessage, false, "StatefulSetOrdinals"}}},
+      {"StatefulSetUpdateStrategy",
+       {{1, "type", Type::kString}, {2, "rollingUpdate", Type::kMessage, false, "RollingUpdateStatefulSetStrategy"}}},
+      {"RollingUpdateStatefulSetStrategy", {{1, "partition", Type::kOptInt}, {2, "maxUnavailable", Type::kIntOrString}}},
+      {"StatefulSetPersistentVolumeClaimRetentionPolicy", {{1, "whenDeleted", Type::kString}, {2, "whenScaled", Type::kString}}},
+      {"StatefulSetOrdinals", {{1, "start", Type::kInt}}},
+      {"DaemonSet",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "DaemonSetSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"DaemonSetSpec",
+       {{1, "selector", Type::kMessage, false, "LabelSelector"},
+        {2, "template", Type::kMessage, false, "PodTemplateSpec"},
+        {3, "updateStrategy", Type::kMessage, false, "DaemonSetUpdateStrategy"},
+        {4, "minReadySeconds", Type::kInt},
+        {6, "revisionHistoryLimit", Type::kOptInt}}},
+      {"DaemonSetUpdateStrategy",
+       {{1, "type", Type::kString}, {2, "rollingUpdate", Type::kMessage, false, "RollingUpdateDaemonSet"}}},
+      {"RollingUpdateDaemonSet", {{1, "maxUnavailable", Type::kIntOrString}, {2, "maxSurge", Type::kIntOrString}}},
+      // A status a client sends is the controllers' to write: read as empty (kube's would be overwritten).
+      {"Empty", {}},
+      // core/v1 pod templates: the fields kubectl's generators and the common
+      // manifests set (volumes, probes, affinity, ... are skipped).
+      {"PodTemplateSpec",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "PodSpec"}}},
+      {"PodSpec",
+       {{2, "containers", Type::kMessage, true, "Container"},
+        {3, "restartPolicy", Type::kString},
+        {4, "terminationGracePeriodSeconds", Type::kOptInt},
+        {5, "activeDeadlineSeconds", Type::kOptInt},
+        {6, "dnsPolicy", Type::kString},
+        {7, "nodeSelector", Type::kStringMap},
+        {8, "serviceAccountName", Type::kString},
+        {9, "serviceAccount", Type::kString},
+        {10, "nodeName", Type::kString},
+        {11, "hostNetwork", Type::kBool},
+        {15, "imagePullSecrets", Type::kMessage, true, "LocalObjectReference"},
+        {16, "hostname", Type::kString},
+        {17, "subdomain", Type::kString},
+        {19, "schedulerName", Type::kString},
+        {20, "initContainers", Type::kMessage, true, "Container"},
+        {21, "automountServiceAccountToken", Type::kBool},
+        {24, "priorityClassName", Type::kString},
+        {25, "priority", Type::kOptInt}}},
+      {"Container",
+       {{1, "name", Type::kString},
+        {2, "image", Type::kString},
+        {3, "command", Type::kString, true},
+        {4, "args", Type::kString, true},
+        {5, "workingDir", Type::kString},
+        {6, "ports", Type::kMessage, true, "ContainerPort"},
+        {7, "env", Type::kMessage, true, "EnvVar"},
+        {8, "resources", Type::kMessage, false, "ResourceRequirements"},
+        {13, "terminationMessagePath", Type::kString},
+        {14, "imagePullPolicy", Type::kString},
+        {16, "stdin", Type::kBool},
+        {17, "stdinOnce", Type::kBool},
+        {18, "tty", Type::kBool},
+        {20, "terminationMessagePolicy", Type::kString}}},
+      {"ContainerPort",
+       {{1, "name", Type::kString},
+        {2, "hostPort", Type::kInt},
+        {3, "containerPort", Type::kInt},
+        {4, "protocol", Type::kString},
+        {5, "hostIP", Type::kString}}},
+      {"EnvVar", {{1, "name", Type::kString}, {2, "value", Type::kString}}},
+      {"ResourceRequirements", {{1, "limits", Type::kQuantityMap}, {2, "requests", Type::kQuantityMap}}},
+      {"IntOrString", {{1, "type", Type::kInt}, {2, "intVal", Type::kInt}, {3, "strVal", Type::kString}}},
+      {"Quantity", {{1, "string", Type::kString}}},
+      // The kinds kubectl's `create service|job|cronjob|priorityclass` send (served by h3's
+      // kinds): core/v1, batch/v1 and scheduling.k8s.io/v1 generated.proto.
+      {"Service",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "ServiceSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"ServiceSpec",
+       {{1, "ports", Type::kMessage, true, "ServicePort"},
+        {2, "selector", Type::kStringMap},
+        {3, "clusterIP", Type::kString},
+        {4, "type", Type::kString},
+        {5, "externalIPs", Type::kString, true},
+        {7, "sessionAffinity", Type::kString},
+        {10, "externalName", Type::kString},
+        {18, "clusterIPs", Type::kString, true}}},
+      {"ServicePort",
+       {{1, "name", Type::kString},
+        {2, "protocol", Type::kString},
+        {3, "port", Type::kInt},
+        {4, "targetPort", Type::kIntOrString},
+        {5, "nodePort", Type::kInt},
+        {6, "appProtocol", Type::kString}}},
+      {"Job",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "JobSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"JobSpec",
+       {{1, "parallelism", Type::kOptInt},
+        {2, "completions", Type::kOptInt},
+        {3, "activeDeadlineSeconds", Type::kOptInt},
+        {4, "selector", Type::kMessage, false, "LabelSelector"},
+        {5, "manualSelector", Type::kBool},
+        {6, "template", Type::kMessage, false, "PodTemplateSpec"},
+        {7, "backoffLimit", Type::kOptInt},
+        {8, "ttlSecondsAfterFinished", Type::kOptInt},
+        {9, "completionMode", Type::kString},
+        {10, "suspend", Type::kBool},
+        {14, "podReplacementPolicy", Type::kString},
+        {15, "managedBy", Type::kString}}},
+      {"CronJob",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "spec", Type::kMessage, false, "CronJobSpec"},
+        {3, "status", Type::kMessage, false, "Empty"}}},
+      {"CronJobSpec",
+       {{1, "schedule", Type::kString},
+        {2, "startingDeadlineSeconds", Type::kOptInt},
+        {3, "concurrencyPolicy", Type::kString},
+        {4, "suspend", Type::kBool},
+        {5, "jobTemplate", Type::kMessage, false, "JobTemplateSpec"},
+        {6, "successfulJobsHistoryLimit", Type::kOptInt},
+        {7, "failedJobsHistoryLimit", Type::kOptInt},
+        {8, "timeZone", Type::kString}}},
+      {"JobTemplateSpec", {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "JobSpec"}}},
+      {"PriorityClass",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "value", Type::kInt},
+        {3, "globalDefault", Type::kBool},
+        {4, "description", Type::kString},
+        {5, "preemptionPolicy", Type::kString}}},
   };
   return table;
 }
@@ -229,8 +401,9 @@ std::string rfc3339(std::int64_t seconds) {
 
 bool decode_message(const std::string& bytes, const std::string& type, json* out);
 
-// A map entry message {key = 1, value = 2}.
-bool decode_entry(const std::string& bytes, bool binary, std::string* key, json* value) {
+// A map entry message {key = 1, value = 2}: a string, bytes (base64 in
+// JSON) or a Quantity message (its string in JSON).
+bool decode_entry(const std::string& bytes, Type type, std::string* key, json* value) {
   Reader reader(bytes);
   std::string text;
   *value = "";
@@ -241,8 +414,12 @@ bool decode_entry(const std::string& bytes, bool binary, std::string* key, json*
     const int wire = static_cast<int>(tag & 7);
     if ((number == 1 || number == 2) && wire == 2) {
       if (!reader.length_delimited(&text)) return false;
+      json quantity;
       if (number == 1) *key = text;
-      else *value = binary ? base64(text) : text;
+      else if (type == Type::kBytesMap) *value = base64(text);
+      else if (type != Type::kQuantityMap) *value = text;
+      else if (!decode_message(text, "Quantity", &quantity)) return false;
+      else *value = quantity.value("string", std::string());
     } else if (!reader.skip(wire)) {
       return false;
     }
@@ -257,9 +434,19 @@ bool decode_field(Reader& reader, const Field& field, int wire, json* out) {
   switch (field.type) {
     case Type::kBool:
     case Type::kInt:
+    case Type::kOptInt:
       if (wire != 0 || !reader.varint(&number)) return false;
+      // int32 fields are written sign-extended to 64 bits: the cast gives the negative value back.
       value = field.type == Type::kBool ? json(number != 0) : json(static_cast<std::int64_t>(number));
       break;
+    case Type::kIntOrString: {
+      json parts;
+      if (wire != 2 || !reader.length_delimited(&bytes) || !decode_message(bytes, "IntOrString", &parts)) return false;
+      value = parts.value("type", std::int64_t{0}) == 1 ? json(parts.value("strVal", std::string()))
+                                                         : json(parts.value("intVal", std::int64_t{0}));
+      (*out)[field.name] = value;  // 0 and "" are values here (a pointer to an IntOrString)
+      return true;
+    }
     case Type::kString:
     case Type::kBytes:
       if (wire != 2 || !reader.length_delimited(&bytes)) return false;
@@ -276,10 +463,11 @@ bool decode_field(Reader& reader, const Field& field, int wire, json* out) {
       if (wire != 2 || !reader.length_delimited(&bytes) || !decode_message(bytes, field.message, &value)) return false;
       break;
     case Type::kStringMap:
-    case Type::kBytesMap: {
+    case Type::kBytesMap:
+    case Type::kQuantityMap: {
       std::string key;
       json entry;
-      if (wire != 2 || !reader.length_delimited(&bytes) || !decode_entry(bytes, field.type == Type::kBytesMap, &key, &entry)) {
+      if (wire != 2 || !reader.length_delimited(&bytes) || !decode_entry(bytes, field.type, &key, &entry)) {
         return false;
       }
       if (!out->contains(field.name)) (*out)[field.name] = json::object();
@@ -356,7 +544,11 @@ std::optional<json> decode_protobuf_object(const std::string& body, std::string*
       static const std::set<std::string> kKinds = {"Namespace", "ConfigMap", "Secret", "ServiceAccount", "Role",
                                                    "ClusterRole", "RoleBinding", "ClusterRoleBinding", "TokenRequest",
                                                    "SelfSubjectReview", "SelfSubjectAccessReview", "SubjectAccessReview",
-                                                   "LocalSubjectAccessReview", "SelfSubjectRulesReview"};
+                                                   "LocalSubjectAccessReview", "SelfSubjectRulesReview",
+                                                   // apps/v1
+                                                   "Deployment", "ReplicaSet", "StatefulSet", "DaemonSet",
+                                                   // kubectl create service|job|cronjob|priorityclass
+                                                   "Service", "Job", "CronJob", "PriorityClass"};
       if (kKinds.count(kind) == 0 || !decode_message(raw, kind, &object)) {
         *error = kind.empty() ? "protobuf object without a kind" : "cannot decode a " + kind + " from protobuf";
         return std::nullopt;

@@ -120,7 +120,20 @@ Registry::Registry() {
   auto deployments = builtin("apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, true);
   deployments.categories = {"all"};
   deployments.has_generation = true;
+  deployments.has_scale = true;
   builtin_.push_back(deployments);
+  // The other apps/v1 workloads (apps_workloads.h): ReplicaSets (the Deployment controller's), StatefulSets, DaemonSets.
+  for (const auto& [resource, singular, kind, short_name, scales] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::string, bool>>{
+           {"replicasets", "replicaset", "ReplicaSet", "rs", true},
+           {"statefulsets", "statefulset", "StatefulSet", "sts", true},
+           {"daemonsets", "daemonset", "DaemonSet", "ds", false}}) {
+    auto workload = builtin("apps", "v1", resource, singular, kind, true, {short_name}, true);
+    workload.categories = {"all"};
+    workload.has_generation = true;
+    workload.has_scale = scales;
+    builtin_.push_back(workload);
+  }
   builtin_.push_back(builtin("events.k8s.io", "v1", "events", "event", "Event", true, {"ev"}, false));
   // The reviews (reviews.h), in kube-apiserver's group order: authentication, then authorization.
   for (const auto& [group, resource, kind, namespaced] :

@@ -39,6 +39,7 @@ struct ResourceInfo {
   bool has_generation = false;  // metadata.generation is maintained
   bool allow_unconditional_update = true;
   bool create_only = false;  // a review (reviews.h): POST only, nothing stored
+  bool has_scale = false;    // a scale subresource (scale.h): autoscaling/v1 Scale of spec.replicas
   nlohmann::json schema;  // openAPIV3Schema (custom resources), or null
   std::shared_ptr<const CrdRules> rules;  // its compiled x-kubernetes-validations (crd_rules.h), null: none
   std::string rules_error;  // a stored rule that does not compile: writes are refused, never unchecked

@@ -8,6 +8,7 @@
 #include "sandbox/request.h"
 #include "sandbox/responses.h"
 #include "sandbox/reviews.h"
+#include "sandbox/scale.h"
 #include "sandbox/tokens.h"
 #include "sandbox/verbs.h"
 #include "sandbox/watch.h"
@@ -64,12 +65,14 @@ std::optional<Target> parse_target(const ApiRequest& r, const std::string& group
   return t;
 }
 
-// A subresource the resource serves: status (when it has one), a namespace's finalize.
+// A subresource the resource serves: status (when it has one), a namespace's finalize, scale (scale.h).
 bool serves_subresource(const ResourceInfo& info, const Target& t) {
-  return t.sub.empty() || (t.sub == "status" && info.has_status) || (t.resource == "namespaces" && t.sub == "finalize");
+  return t.sub.empty() || (t.sub == "status" && info.has_status) || (t.resource == "namespaces" && t.sub == "finalize") ||
+         (t.sub == "scale" && info.has_scale && !t.name.empty());
 }
 
 ApiResponse write_verb(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
+  if (t.sub == "scale") return scale_verb(state, r, info, t);
   if (r.method == "POST") return t.name.empty() ? create_object(state, r, info, t) : method_not_allowed();
   if (r.method == "PUT") return t.name.empty() ? method_not_allowed() : update_object(state, r, info, t);
   if (r.method == "PATCH") return t.name.empty() ? method_not_allowed() : patch_object(state, r, info, t);
@@ -94,6 +97,7 @@ ApiResponse resource_verb(const std::shared_ptr<ClusterState>& shared, const Api
   }
   if (!serves_subresource(info, t)) return path_not_found();
   if (t.watch) return r.method == "GET" ? watch(shared, r, info, t, lock) : method_not_allowed();
+  if (r.method == "GET" && t.sub == "scale") return scale_verb(state, r, info, t);
   if (r.method == "GET") return t.name.empty() ? list_objects(state, r, info, t) : get_object(state, r, info, t);
   ApiResponse response = write_verb(state, r, info, t);
   if (response.status < 300 && !is_dry_run(r) && run_post_write_hooks(state, WriteEvent{info, t.ns})) {

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "sandbox/apps_workloads.h"
 #include "sandbox/kueue_install.h"
 
 namespace mkq::sandbox {
@@ -36,14 +37,26 @@ void SimulatedControllers::register_hooks(std::vector<PostWriteHook>& hooks) {
            kueue_->reconcile_after_write(*state.store);
   });
   hooks.emplace_back([this](ClusterState&, const WriteEvent& write) {
-    return write.info.group == kAppsGroup && write.info.resource == "deployments" && reconcile_deployments();
+    // A ReplicaSet written or deleted by hand: its Deployment's controller puts it back.
+    return write.info.group == kAppsGroup && (write.info.resource == "deployments" || write.info.resource == "replicasets") &&
+           reconcile_deployments();
+  });
+  // The ReplicaSet, StatefulSet and DaemonSet controllers (apps_workloads.h);
+  // a DaemonSet's pods follow the Nodes.
+  hooks.emplace_back([](ClusterState& state, const WriteEvent& write) {
+    if (write.info.custom) return false;
+    if (write.info.group.empty() && write.info.resource == "nodes") {
+      return reconcile_workload_status(*state.store, "daemonsets");
+    }
+    return is_apps_workload(write.info) && reconcile_workload_status(*state.store, write.info.resource);
   });
 }
 
 bool SimulatedControllers::reconcile_deployments() {
   bool wrote = false;
   const std::string kueue = std::string(kKueueNamespace) + "/" + kKueueDeploymentName;
-  for (const std::string& completed : deployments_->reconcile(*state_.store, &wrote)) {
+  for (const std::string& completed : deployments_->reconcile(
+           *state_.store, [this] { return new_uid(state_); }, &wrote)) {
     if (completed != kueue) continue;
     log_line(state_, kueue_->start_kueue(*state_.store));
     wrote = kueue_->reconcile(*state_.store) || wrote;

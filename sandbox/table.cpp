@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "base/time.h"
+#include "sandbox/apps_workloads.h"
 #include "sandbox/nodes_pods.h"
 
 namespace mkq::sandbox {
@@ -28,6 +29,10 @@ constexpr const char* kCreationDescription =
 Column age_column() { return {"Age", "string", "", kCreationDescription, 0, "@age"}; }
 // Roles and CRDs print when they were created, as an RFC 3339 time.
 Column created_at_column() { return {"Created At", "date", "", kCreationDescription, 0, "@created"}; }
+
+// The wide columns of a workload's pod template (kube's layoutContainerCells).
+Column containers_column() { return {"Containers", "string", "", "Names of each container in the template.", 1, "%containers"}; }
+Column images_column() { return {"Images", "string", "", "Images referenced by each container in the template.", 1, "%images"}; }
 
 // The columns after Name: kube-apiserver's printers for the built-in kinds,
 // a CRD's additionalPrinterColumns for its custom resources (only Age when
@@ -51,7 +56,30 @@ std::vector<Column> table_columns(const ResourceInfo& info) {
     return {{"Ready", "string", "", "Number of the pod with ready state", 0, "=ready"},
             {"Up-to-date", "integer", "", "Total number of non-terminated pods targeted by this deployment that have the desired template spec.", 0, "=.status.updatedReplicas"},
             {"Available", "integer", "", "Total number of available pods (ready for at least minReadySeconds) targeted by this deployment.", 0, "=.status.availableReplicas"},
-            age_column()};
+            age_column(), containers_column(), images_column(),
+            {"Selector", "string", "", "Label selector for pods. Existing ReplicaSets whose pods are selected by this will be the ones affected by this deployment. It must match the pod template's labels.", 1, "%selector"}};
+  }
+  // The other apps/v1 workloads (apps_workloads.h), as kube-apiserver's printers print them.
+  if (info.group == "apps" && info.resource == "replicasets") {
+    return {{"Desired", "integer", "", "Replicas is the number of desired replicas. This is a pointer to distinguish between explicit zero and unspecified. Defaults to 1.", 0, "=.spec.replicas"},
+            {"Current", "integer", "", "Replicas is the most recently observed number of replicas.", 0, "=.status.replicas"},
+            {"Ready", "integer", "", "The number of ready replicas for this replica set.", 0, "=.status.readyReplicas"},
+            age_column(), containers_column(), images_column(),
+            {"Selector", "string", "", "Selector is a label query over pods that should match the replica count. It must match the pod template's labels.", 1, "%selector"}};
+  }
+  if (info.group == "apps" && info.resource == "statefulsets") {
+    return {{"Ready", "string", "", "Number of the pod with ready state", 0, "=ready"}, age_column(), containers_column(),
+            images_column()};
+  }
+  if (info.group == "apps" && info.resource == "daemonsets") {
+    return {{"Desired", "integer", "", "The total number of nodes that should be running the daemon pod (including nodes correctly running the daemon pod).", 0, "=.status.desiredNumberScheduled"},
+            {"Current", "integer", "", "The number of nodes that are running at least 1 daemon pod and are supposed to run the daemon pod.", 0, "=.status.currentNumberScheduled"},
+            {"Ready", "integer", "", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and ready.", 0, "=.status.numberReady"},
+            {"Up-to-date", "integer", "", "The total number of nodes that are running updated daemon pod", 0, "=.status.updatedNumberScheduled"},
+            {"Available", "integer", "", "The number of nodes that should be running the daemon pod and have one or more of the daemon pod running and available (ready for at least minReadySeconds)", 0, "=.status.numberAvailable"},
+            {"Node Selector", "string", "", "NodeSelector is a selector which must be true for the pod to fit on a node. Selector which must match a node's labels for the pod to be scheduled on that node.", 0, "%nodeSelector"},
+            age_column(), containers_column(), images_column(),
+            {"Selector", "string", "", "A label query over pods that are managed by the daemon set. Must match in order to be controlled. It must match the pod template's labels.", 1, "%selector"}};
   }
   if (info.group == "rbac.authorization.k8s.io" && (info.resource == "roles" || info.resource == "clusterroles")) {
     return {created_at_column()};
@@ -111,6 +139,33 @@ nlohmann::json count_cell(const std::string& path, const nlohmann::json& object)
   return count(path);
 }
 
+// A workload's cells from its spec: its template's containers' names or
+// images joined by ",", its selector (metav1.FormatLabelSelector), its
+// template's nodeSelector (labels.FormatLabels: "<none>" when empty).
+nlohmann::json template_cell(const std::string& what, const nlohmann::json& object) {
+  if (what == "selector") return format_label_selector(json_path_first(object, ".spec.selector"));
+  if (what == "nodeSelector") {
+    const nlohmann::json selector = json_path_first(object, ".spec.template.spec.nodeSelector");
+    std::string out;
+    if (selector.is_object()) {
+      for (const auto& [key, value] : selector.items()) {
+        out += fmt::format("{}{}={}", out.empty() ? "" : ",", key, value.is_string() ? value.get<std::string>() : value.dump());
+      }
+    }
+    return out.empty() ? "<none>" : out;
+  }
+  std::string out;
+  const nlohmann::json containers = json_path_first(object, ".spec.template.spec.containers");
+  if (containers.is_array()) {
+    for (std::size_t i = 0; i < containers.size(); ++i) {
+      const nlohmann::json& container = containers[i];
+      const std::string text = container.is_object() ? container.value(what == "images" ? "image" : "name", "") : "";
+      out += (i == 0 ? "" : ",") + text;
+    }
+  }
+  return out;
+}
+
 nlohmann::json cell(const Column& column, const nlohmann::json& object, std::time_t now) {
   if (column.json_path == "@age" || column.json_path == "@created") {
     const std::string created = object.value("metadata", nlohmann::json::object()).value("creationTimestamp", std::string());
@@ -120,6 +175,7 @@ nlohmann::json cell(const Column& column, const nlohmann::json& object, std::tim
   }
   if (column.json_path.rfind('@', 0) == 0) return binding_cell(column.json_path.substr(1), object);
   if (column.json_path.rfind('=', 0) == 0) return count_cell(column.json_path.substr(1), object);
+  if (column.json_path.rfind('%', 0) == 0) return template_cell(column.json_path.substr(1), object);
   if (column.json_path.rfind('#', 0) == 0) {
     const auto field = object.value(column.json_path.substr(1), nlohmann::json());
     if (field.is_object() || field.is_array()) return static_cast<long long>(field.size());

@@ -5,6 +5,7 @@
 
 #include "api_test_support.h"
 #include "sandbox/protobuf.h"
+#include "tests/sandbox/protobuf_test_support.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -13,23 +14,8 @@ using nlohmann::json;
 using testing::body_of;
 using testing::request;
 
-// Protobuf wire format, enough to write the bodies client-go sends.
-std::string varint(std::uint64_t v) {
-  std::string out;
-  while (v >= 0x80) {
-    out += static_cast<char>((v & 0x7f) | 0x80);
-    v >>= 7;
-  }
-  out += static_cast<char>(v);
-  return out;
-}
-std::string field(int number, const std::string& bytes) {
-  return varint(static_cast<std::uint64_t>(number) << 3 | 2) + varint(bytes.size()) + bytes;
-}
-std::string envelope(const std::string& api_version, const std::string& kind, const std::string& raw) {
-  return std::string("k8s\0", 4) + field(1, field(1, api_version) + field(2, kind)) + field(2, raw) +
-         field(3, "") + field(4, "");
-}
+using testing::envelope;
+using testing::field;
 
 TEST_CASE("a Namespace in protobuf is created", "[sandbox][protobuf]") {
   auto c = testing::memory_cluster();

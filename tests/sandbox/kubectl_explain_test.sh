@@ -7,20 +7,9 @@
 set -u
 MKQ=${1:?usage: kubectl_explain_test.sh MKQ [KUBECTL...]}
 shift
-if [ "$#" -gt 0 ]; then
-  KUBECTLS=("$@")
-else
-  dir=$(dirname "$(readlink -f /usr/bin/kubectl 2>/dev/null || echo /usr/lib/google-cloud-sdk/bin/kubectl)")
-  KUBECTLS=("$dir/kubectl.1.33" "$dir/kubectl.1.27")
-fi
-present=()
-for kubectl in "${KUBECTLS[@]}"; do
-  if [ -x "$kubectl" ]; then present+=("$kubectl"); else echo "SKIPPED: kubectl not found ($kubectl)"; fi
-done
-if [ "${#present[@]}" -eq 0 ]; then
-  echo "SKIPPED: no kubectl found"
-  exit 77
-fi
+. "$(dirname "$0")/kubectl_lib.sh"
+select_kubectls 1.33 1.27 -- "$@" || exit 77
+present=("${PRESENT[@]}")
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-explain.XXXXXX")
 cleanup() {

@@ -14,31 +14,16 @@ MKQ=${1:?usage: kubectl_versions_test.sh MKQ [KUBECTL...]}
 shift
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SHARED=$ROOT/../shared
-if [ "$#" -gt 0 ]; then
-  KUBECTLS=("$@")
-else
-  dir=$(dirname "$(readlink -f /usr/bin/kubectl 2>/dev/null || echo /usr/lib/google-cloud-sdk/bin/kubectl)")
-  KUBECTLS=(/usr/bin/kubectl "$dir/kubectl.1.33" "$dir/kubectl.1.27")
-fi
+. "$(dirname "$0")/kubectl_lib.sh"
 if [ ! -d "$SHARED/kueue/crds" ] || [ ! -d "$SHARED/kueue/examples" ]; then
   echo "SKIPPED: $SHARED/kueue/crds or examples not found"
   exit 77
 fi
 
-present=()
+select_kubectls /usr/bin/kubectl 1.33 1.27 -- "$@" || exit 77
+present=("${PRESENT[@]}")
 clusters=()
-for kubectl in "${KUBECTLS[@]}"; do
-  if [ ! -x "$kubectl" ]; then
-    echo "SKIPPED: kubectl not found ($kubectl)"
-    continue
-  fi
-  present+=("$kubectl")
-  clusters+=("kubectl-$(( ${#present[@]} ))")
-done
-if [ "${#present[@]}" -eq 0 ]; then
-  echo "SKIPPED: no kubectl found"
-  exit 77
-fi
+for i in "${!present[@]}"; do clusters+=("kubectl-$((i + 1))"); done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-kubectl-versions.XXXXXX")
 cleanup() {
