@@ -53,6 +53,11 @@ for k in "${present[@]}"; do
   explain "$k" node.spec.taints "The taint key to be applied to a node." "effect" "timeAdded" "-required-"
   explain "$k" event.involvedObject "The object that this event is about." "fieldPath" "uid"
   explain "$k" deployment.spec.template.spec.containers.ports "containerPort"
+  explain "$k" statefulset.spec.updateStrategy "rollingUpdate" "Type indicates the type of the StatefulSetUpdateStrategy."
+  explain "$k" daemonset.status "desiredNumberScheduled" "-required-"
+  # ObjectMeta's schema, generated from the decoder's ObjectMeta type (kube's texts).
+  explain "$k" configmap.metadata.ownerReferences "OwnerReference contains enough information" "blockOwnerDeletion" "-required-"
+  explain "$k" pod.metadata.labels "Map of string keys and values that can be used to organize and categorize"
   # The texts served before the schemas were generated, unchanged.
   explain "$k" configmap.binaryData "BinaryData contains the binary data."
   explain "$k" secret.stringData "stringData allows specifying non-binary secret data in string form."
