@@ -1,7 +1,7 @@
 // The controllers a real cluster runs beside its API server, simulated:
 // Kueue's (controllers.h: status conditions, finalizers, MultiKueue
-// connections) and kube-controller-manager's Deployment controller
-// (deployments.h). They react to writes as post-write hooks
+// connections) and kube-controller-manager's Deployment, ReplicaSet,
+// StatefulSet and DaemonSet controllers (deployments.h, apps_workloads.h). They react to writes as post-write hooks
 // (cluster_state.h) and run on their own threads when a result is due later
 // (a connection probe, a rollout's delay), taking the cluster's lock then.
 #pragma once
@@ -29,7 +29,9 @@ class SimulatedControllers {
 
   // Appends their post-write hooks: Kueue's controllers after a write to a
   // Kueue kind (or a Secret or ClusterProfile in kueue-system), then the
-  // Deployment controller after a write to a Deployment.
+  // Deployment controller after a write to a Deployment or a ReplicaSet, then
+  // the ReplicaSet, StatefulSet and DaemonSet statuses after a write to their
+  // kind (a Node: the DaemonSets').
   void register_hooks(std::vector<PostWriteHook>& hooks);
 
  private:
