@@ -94,10 +94,18 @@ TEST_CASE("deployments: served as apps/v1, defaulted and checked as kube-apiserv
   auto c = cluster_with_delay(50ms);
   create_namespace(*c, "team");
   const json resources = get(*c, "/apis/apps/v1");
-  REQUIRE(resources.value("resources", json::array()).size() >= 2);
-  CHECK(resources["resources"][0]["name"] == "deployments");
-  CHECK(resources["resources"][0]["shortNames"] == json{"deploy"});
-  CHECK(resources["resources"][1]["name"] == "deployments/status");
+  // apps/v1 lists daemonsets first (by name); deployments, then its subresources /scale and /status.
+  std::vector<std::string> names;
+  json deployments;
+  for (const json& resource : resources.value("resources", json::array())) {
+    names.push_back(resource["name"]);
+    if (resource["name"] == "deployments") deployments = resource;
+  }
+  CHECK(names == std::vector<std::string>{"daemonsets", "daemonsets/status", "deployments", "deployments/scale",
+                                          "deployments/status", "replicasets", "replicasets/scale",
+                                          "replicasets/status", "statefulsets", "statefulsets/scale",
+                                          "statefulsets/status"});
+  CHECK(deployments["shortNames"] == json{"deploy"});
 
   json no_selector = web();
   no_selector["spec"].erase("selector");
