@@ -88,8 +88,8 @@ std::unique_ptr<BIO, BioFree> bio_of(const std::string& pem) {
 // on every worker (../shared/kueue/MULTIKUEUE.md §8), at their served versions.
 // Kueue watches only the kinds of the frameworks the manager enables; the probe
 // does not know them and checks each kind a worker serves, so it leaves out
-// Pods, which every worker serves (nodes_pods.h) while few policies enable the
-// pod integration.
+// Pods and StatefulSets, which every worker serves (nodes_pods.h,
+// apps_workloads.h) while few policies enable the pod or statefulset integration.
 constexpr const char* kJobKindPaths[] = {
     "/apis/batch/v1/jobs",
     "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
@@ -104,7 +104,6 @@ constexpr const char* kJobKindPaths[] = {
     "/apis/workload.codeflare.dev/v1beta2/appwrappers",
     "/apis/trainer.kubeflow.org/v1alpha1/trainjobs",
     "/apis/leaderworkerset.x-k8s.io/v1/leaderworkersets",
-    "/apis/apps/v1/statefulsets",
 };
 
 // The message of an error answer (a metav1.Status), as client-go reports it.
