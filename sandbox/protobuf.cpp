@@ -148,8 +148,55 @@ const std::map<std::string, std::vector<Field>>& messages() {
       {"SelfSubjectRulesReview",
        {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "SelfSubjectRulesReviewSpec"}}},
       {"SelfSubjectRulesReviewSpec", {{1, "namespace", Type::kString}}},
+      // core/v1 Services (kubectl create service, kubectl expose) and scheduling.k8s.io/v1
+      // PriorityClasses (kubectl create priorityclass).
+      {"Service", {{1, "metadata", Type::kMessage, false, "ObjectMeta"}, {2, "spec", Type::kMessage, false, "ServiceSpec"}}},
+      {"ServiceSpec",
+       {{1, "ports", Type::kMessage, true, "ServicePort"},
+        {2, "selector", Type::kStringMap},
+        {3, "clusterIP", Type::kString},
+        {4, "type", Type::kString},
+        {5, "externalIPs", Type::kString, true},
+        {7, "sessionAffinity", Type::kString},
+        {8, "loadBalancerIP", Type::kString},
+        {9, "loadBalancerSourceRanges", Type::kString, true},
+        {10, "externalName", Type::kString},
+        {11, "externalTrafficPolicy", Type::kString},
+        {12, "healthCheckNodePort", Type::kInt},
+        {13, "publishNotReadyAddresses", Type::kBool},
+        {17, "ipFamilyPolicy", Type::kString},
+        {18, "clusterIPs", Type::kString, true},
+        {19, "ipFamilies", Type::kString, true},
+        {20, "allocateLoadBalancerNodePorts", Type::kBool},
+        {21, "loadBalancerClass", Type::kString},
+        {22, "internalTrafficPolicy", Type::kString}}},
+      {"ServicePort",
+       {{1, "name", Type::kString},
+        {2, "protocol", Type::kString},
+        {3, "port", Type::kInt},
+        {4, "targetPort", Type::kMessage, false, "IntOrString"},
+        {5, "nodePort", Type::kInt},
+        {6, "appProtocol", Type::kString}}},
+      {"IntOrString", {{1, "type", Type::kInt}, {2, "intVal", Type::kInt}, {3, "strVal", Type::kString}}},
+      {"PriorityClass",
+       {{1, "metadata", Type::kMessage, false, "ObjectMeta"},
+        {2, "value", Type::kInt},
+        {3, "globalDefault", Type::kBool},
+        {4, "description", Type::kString},
+        {5, "preemptionPolicy", Type::kString}}},
   };
   return table;
+}
+
+// A Service's targetPorts as the JSON API has them: an IntOrString message
+// ({type: 0, intVal} or {type: 1, strVal}) becomes a number or a string.
+void service_ports_as_json(json& service) {
+  if (!service.contains("spec") || !service["spec"].contains("ports") || !service["spec"]["ports"].is_array()) return;
+  for (json& port : service["spec"]["ports"]) {
+    if (!port.is_object() || !port.contains("targetPort") || !port["targetPort"].is_object()) continue;
+    const json target = port["targetPort"];
+    port["targetPort"] = target.value("type", 0) == 1 ? json(target.value("strVal", std::string())) : json(target.value("intVal", 0));
+  }
 }
 
 std::string base64(const std::string& bytes) {
@@ -356,13 +403,15 @@ std::optional<json> decode_protobuf_object(const std::string& body, std::string*
       static const std::set<std::string> kKinds = {"Namespace", "ConfigMap", "Secret", "ServiceAccount", "Role",
                                                    "ClusterRole", "RoleBinding", "ClusterRoleBinding", "TokenRequest",
                                                    "SelfSubjectReview", "SelfSubjectAccessReview", "SubjectAccessReview",
-                                                   "LocalSubjectAccessReview", "SelfSubjectRulesReview"};
+                                                   "LocalSubjectAccessReview", "SelfSubjectRulesReview",
+                                                   "Service", "PriorityClass"};
       if (kKinds.count(kind) == 0 || !decode_message(raw, kind, &object)) {
         *error = kind.empty() ? "protobuf object without a kind" : "cannot decode a " + kind + " from protobuf";
         return std::nullopt;
       }
       object["apiVersion"] = type_meta.value("apiVersion", std::string());
       object["kind"] = kind;
+      if (kind == "Service") service_ports_as_json(object);
       return object;
     }
   }
