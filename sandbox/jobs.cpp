@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <string>
@@ -299,16 +300,21 @@ std::string cron_range(const std::string& expr, const CronField& field) {
 // cron.ParseStandard's error for a schedule, "" when it parses.
 std::string cron_error(const std::string& schedule) {
   if (schedule.empty()) return "empty spec string";
-  if (schedule[0] == '@') {
+  std::string spec = schedule;
+  if (spec.rfind("TZ=", 0) == 0 || spec.rfind("CRON_TZ=", 0) == 0) {  // a time zone first, then the schedule
+    const std::size_t space = spec.find(' ');
+    spec = space == std::string::npos ? std::string() : spec.substr(space + 1);
+  }
+  if (!spec.empty() && spec[0] == '@') {
     for (const char* d : {"@yearly", "@annually", "@monthly", "@weekly", "@daily", "@midnight", "@hourly"}) {
-      if (schedule == d) return {};
+      if (spec == d) return {};
     }
-    if (schedule.rfind("@every ", 0) == 0) return {};
-    return fmt::format("unrecognized descriptor: {}", schedule);
+    if (spec.rfind("@every ", 0) == 0) return {};
+    return fmt::format("unrecognized descriptor: {}", spec);
   }
   std::vector<std::string> fields;
   std::string current;
-  for (char c : schedule + " ") {
+  for (char c : spec + " ") {
     if (std::isspace(static_cast<unsigned char>(c))) {
       if (!current.empty()) fields.push_back(current);
       current.clear();
@@ -442,7 +448,8 @@ std::vector<FieldError> validate_cron_job(const json& cron_job, const json* exis
     errors.push_back(required_error("spec.schedule"));
   } else if (const std::string error = cron_error(schedule); !error.empty()) {
     errors.push_back(invalid_error("spec.schedule", go_value(json(schedule)), error));
-  } else if (existing == nullptr && (schedule.find("TZ") != std::string::npos)) {
+  } else if (schedule.find("TZ") != std::string::npos &&
+             (existing == nullptr || text_at(member(*existing, "spec"), "schedule").find("TZ") == std::string::npos)) {
     errors.push_back(invalid_error("spec.schedule", go_value(json(schedule)), "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"));
   }
   const std::string policy = text_at(spec, "concurrencyPolicy");

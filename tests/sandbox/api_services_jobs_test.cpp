@@ -352,6 +352,12 @@ TEST_CASE("sandbox jobs: the printers of jobs and cronjobs", "[sandbox][api][job
   cron["metadata"]["name"] = "bad";
   cron["spec"]["schedule"] = "61 * * * *";
   CHECK(causes(post(*c, kCronJobs, cron)) == Strings({"spec.schedule: Invalid value: \"61 * * * *\": end of range (61) above maximum (59): 61"}));
+  cron["spec"]["schedule"] = "TZ=UTC 0 3 * * *";
+  CHECK(causes(post(*c, kCronJobs, cron)) == Strings({"spec.schedule: Invalid value: \"TZ=UTC 0 3 * * *\": cannot use TZ or CRON_TZ in schedule, use timeZone field instead"}));
+  cron["metadata"]["name"] = "daily";
+  cron["spec"]["schedule"] = "@daily";
+  CHECK(post(*c, kCronJobs, cron).status == 201);
+  cron["metadata"]["name"] = "bad";
   cron["spec"]["schedule"] = "every day";
   CHECK(causes(post(*c, kCronJobs, cron)) == Strings({"spec.schedule: Invalid value: \"every day\": expected exactly 5 fields, found 2: [every day]"}));
 }
