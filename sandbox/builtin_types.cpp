@@ -581,6 +581,143 @@ const GoType* core_event() {
       "Event is a report of an event somewhere in the cluster.", {"metadata", "involvedObject"});
 }
 
+// ---- Services, Jobs and CronJobs, PriorityClass (services.h, jobs.h, priority_classes.h) ----
+
+const GoType* service() {
+  const GoType* port = object(
+      "v1.ServicePort",
+      {{"name", {str(), "The name of this port within the service. This must be a DNS_LABEL."}},
+       {"protocol", {enum_str("v1.Protocol", {"SCTP", "TCP", "UDP"}), "The IP protocol for this port. Supports \"TCP\", \"UDP\", and \"SCTP\". Default is TCP."}},
+       {"appProtocol", {str(), "The application protocol for this port."}},
+       {"port", {i32(), "The port that will be exposed by this service."}},
+       {"targetPort", {scalar("intstr.IntOrString"), "Number or name of the port to access on the pods targeted by the service."}},
+       {"nodePort", {i32(), "The port on each node on which this service is exposed when type is NodePort or LoadBalancer."}}},
+      "ServicePort contains information on service's port.", {"port"});
+  const GoType* affinity = object(
+      "v1.SessionAffinityConfig",
+      {{"clientIP", {object("v1.ClientIPConfig", {{"timeoutSeconds", {i32(), "timeoutSeconds specifies the seconds of ClientIP type session sticky time."}}}),
+                     "clientIP contains the configurations of Client IP based session affinity."}}},
+      "SessionAffinityConfig represents the configurations of session affinity.");
+  const GoType* spec = object(
+      "v1.ServiceSpec",
+      {{"ports", {slice(port), "The list of ports that are exposed by this service."}},
+       {"selector", {labels(), "Route service traffic to pods with label keys and values matching this selector."}},
+       {"clusterIP", {str(), "clusterIP is the IP address of the service and is usually assigned randomly."}},
+       {"clusterIPs", {strings(), "ClusterIPs is a list of IP addresses assigned to this service, and are usually assigned randomly."}},
+       {"type", {enum_str("v1.ServiceType", {"ClusterIP", "ExternalName", "LoadBalancer", "NodePort"}), "type determines how the Service is exposed. Defaults to ClusterIP."}},
+       {"externalIPs", {strings(), "externalIPs is a list of IP addresses for which nodes in the cluster will also accept traffic for this service."}},
+       {"sessionAffinity", {enum_str("v1.ServiceAffinity", {"ClientIP", "None"}), "Supports \"ClientIP\" and \"None\". Used to maintain session affinity."}},
+       {"loadBalancerIP", {str(), "Only applies to Service Type: LoadBalancer. Deprecated."}},
+       {"loadBalancerSourceRanges", {strings(), "If specified and supported by the platform, this will restrict traffic through the cloud-provider load-balancer."}},
+       {"externalName", {str(), "externalName is the external reference that discovery mechanisms will return as an alias for this service (e.g. a DNS CNAME record)."}},
+       {"externalTrafficPolicy", {enum_str("v1.ServiceExternalTrafficPolicy", {"Cluster", "Local"}), "externalTrafficPolicy describes how nodes distribute service traffic they receive on one of the Service's \"externally-facing\" addresses."}},
+       {"healthCheckNodePort", {i32(), "healthCheckNodePort specifies the healthcheck nodePort for the service."}},
+       {"publishNotReadyAddresses", {boolean(), "publishNotReadyAddresses indicates that any agent which deals with endpoints for this Service should disregard any indications of ready/not-ready."}},
+       {"sessionAffinityConfig", {affinity, "sessionAffinityConfig contains the configurations of session affinity."}},
+       {"ipFamilies", {slice(str("v1.IPFamily")), "IPFamilies is a list of IP families (e.g. IPv4, IPv6) assigned to this service."}},
+       {"ipFamilyPolicy", {enum_str("v1.IPFamilyPolicy", {"PreferDualStack", "RequireDualStack", "SingleStack"}), "IPFamilyPolicy represents the dual-stack-ness requested or required by this Service."}},
+       {"allocateLoadBalancerNodePorts", {boolean(), "allocateLoadBalancerNodePorts defines if NodePorts will be automatically allocated for services with type LoadBalancer."}},
+       {"loadBalancerClass", {str(), "loadBalancerClass is the class of the load balancer implementation this Service belongs to."}},
+       {"internalTrafficPolicy", {enum_str("v1.ServiceInternalTrafficPolicy", {"Cluster", "Local"}), "InternalTrafficPolicy describes how nodes distribute service traffic they receive on the ClusterIP."}},
+       {"trafficDistribution", {str(), "TrafficDistribution offers a way to express preferences for how traffic is distributed to Service endpoints."}}},
+      "ServiceSpec describes the attributes that a user creates on a service.");
+  const GoType* status = object(
+      "v1.ServiceStatus",
+      {{"loadBalancer", {object("v1.LoadBalancerStatus", {{"ingress", any("[]v1.LoadBalancerIngress")}}), "LoadBalancer contains the current status of the load-balancer, if one is present."}},
+       {"conditions", {any("[]v1.Condition"), "Current service state"}}},
+      "ServiceStatus represents the current status of a service.");
+  return kind("v1.Service",
+              {{"spec", {spec, "Spec defines the behavior of a service."}},
+               {"status", {status, "Most recently observed status of the service."}}},
+              "Service is a named abstraction of software service (for example, mysql) consisting of local port (for "
+              "example 3306) that the proxy listens on, and the selector that determines which pods will answer "
+              "requests sent through the proxy.");
+}
+
+const GoType* job_spec() {
+  const GoType* template_spec = object("v1.PodTemplateSpec", {{"metadata", object_meta()}, {"spec", pod_spec()}});
+  return object(
+      "v1.JobSpec",
+      {{"parallelism", {i32(), "Specifies the maximum desired number of pods the job should run at any given time."}},
+       {"completions", {i32(), "Specifies the desired number of successfully finished pods the job should be run with."}},
+       {"activeDeadlineSeconds", {i64(), "Specifies the duration in seconds relative to the startTime that the job may be continuously active before the system tries to terminate it."}},
+       {"podFailurePolicy", {any("v1.PodFailurePolicy"), "Specifies the policy of handling failed pods."}},
+       {"successPolicy", {any("v1.SuccessPolicy"), "successPolicy specifies the policy when the Job can be declared as succeeded."}},
+       {"backoffLimit", {i32(), "Specifies the number of retries before marking this job failed. Defaults to 6"}},
+       {"backoffLimitPerIndex", {i32(), "Specifies the limit for the number of retries within an index before marking this index as failed."}},
+       {"maxFailedIndexes", {i32(), "Specifies the maximal number of failed indexes before marking the Job as failed."}},
+       {"selector", {label_selector(), "A label query over pods that should match the pod count."}},
+       {"manualSelector", {boolean(), "manualSelector controls generation of pod labels and pod selectors."}},
+       {"template", {template_spec, "Describes the pod that will be created when executing a job."}},
+       {"ttlSecondsAfterFinished", {i32(), "ttlSecondsAfterFinished limits the lifetime of a Job that has finished execution (either Complete or Failed)."}},
+       {"completionMode", {enum_str("v1.CompletionMode", {"Indexed", "NonIndexed"}), "completionMode specifies how Pod completions are tracked. It can be `NonIndexed` (default) or `Indexed`."}},
+       {"suspend", {boolean(), "suspend specifies whether the Job controller should create Pods or not."}},
+       {"podReplacementPolicy", {enum_str("v1.PodReplacementPolicy", {"Failed", "TerminatingOrFailed"}), "podReplacementPolicy specifies when to create replacement Pods."}},
+       {"managedBy", {str(), "ManagedBy field indicates the controller that manages a Job."}}},
+      "JobSpec describes how the job execution will look like.", {"template"});
+}
+
+const GoType* job() {
+  const GoType* status = object(
+      "v1.JobStatus",
+      {{"conditions", {any("[]v1.JobCondition"), "The latest available observations of an object's current state."}},
+       {"startTime", {time_type(), "Represents time when the job controller started processing a job."}},
+       {"completionTime", {time_type(), "Represents time when the job was completed."}},
+       {"active", {i32(), "The number of pending and running pods which are not terminating."}},
+       {"succeeded", {i32(), "The number of pods which reached phase Succeeded."}},
+       {"failed", {i32(), "The number of pods which reached phase Failed."}},
+       {"terminating", {i32(), "The number of pods which are terminating."}},
+       {"completedIndexes", {str(), "completedIndexes holds the completed indexes when .spec.completionMode = \"Indexed\" in a text format."}},
+       {"failedIndexes", {str(), "FailedIndexes holds the failed indexes when spec.backoffLimitPerIndex is set."}},
+       {"uncountedTerminatedPods", {any("v1.UncountedTerminatedPods"), "uncountedTerminatedPods holds the UIDs of Pods that have terminated but the job controller hasn't yet accounted for in the status counters."}},
+       {"ready", {i32(), "The number of active pods which have a Ready condition and are not terminating."}}},
+      "JobStatus represents the current state of a Job.");
+  return kind("v1.Job",
+              {{"spec", {job_spec(), "Specification of the desired behavior of a job."}},
+               {"status", {status, "Current status of a job."}}},
+              "Job represents the configuration of a single job.");
+}
+
+const GoType* cron_job() {
+  const GoType* job_template = object(
+      "v1.JobTemplateSpec",
+      {{"metadata", {object_meta(), "Standard object's metadata of the jobs created from this template."}},
+       {"spec", {job_spec(), "Specification of the desired behavior of the job."}}},
+      "JobTemplateSpec describes the data a Job should have when created from a template");
+  const GoType* spec = object(
+      "v1.CronJobSpec",
+      {{"schedule", {str(), "The schedule in Cron format, see https://en.wikipedia.org/wiki/Cron."}},
+       {"timeZone", {str(), "The time zone name for the given schedule, see https://en.wikipedia.org/wiki/List_of_tz_database_time_zones."}},
+       {"startingDeadlineSeconds", {i64(), "Optional deadline in seconds for starting the job if it misses scheduled time for any reason."}},
+       {"concurrencyPolicy", {enum_str("v1.ConcurrencyPolicy", {"Allow", "Forbid", "Replace"}), "Specifies how to treat concurrent executions of a Job."}},
+       {"suspend", {boolean(), "This flag tells the controller to suspend subsequent executions, it does not apply to already started executions. Defaults to false."}},
+       {"jobTemplate", {job_template, "Specifies the job that will be created when executing a CronJob."}},
+       {"successfulJobsHistoryLimit", {i32(), "The number of successful finished jobs to retain. Value must be non-negative integer. Defaults to 3."}},
+       {"failedJobsHistoryLimit", {i32(), "The number of failed finished jobs to retain. Value must be non-negative integer. Defaults to 1."}}},
+      "CronJobSpec describes how the job execution will look like and when it will actually run.",
+      {"schedule", "jobTemplate"});
+  const GoType* status = object(
+      "v1.CronJobStatus",
+      {{"active", {slice(object_reference()), "A list of pointers to currently running jobs."}},
+       {"lastScheduleTime", {time_type(), "Information when was the last time the job was successfully scheduled."}},
+       {"lastSuccessfulTime", {time_type(), "Information when was the last time the job successfully completed."}}},
+      "CronJobStatus represents the current state of a cron job.");
+  return kind("v1.CronJob",
+              {{"spec", {spec, "Specification of the desired behavior of a cron job, including the schedule."}},
+               {"status", {status, "Current status of a cron job."}}},
+              "CronJob represents the configuration of a single cron job.");
+}
+
+const GoType* priority_class() {
+  return kind(
+      "v1.PriorityClass",
+      {{"value", {i32(), "value represents the integer value of this priority class. This is the actual priority that pods receive when they have the name of this class in their pod spec."}},
+       {"globalDefault", {boolean(), "globalDefault specifies whether this PriorityClass should be considered as the default priority for pods that do not have any priority class."}},
+       {"description", {str(), "description is an arbitrary string that usually provides guidelines on when this priority class should be used."}},
+       {"preemptionPolicy", {enum_str("v1.PreemptionPolicy", {"Never", "PreemptLowerPriority"}), "preemptionPolicy is the Policy for preempting pods with lower priority. One of Never, PreemptLowerPriority. Defaults to PreemptLowerPriority if unset."}}},
+      "PriorityClass defines mapping from a priority class name to the priority integer value.", {"value"});
+}
+
 // The declared kinds, by group and resource.
 const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
   static const auto* table = [] {
@@ -638,6 +775,11 @@ const std::map<std::pair<std::string, std::string>, const GoType*>& kinds() {
     (*out)[{"", "nodes"}] = node();
     (*out)[{"coordination.k8s.io", "leases"}] = lease();
     (*out)[{"", "events"}] = core_event();
+    // Services, Jobs and CronJobs, PriorityClass.
+    (*out)[{"", "services"}] = service();
+    (*out)[{"batch", "jobs"}] = job();
+    (*out)[{"batch", "cronjobs"}] = cron_job();
+    (*out)[{"scheduling.k8s.io", "priorityclasses"}] = priority_class();
     return out;
   }();
   return *table;

@@ -12,7 +12,8 @@
 // ServiceAccount, ConfigMap, Secret, Role, ClusterRole, RoleBinding,
 // ClusterRoleBinding, Deployment; and Node and Pod, which tests write to give
 // a worker capacity and load (nodes_pods.h); Lease and core/v1 Event, which
-// mkq's controller writes. Every field of those kinds, of ObjectMeta,
+// mkq's controller writes; Service, Job, CronJob and PriorityClass (services.h,
+// jobs.h, priority_classes.h). Every field of those kinds, of ObjectMeta,
 // of PodSpec and Container is declared; parts of a pod no client of the
 // sandbox writes (affinity, most volume sources, lifecycle hooks, ...) are
 // declared by name and accept any value inside. Other kinds are not decoded.

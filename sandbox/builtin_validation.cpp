@@ -158,10 +158,11 @@ std::vector<std::string> keys_of(const json& map) {
 
 // ---- ObjectMeta ----------------------------------------------------------------
 
-enum class NameRule { Subdomain, Label, PathSegment };
+enum class NameRule { Subdomain, Label, PathSegment, Dns1035Label };
 
 NameRule name_rule(const ResourceInfo& info) {
   if (is_kind(info, "", "namespaces")) return NameRule::Label;
+  if (is_kind(info, "", "services")) return NameRule::Dns1035Label;  // ValidateServiceName
   if (info.group == kRbacGroup) return NameRule::PathSegment;
   return NameRule::Subdomain;
 }
@@ -170,6 +171,7 @@ std::vector<std::string> name_errors(NameRule rule, const std::string& name) {
   switch (rule) {
     case NameRule::Label: return dns1123_label_errors(name);
     case NameRule::PathSegment: return path_segment_errors(name);
+    case NameRule::Dns1035Label: return cel::validate_format("dns1035Label", name);
     case NameRule::Subdomain: break;
   }
   return dns1123_subdomain_errors(name);

@@ -11,9 +11,11 @@
 #include "sandbox/committer.h"
 #include "sandbox/crds.h"
 #include "sandbox/prepare.h"
+#include "sandbox/priority_classes.h"
 #include "sandbox/rbac_defaults.h"
 #include "sandbox/responses.h"
 #include "sandbox/routing.h"
+#include "sandbox/services.h"
 #include "sandbox/simulation.h"
 #include "sandbox/tokens.h"
 
@@ -42,6 +44,8 @@ class ClusterImpl final : public Cluster {
       refresh_registry(*state_);
       create_initial_namespaces(*state_);
       install_default_rbac(*state_);
+      install_kubernetes_service(*state_);
+      install_system_priority_classes(*state_);
     }
     controllers_ = std::make_unique<SimulatedControllers>(*state_);
     {

@@ -88,10 +88,10 @@ std::unique_ptr<BIO, BioFree> bio_of(const std::string& pem) {
 // on every worker (../shared/kueue/MULTIKUEUE.md §8), at their served versions.
 // Kueue watches only the kinds of the frameworks the manager enables; the probe
 // does not know them and checks each kind a worker serves, so it leaves out
-// Pods and StatefulSets, which every worker serves (nodes_pods.h,
-// apps_workloads.h) while few policies enable the pod or statefulset integration.
+// the kinds every worker serves while few policies enable their integration:
+// Pods (nodes_pods.h), StatefulSets (apps_workloads.h) and batch/v1 Jobs
+// (jobs.h), which a policy may leave out of its integrations.
 constexpr const char* kJobKindPaths[] = {
-    "/apis/batch/v1/jobs",
     "/apis/jobset.x-k8s.io/v1alpha2/jobsets",
     "/apis/kubeflow.org/v1/tfjobs",
     "/apis/kubeflow.org/v1/pytorchjobs",

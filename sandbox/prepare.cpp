@@ -10,10 +10,13 @@
 #include "sandbox/crds.h"
 #include "sandbox/apps_workloads.h"
 #include "sandbox/deployments.h"
+#include "sandbox/jobs.h"
 #include "sandbox/pki.h"
+#include "sandbox/priority_classes.h"
 #include "sandbox/request.h"
 #include "sandbox/responses.h"
 #include "sandbox/schema.h"
+#include "sandbox/services.h"
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -106,12 +109,22 @@ void prepare_new(ClusterState& state, const ResourceInfo& info, json& object) {
     if (!meta.contains("labels") || !meta["labels"].is_object()) meta["labels"] = json::object();
     meta["labels"]["kubernetes.io/metadata.name"] = meta["name"];
   }
+  if (is_kind(info, kBatchGroup, "jobs")) {  // its selector needs the uid given above
+    default_job(object);
+    prepare_new_job(object);
+  }
+  if (is_kind(info, "", "services")) object["status"] = {{"loadBalancer", json::object()}};
 }
 
 void normalise(const ResourceInfo& info, json& object) {
   default_builtin(info, object);
   if (is_kind(info, kAppsGroup, "deployments")) default_deployment(object);
   if (is_apps_workload(info)) default_apps_workload(info, object);
+  // Services, Jobs and CronJobs, PriorityClasses.
+  if (is_kind(info, "", "services")) default_service(object);
+  if (is_kind(info, kBatchGroup, "jobs")) default_job(object);
+  if (is_kind(info, kBatchGroup, "cronjobs")) default_cron_job(object);
+  if (is_kind(info, "scheduling.k8s.io", "priorityclasses")) default_priority_class(object);
   if (is_kind(info, "", "secrets")) {
     if (object.contains("stringData") && object["stringData"].is_object()) {
       for (const auto& [k, v] : object["stringData"].items()) {
@@ -140,8 +153,29 @@ std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& inf
     const auto found = validate_apps_workload(info, object, existing);
     errors.insert(errors.end(), found.begin(), found.end());
   }
+  // Services, Jobs and CronJobs, PriorityClasses.
+  std::vector<FieldError> found;
+  if (is_kind(info, "", "services")) found = validate_service(object, existing);
+  else if (is_kind(info, kBatchGroup, "jobs")) found = validate_job(object, existing);
+  else if (is_kind(info, kBatchGroup, "cronjobs")) found = validate_cron_job(object, existing);
+  else if (is_kind(info, "scheduling.k8s.io", "priorityclasses")) found = validate_priority_class(object, existing);
+  errors.insert(errors.end(), found.begin(), found.end());
   if (!errors.empty()) return invalid(info, name, errors);
   return std::nullopt;
+}
+
+std::optional<ApiResponse> allocate(const ClusterState& state, const ResourceInfo& info, json& object,
+                                    const json* existing) {
+  if (info.custom || !is_kind(info, "", "services")) return std::nullopt;
+  const auto errors = allocate_service(*state.store, object, existing);
+  if (errors.empty()) return std::nullopt;
+  return invalid(info, object["metadata"].value("name", std::string()), errors);
+}
+
+std::optional<ApiResponse> admit(const ClusterState& state, const ResourceInfo& info, const json& object,
+                                 const json* existing) {
+  if (info.custom || !is_kind(info, "scheduling.k8s.io", "priorityclasses")) return std::nullopt;
+  return admit_priority_class(state, object, existing == nullptr);
 }
 
 json spec_part(const json& object, bool status_is_subresource) {

@@ -38,6 +38,17 @@ void normalise(const ResourceInfo& info, nlohmann::json& object);
 std::optional<ApiResponse> validate(const ApiRequest& r, const ResourceInfo& info, nlohmann::json& object,
                                     std::vector<std::string>* warnings, const nlohmann::json* existing = nullptr);
 
+// What kube-apiserver takes from the rest of the cluster, around validate():
+// allocate() before it, the values a write is given from cluster-wide pools (a
+// Service's clusterIP and nodePorts, services.h; an update keeps what it left
+// out); admit() after it, the admission checks (one global default
+// PriorityClass, priority_classes.h). `existing`: the stored object of an
+// update, null on a create. nullopt when the write may go on. Read the store only.
+std::optional<ApiResponse> allocate(const ClusterState& state, const ResourceInfo& info, nlohmann::json& object,
+                                    const nlohmann::json* existing);
+std::optional<ApiResponse> admit(const ClusterState& state, const ResourceInfo& info, const nlohmann::json& object,
+                                 const nlohmann::json* existing);
+
 // The object without metadata (and status, when it is a subresource): what bumps generation.
 nlohmann::json spec_part(const nlohmann::json& object, bool status_is_subresource);
 

@@ -274,8 +274,18 @@ const std::map<std::string, std::vector<Field>>& messages() {
         {4, "type", Type::kString},
         {5, "externalIPs", Type::kString, true},
         {7, "sessionAffinity", Type::kString},
+        {8, "loadBalancerIP", Type::kString},
+        {9, "loadBalancerSourceRanges", Type::kString, true},
         {10, "externalName", Type::kString},
-        {18, "clusterIPs", Type::kString, true}}},
+        {11, "externalTrafficPolicy", Type::kString},
+        {12, "healthCheckNodePort", Type::kInt},
+        {13, "publishNotReadyAddresses", Type::kBool},
+        {17, "ipFamilyPolicy", Type::kString},
+        {18, "clusterIPs", Type::kString, true},
+        {19, "ipFamilies", Type::kString, true},
+        {20, "allocateLoadBalancerNodePorts", Type::kBool},
+        {21, "loadBalancerClass", Type::kString},
+        {22, "internalTrafficPolicy", Type::kString}}},
       {"ServicePort",
        {{1, "name", Type::kString},
         {2, "protocol", Type::kString},
@@ -324,6 +334,8 @@ const std::map<std::string, std::vector<Field>>& messages() {
   return table;
 }
 
+// A Service's targetPorts as the JSON API has them: an IntOrString message
+// ({type: 0, intVal} or {type: 1, strVal}) becomes a number or a string.
 std::string base64(const std::string& bytes) {
   static const char* const kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
   std::string out;

@@ -115,6 +115,10 @@ Registry::Registry() {
   auto pods = builtin("", "v1", "pods", "pod", "Pod", true, {"po"}, true);
   pods.categories = {"all"};
   builtin_.push_back(pods);
+  // Services (services.h): clusterIPs and nodePorts allocated, no endpoints.
+  auto services = builtin("", "v1", "services", "service", "Service", true, {"svc"}, true);
+  services.categories = {"all"};
+  builtin_.push_back(services);
   // Groups in kube-apiserver's order: apps, events.k8s.io, authentication, authorization, rbac, coordination;
   // apiextensions last.
   auto deployments = builtin("apps", "v1", "deployments", "deployment", "Deployment", true, {"deploy"}, true);
@@ -148,11 +152,23 @@ Registry::Registry() {
     review.create_only = true;
     builtin_.push_back(review);
   }
+  // batch/v1 Jobs and CronJobs (jobs.h): stored, defaulted and validated; no job controller runs them.
+  for (const auto& [resource, singular, kind, short_names] :
+       std::vector<std::tuple<std::string, std::string, std::string, std::vector<std::string>>>{
+           {"cronjobs", "cronjob", "CronJob", {"cj"}}, {"jobs", "job", "Job", {}}}) {
+    auto batch = builtin("batch", "v1", resource, singular, kind, true, short_names, true);
+    batch.categories = {"all"};
+    batch.has_generation = true;
+    builtin_.push_back(batch);
+  }
   const std::string rbac = "rbac.authorization.k8s.io";
   builtin_.push_back(builtin(rbac, "v1", "clusterrolebindings", "clusterrolebinding", "ClusterRoleBinding", false, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "clusterroles", "clusterrole", "ClusterRole", false, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "rolebindings", "rolebinding", "RoleBinding", true, {}, false));
   builtin_.push_back(builtin(rbac, "v1", "roles", "role", "Role", true, {}, false));
+  // PriorityClasses (priority_classes.h), the two system classes among them.
+  builtin_.push_back(builtin("scheduling.k8s.io", "v1", "priorityclasses", "priorityclass", "PriorityClass", false,
+                             {"pc"}, false));
   builtin_.push_back(builtin("coordination.k8s.io", "v1", "leases", "lease", "Lease", true, {}, false));
   auto crd = builtin("apiextensions.k8s.io", "v1", "customresourcedefinitions", "customresourcedefinition",
                      "CustomResourceDefinition", false, {"crd", "crds"}, true);

@@ -16,6 +16,7 @@ std::optional<std::string> list_strategy(const std::string& kind, const std::str
   if (path == "metadata.finalizers") return std::string();
   if (path == "metadata.ownerReferences") return std::string("uid");
   if (kind == "ServiceAccount" && path == "secrets") return std::string("name");
+  if (kind == "Service" && path == "spec.ports") return std::string("port");  // ServiceSpec.Ports' patchMergeKey
   return std::nullopt;
 }
 

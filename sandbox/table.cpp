@@ -8,7 +8,10 @@
 
 #include "base/time.h"
 #include "sandbox/apps_workloads.h"
+#include "sandbox/jobs.h"
 #include "sandbox/nodes_pods.h"
+#include "sandbox/priority_classes.h"
+#include "sandbox/services.h"
 
 namespace mkq::sandbox {
 namespace {
@@ -249,6 +252,24 @@ nlohmann::json event_cells(const nlohmann::json& event, std::time_t now) {
           text({".metadata.name"})};
 }
 
+// Services, Jobs, CronJobs and PriorityClasses: printers of their own, all
+// columns theirs (services.h, jobs.h, priority_classes.h).
+struct KindPrinter {
+  nlohmann::json (*columns)();
+  nlohmann::json (*cells)(const nlohmann::json&, std::time_t);
+};
+
+std::optional<KindPrinter> kind_printer(const ResourceInfo& info) {
+  if (info.custom) return std::nullopt;
+  if (info.group.empty() && info.resource == "services") return KindPrinter{service_columns, service_cells};
+  if (info.group == kBatchGroup && info.resource == "jobs") return KindPrinter{job_columns, job_cells};
+  if (info.group == kBatchGroup && info.resource == "cronjobs") return KindPrinter{cron_job_columns, cron_job_cells};
+  if (info.group == "scheduling.k8s.io" && info.resource == "priorityclasses") {
+    return KindPrinter{priority_class_columns, priority_class_cells};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 bool wants_table(const std::string& accept) {
@@ -364,9 +385,13 @@ nlohmann::json json_path_first(const nlohmann::json& object, const std::string& 
 nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::json>& objects,
                         const nlohmann::json& list_metadata, const std::string& include_object, std::time_t now) {
   const bool events = is_event(info);
-  const bool workloads = has_workload_printer(info);  // nodes, pods: all columns their own
+  const auto printer = kind_printer(info);
+  const bool workloads = has_workload_printer(info) || printer;  // nodes, pods (and kind_printer's): all columns their own
   const auto columns = (events || workloads) ? std::vector<Column>{} : table_columns(info);
-  nlohmann::json definitions = events ? event_columns() : workloads ? workload_columns(info) : nlohmann::json::array();
+  nlohmann::json definitions = events     ? event_columns()
+                               : printer  ? printer->columns()
+                               : workloads ? workload_columns(info)
+                                           : nlohmann::json::array();
   if (!events && !workloads) definitions.push_back({{"name", "Name"},
                          {"type", "string"},
                          {"format", "name"},
@@ -382,6 +407,8 @@ nlohmann::json to_table(const ResourceInfo& info, const std::vector<nlohmann::js
     nlohmann::json cells = nlohmann::json::array();
     if (events) {
       cells = event_cells(object, now);
+    } else if (printer) {
+      cells = printer->cells(object, now);
     } else if (workloads) {
       cells = workload_cells(info, object, now);
     } else {

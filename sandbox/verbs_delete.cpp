@@ -3,6 +3,7 @@
 #include <ctime>
 
 #include "sandbox/crds.h"
+#include "sandbox/priority_classes.h"
 #include "sandbox/request.h"
 #include "sandbox/responses.h"
 #include "sandbox/selector.h"
@@ -76,11 +77,11 @@ json preview_delete(const ResourceInfo& info, json object) {
   return object;
 }
 
-// The registries that set ReturnDeletedObject (pods, service accounts), and
+// The registries that set ReturnDeletedObject (pods, service accounts, services), and
 // those whose delete only starts one (namespaces, CRDs: their own Delete).
 bool returns_deleted_object(const ResourceInfo& info) {
   return is_kind(info, "", "pods") || is_kind(info, "", "serviceaccounts") || is_kind(info, "", "namespaces") ||
-         is_crd(info);
+         is_kind(info, "", "services") || is_crd(info);
 }
 
 // kube-apiserver's answer to a delete: the object while its deletion is
@@ -133,6 +134,9 @@ ApiResponse delete_one(ClusterState& state, const ApiRequest& r, const ResourceI
   const ObjectKey key = key_of(info, t.ns, t.name);
   auto existing = state.store->get(key);
   if (!existing) return not_found(info, t.name);
+  if (is_kind(info, "scheduling.k8s.io", "priorityclasses")) {
+    if (auto refused = refuse_priority_class_delete(t.name)) return *refused;
+  }
   if (!preconditions_hold(r, *existing)) return conflict(info, t.name);
   if (is_dry_run(r)) return delete_answer(r, info, preview_delete(info, std::move(*existing)));
   json last = delete_object(state, info, key, std::move(*existing));

@@ -221,7 +221,9 @@ ApiResponse write_over(ClusterState& state, const ApiRequest& r, const ResourceI
   std::vector<std::string> warnings;
   if (auto error = decode_fields(r, info, result, &warnings)) return *error;
   normalise(info, result);
+  if (auto error = allocate(state, info, result, &existing)) return *error;
   if (auto error = validate(r, info, result, &warnings, &existing)) return *error;
+  if (auto error = admit(state, info, result, &existing)) return *error;
   if (is_crd(info) && t.sub != "status") {
     // Spec changes keep the established status.
     if (existing.contains("status")) result["status"] = existing["status"];
@@ -344,7 +346,9 @@ ApiResponse create_object(ClusterState& state, const ApiRequest& r, const Resour
   if (applied == nullptr) meta.erase("managedFields");
   prepare_new(state, info, object);
   normalise(info, object);
+  if (auto error = allocate(state, info, object, nullptr)) return *error;
   if (auto error = validate(r, info, object, &warnings)) return *error;
+  if (auto error = admit(state, info, object, nullptr)) return *error;
   const ObjectKey key = key_of(info, t.ns, name);
   if (state.store->exists(key)) return already_exists(info, name);
   if (is_crd(info)) set_crd_status(object);

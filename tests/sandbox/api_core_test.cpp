@@ -57,7 +57,8 @@ TEST_CASE("sandbox api: version, health and discovery", "[sandbox][api]") {
     CHECK(g["preferredVersion"]["version"] == "v1");
   }
   CHECK(names == std::vector<std::string>{"apps", "events.k8s.io", "authentication.k8s.io", "authorization.k8s.io",
-                                         "rbac.authorization.k8s.io", "coordination.k8s.io", "apiextensions.k8s.io"});
+                                         "batch", "rbac.authorization.k8s.io", "scheduling.k8s.io",
+                                         "coordination.k8s.io", "apiextensions.k8s.io"});
   auto rbac = body_of(c->handle(request("GET", "/apis/rbac.authorization.k8s.io/v1")));
   CHECK(rbac["resources"].size() == 4);
   auto group = body_of(c->handle(request("GET", "/apis/rbac.authorization.k8s.io")));

@@ -71,7 +71,7 @@ TEST_CASE("sandbox api: a CRD serves its kinds and is discoverable", "[sandbox][
   CHECK(c->handle(request("DELETE", std::string(kCrds) + "/widgets.example.com")).status == 200);
   CHECK(c->handle(request("GET", kWidgets)).status == 404);
   CHECK(c->handle(request("GET", "/apis/example.com/v1")).status == 404);
-  CHECK(c->object_count() == 4 + 14);  // the default namespaces, the bootstrap ClusterRoles (10) and bindings (4)
+  CHECK(c->object_count() == 4 + 14 + 3);  // the default namespaces, the bootstrap ClusterRoles (10) and bindings (4), the kubernetes Service, the two system PriorityClasses
 }
 
 TEST_CASE("sandbox api: custom resources are validated with Kubernetes' messages", "[sandbox][api][crd]") {

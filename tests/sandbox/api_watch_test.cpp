@@ -112,7 +112,7 @@ TEST_CASE("sandbox api: state survives reopening the database", "[sandbox][api][
   auto c = Cluster::open("c", db, &error);
   REQUIRE(c);
   CHECK(c->name() == "c");
-  CHECK(c->object_count() == 6 + 14);  // with the bootstrap RBAC objects, created once
+  CHECK(c->object_count() == 6 + 14 + 3);  // with the bootstrap RBAC objects, the kubernetes Service and the system PriorityClasses, created once
   auto w = c->handle(request("GET", "/apis/example.com/v1/widgets/w"));
   REQUIRE(w.status == 200);
   CHECK(body_of(w)["spec"]["size"] == 3);

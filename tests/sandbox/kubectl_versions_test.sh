@@ -72,14 +72,9 @@ if ! timeout 60 "$MKQ" sandbox up --dir "$TMP/sandbox" --clusters "$cluster_list
 fi
 echo "PASS: mkq sandbox up ($cluster_list)"
 
-# Every example manifest but those holding kinds the sandbox does not serve
-# (batch/v1 Jobs: shared-quota-sample-job.yaml).
+# Every example manifest.
 manifests=()
 while IFS= read -r file; do
-  if grep -qE '^kind: *Job *$' "$file"; then
-    echo "SKIPPED: $(basename "$file") (batch/v1 Job is not served by the sandbox)"
-    continue
-  fi
   manifests+=("$file")
 done < <(find "$SHARED/kueue/examples" -name '*.yaml' | sort)
 
@@ -145,6 +140,11 @@ for i in "${!present[@]}"; do
     if grep -qE '^  name: "?user-queue"? *$' "$file"; then
       k delete localqueue user-queue -n default --ignore-not-found >/dev/null 2>&1
     fi
+    if grep -qE '^  generateName:' "$file"; then
+      # kubectl apply refuses generateName (as with kube-apiserver): the sample Job is created.
+      step required "$p create -f $name" k create -f "$file"
+      continue
+    fi
     step required "$p apply --server-side -f $name" k apply --server-side --force-conflicts -f "$file"
     step required "$p apply -f $name" k apply -f "$file"
   done
@@ -207,8 +207,11 @@ EOF
   step optional "$p wait --for=condition=Active clusterqueue" k wait --for=condition=Active clusterqueue/cluster-queue --timeout=10s
 
   delete_args=()
-  for file in "${manifests[@]}"; do delete_args+=(-f "$file"); done
+  for file in "${manifests[@]}"; do
+    grep -qE '^  generateName:' "$file" || delete_args+=(-f "$file")
+  done
   step required "$p delete -f every manifest" k delete --wait=false --ignore-not-found "${delete_args[@]}"
+  step required "$p delete the created jobs" k delete jobs --all -n default --wait=false
   step required "$p delete localqueue" k delete localqueue watched-queue -n default --wait=false
 done
 
