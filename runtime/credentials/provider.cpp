@@ -627,7 +627,7 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
   const auto abandon = [&](kube::Error failed) -> kube::Result<Json> {
     // Nothing will use the anchor: best effort; when it stays, so does the
     // intent, and the next plan revokes it.
-    if (delete_anchor(worker, *access, anchor.value().name).empty() && journal != nullptr) {
+    if (delete_anchor(worker, *access, anchor.value().name).ok() && journal != nullptr) {
       (void)journal->finish(worker.name);
     }
     return failed;

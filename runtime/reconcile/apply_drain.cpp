@@ -42,7 +42,7 @@ bool finished(const Json& workload) {
 // One poll: per worker, the Workloads running on it, or why they cannot be
 // read.
 base::Result<void> poll_workloads(kube::Client& client, const std::vector<std::string>& workers, RequestSlots& slots,
-                           std::map<std::string, std::vector<std::string>>& running) {
+                                  std::map<std::string, std::vector<std::string>>& running) {
   for (const std::string& worker : workers) running[worker].clear();
   kube::Result<kube::ResourceType> type = kube::Error{};
   {
