@@ -73,6 +73,26 @@ std::string base64_encode(std::string_view bytes) {
   return out;
 }
 
+std::string base64url_encode(std::string_view bytes) {
+  std::string out = base64_encode(bytes);
+  while (!out.empty() && out.back() == '=') out.pop_back();
+  for (char& c : out) {
+    if (c == '+') c = '-';
+    else if (c == '/') c = '_';
+  }
+  return out;
+}
+
+std::optional<std::string> base64url_decode(std::string_view text) {
+  std::string standard(text);
+  for (char& c : standard) {
+    if (c == '-') c = '+';
+    else if (c == '_') c = '/';
+    else if (sextet(c) < 0 || c == '+' || c == '/') return std::nullopt;  // not of the url alphabet
+  }
+  return base64_decode(standard);
+}
+
 std::string hex_encode(std::string_view bytes) {
   static constexpr char kDigits[] = "0123456789abcdef";
   std::string out;

@@ -19,15 +19,17 @@
 #include <optional>
 #include <string>
 
+#include "compiler/facts/kueue.h"
 #include "sandbox/connections.h"
 #include "sandbox/store.h"
 
 namespace mkq::sandbox {
 
-inline constexpr const char* kKueueGroup = "kueue.x-k8s.io";
-inline constexpr const char* kKueueNamespace = "kueue-system";
-inline constexpr const char* kResourceInUseFinalizer = "kueue.x-k8s.io/resource-in-use";
-inline constexpr const char* kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
+// Kueue's facts (compiler/facts), as C strings: each is a literal there, so data() ends in NUL.
+inline constexpr const char* kKueueGroup = facts::kKueueGroup.data();
+inline constexpr const char* kKueueNamespace = facts::kDefaultKueueNamespace.data();
+inline constexpr const char* kResourceInUseFinalizer = facts::kResourceInUseFinalizer.data();
+inline constexpr const char* kMultiKueueControllerName = facts::kMultiKueueControllerName.data();
 
 // True for writes the controllers react to: Kueue kinds, Secrets and ClusterProfiles in kueue-system.
 bool triggers_controllers(const std::string& group, const std::string& resource, const std::string& ns);

@@ -35,6 +35,7 @@ std::optional<nlohmann::json> verify_jwt(const std::string& token, const std::st
 // exp (when present) in the future and nbf (when present) not after now.
 bool token_time_valid(const nlohmann::json& claims, long long now);
 
+// base's base64url codec (base/encoding.h), unpadded, under the sandbox's names.
 std::string base64url(const std::string& bytes);
 std::optional<std::string> base64url_decode(const std::string& text);
 

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <memory>
 
+#include "base/encoding.h"
 #include "sandbox/daemon_files.h"
 
 namespace mkq::sandbox {
@@ -229,15 +230,7 @@ bool load_or_create_pki(const std::filesystem::path& dir, Pki* pki, std::string*
   return true;
 }
 
-std::string base64(const std::string& bytes) {
-  if (bytes.empty()) return {};
-  std::string out(4 * ((bytes.size() + 2) / 3) + 1, '\0');
-  const int length = EVP_EncodeBlock(reinterpret_cast<unsigned char*>(out.data()),
-                                     reinterpret_cast<const unsigned char*>(bytes.data()),
-                                     static_cast<int>(bytes.size()));
-  out.resize(length > 0 ? static_cast<std::size_t>(length) : 0);
-  return out;
-}
+std::string base64(const std::string& bytes) { return base::base64_encode(bytes); }
 
 std::string base64_decode(const std::string& in) {
   static const std::string chars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";

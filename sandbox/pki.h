@@ -50,7 +50,7 @@ using KeyPtr = std::unique_ptr<EVP_PKEY, KeyFree>;
 CertPtr read_cert(const std::string& pem);  // the first certificate of `pem`
 KeyPtr read_key(const std::string& pem);
 
-// Base64 of bytes (for kubeconfig's *-data fields), no line breaks.
+// Base64 of bytes (for kubeconfig's *-data fields), no line breaks: base's codec (base/encoding.h).
 std::string base64(const std::string& bytes);
 // The bytes of base64 text, leniently: padding, line breaks, spaces and any
 // other character outside the alphabet are skipped.

@@ -11,8 +11,10 @@ stage has to be placed in the order before it can be built on.
     include_graph.py [ROOT]      check the tree at ROOT (default: this repository)
     include_graph.py --self-test check that a back-edge and an unplaced folder fail
 
-Only quoted includes with a '/' are edges ("runtime/kube/client.h"); a quoted
-name without one is a file of the includer's own folder. Python 3 standard
+Includes with a '/' that name a file of this repository are edges, quoted or
+in angle brackets ("runtime/kube/client.h", <runtime/kube/client.h>); a quoted
+name without one is a file of the includer's own folder, and <fmt/format.h>
+names no file here. Python 3 standard
 library only. Exit status: 0 no back-edge; 1 a back-edge or an unplaced folder;
 2 wrong usage.
 """
@@ -51,7 +53,7 @@ STAGES = [
 ]
 
 SOURCE_SUFFIXES = {".h", ".hpp", ".cpp", ".cc"}
-INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+INCLUDE = re.compile(r'^\s*#\s*include\s+(?:"([^"]+)"|<([^>]+)>)', re.MULTILINE)
 SKIPPED_DIRS = {".git", "build", "node_modules", "generated"}
 
 
@@ -86,7 +88,7 @@ def check(root: Path) -> list[str]:
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         for match in INCLUDE.finditer(text):
-            target = match.group(1)
+            target = match.group(1) or match.group(2)
             if "/" not in target or not (root / target).is_file():
                 continue  # the includer's own folder, or not a file of this repository
             theirs = stage_of(target)
@@ -120,6 +122,11 @@ def self_test() -> int:
                     "(runtime/kube comes after it in the stage order)"]
         if check(root) != expected:
             failures.append(f"a back-edge is not reported as expected: {check(root)}")
+        (root / "base/clock.h").write_text("#include <runtime/kube/client.h>\n#include <vector>\n")
+        expected = ["base/clock.h:1: back-edge: base includes runtime/kube/client.h "
+                    "(runtime/kube comes after it in the stage order)"]
+        if check(root) != expected:
+            failures.append(f"a back-edge in angle brackets is not reported as expected: {check(root)}")
         (root / "base/clock.h").write_text("")
         (root / "newstage").mkdir()
         (root / "newstage/x.cpp").write_text("")

@@ -36,6 +36,8 @@ inline constexpr std::string_view kKueueCheckedRelease = "v0.19.2";
 // ------------------------------------------------------------------ well-known names and values
 
 inline constexpr std::string_view kMultiKueueControllerName = "kueue.x-k8s.io/multikueue";
+// The finalizer Kueue puts on a ClusterQueue, ResourceFlavor or AdmissionCheck in use.
+inline constexpr std::string_view kResourceInUseFinalizer = "kueue.x-k8s.io/resource-in-use";
 inline constexpr std::string_view kMultiKueueConfigKind = "MultiKueueConfig";
 // The key of a MultiKueueCluster's kubeconfig Secret that holds the kubeconfig.
 inline constexpr std::string_view kKubeconfigSecretKey = "kubeconfig";
@@ -104,6 +106,10 @@ inline constexpr std::array<std::string_view, 14> kManagedConfigurationPaths = {
     "featureGates.MultiKueueClusterProfile",
 }};
 
+
+// A state kept in a cluster names its Secrets and Lease NAME-... (runtime/state/cluster_state.h):
+// the longest NAME (mkq's own limit, checked by sema and by the state).
+inline constexpr std::size_t kMaxStateNameLength = 40;
 
 // Labels mkq puts on every object it renders.
 inline constexpr std::string_view kManagedByLabel = "app.kubernetes.io/managed-by";

@@ -64,18 +64,19 @@ std::string to_label_value(std::string_view text) {
   return out.empty() ? std::string("policy") : out;
 }
 
-IdentityChoice choose_identity(const std::optional<std::string>& declared, const std::string& recorded,
-                               const std::string& derived, bool own_state, const std::string& state_shown) {
+base::Result<std::string> choose_identity(const std::optional<std::string>& declared, const std::string& recorded,
+                                          const std::string& derived, bool own_state, const std::string& state_shown) {
   const std::string belongs = "the state " + state_shown + " belongs to policy '" + recorded + "'";
   if (declared) {
-    if (recorded.empty() || recorded == *declared) return {*declared, ""};
-    return {"", belongs + ", this policy declares '" + *declared +
-                    "': a policy is not renamed silently; declare `policy \"" + recorded +
-                    "\" {}` to keep its objects, or pass --state FILE for another state"};
+    if (recorded.empty() || recorded == *declared) return *declared;
+    return base::Error::config(belongs + ", this policy declares '" + *declared +
+                               "': a policy is not renamed silently; declare `policy \"" + recorded +
+                               "\" {}` to keep its objects, or pass --state FILE for another state");
   }
-  if (recorded.empty() || recorded == derived || own_state) return {recorded.empty() ? derived : recorded, ""};
-  return {"", belongs + ", this policy is '" + derived + "': pass --state FILE for another state, or declare `policy \"" +
-                  recorded + "\" {}` in the policy if it is the same one"};
+  if (recorded.empty() || recorded == derived || own_state) return recorded.empty() ? derived : recorded;
+  return base::Error::config(belongs + ", this policy is '" + derived +
+                             "': pass --state FILE for another state, or declare `policy \"" + recorded +
+                             "\" {}` in the policy if it is the same one");
 }
 
 void relabel(DesiredState& desired, const std::string& name) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <string_view>
 
+#include "base/result.h"
 #include "compiler/kueue/objects.h"
 
 namespace mkq::kueue {
@@ -37,12 +38,8 @@ std::string policy_name_for(const std::filesystem::path& path);
 std::string to_label_value(std::string_view text);
 
 // The identity a run goes by, or why the state it was given is not this
-// policy's (`error`, a message naming both identities and the way out).
-struct IdentityChoice {
-  std::string name;
-  std::string error;
-};
-
+// policy's (a ConfigError whose message names both identities and the way out).
+//
 // declared: the policy's `policy "NAME" {}` (nullopt when it has none);
 // recorded: the identity the state recorded ("" when none yet); derived: from
 // where the policy lives; own_state: the state is the policy's default one
@@ -52,8 +49,8 @@ struct IdentityChoice {
 // undeclared policy takes its own state's identity (a moved or renamed
 // directory stays the same policy), but a state named with --state that
 // records another identity is refused.
-IdentityChoice choose_identity(const std::optional<std::string>& declared, const std::string& recorded,
-                               const std::string& derived, bool own_state, const std::string& state_shown);
+base::Result<std::string> choose_identity(const std::optional<std::string>& declared, const std::string& recorded,
+                                          const std::string& derived, bool own_state, const std::string& state_shown);
 
 // Gives every desired object the identity `name` (its mkq.dev/policy label) and
 // records it in desired.policy. Lowering labels objects in no other place, so

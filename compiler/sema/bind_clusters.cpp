@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/facts/kueue.h"
 #include "compiler/sema/bind_declarations.h"
 
 namespace mkq::sema::bind_detail {
@@ -16,7 +17,7 @@ const language::Block& kStateSchema = schema_at({"manager", "state"});
 const language::Block& kSyncSchema = schema_at({"manager", "sync"});
 
 // The state's Secrets and Lease are named NAME-... (runtime/state/cluster_state.h).
-constexpr std::size_t kStateNameMax = 40;
+constexpr std::size_t kStateNameMax = facts::kMaxStateNameLength;
 const language::Block& kWorkerSchema = schema_at({"worker"});
 const language::Block& kCredentialsSchema = schema_at({"worker", "credentials"});
 const language::Block& kOverrideSchema = schema_at({"worker", "override"});

@@ -110,8 +110,9 @@ Ending run(const Options& options, operation::TargetResolver& resolver, PolicyWa
     // Each step's error is logged once, until it changes.
     const auto step = [&elector, &log, &said] {
       const std::chrono::milliseconds next = elector->step();
-      if (elector->error() != said && !elector->error().empty()) log.error(elector->error());
-      said = elector->error();
+      const std::string error = elector->error() ? elector->error()->message : "";
+      if (error != said && !error.empty()) log.error(error);
+      said = error;
       return next;
     };
     std::chrono::milliseconds next = step();

@@ -8,21 +8,21 @@
 
 namespace mkq::controller {
 
-bool parse_listen(const std::string& listen, std::string* host, int* port) {
+base::Result<Listen> parse_listen(const std::string& listen) {
+  const base::Error malformed =
+      base::Error::config("--listen " + listen + ": not an ADDR:PORT such as :8080 or 127.0.0.1:0");
   const std::size_t colon = listen.rfind(':');
-  if (colon == std::string::npos || colon + 1 == listen.size() || listen.size() - colon > 6) return false;
+  if (colon == std::string::npos || colon + 1 == listen.size() || listen.size() - colon > 6) return malformed;
   int value = 0;
   for (std::size_t i = colon + 1; i < listen.size(); ++i) {
-    if (!std::isdigit(static_cast<unsigned char>(listen[i]))) return false;
+    if (!std::isdigit(static_cast<unsigned char>(listen[i]))) return malformed;
     value = value * 10 + (listen[i] - '0');
   }
-  if (value > 65535) return false;
+  if (value > 65535) return malformed;
   std::string address = listen.substr(0, colon);
   if (address.size() >= 2 && address.front() == '[' && address.back() == ']')
     address = address.substr(1, address.size() - 2);
-  *host = address.empty() ? "0.0.0.0" : address;
-  *port = value;
-  return true;
+  return Listen{address.empty() ? "0.0.0.0" : address, value};
 }
 
 HttpServer::HttpServer(Endpoints endpoints) : endpoints_(std::move(endpoints)) {}
@@ -30,11 +30,10 @@ HttpServer::HttpServer(Endpoints endpoints) : endpoints_(std::move(endpoints)) {
 HttpServer::~HttpServer() { stop(); }
 
 base::Result<void> HttpServer::start(const std::string& listen) {
-  std::string host;
-  int port = 0;
-  if (!parse_listen(listen, &host, &port)) {
-    return base::Error::config("--listen " + listen + ": not an ADDR:PORT such as :8080 or 127.0.0.1:0");
-  }
+  base::Result<Listen> parsed = parse_listen(listen);
+  if (!parsed) return std::move(parsed.error());
+  const std::string& host = parsed->host;
+  int port = parsed->port;
   server_ = std::make_unique<httplib::Server>();
   const auto probe = [](const std::function<Probe()>& check) {
     return [check](const httplib::Request&, httplib::Response& response) {

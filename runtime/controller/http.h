@@ -49,7 +49,13 @@ class HttpServer {
   std::string address_;
 };
 
-// Splits "ADDR:PORT" (":PORT": every address; "[::1]:PORT" too); false when malformed.
-bool parse_listen(const std::string& listen, std::string* host, int* port);
+// Where to listen: an address ("0.0.0.0" for every address) and a port (0: any).
+struct Listen {
+  std::string host;
+  int port = 0;
+};
+// Splits "ADDR:PORT" (":PORT": every address; "[::1]:PORT" too); a ConfigError
+// naming --listen when malformed.
+base::Result<Listen> parse_listen(const std::string& listen);
 
 }  // namespace mkq::controller

@@ -52,17 +52,22 @@ void LeaderElector::become(bool leading, const std::string& why) {
   if (on_change_) on_change_(leading, why);
 }
 
+base::Error LeaderElector::about_lease(base::Error error) const {
+  error.message = "the lease " + options_.namespace_name + "/" + options_.name + ": " + error.message;
+  return error;
+}
+
 std::chrono::milliseconds LeaderElector::step() {
   const auto now = clock_.now();
   const std::chrono::milliseconds again = options_.renew_every;
-  error_.clear();
+  error_.reset();
   if (leading_.load()) {
     const kube::Result<void> renewed = lease_.renew();
     if (renewed.ok()) {
       renewed_.store(now);
       return again;
     }
-    error_ = "the lease " + options_.namespace_name + "/" + options_.name + ": " + renewed.error().message;
+    error_ = about_lease(renewed.error());
     if (renewed.error().conflict() || renewed.error().not_found()) {
       become(false, "lost the lease " + options_.namespace_name + "/" + options_.name + ": " +
                         renewed.error().message);
@@ -77,7 +82,7 @@ std::chrono::milliseconds LeaderElector::step() {
   }
   const kube::Result<kube::LeaseAttempt> attempt = lease_.try_acquire();
   if (!attempt.ok()) {  // unreachable or refused: a follower stays one; the next step tries again
-    error_ = "the lease " + options_.namespace_name + "/" + options_.name + ": " + attempt.error().message;
+    error_ = about_lease(attempt.error());
     return again;
   }
   const kube::LeaseAttempt& got = attempt.value();

@@ -46,9 +46,9 @@ class LeaderElector final : public Leadership {
   // Gives the lease back (the next replica takes it at once); stops leading.
   void release();
 
-  // Why the last step could not read or write the lease ("" when it could):
-  // the server unreachable, the namespace missing, access forbidden.
-  const std::string& error() const { return error_; }
+  // Why the last step could not read or write the lease (nullopt when it
+  // could): the server unreachable, the namespace missing, access forbidden.
+  const std::optional<base::Error>& error() const { return error_; }
 
   bool leading() const override;
   const std::atomic<bool>* lost() const override { return &lost_; }
@@ -56,6 +56,8 @@ class LeaderElector final : public Leadership {
 
  private:
   void become(bool leading, const std::string& why);
+  // A failed read or write of the lease, its message naming the lease.
+  base::Error about_lease(base::Error error) const;
 
   kube::Lease lease_;
   LeaderOptions options_;
@@ -64,7 +66,7 @@ class LeaderElector final : public Leadership {
   std::atomic<bool> leading_{false};
   std::atomic<bool> lost_{true};
   std::atomic<std::chrono::system_clock::time_point> renewed_{};  // the last successful write
-  std::string error_;  // of the last step (the stepping thread's alone)
+  std::optional<base::Error> error_;  // of the last step (the stepping thread's alone)
 };
 
 }  // namespace mkq::controller

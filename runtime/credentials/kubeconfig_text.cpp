@@ -13,6 +13,9 @@ namespace mkq::credentials {
 
 namespace {
 
+// A rule Kueue's check breaks, named by its place ("clusters[0].cluster: ...").
+base::Error refused(std::string rule) { return base::Error::config(std::move(rule)); }
+
 bool is_true(const YAML::Node& node) {
   if (!node || !node.IsScalar()) return false;
   const std::string& value = node.Scalar();
@@ -25,56 +28,55 @@ bool non_empty(const YAML::Node& node) {
   return !node.IsNull();
 }
 
-std::string cluster_problem(const YAML::Node& cluster, const std::string& at) {
-  if (!cluster || !cluster.IsMap()) return at + ": not a map";
+base::Result<void> cluster_accepted(const YAML::Node& cluster, const std::string& at) {
+  if (!cluster || !cluster.IsMap()) return refused(at + ": not a map");
   if (is_true(cluster["insecure-skip-tls-verify"])) {
-    return at + ": insecure-skip-tls-verify is not allowed (Kueue verifies the worker's certificate)";
+    return refused(at + ": insecure-skip-tls-verify is not allowed (Kueue verifies the worker's certificate)");
   }
   if (non_empty(cluster["certificate-authority"])) {
-    return at + ": certificate-authority (a file path) is not allowed; use certificate-authority-data";
+    return refused(at + ": certificate-authority (a file path) is not allowed; use certificate-authority-data");
   }
-  if (!non_empty(cluster["server"])) return at + ": server is empty";
-  return "";
+  if (!non_empty(cluster["server"])) return refused(at + ": server is empty");
+  return {};
 }
 
-std::string user_problem(const YAML::Node& user, const std::string& at) {
-  if (!user) return "";
-  if (!user.IsMap()) return at + ": not a map";
-  if (non_empty(user["tokenFile"])) return at + ": tokenFile is not allowed; use token";
-  if (non_empty(user["exec"])) return at + ": exec plugins are not allowed";
-  if (non_empty(user["auth-provider"])) return at + ": auth providers are not allowed";
-  if (non_empty(user["username"]) || non_empty(user["password"])) return at + ": basic auth is not allowed";
+base::Result<void> user_accepted(const YAML::Node& user, const std::string& at) {
+  if (!user) return {};
+  if (!user.IsMap()) return refused(at + ": not a map");
+  if (non_empty(user["tokenFile"])) return refused(at + ": tokenFile is not allowed; use token");
+  if (non_empty(user["exec"])) return refused(at + ": exec plugins are not allowed");
+  if (non_empty(user["auth-provider"])) return refused(at + ": auth providers are not allowed");
+  if (non_empty(user["username"]) || non_empty(user["password"])) return refused(at + ": basic auth is not allowed");
   // Kueue does not check these, but the paths would name files of this machine,
   // which Kueue's pod cannot read.
   if (non_empty(user["client-certificate"])) {
-    return at + ": client-certificate (a file path) is not allowed; use client-certificate-data";
+    return refused(at + ": client-certificate (a file path) is not allowed; use client-certificate-data");
   }
   if (non_empty(user["client-key"]))
-    return at + ": client-key (a file path) is not allowed; use client-key-data";
-  return "";
+    return refused(at + ": client-key (a file path) is not allowed; use client-key-data");
+  return {};
 }
 
 }  // namespace
 
-std::string kueue_kubeconfig_problem(const std::string& text) {
+base::Result<void> kueue_accepts_kubeconfig(const std::string& text) {
   YAML::Node root;
   try {
     root = YAML::Load(text);
   } catch (const YAML::Exception& e) {
     // The mark only: the exception's text may quote the document.
-    return fmt::format("not valid YAML (line {})", e.mark.line + 1);
+    return refused(fmt::format("not valid YAML (line {})", e.mark.line + 1));
   }
-  if (!root || !root.IsMap()) return "not a kubeconfig (a YAML map)";
+  if (!root || !root.IsMap()) return refused("not a kubeconfig (a YAML map)");
   try {
     const YAML::Node clusters = root["clusters"];
-    if (!clusters || !clusters.IsSequence() || clusters.size() == 0) return "names no cluster";
+    if (!clusters || !clusters.IsSequence() || clusters.size() == 0) return refused("names no cluster");
     std::set<std::string> cluster_names;
     for (std::size_t i = 0; i < clusters.size(); ++i) {
       const std::string at = fmt::format("clusters[{}]", i);
-      if (!clusters[i].IsMap()) return at + ": not a map";
-      if (const std::string problem = cluster_problem(clusters[i]["cluster"], at + ".cluster");
-          !problem.empty()) {
-        return problem;
+      if (!clusters[i].IsMap()) return refused(at + ": not a map");
+      if (base::Result<void> accepted = cluster_accepted(clusters[i]["cluster"], at + ".cluster"); !accepted) {
+        return accepted;
       }
       if (clusters[i]["name"] && clusters[i]["name"].IsScalar())
         cluster_names.insert(clusters[i]["name"].Scalar());
@@ -83,13 +85,12 @@ std::string kueue_kubeconfig_problem(const std::string& text) {
     if (users && users.IsSequence()) {
       for (std::size_t i = 0; i < users.size(); ++i) {
         const std::string at = fmt::format("users[{}]", i);
-        if (!users[i].IsMap()) return at + ": not a map";
-        if (const std::string problem = user_problem(users[i]["user"], at + ".user"); !problem.empty())
-          return problem;
+        if (!users[i].IsMap()) return refused(at + ": not a map");
+        if (base::Result<void> accepted = user_accepted(users[i]["user"], at + ".user"); !accepted) return accepted;
       }
     }
     const YAML::Node current = root["current-context"];
-    if (!current || !current.IsScalar() || current.Scalar().empty()) return "names no current-context";
+    if (!current || !current.IsScalar() || current.Scalar().empty()) return refused("names no current-context");
     const YAML::Node contexts = root["contexts"];
     bool found = false;
     if (contexts && contexts.IsSequence()) {
@@ -100,15 +101,15 @@ std::string kueue_kubeconfig_problem(const std::string& text) {
         const YAML::Node context = contexts[i]["context"];
         const YAML::Node cluster = context && context.IsMap() ? context["cluster"] : YAML::Node();
         if (!cluster || !cluster.IsScalar() || cluster_names.count(cluster.Scalar()) == 0) {
-          return fmt::format("contexts[{}]: the current context names no cluster of the file", i);
+          return refused(fmt::format("contexts[{}]: the current context names no cluster of the file", i));
         }
       }
     }
-    if (!found) return "the current-context names no context of the file";
+    if (!found) return refused("the current-context names no context of the file");
   } catch (const YAML::Exception& e) {
-    return fmt::format("not a kubeconfig (line {})", e.mark.line + 1);
+    return refused(fmt::format("not a kubeconfig (line {})", e.mark.line + 1));
   }
-  return "";
+  return {};
 }
 
 namespace {

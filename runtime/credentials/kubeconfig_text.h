@@ -8,10 +8,13 @@
 
 #include <string>
 
+#include "base/result.h"
+
 namespace mkq::credentials {
 
-// Empty when Kueue would accept `text`; else the first rule it breaks, naming
-// the place by index ("users[0].user: tokenFile is not allowed ..."), never a value.
-std::string kueue_kubeconfig_problem(const std::string& text);
+// Whether Kueue would accept `text`: else a ConfigError whose message is the
+// first rule it breaks, naming the place by index ("users[0].user: tokenFile
+// is not allowed ..."), never a value.
+base::Result<void> kueue_accepts_kubeconfig(const std::string& text);
 
 }  // namespace mkq::credentials

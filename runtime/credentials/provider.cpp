@@ -41,6 +41,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "compiler/facts/kueue.h"
 #include "runtime/credentials/encoding.h"
@@ -81,7 +82,7 @@ bool is_alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') 
 // A valid label value (<= 63, alphanumeric at both ends) naming the account:
 // the account's name when it is one, else a prefix and a digest.
 std::string anchor_label(const std::string& account) {
-  if (account.size() <= 63 && account.find('.') == std::string::npos) return account;
+  if (account.size() <= facts::kMaxLabelValueLength && account.find('.') == std::string::npos) return account;
   std::string prefix = account.substr(0, 40);
   while (!prefix.empty() && !is_alnum(prefix.back())) prefix.pop_back();
   return prefix + "-" + sha256_digest(account).substr(7, 16);
@@ -102,7 +103,7 @@ std::string anchor_name(const std::string& account, std::chrono::system_clock::t
     value = static_cast<unsigned>(random() & 0xffffffffU);
   }
   const std::string tail = fmt::format("-token-{}-{:08x}", stamp, value);
-  std::string head = account.substr(0, 253 - tail.size());
+  std::string head = account.substr(0, facts::kMaxDns1123SubdomainLength - tail.size());
   while (!head.empty() && !is_alnum(head.back())) head.pop_back();
   return head + tail;
 }
@@ -173,8 +174,9 @@ class Provider final : public reconcile::CredentialProvider {
   // The Secret's document, or an Error about the Secret (its address).
   kube::Result<Json> issue(const std::string& cluster, const kueue::Object& secret,
                            reconcile::CredentialJournal* journal) override;
-  std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored,
-                      reconcile::CredentialJournal* journal) override;
+  // What could not be revoked or recorded, as an Error about the Secret (its address).
+  base::Result<void> settled(const std::string& cluster, const kueue::Object& secret, bool stored,
+                             reconcile::CredentialJournal* journal) override;
   std::vector<reconcile::LiveCredentials> live_credentials() override;
   void unreachable(const std::string& cluster) override {
     const std::lock_guard<std::mutex> hold(lock_);
@@ -242,7 +244,9 @@ class Provider final : public reconcile::CredentialProvider {
   kube::Result<Anchor> create_anchor(const model::Worker& worker, const WorkerAccess& access,
                                      const kueue::Object& secret, const std::string& name,
                                      const std::string& account_uid) const;
-  std::string delete_anchor(const model::Worker& worker, const WorkerAccess& access, const std::string& name) const;
+  base::Result<void> delete_anchor(const model::Worker& worker, const WorkerAccess& access,
+                                   const std::string& name) const;
+  base::Result<void> settle(const model::Worker& worker, bool stored, reconcile::CredentialJournal* journal);
   // The worker's anchors on it (one LIST per worker and run, cached), or nullopt when unknown.
   std::optional<Anchors> anchors_on(const model::Worker& worker) const;
   // The worker's unfinished intent from the state, or nullptr.
@@ -290,9 +294,9 @@ kube::Result<Computed> Provider::compute(const model::Worker& worker) const {
     const sema::SecretRef& ref = credentials.kubeconfig->value;
     kube::Result<std::string> text = read(worker, "kubeconfig", ref);
     if (!text) return text.error();
-    if (const std::string problem = kueue_kubeconfig_problem(*text); !problem.empty()) {
+    if (const base::Result<void> accepted = kueue_accepts_kubeconfig(*text); !accepted) {
       return kube::Error::config("worker " + worker.name + ": kubeconfig secret(" + ref.source +
-                                 ") is one Kueue refuses: " + problem);
+                                 ") is one Kueue refuses: " + accepted.error().message);
     }
     Computed out;
     out.annotations.emplace_back(kDigest, sha256_digest(*text));
@@ -496,13 +500,15 @@ kube::Result<Provider::Anchor> Provider::create_anchor(const model::Worker& work
   return Anchor{name, uid, {}};
 }
 
-std::string Provider::delete_anchor(const model::Worker& worker, const WorkerAccess& access,
-                                    const std::string& name) const {
+base::Result<void> Provider::delete_anchor(const model::Worker& worker, const WorkerAccess& access,
+                                           const std::string& name) const {
   kube::DeleteOptions options;
-  const kube::Result<Json> gone = access.client->remove(secret_type(), kueue_namespace_, name, options);
-  if (gone || gone.error().not_found()) return "";
-  return "cannot delete the anchor Secret " + kueue_namespace_ + "/" + name + " on worker " + worker.name + ": " +
-         gone.error().message;
+  kube::Result<Json> gone = access.client->remove(secret_type(), kueue_namespace_, name, options);
+  if (gone || gone.error().not_found()) return {};
+  kube::Error& error = gone.error();
+  error.message = "cannot delete the anchor Secret " + kueue_namespace_ + "/" + name + " on worker " + worker.name +
+                  ": " + error.message;
+  return std::move(error);
 }
 
 std::optional<Provider::Anchors> Provider::anchors_on(const model::Worker& worker) const {
@@ -621,7 +627,7 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
   const auto abandon = [&](kube::Error failed) -> kube::Result<Json> {
     // Nothing will use the anchor: best effort; when it stays, so does the
     // intent, and the next plan revokes it.
-    if (delete_anchor(worker, *access, anchor.value().name).empty() && journal != nullptr) {
+    if (delete_anchor(worker, *access, anchor.value().name).ok() && journal != nullptr) {
       (void)journal->finish(worker.name);
     }
     return failed;
@@ -670,68 +676,75 @@ kube::Result<Json> Provider::request_token(const model::Worker& worker, const ku
                           {kAnchor, anchor.value().name}});
 }
 
-std::string Provider::settled(const std::string& cluster, const kueue::Object& secret, bool stored,
-                              reconcile::CredentialJournal* journal) {
-  (void)cluster;
+base::Result<void> Provider::settled(const std::string& cluster, const kueue::Object& secret, bool stored,
+                                     reconcile::CredentialJournal* journal) {
+  const std::string address = base::ObjectRef{cluster, "v1", "Secret", secret.namespace_name, secret.name}.address();
   try {
     const model::Worker* worker = worker_for(secret);
-    if (worker == nullptr) return "";
-    Anchor anchor;
-    {
-      const std::lock_guard<std::mutex> hold(lock_);
-      const auto found = pending_.find(worker->name);
-      if (found == pending_.end()) return "";  // not a TokenRequest credential issued by this run
-      anchor = found->second;
-      pending_.erase(found);
-      listed_.erase(worker->name);  // what the worker holds changes now
-    }
-    const auto access = access_.find(worker->name);
-    if (access == access_.end() || access->second.client == nullptr) return "";
-    const std::string& service_account = worker->credentials.service_account.value;
-    // The transaction is finished once nothing is left to revoke; else the
-    // intent stays for the next plan.
-    const auto finished = [&](std::string problem) {
-      if (problem.empty() && journal != nullptr) {
-        if (const base::Result<void> done = journal->finish(worker->name); !done) {
-          problem = "the state could not record the rotation of worker " + worker->name +
-                    " as finished: " + done.error().message;
-        }
-      }
-      return problem;
-    };
-    if (!stored) {
-      // The new token was never stored: nothing may use it.
-      return finished(delete_anchor(*worker, access->second, anchor.name));
-    }
-    kube::ListOptions options;
-    options.namespace_name = kueue_namespace_;
-    options.label_selector = std::string(kAnchor) + "=" + anchor_label(service_account);
-    const kube::Result<kube::ObjectList> listed = access->second.client->list(secret_type(), options);
-    if (!listed) {
-      return "cannot revoke the previous tokens of serviceaccount " + kueue_namespace_ + "/" + service_account +
-             " on worker " + worker->name + ": listing their anchor Secrets failed: " + listed.error().message;
-    }
-    std::vector<std::string> going = anchor.also_revokes;
-    for (const Json& item : listed.value().items) {
-      if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
-      const std::string name = item["metadata"].value("name", std::string());
-      if (!name.empty() && std::find(going.begin(), going.end(), name) == going.end()) going.push_back(name);
-    }
-    std::vector<std::string> problems;
-    for (const std::string& name : going) {
-      if (name == anchor.name) continue;
-      if (std::string problem = delete_anchor(*worker, access->second, name); !problem.empty()) {
-        problems.push_back(std::move(problem));
-      }
-    }
-    if (problems.empty()) return finished("");
-    std::string message = "a previous token of serviceaccount " + kueue_namespace_ + "/" + service_account +
-                          " is still valid until the next apply revokes it: ";
-    for (std::size_t i = 0; i < problems.size(); ++i) message += (i ? "; " : "") + problems[i];
-    return message;
+    if (worker == nullptr) return {};
+    base::Result<void> done = settle(*worker, stored, journal);
+    if (done) return done;
+    return std::move(done.error()).about(address);
   } catch (const std::exception& e) {
-    return "secret " + secret.namespace_name + "/" + secret.name + ": " + e.what();
+    return base::Error(0, "", "secret " + secret.namespace_name + "/" + secret.name + ": " + e.what(), nullptr,
+                       address);
   }
+}
+
+base::Result<void> Provider::settle(const model::Worker& worker, bool stored, reconcile::CredentialJournal* journal) {
+  Anchor anchor;
+  {
+    const std::lock_guard<std::mutex> hold(lock_);
+    const auto found = pending_.find(worker.name);
+    if (found == pending_.end()) return {};  // not a TokenRequest credential issued by this run
+    anchor = found->second;
+    pending_.erase(found);
+    listed_.erase(worker.name);  // what the worker holds changes now
+  }
+  const auto access = access_.find(worker.name);
+  if (access == access_.end() || access->second.client == nullptr) return {};
+  const std::string& service_account = worker.credentials.service_account.value;
+  // The transaction is finished once nothing is left to revoke; else the
+  // intent stays for the next plan.
+  const auto finished = [&](base::Result<void> revoked) -> base::Result<void> {
+    if (!revoked || journal == nullptr) return revoked;
+    base::Result<void> done = journal->finish(worker.name);
+    if (done) return done;
+    base::Error& error = done.error();
+    error.message = "the state could not record the rotation of worker " + worker.name + " as finished: " + error.message;
+    return std::move(error);
+  };
+  if (!stored) {
+    // The new token was never stored: nothing may use it.
+    return finished(delete_anchor(worker, access->second, anchor.name));
+  }
+  kube::ListOptions options;
+  options.namespace_name = kueue_namespace_;
+  options.label_selector = std::string(kAnchor) + "=" + anchor_label(service_account);
+  kube::Result<kube::ObjectList> listed = access->second.client->list(secret_type(), options);
+  if (!listed) {
+    kube::Error& error = listed.error();
+    error.message = "cannot revoke the previous tokens of serviceaccount " + kueue_namespace_ + "/" + service_account +
+                    " on worker " + worker.name + ": listing their anchor Secrets failed: " + error.message;
+    return std::move(error);
+  }
+  std::vector<std::string> going = anchor.also_revokes;
+  for (const Json& item : listed.value().items) {
+    if (!item.is_object() || !item.contains("metadata") || !item["metadata"].is_object()) continue;
+    const std::string name = item["metadata"].value("name", std::string());
+    if (!name.empty() && std::find(going.begin(), going.end(), name) == going.end()) going.push_back(name);
+  }
+  std::vector<std::string> problems;
+  for (const std::string& name : going) {
+    if (name == anchor.name) continue;
+    if (const base::Result<void> gone = delete_anchor(worker, access->second, name); !gone) {
+      problems.push_back(gone.error().message);
+    }
+  }
+  if (problems.empty()) return finished({});
+  return base::Error(0, "", fmt::format("a previous token of serviceaccount {}/{} is still valid until the next apply "
+                                        "revokes it: {}",
+                                        kueue_namespace_, service_account, fmt::join(problems, "; ")));
 }
 
 std::vector<reconcile::StaleCredential> Provider::leftovers(const std::string& cluster, const kueue::Object& secret,

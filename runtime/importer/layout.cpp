@@ -5,12 +5,11 @@
 #include <optional>
 #include <set>
 
+#include "compiler/facts/kueue.h"
 #include "runtime/importer/importer_internal.h"
 
 namespace mkq::importer {
 namespace {
-
-constexpr const char* kMultiKueueController = "kueue.x-k8s.io/multikueue";
 
 std::string kind_of(const Json& object) { return object.value("kind", std::string()); }
 
@@ -75,7 +74,7 @@ std::vector<Dispatch> dispatches_of(const ClusterSource& manager) {
   std::vector<Dispatch> out;
   for (const Json& check : manager.objects) {
     if (kind_of(check) != "AdmissionCheck" ||
-        string_in(check, {"spec", "controllerName"}) != kMultiKueueController) {
+        string_in(check, {"spec", "controllerName"}) != facts::kMultiKueueControllerName) {
       continue;
     }
     Dispatch d;

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "compiler/facts/kueue.h"
 #include "compiler/kueue/yaml_emit.h"
 #include "runtime/install/rbac.h"
 
@@ -93,7 +94,8 @@ void add_rbac(const ManifestOptions& options, std::vector<Manifest>& out) {
 // A ConfigMap key: kube-apiserver's IsConfigMapKey.
 bool valid_key(const std::string& key) {
   static const std::regex re("^[-._a-zA-Z0-9]+$");
-  return !key.empty() && key.size() <= 253 && key != "." && key != ".." && std::regex_match(key, re);
+  return !key.empty() && key.size() <= facts::kMaxDns1123SubdomainLength && key != "." && key != ".." &&
+         std::regex_match(key, re);
 }
 
 kube::Error invalid(std::string message) { return kube::Error{0, "Invalid", std::move(message), nullptr}; }
@@ -232,10 +234,11 @@ Json deployment(const ManifestOptions& options) {
 
 kube::Result<Manifests> controller_manifests(const ManifestOptions& options) {
   static const std::regex label("^[a-z0-9]([-a-z0-9]*[a-z0-9])?$");
-  if (options.namespace_name.size() > 63 || !std::regex_match(options.namespace_name, label)) {
-    return invalid("the namespace \"" + options.namespace_name +
-                   "\" is not a valid namespace name (an RFC 1123 label: lower-case letters, digits and '-', "
-                   "at most 63 characters)");
+  if (options.namespace_name.size() > facts::kMaxDns1123LabelLength ||
+      !std::regex_match(options.namespace_name, label)) {
+    return invalid(fmt::format("the namespace \"{}\" is not a valid namespace name (an RFC 1123 label: lower-case "
+                               "letters, digits and '-', at most {} characters)",
+                               options.namespace_name, facts::kMaxDns1123LabelLength));
   }
   if (options.image.empty() || options.image.find_first_of(" \t\n") != std::string::npos) {
     return invalid("the image \"" + options.image + "\" is not an image reference");

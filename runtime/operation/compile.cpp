@@ -45,10 +45,10 @@ base::Result<void> settle_identity(Compilation& compiled, const std::string& rec
   if (!compiled.state || !compiled.policy) return {};
   std::optional<std::string> declared;
   if (compiled.policy->identity) declared = compiled.policy->identity->value;
-  const kueue::IdentityChoice choice = kueue::choose_identity(
+  base::Result<std::string> choice = kueue::choose_identity(
       declared, recorded, kueue::derived_policy_name(compiled.home), own_state, state_path.string());
-  if (!choice.error.empty()) return base::Error::config(choice.error);
-  if (choice.name != compiled.state->policy) kueue::relabel(*compiled.state, choice.name);
+  if (!choice) return std::move(choice.error());
+  if (*choice != compiled.state->policy) kueue::relabel(*compiled.state, *choice);
   return {};
 }
 

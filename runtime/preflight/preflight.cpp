@@ -262,37 +262,45 @@ std::vector<std::string> strings_at(const Json& list) {
   return out;
 }
 
+// The integrations a worker's Kueue manages, and where that was read (for the message).
+struct Frameworks {
+  std::vector<std::string> enabled;
+  std::string where;
+};
+
 // What the worker's own Kueue manages: integrations.frameworks of its
-// configuration (Kueue's default when it sets none); nullopt when it cannot
-// be read. `where` says where that was read, for the message.
-std::optional<std::vector<std::string>> worker_frameworks(ClusterCheck& c, std::string* where) {
+// configuration (Kueue's default when it sets none), or why it cannot be read.
+base::Result<Frameworks> worker_frameworks(ClusterCheck& c) {
   const std::string name(schema::kKueueConfigMapName);
-  *where = "ConfigMap " + c.kueue_namespace() + "/" + name;
-  const kube::Result<Json> config_map = c.client.get(kConfigMaps, c.kueue_namespace(), name);
-  if (!config_map && !config_map.error().not_found()) return std::nullopt;
+  Frameworks out{{}, "ConfigMap " + c.kueue_namespace() + "/" + name};
+  kube::Result<Json> config_map = c.client.get(kConfigMaps, c.kueue_namespace(), name);
+  if (!config_map && !config_map.error().not_found()) return std::move(config_map.error());
   Json configuration = Json::object();
   if (config_map) {
     kube::Result<Json> read = reconcile::configuration_of(config_map.value());
-    if (!read || !read.value().is_object()) return std::nullopt;
+    if (!read) return std::move(read.error());
+    if (!read.value().is_object()) return base::Error::config(out.where + ": its configuration is not a map");
     configuration = std::move(read).value();
   } else {
-    *where = "Kueue's defaults (there is no " + *where + ")";
+    out.where = "Kueue's defaults (there is no " + out.where + ")";
   }
   const Json integrations = configuration.value("integrations", Json::object());
   if (!integrations.is_object() || !integrations.contains("frameworks")) {
-    return std::vector<std::string>{std::string(schema::kDefaultIntegration)};
+    out.enabled = {std::string(schema::kDefaultIntegration)};
+  } else {
+    out.enabled = strings_at(integrations["frameworks"]);
   }
-  return strings_at(integrations["frameworks"]);
+  return out;
 }
 
 // The same on OpenShift, from the operator's Kueue resource, in its kind names.
-std::optional<std::vector<std::string>> openshift_frameworks(ClusterCheck& c, std::string* where) {
+base::Result<Frameworks> openshift_frameworks(ClusterCheck& c) {
   const std::string name(schema::kOpenShiftKueueName);
-  *where = "Kueue " + name;
-  const kube::Result<Json> resource = c.client.get(kOpenShiftKueues, "", name);
-  if (!resource) return std::nullopt;  // the operator check speaks for a missing one
+  kube::Result<Json> resource = c.client.get(kOpenShiftKueues, "", name);
+  if (!resource) return std::move(resource.error());
   const Json config = resource.value().value("spec", Json::object()).value("config", Json::object());
-  return strings_at(config.value("integrations", Json::object()).value("frameworks", Json::array()));
+  return Frameworks{strings_at(config.value("integrations", Json::object()).value("frameworks", Json::array())),
+                    "Kueue " + name};
 }
 
 // A job dispatched to a worker whose Kueue does not manage its framework is
@@ -301,10 +309,11 @@ std::optional<std::vector<std::string>> openshift_frameworks(ClusterCheck& c, st
 void check_worker_integrations(ClusterCheck& c) {
   const std::vector<std::string> needed = dispatched_frameworks(c.fleet.policy);
   if (needed.empty()) return;
-  std::string where;
-  const std::optional<std::vector<std::string>> enabled =
-      c.openshift() ? openshift_frameworks(c, &where) : worker_frameworks(c, &where);
-  if (!enabled) return;
+  // Unreadable: this check finds nothing (what cannot be read is not a missing framework).
+  const base::Result<Frameworks> frameworks = c.openshift() ? openshift_frameworks(c) : worker_frameworks(c);
+  if (!frameworks) return;
+  const std::vector<std::string>& enabled = frameworks->enabled;
+  const std::string& where = frameworks->where;
   std::vector<std::string> missing;
   for (const std::string& framework : needed) {
     std::string spelled = framework;
@@ -313,7 +322,7 @@ void check_worker_integrations(ClusterCheck& c) {
       if (!kind) continue;  // validation (E4025) reports what the operator cannot enable
       spelled = std::string(*kind);
     }
-    if (std::find(enabled->begin(), enabled->end(), spelled) == enabled->end()) missing.push_back(spelled);
+    if (std::find(enabled.begin(), enabled.end(), spelled) == enabled.end()) missing.push_back(spelled);
   }
   if (missing.empty()) return;
   std::vector<std::string> quoted_missing;

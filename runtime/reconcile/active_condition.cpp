@@ -1,5 +1,9 @@
 #include "runtime/reconcile/active_condition.h"
 
+#include <fmt/format.h>
+
+#include "compiler/facts/kueue.h"
+
 namespace mkq::reconcile {
 namespace {
 
@@ -13,7 +17,7 @@ std::string string_at(const kube::Json& object, const char* key) {
 }  // namespace
 
 bool reports_active_condition(const std::string& api_version, const std::string& kind) {
-  if (api_version.rfind("kueue.x-k8s.io/", 0) != 0) return false;
+  if (api_version.rfind(fmt::format("{}/", facts::kKueueGroup), 0) != 0) return false;
   return kind == "ClusterQueue" || kind == "LocalQueue" || kind == "AdmissionCheck" ||
          kind == "MultiKueueCluster";
 }

@@ -475,14 +475,14 @@ base::Result<void> Executor::apply_change(ClusterRun& cluster, const Change& cha
     answer = cluster.client->apply(type.value(), document, apply_options);
   }
   if (change.credential) {
-    std::string revoke_error;
+    base::Result<void> revoked;
     {
       detail::Slot slot(slots_);
-      revoke_error = credentials_->settled(change.ref.cluster, credential_object(change), answer.ok(), &journal_);
+      revoked = credentials_->settled(change.ref.cluster, credential_object(change), answer.ok(), &journal_);
     }
-    if (answer && !revoke_error.empty()) {
+    if (answer && !revoked) {
       record_applied(change, answer.value(), digest);
-      return failure(change, fmt::format("stored the new credential, but {}", revoke_error));
+      return failure(change, fmt::format("stored the new credential, but {}", describe(revoked.error())));
     }
   }
   if (!answer) {
@@ -905,8 +905,8 @@ void Executor::drain(ClusterRun* manager) {
                            options_.poll_interval, options_.cancel, slots_,
                            [this](const ProgressEvent& event) { emit_event(event); });
   if (waited.interrupted) return;  // every deletion is not started
-  if (!waited.error.empty()) {
-    hold("skipped: cannot tell whether Workloads still run on the leaving workers: " + waited.error);
+  if (waited.error) {
+    hold("skipped: cannot tell whether Workloads still run on the leaving workers: " + describe(*waited.error));
     return;
   }
   // The wait timed out with work still running: the old worker's objects stay

@@ -39,23 +39,26 @@ bool finished(const Json& workload) {
   });
 }
 
-// One poll: per worker, the Workloads running on it ("" error), or why they
-// cannot be read.
-std::string poll_workloads(kube::Client& client, const std::vector<std::string>& workers, RequestSlots& slots,
-                           std::map<std::string, std::vector<std::string>>& running) {
+// One poll: per worker, the Workloads running on it, or why they cannot be
+// read.
+base::Result<void> poll_workloads(kube::Client& client, const std::vector<std::string>& workers, RequestSlots& slots,
+                                  std::map<std::string, std::vector<std::string>>& running) {
   for (const std::string& worker : workers) running[worker].clear();
   kube::Result<kube::ResourceType> type = kube::Error{};
   {
     Slot slot(slots);
     type = client.resource_for(std::string(kueue::schema::kKueueApiVersion), "Workload");
   }
-  if (!type) return type.error().not_found() ? "" : describe(type.error());  // not served: nothing runs
+  if (!type) {
+    if (type.error().not_found()) return {};  // not served: nothing runs
+    return std::move(type.error());
+  }
   kube::Result<kube::ObjectList> list = kube::Error{};
   {
     Slot slot(slots);
     list = client.list(type.value(), kube::ListOptions{});
   }
-  if (!list) return describe(list.error());
+  if (!list) return std::move(list.error());
   for (const Json& workload : list.value().items) {
     const auto worker = running.find(string_at(workload, {"status", "clusterName"}));
     if (worker == running.end() || finished(workload)) continue;
@@ -63,7 +66,7 @@ std::string poll_workloads(kube::Client& client, const std::vector<std::string>&
         fmt::format("{}/{}", string_at(workload, {"metadata", "namespace"}), string_at(workload, {"metadata", "name"})));
   }
   for (auto& [worker, names] : running) std::sort(names.begin(), names.end());
-  return "";
+  return {};
 }
 
 std::string running_text(const std::vector<std::string>& names) {
@@ -95,16 +98,20 @@ DrainWait wait_drained(kube::Client& client, const std::string& manager, const s
       result.interrupted = true;
       break;
     }
+    result.error.reset();
     try {
-      result.error = poll_workloads(client, workers, slots, result.running);
+      if (base::Result<void> polled = poll_workloads(client, workers, slots, result.running); !polled) {
+        result.error = std::move(polled.error());
+      }
     } catch (const std::exception& error) {
-      result.error = std::string("internal error: ") + error.what();
+      result.error = base::Error(0, "", std::string("internal error: ") + error.what());
     }
-    bool drained = result.error.empty();
+    bool drained = !result.error;
     for (const std::string& worker : workers) {
       const std::vector<std::string>& names = result.running[worker];
       drained = drained && names.empty();
-      const std::string text = result.error.empty() ? running_text(names) : "cannot read the Workloads: " + result.error;
+      const std::string text =
+          result.error ? "cannot read the Workloads: " + describe(*result.error) : running_text(names);
       if (reported[worker] == text) continue;
       reported[worker] = text;
       ProgressEvent event;

@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -93,9 +94,9 @@ struct DrainWait {
   // Per leaving worker, the Workloads (NAMESPACE/NAME) still running on it
   // at the end (every worker of the wait has an entry).
   std::map<std::string, std::vector<std::string>> running;
-  // The last poll could not read the manager's Workloads (why): whether
-  // anything still runs is unknown.
-  std::string error;
+  // The last poll could not read the manager's Workloads: whether anything
+  // still runs is unknown.
+  std::optional<base::Error> error;
   bool interrupted = false;  // `cancel` cut the wait short
   std::chrono::milliseconds waited{0};
 };

@@ -112,28 +112,28 @@ base::Result<sema::Quantity> pod_request(const Json& pod, const std::string& res
 // What one worker's Nodes and Pods were read as.
 struct WorkerRead {
   std::vector<Json> nodes, pods;
-  std::string error;
 };
 
-WorkerRead read_worker(const Target* target, const ClusterLive* live, bool excluded) {
+// Why a worker is not read at all, or nullopt when it is to be read.
+std::optional<base::Error> not_read(const Target* target, const ClusterLive* live, bool excluded) {
+  const auto because = [](std::string why) { return base::Error(0, "ConnectionFailed", std::move(why)); };
+  if (excluded) return base::Error(0, "", "left out of this run (--exclude-cluster)");
+  if (live != nullptr && !live->reachable) return because(live->error.empty() ? "unreachable" : live->error);
+  if (target == nullptr) return because("not connected");
+  if (target->client == nullptr) return because(target->connect_error.empty() ? "not connected" : target->connect_error);
+  return std::nullopt;
+}
+
+base::Result<WorkerRead> read_worker(const Target* target, const ClusterLive* live, bool excluded) {
+  if (std::optional<base::Error> why = not_read(target, live, excluded)) return std::move(*why);
   WorkerRead out;
-  if (excluded) {
-    out.error = "left out of this run (--exclude-cluster)";
-  } else if (live != nullptr && !live->reachable) {
-    out.error = live->error.empty() ? "unreachable" : live->error;
-  } else if (target == nullptr) {
-    out.error = "not connected";
-  } else if (target->client == nullptr) {
-    out.error = target->connect_error.empty() ? "not connected" : target->connect_error;
-  }
-  if (!out.error.empty()) return out;
   for (auto [type, into] : {std::pair{&kNodes, &out.nodes}, std::pair{&kPods, &out.pods}}) {
     kube::Result<kube::ObjectList> list = target->client->list(*type, kube::ListOptions{});
     if (!list.ok()) {
-      const kube::Error& e = list.error();
-      out.error = fmt::format("cannot list {}: {}{}", type->plural, e.message,
+      kube::Error& e = list.error();
+      e.message = fmt::format("cannot list {}: {}{}", type->plural, e.message,
                               e.status == 403 ? " (mkq needs list on nodes and pods, cluster-wide, on this worker)" : "");
-      return out;
+      return std::move(e);
     }
     *into = std::move(list.value().items);
   }
@@ -181,23 +181,30 @@ bool only_reorders(const Change& change) {
 
 // One worker's free amount of `resource` from what was read, into `free`;
 // nullopt (with free.error) when it is unknown.
-std::optional<sema::Quantity> measure(const WorkerRead& read, const std::string& resource, WorkerFree& free) {
-  if (!free.error.empty()) return std::nullopt;
-  FreeAmount computed = free_amount(read.nodes, read.pods, resource);
-  free.error = std::move(computed.error);
-  free.nodes = computed.nodes;
-  if (!free.error.empty()) return std::nullopt;
-  free.free = computed.free.to_string();
-  return computed.free;
+std::optional<sema::Quantity> measure(const base::Result<WorkerRead>& read, const std::string& resource,
+                                      WorkerFree& free) {
+  if (!read) {
+    free.error = read.error();
+    return std::nullopt;
+  }
+  base::Result<FreeAmount> computed = free_amount(read->nodes, read->pods, resource);
+  if (!computed) {
+    free.error = std::move(computed.error());
+    return std::nullopt;
+  }
+  free.nodes = computed->nodes;
+  free.free = computed->free.to_string();
+  return computed->free;
 }
 
 }  // namespace
 
 bool DispatchOrder::known() const {
-  return std::all_of(workers.begin(), workers.end(), [](const WorkerFree& w) { return w.error.empty(); });
+  return std::all_of(workers.begin(), workers.end(), [](const WorkerFree& w) { return !w.error; });
 }
 
-FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& pods, const std::string& resource) {
+base::Result<FreeAmount> free_amount(const std::vector<Json>& nodes, const std::vector<Json>& pods,
+                                     const std::string& resource) {
   FreeAmount out;
   out.free = sema::Quantity::from_int(0);
   std::set<std::string> counted;
@@ -206,15 +213,9 @@ FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& 
     const std::string name = text_of(node, {"metadata", "name"});
     const base::Result<sema::Quantity> allocatable =
         quantity_in(at(node, {"status", "allocatable"}), resource, fmt::format("node {}: allocatable", name));
-    if (!allocatable) {
-      out.error = allocatable.error().message;
-      return out;
-    }
+    if (!allocatable) return allocatable.error();
     const base::Result<sema::Quantity> total = sum(out.free, *allocatable);
-    if (!total) {
-      out.error = total.error().message;
-      return out;
-    }
+    if (!total) return total.error();
     out.free = *total;
     if (!name.empty()) counted.insert(name);  // an unbound pod's nodeName is "" too
     ++out.nodes;
@@ -224,16 +225,10 @@ FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& 
     if (phase == "Succeeded" || phase == "Failed") continue;
     if (counted.count(text_of(pod, {"spec", "nodeName"})) == 0) continue;  // unbound, or on a node not counted
     const base::Result<sema::Quantity> request = pod_request(pod, resource);
-    if (!request) {
-      out.error = request.error().message;
-      return out;
-    }
+    if (!request) return request.error();
     sema::QuantityError why = sema::QuantityError::None;
     const auto left = sema::Quantity::subtract(out.free, *request, &why);
-    if (!left) {
-      out.error = fmt::format("the free amount: {}", sema::describe(why));
-      return out;
-    }
+    if (!left) return base::Error(0, "", fmt::format("the free amount: {}", sema::describe(why)));
     out.free = *left;
   }
   return out;
@@ -243,7 +238,7 @@ std::vector<DispatchOrder> order_by_free_capacity(const sema::model::Policy& pol
                                                   const std::vector<Target>& targets, const LiveState& live,
                                                   const std::vector<std::string>& excluded) {
   std::vector<DispatchOrder> out;
-  std::map<std::string, WorkerRead> read;  // each worker once, whatever the number of dispatches
+  std::map<std::string, base::Result<WorkerRead>> read;  // each worker once, whatever the number of dispatches
   for (const sema::model::Dispatch& dispatch : policy.dispatches) {
     if (!dispatch.selector || dispatch.selector->order.value != sema::model::WorkerOrder::MostFree ||
         !dispatch.selector->resource) {
@@ -261,7 +256,7 @@ std::vector<DispatchOrder> order_by_free_capacity(const sema::model::Policy& pol
         found = read.emplace(worker.name, read_worker(target_of(targets, worker.name), live.find(worker.name), left_out))
                     .first;
       }
-      WorkerFree free{worker.name, "", 0, found->second.error};
+      WorkerFree free{worker.name, "", 0, std::nullopt};
       std::optional<sema::Quantity> amount = measure(found->second, order.resource, free);
       ranked.emplace_back(std::move(amount), std::move(free));
     }

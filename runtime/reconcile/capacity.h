@@ -37,10 +37,10 @@ namespace mkq::reconcile {
 // The free amount of one resource on one worker, from its Nodes and Pods.
 struct FreeAmount {
   sema::Quantity free;
-  int nodes = 0;      // counted (Ready, schedulable)
-  std::string error;  // set: a value did not parse, `free` means nothing
+  int nodes = 0;  // counted (Ready, schedulable)
 };
-FreeAmount free_amount(const std::vector<Json>& nodes, const std::vector<Json>& pods, const std::string& resource);
+// The error: a value did not parse (its message names the Node or Pod).
+base::Result<FreeAmount> free_amount(const std::vector<Json>& nodes, const std::vector<Json>& pods, const std::string& resource);
 
 // Reads the Nodes and Pods of every worker a most-free dispatch of `policy`
 // selects (each worker once, through its target in `targets`) and rewrites

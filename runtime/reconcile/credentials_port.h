@@ -115,11 +115,12 @@ class CredentialProvider {
   // or not (false): the provider revokes what the Secret no longer uses (the
   // old credential once the new one is stored; the new one when it could not
   // be stored) and, when all went, finishes the transaction in `journal`.
-  // Returns a message when something could not be revoked.
-  virtual std::string settled(const std::string& cluster, const kueue::Object& secret, bool stored,
-                              CredentialJournal* journal) {
+  // The error (about the Secret: Error::address is its address) says what
+  // could not be revoked or recorded.
+  virtual base::Result<void> settled(const std::string& cluster, const kueue::Object& secret, bool stored,
+                                     CredentialJournal* journal) {
     (void)cluster, (void)secret, (void)stored, (void)journal;
-    return "";
+    return {};
   }
   // `mkq status`: per worker whose credentials mkq issues and can revoke.
   virtual std::vector<LiveCredentials> live_credentials() { return {}; }

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "base/result.h"
 #include "compiler/kueue/objects.h"
 #include "runtime/reconcile/credentials_port.h"
 #include "runtime/reconcile/reason.h"
@@ -217,7 +218,7 @@ struct WorkerFree {
   std::string worker;
   std::string free;   // a quantity in Kubernetes' canonical form ("8", "1500m"); "" when not read
   int nodes = 0;      // the nodes counted: Ready and schedulable
-  std::string error;  // why the worker could not be read ("" when read)
+  std::optional<base::Error> error;  // why the worker could not be read (nullopt when read)
 };
 
 // A dispatch whose MultiKueueConfig lists its workers most free first

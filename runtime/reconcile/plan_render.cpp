@@ -235,8 +235,8 @@ const char* kPreflightRefusal = "apply refuses this plan until the preflight err
 std::vector<std::string> order_lines(const DispatchOrder& order) {
   std::vector<std::string> out;
   for (const WorkerFree& worker : order.workers) {
-    if (!worker.error.empty()) {
-      out.push_back(fmt::format("{}: cannot be read: {}", worker.worker, worker.error));
+    if (worker.error) {
+      out.push_back(fmt::format("{}: cannot be read: {}", worker.worker, describe(*worker.error)));
       continue;
     }
     out.push_back(fmt::format("{}: {} {} free ({} {})", worker.worker, worker.free, order.resource, worker.nodes,
@@ -572,7 +572,8 @@ Json render_json(const Plan& plan) {
   for (const DispatchOrder& order : plan.dispatch_orders) {
     Json workers = Json::array();
     for (const WorkerFree& w : order.workers) {
-      workers.push_back(Json{{"name", w.worker}, {"free", w.free}, {"nodes", w.nodes}, {"error", w.error}});
+      workers.push_back(Json{
+          {"name", w.worker}, {"free", w.free}, {"nodes", w.nodes}, {"error", w.error ? describe(*w.error) : ""}});
     }
     orders.push_back(Json{{"dispatch", order.dispatch}, {"config", order.config}, {"resource", order.resource},
                           {"known", order.known()}, {"workers", std::move(workers)}});
@@ -673,8 +674,10 @@ base::Result<Plan> plan_from_json(const Json& json) {
       DispatchOrder order{o.at("dispatch").get<std::string>(), o.at("config").get<std::string>(),
                           o.at("resource").get<std::string>(), {}};
       for (const Json& w : o.at("workers")) {
+        const std::string error = w.at("error").get<std::string>();
         order.workers.push_back(WorkerFree{w.at("name").get<std::string>(), w.at("free").get<std::string>(),
-                                           w.at("nodes").get<int>(), w.at("error").get<std::string>()});
+                                           w.at("nodes").get<int>(),
+                                           error.empty() ? std::nullopt : std::optional(base::Error(0, "", error))});
       }
       plan.dispatch_orders.push_back(std::move(order));
     }

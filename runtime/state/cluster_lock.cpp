@@ -53,6 +53,12 @@ kube::Error lock_error(const ClusterAddress& address, const kube::Error& cause, 
   return error;
 }
 
+// A renewal's Conflict: another process holds the lock now.
+kube::Error lost_lock(kube::Error conflict) {
+  conflict.message = "the lock was lost: " + conflict.message;
+  return conflict;
+}
+
 }  // namespace
 
 LockHolder holder_of_lease(const std::string& identity, const std::map<std::string, std::string>& annotations) {
@@ -85,7 +91,7 @@ struct ClusterState::Renewal {
   std::mutex mutex;   // guards stop, lost
   std::condition_variable wake;
   bool stop = false;
-  std::string lost;
+  std::optional<kube::Error> lost;  // the renewal's Conflict, reworded
   std::thread thread;
 
   // Renews every third of the duration until stopped or the lease is taken;
@@ -97,7 +103,7 @@ struct ClusterState::Renewal {
       const kube::Result<void> renewed = lease.renew();
       hold.lock();
       if (!renewed.ok() && renewed.error().conflict()) {
-        lost = "the lock was lost: " + renewed.error().message;
+        lost = lost_lock(renewed.error());
         return;
       }
     }
@@ -162,12 +168,12 @@ kube::Result<void> ClusterState::renew() {
   if (renewal_ == nullptr) return kube::Error{409, "Conflict", "state " + address_.uri() + ": the lock is not held", kube::Json()};
   const std::lock_guard<std::mutex> hold(renewal_->mutex);
   const kube::Result<void> renewed = renewal_->lease.renew();
-  if (!renewed.ok() && renewed.error().conflict()) renewal_->lost = "the lock was lost: " + renewed.error().message;
+  if (!renewed.ok() && renewed.error().conflict()) renewal_->lost = lost_lock(renewed.error());
   return renewed;
 }
 
-std::string ClusterState::lock_lost() const {
-  if (renewal_ == nullptr) return "";
+std::optional<kube::Error> ClusterState::lock_lost() const {
+  if (renewal_ == nullptr) return std::nullopt;
   const std::lock_guard<std::mutex> hold(renewal_->mutex);
   return renewal_->lost;
 }

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "base/encoding.h"
+#include "compiler/facts/kueue.h"
 #include "runtime/state/store_impl.h"
 
 namespace mkq::state {
@@ -158,12 +159,13 @@ base::Result<ClusterAddress> parse_cluster_address(const std::string& text) {
   if (last == std::string::npos || middle == std::string::npos) return fail("it names no namespace and name");
   ClusterAddress address{rest.substr(0, middle), rest.substr(middle + 1, last - middle - 1), rest.substr(last + 1)};
   if (address.context.empty()) return fail("the context is empty");
-  if (!dns_label(address.namespace_name, 63)) {
-    return fail("the namespace \"" + address.namespace_name +
-                "\" is not a DNS label (lower-case letters, digits and '-', at most 63)");
+  if (!dns_label(address.namespace_name, facts::kMaxDns1123LabelLength)) {
+    return fail(fmt::format("the namespace \"{}\" is not a DNS label (lower-case letters, digits and '-', at most {})",
+                            address.namespace_name, facts::kMaxDns1123LabelLength));
   }
-  if (!dns_label(address.name, 40)) {
-    return fail("the name \"" + address.name + "\" is not a DNS label of at most 40 characters");
+  if (!dns_label(address.name, facts::kMaxStateNameLength)) {
+    return fail(fmt::format("the name \"{}\" is not a DNS label of at most {} characters", address.name,
+                            facts::kMaxStateNameLength));
   }
   return address;
 }
@@ -300,8 +302,9 @@ void ClusterState::remove_chunks(const std::vector<std::string>& names) {
 }
 
 kube::Result<void> ClusterState::write(const StateSnapshot& snapshot) {
-  if (const std::string lost = lock_lost(); !lost.empty()) {
-    return kube::Error{409, "Conflict", "state " + address_.uri() + ": " + lost + "; nothing was recorded", Json()};
+  if (const std::optional<kube::Error> lost = lock_lost()) {
+    return kube::Error{409, "Conflict", "state " + address_.uri() + ": " + lost->message + "; nothing was recorded",
+                       Json()};
   }
   if (kube::Result<void> ready = ensure_namespace(); !ready.ok()) return ready;
   const std::optional<std::string> compressed = compress(snapshot.database);

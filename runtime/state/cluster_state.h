@@ -140,8 +140,8 @@ class ClusterState {
   // named, if any (expired or not).
   kube::Result<std::optional<LockHolder>> break_lock();
   // Why our lock is no longer ours (another process took it after our
-  // renewals failed); "" while it is.
-  std::string lock_lost() const;
+  // renewals failed: the renewal's Conflict); nullopt while it is.
+  std::optional<kube::Error> lock_lost() const;
 
  private:
   struct Renewal;

@@ -442,11 +442,11 @@ bool upsert_inventory(Database& db, const InventoryEntry& entry, const std::stri
   return upsert.run();
 }
 
-bool remove_inventory(Database& db, const std::string& address, bool* changed) {
+// Whether the entry was there (not in the inventory: nothing changed, no new serial).
+base::Result<bool> remove_inventory(Database& db, const std::string& address) {
   Statement remove(db, "DELETE FROM inventory WHERE address = ?1");
-  if (!remove.bind(1, address).run()) return false;
-  *changed = sqlite3_changes(db.handle()) != 0;  // not in the inventory: nothing changed, no new serial
-  return true;
+  if (!remove.bind(1, address).run()) return db.error();
+  return sqlite3_changes(db.handle()) != 0;
 }
 
 base::Result<void> insert_outcome(Database& db, std::int64_t run_id, const ObjectOutcome& outcome) {
@@ -538,9 +538,9 @@ base::Result<void> apply_write(detail::StoreData& impl, const StateWrite& write,
       if (ok) ++*inventory_changes;
       break;
     case StateWrite::Kind::Deleted: {
-      bool changed = false;
-      ok = remove_inventory(db, write.address, &changed);
-      if (ok && changed) ++*inventory_changes;
+      base::Result<bool> removed = remove_inventory(db, write.address);
+      if (!removed) return std::move(removed.error());
+      if (*removed) ++*inventory_changes;
       break;
     }
     case StateWrite::Kind::Outcome:
@@ -703,8 +703,9 @@ base::Result<ForgetResult> forget_where(Database& db, int schema_version, const 
     return result;  // the destructor rolls back: nothing was forgotten
   }
   for (const InventoryEntry& entry : result.forgotten) {
-    bool changed = false;
-    if (!remove_inventory(db, entry.ref.address(), &changed)) return db.error().about(entry.ref.address());
+    if (base::Result<bool> removed = remove_inventory(db, entry.ref.address()); !removed) {
+      return std::move(removed.error()).about(entry.ref.address());
+    }
   }
   const auto count = static_cast<std::int64_t>(result.forgotten.size());
   if ((count > 0 && !bump_serial(db, count)) || !tx.commit()) return db.error();

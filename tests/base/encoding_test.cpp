@@ -27,3 +27,22 @@ TEST_CASE("hex is two lower-case digits per byte", "[base][encoding]") {
   CHECK(mkq::base::hex_encode("") == "");
   CHECK(mkq::base::hex_encode(std::string("\x00\x0f\xa0\xff", 4)) == "000fa0ff");
 }
+
+TEST_CASE("base64url: unpadded, the url alphabet, strict on the rest", "[base][encoding]") {
+  using mkq::base::base64url_decode;
+  using mkq::base::base64url_encode;
+  CHECK(base64url_encode("") == "");
+  CHECK(base64url_encode("f") == "Zg");
+  CHECK(base64url_encode("fo") == "Zm8");
+  CHECK(base64url_encode("foo") == "Zm9v");
+  CHECK(base64url_encode("\xfb\xff\xbf") == "-_-_");  // '+' and '/' in the standard alphabet
+  for (const std::string text : {"", "f", "fo", "foo", "foob", "\xfb\xff\xbf\x01"}) {
+    const auto decoded = base64url_decode(base64url_encode(text));
+    REQUIRE(decoded);
+    CHECK(*decoded == text);
+  }
+  CHECK_FALSE(base64url_decode("Zg=="));  // padding
+  CHECK_FALSE(base64url_decode("+/+/"));  // the standard alphabet
+  CHECK_FALSE(base64url_decode("Zm 9v"));  // whitespace
+  CHECK_FALSE(base64url_decode("Zm9vY"));  // a lone sextet
+}

@@ -55,18 +55,23 @@ TEST_CASE("watch: a mounted ConfigMap's symlink swap moves the digest", "[contro
 }
 
 TEST_CASE("http: --listen takes ADDR:PORT, :PORT and [v6]:PORT", "[controller][http]") {
-  std::string host;
-  int port = -1;
-  REQUIRE(mkq::controller::parse_listen(":8080", &host, &port));
-  CHECK(host == "0.0.0.0");
-  CHECK(port == 8080);
-  REQUIRE(mkq::controller::parse_listen("127.0.0.1:0", &host, &port));
-  CHECK(host == "127.0.0.1");
-  CHECK(port == 0);
-  REQUIRE(mkq::controller::parse_listen("[::1]:9090", &host, &port));
-  CHECK(host == "::1");
-  CHECK_FALSE(mkq::controller::parse_listen("8080", &host, &port));
-  CHECK_FALSE(mkq::controller::parse_listen("localhost:", &host, &port));
-  CHECK_FALSE(mkq::controller::parse_listen("localhost:99999", &host, &port));
-  CHECK_FALSE(mkq::controller::parse_listen("localhost:80a", &host, &port));
+  using mkq::controller::parse_listen;
+  const auto every = parse_listen(":8080");
+  REQUIRE(every.ok());
+  CHECK(every->host == "0.0.0.0");
+  CHECK(every->port == 8080);
+  const auto any_port = parse_listen("127.0.0.1:0");
+  REQUIRE(any_port.ok());
+  CHECK(any_port->host == "127.0.0.1");
+  CHECK(any_port->port == 0);
+  const auto v6 = parse_listen("[::1]:9090");
+  REQUIRE(v6.ok());
+  CHECK(v6->host == "::1");
+  CHECK(v6->port == 9090);
+  const auto no_colon = parse_listen("8080");
+  REQUIRE_FALSE(no_colon.ok());
+  CHECK(no_colon.error().message == "--listen 8080: not an ADDR:PORT such as :8080 or 127.0.0.1:0");
+  CHECK_FALSE(parse_listen("localhost:").ok());
+  CHECK_FALSE(parse_listen("localhost:99999").ok());
+  CHECK_FALSE(parse_listen("localhost:80a").ok());
 }

@@ -586,7 +586,7 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   auto provider = world.provider();
   auto& east = *world.clients["east"];
   const Json first = issued(world, "east", *provider);
-  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).ok());
   REQUIRE(east.anchors().size() == 1);
   const std::string first_anchor = east.anchors()[0];
   CHECK(first["metadata"]["annotations"]["mkq.dev/credential-anchor"] == first_anchor);
@@ -598,7 +598,7 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   const Json second = issued(world, "east", *provider);
   CHECK(east.anchors().size() == 2);  // both tokens valid until the new one is stored
   east.object_calls.clear();
-  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).ok());
   CHECK(east.object_calls.at(0) == "list Secret kueue-system mkq.dev/credential-anchor=multikueue-sa");
   CHECK(east.object_calls.at(1) == "remove Secret kueue-system/" + first_anchor);
   CHECK(east.object_calls.size() == 2);
@@ -607,27 +607,31 @@ TEST_CASE("serviceaccount: settled revokes the older tokens once the new Secret 
   CHECK(east.stored.count("kueue-system/other") == 1);
   // settled again (nothing pending): nothing happens.
   east.object_calls.clear();
-  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).ok());
   CHECK(east.object_calls.empty());
 
   SECTION("a Secret the manager could not store: its new anchor goes, the stored one stays") {
     const Json third = issued(world, "east", *provider);
     CHECK(east.anchors().size() == 2);
-    CHECK(provider->settled("m", world.secret("east"), false, nullptr).empty());
+    CHECK(provider->settled("m", world.secret("east"), false, nullptr).ok());
     REQUIRE(east.anchors().size() == 1);
     CHECK(second["metadata"]["annotations"]["mkq.dev/credential-anchor"] == east.anchors()[0]);
   }
   SECTION("a failed LIST or DELETE is reported without a token") {
     const Json third = issued(world, "east", *provider);
     east.fail_list = mkq::kube::Error{0, "ConnectionFailed", "connection refused", nullptr};
-    const std::string listing = provider->settled("m", world.secret("east"), true, nullptr);
-    CHECK(listing ==
+    const mkq::base::Result<void> listed = provider->settled("m", world.secret("east"), true, nullptr);
+    REQUIRE_FALSE(listed.ok());
+    CHECK(listed.error().address == "m/Secret/kueue-system/east-kubeconfig");
+    CHECK(listed.error().message ==
           "cannot revoke the previous tokens of serviceaccount kueue-system/multikueue-sa on worker east: listing "
           "their anchor Secrets failed: connection refused");
     east.fail_list.reset();
     const Json fourth = issued(world, "east", *provider);
     east.fail_remove = mkq::kube::Error{403, "Forbidden", "forbidden", nullptr};
-    const std::string removing = provider->settled("m", world.secret("east"), true, nullptr);
+    const mkq::base::Result<void> removed = provider->settled("m", world.secret("east"), true, nullptr);
+    REQUIRE_FALSE(removed.ok());
+    const std::string& removing = removed.error().message;
     CHECK_THAT(removing, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa is still "
                                            "valid until the next apply revokes it: cannot delete the anchor Secret "));
     for (const std::string& token : east.tokens) CHECK(removing.find(token) == std::string::npos);
@@ -655,7 +659,7 @@ TEST_CASE("serviceaccount: a failed token request leaves no anchor", "[credentia
     REQUIRE_FALSE(result.ok());
     CHECK(refusing.stored.empty());
     CHECK(refusing.object_calls.back().rfind("remove Secret kueue-system/multikueue-sa-token-", 0) == 0);
-    CHECK(odd->settled("m", world.secret("east"), false, nullptr).empty());  // nothing pending
+    CHECK(odd->settled("m", world.secret("east"), false, nullptr).ok());  // nothing pending
   }
   SECTION("the anchor cannot be made") {
     east.fail_apply = mkq::kube::Error{403, "Forbidden", "secrets is forbidden", nullptr};
@@ -674,7 +678,7 @@ TEST_CASE("serviceaccount: a credential without a live anchor is re-issued", "[c
   auto provider = world.provider();
   auto& east = *world.clients["east"];
   Json live = issued(world, "east", *provider);
-  REQUIRE(provider->settled("m", world.secret("east"), true, nullptr).empty());
+  REQUIRE(provider->settled("m", world.secret("east"), true, nullptr).ok());
 
   SECTION("issued before anchors (no annotation)") {
     live["metadata"]["annotations"].erase("mkq.dev/credential-anchor");
@@ -729,7 +733,7 @@ TEST_CASE("kubeconfig mode and pre-issued tokens make no anchors", "[credentials
   for (const std::string worker : {"west", "south"}) {
     INFO(worker);
     REQUIRE(provider->issue("m", world.secret(worker), nullptr).ok());
-    CHECK(provider->settled("m", world.secret(worker), true, nullptr).empty());
+    CHECK(provider->settled("m", world.secret(worker), true, nullptr).ok());
     CHECK(world.clients[worker]->object_calls.empty());
     CHECK(world.clients[worker]->stored.empty());
   }

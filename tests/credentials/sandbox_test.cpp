@@ -222,7 +222,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
   }
 
   SECTION("rotation: storing the new credential revokes the old token; the ServiceAccount stays") {
-    CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
+    CHECK(provider->settled("m", world.secret("east"), true, nullptr).ok());
     CHECK(worker->authenticate_token(token));  // the first credential: nothing older to revoke
     const std::string sa_before =
         worker->handle(api_request("GET", "/api/v1/namespaces/kueue-system/serviceaccounts/multikueue-sa", "",
@@ -235,7 +235,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
     CHECK(second != token);
     CHECK(worker->authenticate_token(token));  // both valid until the new one is stored: no gap
     CHECK(worker->authenticate_token(second));
-    CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
+    CHECK(provider->settled("m", world.secret("east"), true, nullptr).ok());
     CHECK_FALSE(worker->authenticate_token(token));  // 401 from now on
     CHECK(worker->authenticate_token(second));
     CHECK(Json::parse(worker
@@ -249,7 +249,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
     REQUIRE(third.ok());
     const std::string unstored = token_in(third.value());
     CHECK(worker->authenticate_token(unstored));
-    CHECK(provider->settled("m", world.secret("east"), false, nullptr).empty());
+    CHECK(provider->settled("m", world.secret("east"), false, nullptr).ok());
     CHECK_FALSE(worker->authenticate_token(unstored));
     CHECK(worker->authenticate_token(second));
     // One anchor left: the stored credential's.
@@ -268,7 +268,10 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
     const auto again = provider->issue("m", world.secret("east"), nullptr);
     REQUIRE(again.ok());
     client.fail_remove = mkq::kube::Error{500, "InternalError", "etcd is down", nullptr};
-    const std::string message = provider->settled("m", world.secret("east"), true, nullptr);
+    const mkq::base::Result<void> settled = provider->settled("m", world.secret("east"), true, nullptr);
+    REQUIRE_FALSE(settled.ok());
+    CHECK(settled.error().address == "m/Secret/kueue-system/east-kubeconfig");
+    const std::string& message = settled.error().message;
     CHECK_THAT(message, Catch::StartsWith("a previous token of serviceaccount kueue-system/multikueue-sa is still "
                                           "valid until the next apply revokes it: cannot delete the anchor Secret "
                                           "kueue-system/multikueue-sa-token-"));

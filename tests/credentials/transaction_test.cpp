@@ -79,7 +79,7 @@ TEST_CASE("credential transaction: the intent is recorded before the worker chan
   CHECK(minted.revokes.empty());
   CHECK(minted.issues == anchor_of(first));
   CHECK(journal.finished.empty());  // not finished before the Secret is stored
-  CHECK(provider->settled("m", world.secret("east"), true, &journal).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, &journal).ok());
   CHECK(journal.finished == std::vector<std::string>{"east"});
 
   // A rotation names the anchor whose token it revokes.
@@ -93,7 +93,7 @@ TEST_CASE("credential transaction: the intent is recorded before the worker chan
   CHECK(second_journal.tokens_before_begin == 0);
   CHECK(second_journal.begun[0].revokes == std::vector<std::string>{anchor_of(first)});
   CHECK(second_journal.begun[0].issues == anchor_of(second));
-  CHECK(provider->settled("m", world.secret("east"), true, &second_journal).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, &second_journal).ok());
   CHECK(second_journal.finished == std::vector<std::string>{"east"});
   CHECK(east.anchors() == std::vector<std::string>{anchor_of(second)});
 
@@ -128,7 +128,7 @@ TEST_CASE("credential transaction: a rotation whose Secret could not be stored i
   auto provider = world.provider();
   Journal journal;
   issue(world, *provider, &journal);
-  CHECK(provider->settled("m", world.secret("east"), false, &journal).empty());
+  CHECK(provider->settled("m", world.secret("east"), false, &journal).ok());
   CHECK(journal.finished == std::vector<std::string>{"east"});
   CHECK(world.clients["east"]->anchors().empty());
 }
@@ -144,7 +144,7 @@ TEST_CASE("credential transaction: a rotation killed after the new Secret was st
   {
     auto run = world.provider();
     const Json first = issue(world, *run, &journal);
-    CHECK(run->settled("m", world.secret("east"), true, &journal).empty());
+    CHECK(run->settled("m", world.secret("east"), true, &journal).ok());
     previous = anchor_of(first);
     previous_anchor_secret = east.stored.at("kueue-system/" + previous);
     // The rotation: issued and stored on the manager, then the process dies before settled().
@@ -178,7 +178,7 @@ TEST_CASE("credential transaction: a token issued by a run killed before storing
   {
     auto run = world.provider();
     stored = issue(world, *run, &journal);
-    CHECK(run->settled("m", world.secret("east"), true, &journal).empty());
+    CHECK(run->settled("m", world.secret("east"), true, &journal).ok());
     orphan = anchor_of(issue(world, *run, &journal));  // never stored: the manager still holds `stored`
   }
   mkq::credentials::ProviderOptions options;
@@ -212,7 +212,7 @@ TEST_CASE("credential transaction: an unfinished intent's anchors are looked for
   auto& east = *world.clients["east"];
   auto run = world.provider();
   const Json current = issue(world, *run, nullptr);
-  CHECK(run->settled("m", world.secret("east"), true, nullptr).empty());
+  CHECK(run->settled("m", world.secret("east"), true, nullptr).ok());
   // The account was renamed since: its anchors carry another label value.
   east.stored["kueue-system/old-sa-token-1"] = {
       {"metadata",
@@ -243,7 +243,7 @@ TEST_CASE("credential transaction: an unfinished intent's anchors are looked for
     const auto& revokes = journal.begun[0].revokes;
     CHECK(std::find(revokes.begin(), revokes.end(), "old-sa-token-1") != revokes.end());
     CHECK(std::find(revokes.begin(), revokes.end(), "theirs") == revokes.end());
-    CHECK(next->settled("m", world.secret("east"), true, &journal).empty());
+    CHECK(next->settled("m", world.secret("east"), true, &journal).ok());
     CHECK(east.stored.count("kueue-system/old-sa-token-1") == 0);
     CHECK(east.stored.count("kueue-system/theirs") == 1);  // never deleted: not mkq's
     CHECK(journal.finished == std::vector<std::string>{"east"});
@@ -255,7 +255,7 @@ TEST_CASE("credential transaction: one live credential leaves nothing to revoke,
   World world;
   auto provider = world.provider();
   const Json stored = issue(world, *provider, nullptr);
-  CHECK(provider->settled("m", world.secret("east"), true, nullptr).empty());
+  CHECK(provider->settled("m", world.secret("east"), true, nullptr).ok());
   auto next = world.provider();
   CHECK(next->leftovers("m", world.secret("east"), &stored).empty());
   world.clients["south"]->object_calls.clear();
@@ -268,7 +268,7 @@ TEST_CASE("credential transaction: live credentials per worker for status", "[cr
   World world;
   auto run = world.provider();
   issue(world, *run, nullptr);
-  CHECK(run->settled("m", world.secret("east"), true, nullptr).empty());
+  CHECK(run->settled("m", world.secret("east"), true, nullptr).ok());
   issue(world, *run, nullptr);  // interrupted: two live on east
   auto status = world.provider();
   const auto live = status->live_credentials();

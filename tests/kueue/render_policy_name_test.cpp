@@ -83,21 +83,22 @@ TEST_CASE("identity: derived names are valid label values", "[kueue][identity]")
 TEST_CASE("identity: declared, else the state's, else derived, a state of another policy is refused",
           "[kueue][identity]") {
   // Nothing recorded yet: the declared or the derived name.
-  CHECK(choose_identity("gpu", "", "dir", true, "s.db").name == "gpu");
-  CHECK(choose_identity(std::nullopt, "", "dir", true, "s.db").name == "dir");
+  CHECK(choose_identity("gpu", "", "dir", true, "s.db").value() == "gpu");
+  CHECK(choose_identity(std::nullopt, "", "dir", true, "s.db").value() == "dir");
   // The state's identity is kept when the policy's own state (beside it) has one: a moved directory.
-  CHECK(choose_identity(std::nullopt, "old-name", "new-name", true, "s.db").name == "old-name");
-  CHECK(choose_identity("gpu", "gpu", "dir", false, "s.db").name == "gpu");
+  CHECK(choose_identity(std::nullopt, "old-name", "new-name", true, "s.db").value() == "old-name");
+  CHECK(choose_identity("gpu", "gpu", "dir", false, "s.db").value() == "gpu");
   // A declared name that differs from the state's: never a silent rename.
   const auto renamed = choose_identity("gpu", "tas", "dir", true, "/p/.mkq/state.db");
-  CHECK(renamed.name.empty());
-  CHECK(renamed.error ==
+  REQUIRE_FALSE(renamed.ok());
+  CHECK(renamed.error().reason == "ConfigError");
+  CHECK(renamed.error().message ==
         "the state /p/.mkq/state.db belongs to policy 'tas', this policy declares 'gpu': a policy is not renamed "
         "silently; declare `policy \"tas\" {}` to keep its objects, or pass --state FILE for another state");
   // A state named with --state that belongs to another policy.
   const auto other = choose_identity(std::nullopt, "tas", "dir", false, "other.db");
-  CHECK(other.name.empty());
-  CHECK(other.error ==
+  REQUIRE_FALSE(other.ok());
+  CHECK(other.error().message ==
         "the state other.db belongs to policy 'tas', this policy is 'dir': pass --state FILE for another state, or "
         "declare `policy \"tas\" {}` in the policy if it is the same one");
 }

@@ -47,8 +47,8 @@ Json pod(const std::string& name, const std::string& node_name, const std::strin
 }
 
 std::string free_of(const std::vector<Json>& nodes, const std::vector<Json>& pods) {
-  const reconcile::FreeAmount amount = reconcile::free_amount(nodes, pods, "nvidia.com/gpu");
-  return amount.error.empty() ? amount.free.to_string() : "error: " + amount.error;
+  const mkq::base::Result<reconcile::FreeAmount> amount = reconcile::free_amount(nodes, pods, "nvidia.com/gpu");
+  return amount ? amount->free.to_string() : "error: " + amount.error().message;
 }
 
 // A manager with one MultiKueueConfig "cfg" listing `workers` in name order, and a
@@ -164,11 +164,15 @@ TEST_CASE("capacity order: a worker that cannot be read leaves the order unknown
   REQUIRE(orders.size() == 1);
   CHECK_FALSE(orders[0].known());
   CHECK(orders[0].workers[0].free == "1");
-  CHECK(orders[0].workers[1].error ==
+  REQUIRE(orders[0].workers[1].error);
+  CHECK(orders[0].workers[1].error->status == 403);
+  CHECK(orders[0].workers[1].error->message ==
         "cannot list pods: pods is forbidden: User \"x\" cannot list resource \"pods\" (mkq needs list on nodes and "
         "pods, cluster-wide, on this worker)");
-  CHECK(orders[0].workers[2].error == "left out of this run (--exclude-cluster)");
-  CHECK(orders[0].workers[3].error == "connection refused");  // refresh found it unreachable: not tried again
+  REQUIRE(orders[0].workers[2].error);
+  CHECK(orders[0].workers[2].error->message == "left out of this run (--exclude-cluster)");
+  REQUIRE(orders[0].workers[3].error);
+  CHECK(orders[0].workers[3].error->message == "connection refused");  // refresh found it unreachable: not tried again
   CHECK(fleet.clusters() == Json::array({"a", "b", "c"}));  // left as compiled
 
   // The plan: the MultiKueueConfig's change fails, even where nothing else differs.

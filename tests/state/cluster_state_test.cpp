@@ -248,7 +248,10 @@ TEST_CASE("a lock lost to another holder stops the writes of a state in a cluste
   const auto renewed = mine->renew();
   REQUIRE_FALSE(renewed.ok());
   CHECK(renewed.error().conflict());
-  CHECK_THAT(mine->lock_lost(), Catch::StartsWith("the lock was lost: lease mkq-state/fleet-lock is no longer held"));
+  const auto lost = mine->lock_lost();
+  REQUIRE(lost);
+  CHECK(lost->conflict());
+  CHECK_THAT(lost->message, Catch::StartsWith("the lock was lost: lease mkq-state/fleet-lock is no longer held"));
   const auto written = mine->write(StateSnapshot{"bytes", "lineage-1", 1, ""});
   REQUIRE_FALSE(written.ok());
   CHECK_THAT(written.error().message, Catch::Contains("the lock was lost"));
