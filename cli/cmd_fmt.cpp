@@ -3,15 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <string>
 #include <system_error>
-#include <unistd.h>
 #include <vector>
 
 #include <fmt/format.h>
 
+#include "base/files.h"
 #include "base/print.h"
 #include "cli/commands.h"
 #include "runtime/operation/hints.h"
@@ -22,31 +21,12 @@
 namespace mkq::cli {
 namespace {
 
-// Writes through a temporary file and a rename, so that an interrupted run
-// never leaves a half-written policy behind.
-bool write_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path temp = path;
-  temp += ".mkq-fmt-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::permissions(temp, std::filesystem::status(path, ec).permissions(), ec);
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return false;
-  }
-  return true;
+// Rewrites a policy atomically (an interrupted run never leaves half of one),
+// keeping its permissions.
+bool write_policy(const std::filesystem::path& path, const std::string& text) {
+  base::FileWrite options;
+  options.mode = base::FileMode::KeepExisting;
+  return base::write_file(path, text, options).ok();
 }
 
 // The files `mkq fmt` works on: a file as given; a directory's *.mkq files at
@@ -105,7 +85,7 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
       if (options.check) {
         base::print("{}\n", path.string());
         ++unformatted;
-      } else if (!write_atomically(path, formatted)) {
+      } else if (!write_policy(path, formatted)) {
         base::print(stderr, "mkq: error: cannot write {}\n", path.string());
         failed = true;
       } else if (global.verbose) {
