@@ -1,8 +1,11 @@
 // `mkq state rm` and `mkq state unlock` (state_edit.h).
 #include "runtime/operation/state_edit.h"
 
+#include <fmt/format.h>
+
 #include "compiler/diag/diagnostic.h"
 #include "runtime/operation/lock.h"
+#include "runtime/operation/state_open.h"
 
 namespace mkq::operation {
 
@@ -81,6 +84,20 @@ UnlockResult unlock_state(state::StateStore& store, bool force) {
     case state::UnlockResult::HolderRuns: result.outcome = UnlockResult::Outcome::HolderRuns; break;
   }
   return result;
+}
+
+base::Result<state::Transfer> transfer_state(const TransferRequest& request) {
+  if (!state::is_cluster_address(request.location)) {
+    return base::Error::config(fmt::format("state {} copies a state {} a cluster: name it with --state "
+                                           "kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)",
+                                           request.push ? "push" : "pull", request.push ? "into" : "out of"));
+  }
+  base::Result<std::unique_ptr<state::ClusterState>> cluster =
+      connect_cluster_state(request.location, request.runtime, request.policy_path);
+  if (!cluster) return cluster.error();
+  return request.push ? state::push_state(request.file, **cluster, state::LockHolder{"state push", "", "", 0, ""},
+                                          request.force)
+                      : state::pull_state(**cluster, request.file, request.force);
 }
 
 }  // namespace mkq::operation

@@ -1,8 +1,9 @@
-// The state's two edits that reach no cluster, as library calls: `mkq state
-// rm` (forget objects, under the state's lock, recorded in the history) and
-// `mkq state unlock` (release the lock of a run that died). Each takes an open
-// store and returns what happened as data; the CLI draws it and picks the exit
-// code. Neither prints.
+// The state's edits that reach none of the policy's objects, as library
+// calls: `mkq state rm` (forget objects, under the state's lock, recorded in
+// the history), `mkq state unlock` (release the lock of a run that died) and
+// `mkq state push|pull` (copy a whole state between a local file and a
+// cluster). Each returns what happened as data; the CLI draws it and picks the
+// exit code. None prints.
 //
 // The rules: nothing is forgotten while another run holds the lock (a lock
 // whose holder is gone is taken over, and the result says so); a request
@@ -17,6 +18,8 @@
 #include <vector>
 
 #include "base/result.h"
+#include "runtime/operation/options.h"
+#include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 
 namespace mkq::operation {
@@ -70,5 +73,21 @@ struct UnlockResult {
 };
 
 UnlockResult unlock_state(state::StateStore& store, bool force);
+
+// `mkq state push` (the file into the cluster) or `mkq state pull` (back).
+struct TransferRequest {
+  bool push = true;
+  std::string file;          // the local state
+  std::string location;      // kubernetes://CONTEXT/NAMESPACE/NAME
+  RuntimeOptions runtime;    // how the context is reached (--kubeconfig, --sandbox-dir)
+  std::string policy_path;   // whose sandbox, when the context is the sandbox's
+  bool force = false;        // replace a state of another lineage, a newer one, or a damaged one
+};
+
+// state::push_state or state::pull_state through the cluster `location`
+// names; an Error when it names no cluster state, cannot be reached, or the
+// copy is refused (nothing changed). A push takes the cluster's lock (held by
+// another run: Transfer::Outcome::LockHeld, nothing pushed).
+base::Result<state::Transfer> transfer_state(const TransferRequest& request);
 
 }  // namespace mkq::operation

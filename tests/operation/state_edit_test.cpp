@@ -2,13 +2,14 @@
 // a temporary state: nothing forgotten while a live run holds the lock or when
 // a key is unknown (each named, with its closest known key), a stale lock
 // taken over, one history row per forget; unlock refuses a holder that still
-// runs here unless forced.
+// runs here unless forced; push and pull refuse a location that is no cluster.
 #include "runtime/operation/state_edit.h"
 
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -186,6 +187,23 @@ TEST_CASE("state unlock: none held, a holder gone, a holder that still runs here
   const UnlockResult elsewhere = unlock_state(*state.store, false);
   CHECK(elsewhere.outcome == Unlock::Released);  // another host's process cannot be seen: the user's call
   CHECK_FALSE(elsewhere.holder_still_runs);
+}
+
+TEST_CASE("state push and pull need a state kept in a cluster", "[operation][state_edit]") {
+  mkq::testing::TempDir dir;
+  TransferRequest request;
+  request.file = (dir / "state.db").string();
+  request.location = (dir / "other.db").string();
+  const base::Result<state::Transfer> pushed = transfer_state(request);
+  REQUIRE_FALSE(pushed);
+  CHECK(pushed.error().message ==
+        "state push copies a state into a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or "
+        "MKQ_STATE)");
+  request.push = false;
+  const base::Result<state::Transfer> pulled = transfer_state(request);
+  REQUIRE_FALSE(pulled);
+  CHECK(pulled.error().message.starts_with("state pull copies a state out of a cluster"));
+  CHECK_FALSE(std::filesystem::exists(dir / "state.db"));
 }
 
 }  // namespace
