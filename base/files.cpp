@@ -25,14 +25,16 @@ std::string named(const fs::path& target, const FileWrite& options) {
 }
 
 Error not_written(const fs::path& target, const FileWrite& options, int error_number) {
-  return Error(0, kFileNotWritten, fmt::format("cannot write {}: {}", named(target, options), std::strerror(error_number)));
+  return Error(0, kFileNotWritten,
+               fmt::format("cannot write {}: {}", named(target, options), std::strerror(error_number)));
 }
 
 // The permission bits `target`'s new text gets; nullopt: those open() gives (0666 less the umask).
 std::optional<mode_t> mode_for(const fs::path& target, FileMode mode) {
   if (mode == FileMode::OwnerOnly) return S_IRUSR | S_IWUSR;
   struct stat existing {};
-  if (mode == FileMode::KeepExisting && ::stat(target.c_str(), &existing) == 0) return existing.st_mode & 07777;
+  if (mode == FileMode::KeepExisting && ::stat(target.c_str(), &existing) == 0)
+    return existing.st_mode & 07777;
   return std::nullopt;
 }
 
@@ -63,12 +65,14 @@ void sync_directory(const fs::path& target) {
 }  // namespace
 
 fs::path temporary_path_for(const fs::path& target) {
-  return target.parent_path() / fmt::format(".{}{}{}", target.filename().string(), kTemporaryInfix, ::getpid());
+  return target.parent_path() /
+         fmt::format(".{}{}{}", target.filename().string(), kTemporaryInfix, ::getpid());
 }
 
 bool is_temporary_name(std::string_view name) {
   const std::size_t at = name.rfind(kTemporaryInfix);
-  if (name.empty() || name[0] != '.' || at == std::string_view::npos || at + kTemporaryInfix.size() >= name.size()) {
+  if (name.empty() || name[0] != '.' || at == std::string_view::npos ||
+      at + kTemporaryInfix.size() >= name.size()) {
     return false;
   }
   return std::all_of(name.begin() + static_cast<std::ptrdiff_t>(at + kTemporaryInfix.size()), name.end(),
@@ -78,7 +82,8 @@ bool is_temporary_name(std::string_view name) {
 Result<void> stage_file(const fs::path& target, std::string_view text, const FileWrite& options) {
   const fs::path temporary = temporary_path_for(target);
   const std::optional<mode_t> mode = mode_for(target, options.mode);
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode ? *mode & 0600 : 0666);
+  const int fd =
+      ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode ? *mode & 0600 : 0666);
   if (fd < 0) return not_written(target, options, errno);
   bool written = (!mode || ::fchmod(fd, *mode) == 0) && write_all(fd, text);
   int why = written ? 0 : errno;
@@ -100,7 +105,8 @@ Result<void> commit_file(const fs::path& target, const FileWrite& options) {
     const int linked = ::link(temporary.c_str(), target.c_str());
     const int why = errno;
     discard_file(target);
-    if (linked != 0 && why == EEXIST) return Error(0, kFileExists, fmt::format("{} exists", named(target, options)));
+    if (linked != 0 && why == EEXIST)
+      return Error(0, kFileExists, fmt::format("{} exists", named(target, options)));
     if (linked != 0) return not_written(target, options, why);
   } else if (::rename(temporary.c_str(), target.c_str()) != 0) {
     const int why = errno;
@@ -120,7 +126,8 @@ Result<void> write_file(const fs::path& target, std::string_view text, const Fil
   if (options.create_new) {
     std::error_code ec;
     // Said before anything is written; commit_file's link() is what makes it hold under a race.
-    if (fs::exists(target, ec)) return Error(0, kFileExists, fmt::format("{} exists", named(target, options)));
+    if (fs::exists(target, ec))
+      return Error(0, kFileExists, fmt::format("{} exists", named(target, options)));
   }
   if (Result<void> staged = stage_file(target, text, options); !staged) return staged;
   return commit_file(target, options);

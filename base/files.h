@@ -8,7 +8,9 @@
 // The one home of mkq's atomic writes: `mkq fmt`'s policies, `render -o`'s
 // files and manifest, `mkq import`'s new policy, saved plan files.
 //
-//   base::Result<void> written = base::write_file(path, text, {.mode = base::FileMode::OwnerOnly});
+//   base::FileWrite options;
+//   options.mode = base::FileMode::OwnerOnly;
+//   base::Result<void> written = base::write_file(path, text, options);
 #pragma once
 
 #include <filesystem>
@@ -47,14 +49,16 @@ std::filesystem::path temporary_path_for(const std::filesystem::path& target);
 bool is_temporary_name(std::string_view name);
 
 // Writes `text` to `target` atomically (above).
-Result<void> write_file(const std::filesystem::path& target, std::string_view text, const FileWrite& options = {});
+Result<void> write_file(const std::filesystem::path& target, std::string_view text,
+                        const FileWrite& options = {});
 
 // The two halves of write_file, for a caller that writes several files and
 // renames them only once all are written: stage_file writes and flushes
 // temporary_path_for(target); commit_file moves the staged text into place
 // (removing the temporary when it cannot); discard_file removes a staged
 // temporary that will not be committed.
-Result<void> stage_file(const std::filesystem::path& target, std::string_view text, const FileWrite& options = {});
+Result<void> stage_file(const std::filesystem::path& target, std::string_view text,
+                        const FileWrite& options = {});
 Result<void> commit_file(const std::filesystem::path& target, const FileWrite& options = {});
 void discard_file(const std::filesystem::path& target);
 

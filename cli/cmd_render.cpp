@@ -1,11 +1,12 @@
 // `mkq render`: compile a policy and print the desired objects of every
 // cluster (stdout), or write one file per cluster into a directory render
 // owns (-o DIR, runtime/operation/render_output.h), the worker credential
-// Secrets left out unless placeholders are asked for. Diagnostics go to stderr; on an error nothing is
-// printed or written and the exit code is 1. Printing streams: each cluster
-// is lowered, written and let go before the next, so memory grows with the
-// largest cluster, not with the fleet (-o holds the files' text until every
-// one is rendered, so that a failure writes nothing).
+// Secrets left out unless placeholders are asked for. Diagnostics go to
+// stderr; on an error nothing is printed or written and the exit code is 1.
+// Printing streams: each cluster is lowered, written and let go before the
+// next, so memory grows with the largest cluster, not with the fleet (-o holds
+// the files' text until every one is rendered, so that a failure writes
+// nothing).
 #include <chrono>
 #include <cstdio>
 #include <filesystem>

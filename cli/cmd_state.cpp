@@ -153,9 +153,11 @@ void print_unknown(const std::vector<operation::UnknownKey>& unknown, const char
 // (runtime/operation/state_edit.h) drawn. No cluster is contacted.
 int state_rm(state::StateStore& store, const StateCommandOptions& options) {
   using Outcome = operation::ForgetResult::Outcome;
-  const operation::ForgetResult result = operation::forget_objects(store, {options.addresses, options.clusters});
+  const operation::ForgetResult result =
+      operation::forget_objects(store, {options.addresses, options.clusters});
+  const state::LockHolder& holder = result.holder;
   if (result.took_over_stale) {
-    base::print(stderr, "mkq: took over a stale lock: {} ({})\n", result.holder.describe(), result.holder.why_stale());
+    base::print(stderr, "mkq: took over a stale lock: {} ({})\n", holder.describe(), holder.why_stale());
   }
   switch (result.outcome) {
     case Outcome::BadRequest:
@@ -163,7 +165,7 @@ int state_rm(state::StateStore& store, const StateCommandOptions& options) {
       return 1;
     case Outcome::Failed: error_line(base::render(*result.error)); return 1;
     case Outcome::LockHeld:
-      error_line(lock_held_message(options.state_path, result.holder, options.policy_path, options.state_option));
+      error_line(lock_held_message(options.state_path, holder, options.policy_path, options.state_option));
       return 1;
     case Outcome::Unknown:
       print_unknown(result.unknown, options.clusters.empty() ? "object" : "object of cluster");

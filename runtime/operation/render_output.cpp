@@ -24,29 +24,34 @@ using Json = nlohmann::json;
 constexpr int kManifestVersion = 1;
 
 // A directory render does not own, or a manifest it did not write: nothing was written or removed.
-base::Error refused(const std::string& why) { return base::Error::config(why + "; nothing was written or removed"); }
+base::Error refused(const std::string& why) {
+  return base::Error::config(why + "; nothing was written or removed");
+}
 
 // An error of the file system, as it is.
 base::Error failed(std::string message) { return base::Error(0, base::kFileNotWritten, std::move(message)); }
 
 // The README render writes into DIR: what the directory is, and why the
 // worker credentials are not in it (or, with placeholders, why to beware).
-std::string readme(const std::vector<std::string>& credentials, const std::string& manager, bool placeholders) {
+std::string readme(const std::vector<std::string>& credentials, const std::string& manager,
+                   bool placeholders) {
   std::string out =
       "# Rendered by mkq\n\n"
       "`mkq render -o` wrote the files of this directory, one per cluster, and lists them in\n"
       "`.mkq-render`. The next render rewrites them and removes those of clusters it no longer\n"
       "renders; it refuses a directory holding files it did not write, so keep nothing else here.\n";
   if (credentials.empty()) return out;
-  out += placeholders ? "\nThe worker credential Secrets are placeholders (--include-credential-placeholders):\n\n"
-                      : "\nLeft out on purpose: the worker credential Secrets, which `mkq apply` or `mkq controller`\n"
-                        "issues and keeps current (a placeholder synced from here would replace the real kubeconfig\n"
-                        "and disconnect the worker):\n\n";
+  out += placeholders
+             ? "\nThe worker credential Secrets are placeholders (--include-credential-placeholders):\n\n"
+             : "\nLeft out on purpose: the worker credential Secrets, which `mkq apply` or `mkq controller`\n"
+               "issues and keeps current (a placeholder synced from here would replace the real kubeconfig\n"
+               "and disconnect the worker):\n\n";
   for (const std::string& name : credentials) {
     fmt::format_to(std::back_inserter(out), "- Secret {} on {}\n", name, manager);
   }
   out += placeholders
-             ? "\nApplied as they are -- by Argo CD, Flux or `kubectl apply --server-side --force-conflicts` -- they\n"
+             ? "\nApplied as they are -- by Argo CD, Flux or `kubectl apply --server-side --force-conflicts` "
+               "-- they\n"
                "replace the real kubeconfigs and disconnect the workers. `mkq apply` or `mkq controller`\n"
                "issues the real ones.\n"
              : "\n`mkq render -o DIR --include-credential-placeholders` writes placeholders all the same.\n";
@@ -54,11 +59,10 @@ std::string readme(const std::vector<std::string>& credentials, const std::strin
 }
 
 std::string manifest_text(const std::set<std::string>& files) {
-  std::string text =
-      Json{{"mkq_render", kManifestVersion},
-           {"note", "the files mkq render -o wrote here; it rewrites them and removes those it no longer renders"},
-           {"files", files}}
-          .dump(2);
+  std::string text = Json{
+      {"mkq_render", kManifestVersion},
+      {"note", "the files mkq render -o wrote here; it rewrites them and removes those it no longer renders"},
+      {"files", files}}.dump(2);
   text += '\n';
   return text;
 }
@@ -70,7 +74,8 @@ base::Result<std::vector<std::string>> read_manifest(const fs::path& file) {
   const Json manifest = Json::parse(text, nullptr, false);
   if (!in || manifest.is_discarded() || !manifest.is_object() || !manifest.contains("files") ||
       manifest.value("mkq_render", 0) != kManifestVersion || !manifest["files"].is_array()) {
-    return refused(fmt::format("{} is not a manifest this mkq wrote (mkq_render {})", file.string(), kManifestVersion));
+    return refused(
+        fmt::format("{} is not a manifest this mkq wrote (mkq_render {})", file.string(), kManifestVersion));
   }
   std::vector<std::string> files;
   for (const Json& name : manifest["files"]) {
@@ -100,11 +105,13 @@ std::vector<std::string> take_credentials_out(kueue::ClusterObjects& cluster, bo
   for (const kueue::Object& object : cluster.objects) {
     if (object.holds_credential_placeholder) out.push_back(object.namespace_name + "/" + object.name);
   }
-  if (!keep) std::erase_if(cluster.objects, [](const kueue::Object& o) { return o.holds_credential_placeholder; });
+  if (!keep)
+    std::erase_if(cluster.objects, [](const kueue::Object& o) { return o.holds_credential_placeholder; });
   return out;
 }
 
-RenderedFiles render_cluster_files(const kueue::ClusterLowering& lowering, const RenderFilesOptions& options) {
+RenderedFiles render_cluster_files(const kueue::ClusterLowering& lowering,
+                                   const RenderFilesOptions& options) {
   RenderedFiles files;
   std::vector<std::string> credentials;
   std::string manager;
@@ -114,11 +121,14 @@ RenderedFiles render_cluster_files(const kueue::ClusterLowering& lowering, const
     for (std::string& name : take_credentials_out(cluster, options.include_credential_placeholders)) {
       credentials.push_back(std::move(name));
     }
-    std::string text = options.json ? kueue::render_cluster_json(cluster) : kueue::render_cluster_yaml(cluster);
+    std::string text =
+        options.json ? kueue::render_cluster_json(cluster) : kueue::render_cluster_yaml(cluster);
     if (!options.json && cluster.role == kueue::ClusterRole::Manager && !credentials.empty() &&
         !options.include_credential_placeholders) {
-      text = "# The worker credential Secrets are left out: `mkq apply` or `mkq controller` manages them (README.md)\n" +
-             text;
+      text =
+          "# The worker credential Secrets are left out: `mkq apply` or `mkq controller` manages them "
+          "(README.md)\n" +
+          text;
     }
     files[cluster.cluster + (options.json ? ".json" : ".yaml")] = std::move(text);
   }
@@ -126,7 +136,8 @@ RenderedFiles render_cluster_files(const kueue::ClusterLowering& lowering, const
   return files;
 }
 
-RenderDirChanges render_dir_changes(const std::vector<std::string>& present, const std::vector<std::string>& recorded,
+RenderDirChanges render_dir_changes(const std::vector<std::string>& present,
+                                    const std::vector<std::string>& recorded,
                                     const std::vector<std::string>& rendered) {
   const std::set<std::string> ours(recorded.begin(), recorded.end());
   const std::set<std::string> now(rendered.begin(), rendered.end());
@@ -168,10 +179,11 @@ base::Result<void> write_render_dir(const fs::path& dir, const RenderedFiles& fi
   for (const auto& [name, text] : files) rendered.push_back(name);
   const RenderDirChanges changes = render_dir_changes(present, recorded, rendered);
   if (!changes.foreign.empty()) {
-    return refused(fmt::format("{} holds {} mkq did not write ({}); render -o writes only into an empty directory or "
-                               "one it wrote before (listed in {}): choose another directory",
-                               dir.string(), changes.foreign.size() == 1 ? "an entry" : "entries",
-                               some_of(changes.foreign), kRenderManifest));
+    return refused(
+        fmt::format("{} holds {} mkq did not write ({}); render -o writes only into an empty directory or "
+                    "one it wrote before (listed in {}): choose another directory",
+                    dir.string(), changes.foreign.size() == 1 ? "an entry" : "entries",
+                    some_of(changes.foreign), kRenderManifest));
   }
   for (const std::string& name : temporaries) fs::remove(dir / name, ec);  // what an interrupted render left
   std::set<std::string> both(recorded.begin(), recorded.end());
@@ -196,8 +208,8 @@ base::Result<void> write_render_dir(const fs::path& dir, const RenderedFiles& fi
   for (const std::string& name : changes.stale) {
     fs::remove(dir / name, ec);
     if (ec) {
-      return failed(
-          fmt::format("cannot remove {}, which mkq no longer renders: {}", (dir / name).string(), ec.message()));
+      return failed(fmt::format("cannot remove {}, which mkq no longer renders: {}", (dir / name).string(),
+                                ec.message()));
     }
   }
   return base::write_file(manifest, manifest_text(std::set<std::string>(rendered.begin(), rendered.end())));

@@ -52,7 +52,8 @@ struct RenderDirChanges {
 // `present`: DIR's entries (the manifest and render's own temporaries left
 // out); `recorded`: the files the manifest lists; `rendered`: the files this
 // render writes. Every list sorted in the result.
-RenderDirChanges render_dir_changes(const std::vector<std::string>& present, const std::vector<std::string>& recorded,
+RenderDirChanges render_dir_changes(const std::vector<std::string>& present,
+                                    const std::vector<std::string>& recorded,
                                     const std::vector<std::string>& rendered);
 
 // Writes `files` into `dir` as render owns it: refuses (nothing written or

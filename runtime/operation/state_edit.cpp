@@ -53,7 +53,8 @@ ForgetResult forget_objects(state::StateStore& store, const ForgetRequest& reque
   }
   if (!forgot->unknown.empty()) {
     const std::vector<std::string> known = known_keys(store, by_cluster);
-    for (const std::string& key : forgot->unknown) result.unknown.push_back({key, diag::closest_match(key, known)});
+    for (const std::string& key : forgot->unknown)
+      result.unknown.push_back({key, diag::closest_match(key, known)});
     result.outcome = ForgetResult::Outcome::Unknown;
     return result;
   }
@@ -63,7 +64,8 @@ ForgetResult forget_objects(state::StateStore& store, const ForgetRequest& reque
   for (const state::InventoryEntry& entry : result.forgotten) {
     outcomes.push_back({entry.ref.address(), "forget", "ok", ""});
   }
-  const base::Result<std::int64_t> recorded = state::record_finished_run(store, "state rm", outcomes, "success");
+  const base::Result<std::int64_t> recorded =
+      state::record_finished_run(store, "state rm", outcomes, "success");
   if (!recorded) result.unrecorded = recorded.error();
   return result;
 }
@@ -80,23 +82,28 @@ UnlockResult unlock_state(state::StateStore& store, bool force) {
       result.outcome = UnlockResult::Outcome::Released;
       result.holder_still_runs = result.holder.runs_here();
       break;
-    case state::UnlockResult::NotLocked: result.outcome = UnlockResult::Outcome::NotLocked; break;
-    case state::UnlockResult::HolderRuns: result.outcome = UnlockResult::Outcome::HolderRuns; break;
+    case state::UnlockResult::NotLocked:
+      result.outcome = UnlockResult::Outcome::NotLocked;
+      break;
+    case state::UnlockResult::HolderRuns:
+      result.outcome = UnlockResult::Outcome::HolderRuns;
+      break;
   }
   return result;
 }
 
 base::Result<state::Transfer> transfer_state(const TransferRequest& request) {
   if (!state::is_cluster_address(request.location)) {
-    return base::Error::config(fmt::format("state {} copies a state {} a cluster: name it with --state "
-                                           "kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)",
-                                           request.push ? "push" : "pull", request.push ? "into" : "out of"));
+    return base::Error::config(
+        fmt::format("state {} copies a state {} a cluster: name it with --state "
+                    "kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)",
+                    request.push ? "push" : "pull", request.push ? "into" : "out of"));
   }
   base::Result<std::unique_ptr<state::ClusterState>> cluster =
       connect_cluster_state(request.location, request.runtime, request.policy_path);
   if (!cluster) return cluster.error();
-  return request.push ? state::push_state(request.file, **cluster, state::LockHolder{"state push", "", "", 0, ""},
-                                          request.force)
+  return request.push ? state::push_state(request.file, **cluster,
+                                          state::LockHolder{"state push", "", "", 0, ""}, request.force)
                       : state::pull_state(**cluster, request.file, request.force);
 }
 

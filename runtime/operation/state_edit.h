@@ -77,11 +77,11 @@ UnlockResult unlock_state(state::StateStore& store, bool force);
 // `mkq state push` (the file into the cluster) or `mkq state pull` (back).
 struct TransferRequest {
   bool push = true;
-  std::string file;          // the local state
-  std::string location;      // kubernetes://CONTEXT/NAMESPACE/NAME
-  RuntimeOptions runtime;    // how the context is reached (--kubeconfig, --sandbox-dir)
-  std::string policy_path;   // whose sandbox, when the context is the sandbox's
-  bool force = false;        // replace a state of another lineage, a newer one, or a damaged one
+  std::string file;         // the local state
+  std::string location;     // kubernetes://CONTEXT/NAMESPACE/NAME
+  RuntimeOptions runtime;   // how the context is reached (--kubeconfig, --sandbox-dir)
+  std::string policy_path;  // whose sandbox, when the context is the sandbox's
+  bool force = false;       // replace a state of another lineage, a newer one, or a damaged one
 };
 
 // state::push_state or state::pull_state through the cluster `location`

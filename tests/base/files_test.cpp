@@ -106,7 +106,8 @@ TEST_CASE("write_file with create_new refuses a file that exists and leaves it a
   CHECK(entries(dir.path()) == 1);
 }
 
-TEST_CASE("commit_file with create_new refuses a target that appeared after the text was staged", "[base][files]") {
+TEST_CASE("commit_file with create_new refuses a target that appeared after the text was staged",
+          "[base][files]") {
   TempDir dir;
   const fs::path file = dir.path() / "policy.mkq";
   REQUIRE(mkq::base::stage_file(file, "mine", new_file()));
@@ -133,7 +134,8 @@ TEST_CASE("write_file that cannot write says which file and why, and changes not
   // A directory that does not exist: the temporary cannot be made.
   const mkq::base::Result<void> nowhere = mkq::base::write_file(dir.path() / "missing" / "f", "x");
   REQUIRE_FALSE(nowhere);
-  CHECK(nowhere.error().message == "cannot write " + (dir.path() / "missing" / "f").string() + ": No such file or directory");
+  CHECK(nowhere.error().message ==
+        "cannot write " + (dir.path() / "missing" / "f").string() + ": No such file or directory");
 }
 
 TEST_CASE("stage_file and commit_file: nothing is visible at the target until the commit", "[base][files]") {
@@ -158,8 +160,8 @@ TEST_CASE("temporary names: .NAME.tmp.PID beside the target, recognised by name"
   CHECK(mkq::base::is_temporary_name(temporary.filename().string()));
   CHECK(mkq::base::is_temporary_name(".x.tmp.1"));
   CHECK_FALSE(mkq::base::is_temporary_name("manager.yaml"));
-  CHECK_FALSE(mkq::base::is_temporary_name("x.tmp.1"));      // not hidden: not ours
-  CHECK_FALSE(mkq::base::is_temporary_name(".x.tmp."));      // no pid
-  CHECK_FALSE(mkq::base::is_temporary_name(".x.tmp.12a"));   // not a pid
+  CHECK_FALSE(mkq::base::is_temporary_name("x.tmp.1"));     // not hidden: not ours
+  CHECK_FALSE(mkq::base::is_temporary_name(".x.tmp."));     // no pid
+  CHECK_FALSE(mkq::base::is_temporary_name(".x.tmp.12a"));  // not a pid
   CHECK_FALSE(mkq::base::is_temporary_name(""));
 }

@@ -27,17 +27,19 @@ std::string read(const fs::path& file) {
 // DIR's entries, sorted.
 std::vector<std::string> entries(const fs::path& dir) {
   std::vector<std::string> names;
-  for (const fs::directory_entry& e : fs::directory_iterator(dir)) names.push_back(e.path().filename().string());
+  for (const fs::directory_entry& e : fs::directory_iterator(dir))
+    names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
   return names;
 }
 
 using Names = std::vector<std::string>;
 
-TEST_CASE("render_dir_changes: what render does not own, and what it no longer renders", "[operation][render]") {
-  const RenderDirChanges changes = render_dir_changes({"worker2.yaml", "notes.txt", "manager.yaml", "app.yaml"},
-                                                      {"manager.yaml", "worker2.yaml", "gone.yaml"},
-                                                      {"manager.yaml", "worker1.yaml"});
+TEST_CASE("render_dir_changes: what render does not own, and what it no longer renders",
+          "[operation][render]") {
+  const RenderDirChanges changes =
+      render_dir_changes({"worker2.yaml", "notes.txt", "manager.yaml", "app.yaml"},
+                         {"manager.yaml", "worker2.yaml", "gone.yaml"}, {"manager.yaml", "worker1.yaml"});
   CHECK(changes.foreign == Names{"app.yaml", "notes.txt"});
   // gone.yaml is recorded but not present: nothing to remove.
   CHECK(changes.stale == Names{"worker2.yaml"});
@@ -47,7 +49,8 @@ TEST_CASE("render_dir_changes: what render does not own, and what it no longer r
 TEST_CASE("write_render_dir writes, rewrites, removes what it no longer renders", "[operation][render]") {
   mkq::testing::TempDir tmp;
   const fs::path dir = tmp / "out";
-  REQUIRE(write_render_dir(dir, {{"manager.yaml", "m1\n"}, {"worker1.yaml", "w1\n"}, {"worker2.yaml", "w2\n"}}));
+  REQUIRE(
+      write_render_dir(dir, {{"manager.yaml", "m1\n"}, {"worker1.yaml", "w1\n"}, {"worker2.yaml", "w2\n"}}));
   CHECK(entries(dir) == Names{".mkq-render", "manager.yaml", "worker1.yaml", "worker2.yaml"});
   CHECK(read(dir / kRenderManifest).find(R"("files": [
     "manager.yaml",
@@ -75,7 +78,8 @@ TEST_CASE("write_render_dir refuses a directory holding what it did not write, a
   REQUIRE_FALSE(written);
   CHECK(written.error().message ==
         dir.string() +
-            " holds an entry mkq did not write (notes.txt); render -o writes only into an empty directory or one it "
+            " holds an entry mkq did not write (notes.txt); render -o writes only into an empty directory or "
+            "one it "
             "wrote before (listed in .mkq-render): choose another directory; nothing was written or removed");
   CHECK(entries(dir) == Names{".mkq-render", "manager.yaml", "notes.txt", "worker2.yaml"});
   CHECK(read(dir / "manager.yaml") == "m1\n");
@@ -92,7 +96,8 @@ TEST_CASE("write_render_dir refuses a directory holding what it did not write, a
   CHECK(entries(theirs).size() == 6);
 }
 
-TEST_CASE("write_render_dir refuses a manifest it did not write, or one naming a path", "[operation][render]") {
+TEST_CASE("write_render_dir refuses a manifest it did not write, or one naming a path",
+          "[operation][render]") {
   mkq::testing::TempDir tmp;
   const fs::path dir = tmp / "out";
   fs::create_directories(dir);
@@ -101,7 +106,9 @@ TEST_CASE("write_render_dir refuses a manifest it did not write, or one naming a
   SECTION("a name outside DIR") {
     std::ofstream(dir / kRenderManifest) << R"({"mkq_render": 1, "files": ["../victim.yaml"]})";
   }
-  SECTION("a hidden name") { std::ofstream(dir / kRenderManifest) << R"({"mkq_render": 1, "files": [".x"]})"; }
+  SECTION("a hidden name") {
+    std::ofstream(dir / kRenderManifest) << R"({"mkq_render": 1, "files": [".x"]})";
+  }
   const base::Result<void> written = write_render_dir(dir, {{"manager.yaml", "m\n"}});
   REQUIRE_FALSE(written);
   CHECK(written.error().message.ends_with("; nothing was written or removed"));
@@ -117,14 +124,16 @@ TEST_CASE("write_render_dir renames nothing when one file cannot be written", "[
   // (Not empty: the clearing of an interrupted render's temporaries cannot remove it.)
   fs::create_directories(base::temporary_path_for(dir / "worker1.yaml"));
   std::ofstream(base::temporary_path_for(dir / "worker1.yaml") / "x") << "x";
-  const base::Result<void> written = write_render_dir(dir, {{"manager.yaml", "m2\n"}, {"worker1.yaml", "w1\n"}});
+  const base::Result<void> written =
+      write_render_dir(dir, {{"manager.yaml", "m2\n"}, {"worker1.yaml", "w1\n"}});
   REQUIRE_FALSE(written);
   CHECK(written.error().message.starts_with("cannot write " + (dir / "worker1.yaml").string() + ": "));
   CHECK(read(dir / "manager.yaml") == "m1\n");  // the staged manager.yaml was not moved into place
   CHECK_FALSE(fs::exists(base::temporary_path_for(dir / "manager.yaml")));
 }
 
-TEST_CASE("take_credentials_out leaves the worker credential Secrets out unless kept", "[operation][render]") {
+TEST_CASE("take_credentials_out leaves the worker credential Secrets out unless kept",
+          "[operation][render]") {
   kueue::ClusterObjects cluster;
   cluster.cluster = "manager";
   cluster.role = kueue::ClusterRole::Manager;

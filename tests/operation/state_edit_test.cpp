@@ -36,9 +36,9 @@ struct StateFixture {
   std::unique_ptr<state::StateStore> store = open();
 
   StateFixture() {
-    for (const state::InventoryEntry& e : {entry("manager", "ClusterQueue", "team-a"),
-                                           entry("worker1", "ClusterQueue", "team-a"),
-                                           entry("worker1", "ResourceFlavor", "default")}) {
+    for (const state::InventoryEntry& e :
+         {entry("manager", "ClusterQueue", "team-a"), entry("worker1", "ClusterQueue", "team-a"),
+          entry("worker1", "ResourceFlavor", "default")}) {
       REQUIRE(store->record_applied(e));
     }
   }
@@ -68,7 +68,8 @@ pid_t dead_pid() {
   return child;
 }
 
-TEST_CASE("state rm forgets the objects named, records one run, and gives the lock back", "[operation][state_edit]") {
+TEST_CASE("state rm forgets the objects named, records one run, and gives the lock back",
+          "[operation][state_edit]") {
   StateFixture state;
   const ForgetResult result = forget_objects(*state.store, {{"worker1/ClusterQueue/team-a"}, {}});
   REQUIRE(result.outcome == Outcome::Forgotten);
@@ -76,7 +77,8 @@ TEST_CASE("state rm forgets the objects named, records one run, and gives the lo
   CHECK(result.forgotten[0].ref.address() == "worker1/ClusterQueue/team-a");
   CHECK_FALSE(result.took_over_stale);
   CHECK_FALSE(result.unrecorded);
-  CHECK(state.addresses() == std::vector<std::string>{"manager/ClusterQueue/team-a", "worker1/ResourceFlavor/default"});
+  CHECK(state.addresses() ==
+        std::vector<std::string>{"manager/ClusterQueue/team-a", "worker1/ResourceFlavor/default"});
   const std::vector<state::RunRecord> runs = state.runs();
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].command == "state rm");
@@ -97,11 +99,13 @@ TEST_CASE("state rm --cluster forgets every object of the cluster", "[operation]
   CHECK(state.runs().at(0).objects.size() == 2);
 }
 
-TEST_CASE("state rm forgets nothing when a key is unknown, and names each with its closest", "[operation][state_edit]") {
+TEST_CASE("state rm forgets nothing when a key is unknown, and names each with its closest",
+          "[operation][state_edit]") {
   StateFixture state;
   SECTION("addresses") {
     const ForgetResult result = forget_objects(
-        *state.store, {{"worker1/ClusterQueue/team-a", "worker1/ClusterQueue/team-b", "nowhere/Thing/zzz"}, {}});
+        *state.store,
+        {{"worker1/ClusterQueue/team-a", "worker1/ClusterQueue/team-b", "nowhere/Thing/zzz"}, {}});
     REQUIRE(result.outcome == Outcome::Unknown);
     REQUIRE(result.unknown.size() == 2);
     CHECK(result.unknown[0].key == "worker1/ClusterQueue/team-b");
@@ -121,12 +125,14 @@ TEST_CASE("state rm forgets nothing when a key is unknown, and names each with i
   CHECK_FALSE(state.store->lock_holder().value().has_value());
 }
 
-TEST_CASE("state rm refuses while a live run holds the lock, and leaves its lock", "[operation][state_edit][lock]") {
+TEST_CASE("state rm refuses while a live run holds the lock, and leaves its lock",
+          "[operation][state_edit][lock]") {
   StateFixture state;
   // A run on another host is never known to be gone.
   const std::unique_ptr<state::StateStore> other = state.open();
   state::LockHolder previous;
-  REQUIRE(other->acquire_lock(holder("another-host.invalid", 4242), &previous).value() == state::LockResult::Acquired);
+  REQUIRE(other->acquire_lock(holder("another-host.invalid", 4242), &previous).value() ==
+          state::LockResult::Acquired);
 
   const ForgetResult result = forget_objects(*state.store, {{"worker1/ClusterQueue/team-a"}, {}});
   CHECK(result.outcome == Outcome::LockHeld);
@@ -140,13 +146,15 @@ TEST_CASE("state rm refuses while a live run holds the lock, and leaves its lock
   CHECK(still->host == "another-host.invalid");
 }
 
-TEST_CASE("state rm takes over the lock of a run that is gone, and says whose", "[operation][state_edit][lock]") {
+TEST_CASE("state rm takes over the lock of a run that is gone, and says whose",
+          "[operation][state_edit][lock]") {
   StateFixture state;
   const pid_t gone = dead_pid();
   // The dead run's store stays open: a store that closes gives its lock back.
   const std::unique_ptr<state::StateStore> dead = state.open();
   state::LockHolder previous;
-  REQUIRE(dead->acquire_lock(holder(base::host_name(), gone), &previous).value() == state::LockResult::Acquired);
+  REQUIRE(dead->acquire_lock(holder(base::host_name(), gone), &previous).value() ==
+          state::LockResult::Acquired);
   const ForgetResult result = forget_objects(*state.store, {{}, {"manager"}});
   REQUIRE(result.outcome == Outcome::Forgotten);
   CHECK(result.took_over_stale);
@@ -158,12 +166,14 @@ TEST_CASE("state rm takes over the lock of a run that is gone, and says whose", 
 TEST_CASE("state rm needs addresses or clusters, not both", "[operation][state_edit]") {
   StateFixture state;
   CHECK(forget_objects(*state.store, {}).outcome == Outcome::BadRequest);
-  CHECK(forget_objects(*state.store, {{"worker1/ClusterQueue/team-a"}, {"worker1"}}).outcome == Outcome::BadRequest);
+  CHECK(forget_objects(*state.store, {{"worker1/ClusterQueue/team-a"}, {"worker1"}}).outcome ==
+        Outcome::BadRequest);
   CHECK(state.addresses().size() == 3);
   CHECK(state.runs().empty());
 }
 
-TEST_CASE("state unlock: none held, a holder gone, a holder that still runs here", "[operation][state_edit][lock]") {
+TEST_CASE("state unlock: none held, a holder gone, a holder that still runs here",
+          "[operation][state_edit][lock]") {
   using Unlock = UnlockResult::Outcome;
   StateFixture state;
   CHECK(unlock_state(*state.store, false).outcome == Unlock::NotLocked);
@@ -171,7 +181,8 @@ TEST_CASE("state unlock: none held, a holder gone, a holder that still runs here
   const std::unique_ptr<state::StateStore> other = state.open();
   state::LockHolder previous;
   // Our parent: a process that runs on this host.
-  REQUIRE(other->acquire_lock(holder(base::host_name(), getppid()), &previous).value() == state::LockResult::Acquired);
+  REQUIRE(other->acquire_lock(holder(base::host_name(), getppid()), &previous).value() ==
+          state::LockResult::Acquired);
   const UnlockResult refused = unlock_state(*state.store, false);
   CHECK(refused.outcome == Unlock::HolderRuns);
   CHECK(refused.holder.pid == getppid());
@@ -183,7 +194,8 @@ TEST_CASE("state unlock: none held, a holder gone, a holder that still runs here
   CHECK(forced.holder_still_runs);
   CHECK_FALSE(state.store->lock_holder().value().has_value());
 
-  REQUIRE(other->acquire_lock(holder("another-host.invalid", 7), &previous).value() == state::LockResult::Acquired);
+  REQUIRE(other->acquire_lock(holder("another-host.invalid", 7), &previous).value() ==
+          state::LockResult::Acquired);
   const UnlockResult elsewhere = unlock_state(*state.store, false);
   CHECK(elsewhere.outcome == Unlock::Released);  // another host's process cannot be seen: the user's call
   CHECK_FALSE(elsewhere.holder_still_runs);
@@ -197,7 +209,8 @@ TEST_CASE("state push and pull need a state kept in a cluster", "[operation][sta
   const base::Result<state::Transfer> pushed = transfer_state(request);
   REQUIRE_FALSE(pushed);
   CHECK(pushed.error().message ==
-        "state push copies a state into a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME (or "
+        "state push copies a state into a cluster: name it with --state kubernetes://CONTEXT/NAMESPACE/NAME "
+        "(or "
         "MKQ_STATE)");
   request.push = false;
   const base::Result<state::Transfer> pulled = transfer_state(request);
