@@ -93,7 +93,7 @@ TEST_CASE("fmt rewrites the files that change, keeps their mode, leaves a broken
   CHECK(result.failed());  // the syntax error
 }
 
-TEST_CASE("fmt of formatted files changes nothing and succeeds; a missing path is an error",
+TEST_CASE("fmt of formatted files changes nothing and succeeds, and a missing path is an error",
           "[operation][format]") {
   mkq::testing::TempDir tmp;
   write(tmp / "a.mkq", kFormatted);
