@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "cli/option_checks.h"
 #include "cli/run_options.h"
 #include "cli/state_commands.h"
 
@@ -26,13 +27,13 @@ ClusterCommands::ClusterCommands(CLI::App& app) {
     cmd->add_option("--qps", runtime.qps,
                     "Requests per second to each cluster, even one that announces API Priority and Fairness "
                     "(default: none for such a cluster, else 1000)")
-        ->check(CLI::Range(0.1, 100000.0));
+        ->check(Within(0.1, 100000.0));
     cmd->add_option("--burst", runtime.burst,
                     "Requests allowed at once before --qps applies (default: none with API Priority and "
                     "Fairness, else 1000; with --qps alone, one second's worth)")
-        ->check(CLI::Range(1, 100000));
+        ->check(Within(1, 100000));
     cmd->add_option("--parallelism", runtime.parallelism, "Requests in flight at once over all clusters (default: 16)")
-        ->check(CLI::Range(1, 256));
+        ->check(Within(1, 256));
     cmd->add_option_function<std::string>(
            "--request-timeout",
            [&runtime](const std::string& text) { parse_duration(text, &runtime.request_timeout); },

@@ -1,120 +1,38 @@
-// `mkq fmt`: rewrite files in the canonical layout (or, with --check, list the
-// ones that are not). A file with syntax errors is reported and left alone.
-#include <algorithm>
+// `mkq fmt`: runtime/operation's format (format.h) drawn -- each file that
+// changed, would change or failed, the diagnostics, and with --check the
+// command that reformats them. A file with syntax errors is reported and left
+// alone; exit 1 when anything failed or, with --check, would change.
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <string>
-#include <system_error>
-#include <unistd.h>
-#include <vector>
 
 #include <fmt/format.h>
 
 #include "base/print.h"
 #include "cli/commands.h"
+#include "runtime/operation/format.h"
 #include "runtime/operation/hints.h"
-#include "compiler/sema/analyze.h"
-#include "compiler/syntax/format.h"
-#include "compiler/syntax/parse.h"
 
 namespace mkq::cli {
-namespace {
-
-// Writes through a temporary file and a rename, so that an interrupted run
-// never leaves a half-written policy behind.
-bool write_atomically(const std::filesystem::path& path, const std::string& text) {
-  std::filesystem::path temp = path;
-  temp += ".mkq-fmt-" + std::to_string(::getpid());
-  {
-    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out << text;
-    out.flush();
-    if (!out) {
-      std::error_code ignored;
-      std::filesystem::remove(temp, ignored);
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::permissions(temp, std::filesystem::status(path, ec).permissions(), ec);
-  std::filesystem::rename(temp, path, ec);
-  if (ec) {
-    std::error_code ignored;
-    std::filesystem::remove(temp, ignored);
-    return false;
-  }
-  return true;
-}
-
-// The files `mkq fmt` works on: a file as given; a directory's *.mkq files at
-// any depth (hidden folders, build folders and node_modules skipped), sorted.
-// A path that does not exist, or a directory without .mkq files, is reported
-// the way `mkq check` reports it.
-std::vector<std::filesystem::path> files_to_format(const std::string& arg, const sema::FileSystem& fs,
-                                                   diag::Diagnostics& diagnostics) {
-  namespace stdfs = std::filesystem;
-  std::error_code ec;
-  if (!stdfs::is_directory(arg, ec)) return sema::policy_files(arg, fs, diagnostics);
-  std::vector<stdfs::path> files;
-  stdfs::recursive_directory_iterator it(arg, stdfs::directory_options::skip_permission_denied, ec);
-  for (; !ec && it != stdfs::recursive_directory_iterator(); it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (it->is_directory(ec)) {
-      if (name.starts_with(".") || name == "node_modules" || name.starts_with("build")) it.disable_recursion_pending();
-      continue;
-    }
-    if (it->path().extension() == ".mkq" && it->is_regular_file(ec)) files.push_back(it->path());
-  }
-  std::sort(files.begin(), files.end());
-  if (files.empty()) return sema::policy_files(arg, fs, diagnostics);  // reports "contains no .mkq files"
-  return files;
-}
-
-}  // namespace
 
 int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
+  using Outcome = operation::FormattedFile::Outcome;
   sema::RealFileSystem fs;
-  diag::SourceManager sources;
-  diag::Diagnostics diagnostics;
-  bool failed = false;
-  int unformatted = 0;
-
-  for (const std::string& arg : options.paths) {
-    for (const auto& path : files_to_format(arg, fs, diagnostics)) {
-      sema::FileText read = fs.read(path, diag::kMaxSourceBytes);
-      if (read.status == sema::FileText::Status::TooLarge) {
-        syntax::report_file_too_large(diagnostics, sources.range(sources.add_unread(path.string()), 0, 0),
-                                      path.string(), read.size);
-        continue;
-      }
-      if (read.status != sema::FileText::Status::Read) {
-        base::print(stderr, "mkq: error: cannot read {}\n", path.string());
-        failed = true;
-        continue;
-      }
-      const auto id = sources.add(path.string(), std::move(read.text));
-      const std::string* text = &sources.file(id).text;
-      const std::size_t errors_before = diagnostics.error_count();
-      const auto file = syntax::parse_file(sources, id, diagnostics);
-      if (!file || diagnostics.error_count() != errors_before) continue;
-      const std::string formatted = syntax::format_file(*file, sources.file(id));
-      if (formatted == *text) continue;
-      if (options.check) {
-        base::print("{}\n", path.string());
-        ++unformatted;
-      } else if (!write_atomically(path, formatted)) {
-        base::print(stderr, "mkq: error: cannot write {}\n", path.string());
-        failed = true;
-      } else if (global.verbose) {
-        base::print(stderr, "formatted {}\n", path.string());
-      }
+  const operation::FormatResult result = operation::format_policies({options.paths, options.check}, fs);
+  for (const operation::FormattedFile& file : result.files) {
+    switch (file.outcome) {
+      case Outcome::WouldReformat: base::print("{}\n", file.path); break;
+      case Outcome::NotRead: base::print(stderr, "mkq: error: cannot read {}\n", file.path); break;
+      case Outcome::NotWritten: base::print(stderr, "mkq: error: cannot write {}\n", file.path); break;
+      case Outcome::Reformatted:
+        if (global.verbose) base::print(stderr, "formatted {}\n", file.path);
+        break;
     }
   }
-  std::fputs(diag::render_text(diagnostics.sorted(sources), sources, {global.color}).c_str(), stderr);
-  if (options.check && unformatted > 0) {
+  std::fputs(diag::render_text(result.diagnostics.sorted(result.sources), result.sources, {global.color}).c_str(),
+             stderr);
+  const int unformatted = result.count(Outcome::WouldReformat);
+  if (unformatted > 0) {
     std::string command = "mkq fmt";
     for (const std::string& path : options.paths) {
       if (path != ".") fmt::format_to(std::back_inserter(command), " {}", operation::shell_word(path));
@@ -122,7 +40,7 @@ int run_fmt(const FmtOptions& options, const GlobalOptions& global) {
     base::print(stderr, "mkq: {} file{} would be reformatted (run `{}`)\n", unformatted, unformatted == 1 ? "" : "s",
                 command);
   }
-  return failed || diagnostics.has_errors() || unformatted > 0 ? 1 : 0;
+  return result.failed() ? 1 : 0;
 }
 
 }  // namespace mkq::cli

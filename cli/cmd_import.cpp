@@ -3,11 +3,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
+#include <system_error>
 #include <map>
 
 #include <fmt/format.h>
 
+#include "base/files.h"
 #include "base/print.h"
 #include "cli/run_options.h"
 #include "cli/terminal_ui.h"
@@ -39,22 +40,22 @@ fs::path policy_file(const std::string& output) {
   return path.extension() == ".mkq" ? path : path / "policy.mkq";
 }
 
+// The policy into a file that must be new: never over one, even one that
+// appears while it is written.
 bool write_new_file(const fs::path& path, const std::string& text) {
   std::error_code ec;
-  if (fs::exists(path, ec)) {
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  base::FileWrite options;
+  options.create_new = true;
+  const base::Result<void> written = base::write_file(path, text, options);
+  if (written) return true;
+  if (written.error().reason == base::kFileExists) {
     error_line(fmt::format("{} exists: mkq import writes a new policy, never over one (remove it or choose another -o)",
                            path.string()));
-    return false;
-  }
-  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-  out.flush();
-  if (!out) {
+  } else {
     error_line(fmt::format("cannot write {}", path.string()));
-    return false;
   }
-  return true;
+  return false;
 }
 
 void print_findings(const importer::Imported& imported) {

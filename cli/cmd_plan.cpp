@@ -38,7 +38,9 @@ int apply_saved_plan(const ApplyCommandOptions& options, const GlobalOptions& gl
   TerminalUi ui(global);
   operation::KubeconfigResolver resolver;
   const operation::ApplyResult result = operation::apply_saved_plan(request, resolver, ui);
-  return exit_code(result, operation_of(result.command, result.policy_path, options.runtime));
+  Operation next = operation_of(result.command, result.policy_path, options.runtime);
+  if (wait) next.wait = options.wait_duration;
+  return exit_code(result, next);
 }
 
 }  // namespace
@@ -92,7 +94,9 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   TerminalUi ui(global);
   operation::KubeconfigResolver resolver;
   const operation::ApplyResult result = operation::apply(request, resolver, ui);
-  return exit_code(result, operation_of(result.command, options.path, options.runtime));
+  Operation next = operation_of(result.command, options.path, options.runtime);
+  if (wait) next.wait = options.wait_duration;
+  return exit_code(result, next);
 }
 
 int run_rotate(const RotateOptions& options, const GlobalOptions& global) {

@@ -14,7 +14,7 @@
 #include "cli/terminal_ui.h"
 #include "compiler/diag/diagnostic.h"
 #include "runtime/operation/hints.h"
-#include "runtime/operation/lock.h"
+#include "runtime/operation/state_edit.h"
 #include "runtime/state/state.h"
 
 namespace mkq::cli {
@@ -110,21 +110,21 @@ int state_show(const state::StateStore& store, const std::string& address, bool 
 }
 
 int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
-  state::LockHolder holder;
-  const base::Result<state::UnlockResult> unlocked = store.unlock(options.force, &holder);
-  if (!unlocked) {
-    error_line(base::render(unlocked.error()));
-    return 1;
+  using Outcome = operation::UnlockResult::Outcome;
+  const operation::UnlockResult result = operation::unlock_state(store, options.force);
+  const state::LockHolder& holder = result.holder;
+  switch (result.outcome) {
+    case Outcome::Failed: error_line(base::render(*result.error)); return 1;
+    case Outcome::HolderRuns:
+      error_line(fmt::format(
+          "the lock is held by {}, which still runs on this host: let it finish (or stop it); to release the lock "
+          "anyway, run `{}`",
+          holder.describe(), state_command("state unlock", options.policy_path, options.state_option, {"--force"})));
+      return 1;
+    case Outcome::NotLocked:
+    case Outcome::Released: break;
   }
-  const state::UnlockResult result = *unlocked;
-  if (result == state::UnlockResult::HolderRuns) {
-    error_line(fmt::format(
-        "the lock is held by {}, which still runs on this host: let it finish (or stop it); to release the lock "
-        "anyway, run `{}`",
-        holder.describe(), state_command("state unlock", options.policy_path, options.state_option, {"--force"})));
-    return 1;
-  }
-  const bool released = result == state::UnlockResult::Released;
+  const bool released = result.outcome == Outcome::Released;
   if (options.json) {
     print_document(Json{{"released", released ? holder_json(holder) : Json(nullptr)}});
     return 0;
@@ -134,79 +134,48 @@ int state_unlock(state::StateStore& store, const StateCommandOptions& options) {
     return 0;
   }
   base::print("released the lock of {}\n", holder.describe());
-  if (holder.runs_here()) {
+  if (result.holder_still_runs) {
     base::print(stderr, "mkq: warning: process {} still runs; it may still be applying\n", holder.pid);
   }
   return 0;
 }
 
 // "no object 'a' in the state; did you mean 'b'?" for each unknown key.
-void print_unknown(const std::vector<std::string>& unknown, const std::vector<std::string>& known, const char* what) {
-  for (const std::string& key : unknown) {
-    std::string message = fmt::format("no {} '{}' in the state", what, key);
-    if (const auto match = diag::closest_match(key, known)) message += fmt::format("; did you mean '{}'?", *match);
+void print_unknown(const std::vector<operation::UnknownKey>& unknown, const char* what) {
+  for (const operation::UnknownKey& key : unknown) {
+    std::string message = fmt::format("no {} '{}' in the state", what, key.key);
+    if (key.closest) message += fmt::format("; did you mean '{}'?", *key.closest);
     error_line(message);
   }
 }
 
-// What `state rm` could have forgotten, for "did you mean": the inventory's
-// addresses, or its clusters; none when the inventory cannot be read.
-std::vector<std::string> known_keys(const state::StateStore& store, bool by_cluster) {
-  const base::Result<std::vector<state::InventoryEntry>> inventory = store.inventory();
-  std::vector<std::string> known;
-  if (!inventory) return known;
-  for (const state::InventoryEntry& entry : *inventory) {
-    const std::string& key = by_cluster ? entry.ref.cluster : entry.ref.address();
-    if (known.empty() || known.back() != key) known.push_back(key);
-  }
-  return known;
-}
-
-// `mkq state rm ADDRESS...` / `--cluster NAME`: forget, under the state lock,
-// and record what was forgotten in the history. No cluster is contacted.
+// `mkq state rm ADDRESS...` / `--cluster NAME`: the operation
+// (runtime/operation/state_edit.h) drawn. No cluster is contacted.
 int state_rm(state::StateStore& store, const StateCommandOptions& options) {
-  if (options.addresses.empty() == options.clusters.empty()) {
-    error_line("say what to forget: mkq state rm ADDRESS... or mkq state rm --cluster NAME");
-    return 1;
+  using Outcome = operation::ForgetResult::Outcome;
+  const operation::ForgetResult result =
+      operation::forget_objects(store, {options.addresses, options.clusters});
+  const state::LockHolder& holder = result.holder;
+  if (result.took_over_stale) {
+    base::print(stderr, "mkq: took over a stale lock: {} ({})\n", holder.describe(), holder.why_stale());
   }
-  state::LockHolder holder;
-  operation::StateLock lock;
-  const base::Result<state::LockResult> locked =
-      lock.acquire(store, state::LockHolder{"state rm", "", "", 0, ""}, &holder);
-  if (!locked) {
-    error_line(base::render(locked.error()));
-    return 1;
-  }
-  switch (*locked) {
-    case state::LockResult::Acquired: break;
-    case state::LockResult::AcquiredStale:
-      base::print(stderr, "mkq: took over a stale lock: {} ({})\n", holder.describe(), holder.why_stale());
-      break;
-    case state::LockResult::Held:
+  switch (result.outcome) {
+    case Outcome::BadRequest:
+      error_line("say what to forget: mkq state rm ADDRESS... or mkq state rm --cluster NAME");
+      return 1;
+    case Outcome::Failed: error_line(base::render(*result.error)); return 1;
+    case Outcome::LockHeld:
       error_line(lock_held_message(options.state_path, holder, options.policy_path, options.state_option));
       return 1;
+    case Outcome::Unknown:
+      print_unknown(result.unknown, options.clusters.empty() ? "object" : "object of cluster");
+      error_line("nothing was forgotten");
+      return 1;
+    case Outcome::Forgotten: break;
   }
-  const bool by_cluster = !options.clusters.empty();
-  const base::Result<state::ForgetResult> forgot =
-      by_cluster ? store.forget_clusters(options.clusters) : store.forget(options.addresses);
-  if (!forgot) {
-    error_line(base::render(forgot.error()));
-    return 1;
-  }
-  const state::ForgetResult& result = *forgot;
-  if (!result.unknown.empty()) {
-    print_unknown(result.unknown, known_keys(store, by_cluster), by_cluster ? "object of cluster" : "object");
-    error_line("nothing was forgotten");
-    return 1;
-  }
-  std::vector<state::ObjectOutcome> outcomes;
-  for (const state::InventoryEntry& entry : result.forgotten) {
-    outcomes.push_back({entry.ref.address(), "forget", "ok", ""});
-  }
-  const base::Result<std::int64_t> recorded = state::record_finished_run(store, "state rm", outcomes, "success");
-  if (!recorded) {
+  if (result.unrecorded) {
     base::print(stderr, "mkq: warning: the objects were forgotten, but the history does not say so: {}\n",
-                base::render(recorded.error()));
+                base::render(*result.unrecorded));
   }
   if (options.json) {
     Json out = Json::array();

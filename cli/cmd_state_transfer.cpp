@@ -1,7 +1,6 @@
 // `mkq state push|pull`: a whole state copied between the local file and
 // the cluster of --state kubernetes://... (runtime/state/cluster_state.h).
 // Results go to stdout, errors to stderr as "mkq: error: ...".
-#include <memory>
 #include <string>
 
 #include <fmt/format.h>
@@ -11,8 +10,7 @@
 #include "cli/state_output.h"
 #include "cli/terminal_ui.h"
 #include "runtime/operation/hints.h"
-#include "runtime/operation/state_open.h"
-#include "runtime/state/cluster_state.h"
+#include "runtime/operation/state_edit.h"
 
 namespace mkq::cli {
 
@@ -23,22 +21,9 @@ using Json = OrderedJson;
 // --state kubernetes://..., or back; what would be lost is refused without --force.
 int run_state_transfer(const StateCommandOptions& options) {
   const bool push = options.action == "push";
-  if (!state::is_cluster_address(options.state_path)) {
-    error_line(fmt::format("state {} copies a state {} a cluster: name it with --state "
-                           "kubernetes://CONTEXT/NAMESPACE/NAME (or MKQ_STATE)",
-                           options.action, push ? "into" : "out of"));
-    return 1;
-  }
-  base::Result<std::unique_ptr<state::ClusterState>> cluster =
-      operation::connect_cluster_state(options.state_path, options.runtime, options.policy_path);
-  if (!cluster) {
-    error_line(base::render(cluster.error()));
-    return 1;
-  }
-  const kube::Result<state::Transfer> done =
-      push ? state::push_state(options.file, **cluster, state::LockHolder{"state push", "", "", 0, ""}, options.force)
-           : state::pull_state(**cluster, options.file, options.force);
-  if (!done.ok()) {
+  const base::Result<state::Transfer> done = operation::transfer_state(
+      {push, options.file, options.state_path, options.runtime, options.policy_path, options.force});
+  if (!done) {
     error_line(done.error().message);
     return 1;
   }

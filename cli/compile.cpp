@@ -30,6 +30,9 @@ void print_timings(const Compilation& compiled, const GlobalOptions& global) {
 
 void print_timing(const sema::StageTiming& timing, const GlobalOptions& global) {
   if (!global.verbose) return;
+  // What went to stdout before the step ended comes first: with both streams
+  // on one terminal or file, the line never lands inside a document.
+  std::fflush(stdout);
   base::print(stderr, "mkq: {:<8} {:8.1f} ms\n", timing.stage, timing.milliseconds);
 }
 

@@ -16,6 +16,7 @@
 #include "cli/cmd_controller.h"
 #include "cli/cmd_controller_manifests.h"
 #include "cli/cmd_import.h"
+#include "cli/option_checks.h"
 #include "cli/state_commands.h"
 #include "cli/usage_hint.h"
 
@@ -33,7 +34,7 @@ int run(int argc, char** argv) {
   app.require_subcommand(1);
   // A command line CLI11 refuses reads like every other error of mkq's.
   app.failure_message([](const CLI::App* failed, const CLI::Error& e) {
-    return "mkq: error: " + CLI::FailureMessage::simple(failed, e);
+    return "mkq: error: " + mkq::cli::without_colon(CLI::FailureMessage::simple(failed, e));
   });
   app.fallthrough();  // global options (--no-color, -v) also after the subcommand
   app.set_version_flag("--version", std::string("mkq ") + MKQ_VERSION);
@@ -104,22 +105,22 @@ int run(int argc, char** argv) {
   sandbox_cmd->add_flag("--no-kueue", sandbox.no_kueue, "up: install no Kueue CRDs");
   sandbox_cmd->add_option("--crds", sandbox.crds_dir, "up: create every CRD in this directory's YAML files (default: mkq's built-in Kueue CRDs)");
   sandbox_cmd->add_option("--fault-latency-ms", sandbox.fault_latency_ms, "Add this latency to every request")
-      ->check(CLI::Range(0, 60000));
+      ->check(mkq::cli::Within(0, 60000));
   sandbox_cmd->add_option("--fault-500-rate", sandbox.fault_500_rate, "Answer this fraction of requests with 500")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(mkq::cli::Within(0.0, 1.0));
   sandbox_cmd->add_option("--fault-429-rate", sandbox.fault_429_rate,
                           "Answer this fraction of requests with 429 and Retry-After: 1")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(mkq::cli::Within(0.0, 1.0));
   sandbox_cmd->add_option("--fault-drop-rate", sandbox.fault_drop_rate,
                           "Close this fraction of connections without an answer")
-      ->check(CLI::Range(0.0, 1.0));
+      ->check(mkq::cli::Within(0.0, 1.0));
   sandbox_cmd->add_flag("--allow-short-tokens", sandbox.allow_short_tokens,
                         "Issue service-account tokens with lifetimes under 10 minutes (for tests)");
   sandbox_cmd->add_option("--apf-concurrency", sandbox.apf_concurrency,
                           "API Priority and Fairness: the server's concurrency, shared by priority level as "
                           "kube-apiserver shares it; one user beyond its level's share waits, then gets 429 "
                           "(default: 600, kube-apiserver's; 0: no limit)")
-      ->check(CLI::Range(0, 100000));
+      ->check(mkq::cli::Within(0, 100000));
   sandbox_cmd->add_option("--fault-verbs", sandbox.fault_verbs,
                           "Inject faults only for these HTTP methods, e.g. post,patch (default: all)");
   for (const char* action : {"up", "down", "status", "serve"}) {
@@ -138,7 +139,7 @@ int run(int argc, char** argv) {
   bool lsp_stdio = false;  // accepted for the clients that pass it: stdio is the only transport
   lsp_cmd->add_flag("--stdio", lsp_stdio, "Talk over stdin and stdout (the default and only transport)");
   lsp_cmd->add_option("--debounce", lsp.debounce_ms, "Milliseconds without edits before diagnostics (default: 150)")
-      ->check(CLI::Range(0, 10000));
+      ->check(mkq::cli::Within(0, 10000));
 
   mkq::cli::ClusterCommands cluster_commands(app);
   mkq::cli::StateCommands state_commands(app);

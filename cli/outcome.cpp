@@ -120,6 +120,10 @@ int print_outcome(const reconcile::ApplyReport& report, const Operation& operati
   if (!report.wait_failures.empty()) {
     fmt::format_to(std::back_inserter(headline), "; {} of {} not Active", report.wait_failures.size(),
                    count_of(report.waited, "Kueue object", "Kueue objects"));
+    // How long it waited; not after an interrupt, which cut the wait short.
+    if (!operation.wait.empty() && !report.interrupted) {
+      fmt::format_to(std::back_inserter(headline), " within {}", operation.wait);
+    }
   }
   base::print("\n{}.\n", headline);
 

@@ -19,6 +19,7 @@ struct Operation {
   std::string path;     // the policy, as the next step names it
   RuntimeOptions runtime;
   std::vector<std::string> extra_args;  // the next step's further arguments ("--cluster", "w1")
+  std::string wait;  // --wait's duration as given ("2s"); empty: the run did not wait
 };
 
 Operation operation_of(const std::string& command, const std::string& path, const RuntimeOptions& runtime);

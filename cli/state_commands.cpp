@@ -3,6 +3,8 @@
 
 #include <cstdlib>
 
+#include "cli/option_checks.h"
+
 #include "runtime/operation/session.h"
 
 namespace mkq::cli {
@@ -60,7 +62,7 @@ StateCommands::StateCommands(CLI::App& app) {
                           "The kubeconfig of a kubernetes:// state's context (default: $KUBECONFIG, then "
                           "~/.kube/config; none at all: the sandbox's)");
   history_cmd->add_option("--policy", history_policy, "The policy whose history to read (default: .)");
-  history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(CLI::Range(1, 100000));
+  history_cmd->add_option("--limit", history.limit, "How many runs (default: 20)")->check(Within(1, 100000));
   history_cmd->add_option("--format", history_format, "text (default) or json")->check(CLI::IsMember({"text", "json"}));
   history_cmd->add_flag("--json", history.json, "The same as --format json (kept for scripts written before --format)");
 }

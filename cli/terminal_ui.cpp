@@ -91,6 +91,7 @@ void print_pacing(const operation::Timing::Pacing& pacing) {
 
 void TerminalUi::timing(const operation::Timing& timing) {
   if (!global_.verbose) return;
+  std::fflush(stdout);  // what the run printed before comes first (print_timing)
   switch (timing.step) {
     case operation::Timing::Step::Refresh:
       base::print(stderr, "mkq: refresh  {:8.1f} ms ({} LISTs, {} requests in all)\n", timing.milliseconds,

@@ -297,6 +297,11 @@ StatusResult status(const StatusRequest& request, TargetResolver& resolver, Ui& 
       if (!cluster.reachable) session.credentials->unreachable(cluster.cluster);
     }
     result.report->credentials = session.credentials->live_credentials();
+    // A worker left out of the run (--cluster, --exclude-cluster) was not read: its row would only say so.
+    const std::vector<std::string>& excluded = target.options.exclude_clusters;
+    std::erase_if(result.report->credentials, [&excluded](const reconcile::LiveCredentials& worker) {
+      return std::find(excluded.begin(), excluded.end(), worker.worker) != excluded.end();
+    });
   }
   if (request.verbose) {
     Timing timing;

@@ -1,17 +1,13 @@
 #include "runtime/operation/saved_plan.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
+
+#include "base/files.h"
 
 namespace mkq::operation {
 
@@ -221,33 +217,10 @@ bool looks_like_saved_plan(const std::string& path) {
 }
 
 base::Result<void> write_saved_plan(const reconcile::Plan& plan, const std::string& file) {
-  const fs::path target(file);
-  const fs::path temporary = target.string() + ".tmp." + std::to_string(getpid());
-  const std::string text = plan_to_json(plan).dump(2) + "\n";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  bool written = fd >= 0 && ::fchmod(fd, 0600) == 0;
-  for (std::size_t done = 0; written && done < text.size();) {
-    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    written = n > 0;
-    if (written) done += static_cast<std::size_t>(n);
-  }
-  const std::string why = written ? "" : std::strerror(errno);
-  if (fd >= 0 && ::close(fd) != 0) written = false;
-  if (!written) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    if (why.empty()) return base::Error::config(fmt::format("cannot write the plan to {}", file));
-    return base::Error::config(fmt::format("cannot write the plan to {}: {}", file, why));
-  }
-  std::error_code ec;
-  fs::rename(temporary, target, ec);
-  if (ec) {
-    std::error_code ignored;
-    fs::remove(temporary, ignored);
-    return base::Error::config(fmt::format("cannot write the plan to {}: {}", file, ec.message()));
-  }
-  return {};
+  base::FileWrite options;
+  options.mode = base::FileMode::OwnerOnly;  // a plan names every object of the fleet: its owner's to read
+  options.what = "the plan to " + file;
+  return base::write_file(file, plan_to_json(plan).dump(2) + "\n", options);
 }
 
 base::Result<reconcile::Plan> read_saved_plan(const std::string& file) {

@@ -74,6 +74,7 @@ struct WaitResult {
   // item's address, saying "Active=False (Reason): message", "no Active
   // condition yet", "not found on the cluster", "cannot be read: ERROR";
   // after an interrupt "... (interrupted while waiting)" or "not read: interrupted".
+  // Its reason: "Timeout" (the deadline passed), or "Interrupted".
   std::vector<base::Error> failures;
   bool interrupted = false;  // `cancel` cut the wait short
 };

@@ -224,7 +224,9 @@ WaitResult wait_for_active(const std::vector<WaitItem>& items, const std::map<st
       text = states[index].text.empty() ? "no Active condition yet" : states[index].text;
       if (result.interrupted) text += " (interrupted while waiting)";
     }
-    result.failures.push_back(base::Error(0, "", std::move(text), nullptr, items[index].ref.address()));
+    // The reason says why the wait ended with the object not Active: its deadline, or an interrupt.
+    result.failures.push_back(base::Error(0, result.interrupted ? "Interrupted" : "Timeout", std::move(text), nullptr,
+                                          items[index].ref.address()));
   }
   return result;
 }

@@ -57,4 +57,11 @@ echo "apiVersion: v1" >"$work/theirs/app.yaml"
 check "a directory mkq never wrote: exit 1" [ $? -eq 1 ]
 check "a directory mkq never wrote: untouched" [ "$(ls -A "$work/theirs")" = "app.yaml" ]
 
+# render -v: the timing line after the objects, on a line of its own (stdout is
+# flushed first, so it never lands inside a document when both streams share a file).
+"$mkq" --no-color render -v "$root/examples/tas" >"$work/both" 2>&1
+check "render -v exits 0" [ $? -eq 0 ]
+check "render -v: the timing line is the last line, whole" bash -c "tail -n 1 '$work/both' | grep -qE '^mkq: render +[0-9.]+ ms\$'"
+check "render -v: no line holds a timing after text" bash -c "! grep -qE '.mkq: (render|parse|evaluate)' '$work/both'"
+
 [ $failures -eq 0 ] || { echo "$failures failed"; exit 1; }

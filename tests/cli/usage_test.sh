@@ -2,7 +2,8 @@
 # usage_test.sh MKQ — a mistyped command, subcommand or flag gets one line naming
 # it and the closest one mkq knows ("did you mean"), a pointer to the right
 # --help, exit 1 and nothing on stdout; a word close to nothing gets no
-# suggestion; a usage error that is not an unknown word keeps CLI11's message;
+# suggestion; a usage error that is not an unknown word keeps CLI11's message,
+# save a number out of bounds, said in words ("--qps must be at least 0.1");
 # `render -o json` (a format given to -o) is refused with "did you mean --format".
 set -u
 mkq=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
@@ -48,6 +49,19 @@ expect missing-value 'mkq: error: --kubeconfig: 1 required TEXT missing
 Run with --help for more information.' -- plan --kubeconfig
 expect value-set 'mkq: error: SHELL: tcsh not in {bash,zsh,fish}
 Run with --help for more information.' -- completion tcsh
+# A number out of bounds, or not a number: said in words, not CLI11's range text.
+expect qps-too-small 'mkq: error: --qps must be at least 0.1
+Run with --help for more information.' -- plan --qps 0
+expect qps-not-a-number 'mkq: error: --qps must be a number, not "fast"
+Run with --help for more information.' -- plan --qps fast
+expect parallelism-too-large 'mkq: error: --parallelism must be at most 256
+Run with --help for more information.' -- apply --parallelism 1000
+expect burst-whole 'mkq: error: --burst must be a whole number, not "1.5"
+Run with --help for more information.' -- plan --burst 1.5
+expect history-limit 'mkq: error: --limit must be at least 1
+Run with --help for more information.' -- history --limit 0
+expect fault-rate 'mkq: error: --fault-500-rate must be at most 1
+Run with --help for more information.' -- sandbox status --fault-500-rate 2
 
 # `render -o json` is a format given to -o: refused before anything is written.
 root=$(cd "$(dirname "$0")/../.." && pwd)

@@ -157,7 +157,7 @@ mkq_run wait1 apply "$P" --auto-approve --wait=2s
 has wait1 "^No changes\." || { show wait1; fail "apply --wait: the patch made a plan (it should be a field mkq does not manage)"; }
 has wait1 "^  worker1/ClusterQueue/worker-cluster-queue: Active=False \(AdmissionCheckNotFound\): Can't admit new workloads: references missing AdmissionCheck\(s\): \[missing-check\]" ||
   { show wait1; fail "apply --wait does not name the inactive ClusterQueue with its reason and message"; }
-has wait1 "^Apply failed: no changes; 2 of [0-9]+ Kueue objects not Active\.$" || { show wait1; fail "apply --wait: no headline"; }
+has wait1 "^Apply failed: no changes; 2 of [0-9]+ Kueue objects not Active within 2s\.$" || { show wait1; fail "apply --wait: no headline"; }
 has wait1 "^  mkq status $P " || { show wait1; fail "apply --wait: the next step is not mkq status"; }
 k --context worker1 patch clusterqueue worker-cluster-queue --type json \
   -p '[{"op":"remove","path":"/spec/admissionChecksStrategy"}]' >/dev/null || fail "kubectl patch back"

@@ -3,6 +3,7 @@
 # worker2) applied to the sandbox -- first a canary, `apply --cluster worker1`,
 # which starts the sandbox with every cluster of the policy (a later unscoped
 # run uses it), then the whole policy -- then
+#   0. status --cluster worker1 lists worker1's credential, not worker2's;
 #   1. --cluster with an unknown name is an error with "did you mean", nothing read;
 #   2. a canary: the policy changes a quota on every cluster and `apply
 #      --cluster worker1` changes worker1's ClusterQueue and nothing else (every
@@ -54,6 +55,17 @@ k --context worker2 get namespaces >/dev/null || fail "the sandbox started by th
 mkq_run apply0 apply "$P" --auto-approve --wait=60s
 [ "$rc" = 0 ] || { show apply0; fail "apply of examples/tas after the canary that started the sandbox"; }
 pass "a canary that starts the sandbox starts it with every cluster; the unscoped apply after it runs"
+
+# status --cluster worker1 reads worker1 and the manager only: worker2's credential is left out, not "unknown".
+mkq_run scoped_status status "$P" --cluster worker1
+[ "$rc" = 0 ] || { show scoped_status; fail "status --cluster worker1: exit $rc"; }
+grep -q "^  worker1 " "$TMP/scoped_status.out" || { show scoped_status; fail "status --cluster worker1: no credential row of worker1"; }
+! grep -q "worker2" "$TMP/scoped_status.out" || { show scoped_status; fail "status --cluster worker1 names worker2"; }
+mkq_run scoped_json status "$P" --cluster worker1 --format json
+/usr/bin/python3 -c 'import json,sys; print(" ".join(c["worker"] for c in json.load(open(sys.argv[1]))["credentials"]))' \
+  "$TMP/scoped_json.out" >"$TMP/scoped_workers" || { show scoped_json; fail "status --format json: no credentials"; }
+[ "$(cat "$TMP/scoped_workers")" = worker1 ] || { show scoped_json; fail "status --cluster worker1 --format json lists credentials of $(cat "$TMP/scoped_workers")"; }
+pass "status --cluster worker1 lists worker1's credential only"
 
 # 1. An unknown name: an error naming the closest, nothing read.
 mkq_run typo plan "$P" --cluster workr1

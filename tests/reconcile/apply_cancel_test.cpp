@@ -203,6 +203,7 @@ TEST_CASE("an interrupt stops --wait at once and reports what was not Active", "
   CHECK(report.waited == 1);
   CHECK(rendered(report.wait_failures) ==
         std::vector<std::string>{"manager/ClusterQueue/cq: no Active condition yet (interrupted while waiting)"});
+  CHECK(report.wait_failures.at(0).reason == "Interrupted");
 }
 
 TEST_CASE("verify_plan --wait stops at once when interrupted", "[reconcile][apply][cancel][wait]") {

@@ -111,6 +111,8 @@ TEST_CASE("apply --wait names each object still not Active at the deadline", "[r
   REQUIRE(report.wait_failures.size() == 2);
   CHECK(report.wait_failures[1].address == "manager/LocalQueue/team/lq");
   CHECK(report.wait_failures[1].message == "no Active condition yet");
+  CHECK(report.wait_failures[0].reason == "Timeout");
+  CHECK(report.wait_failures[1].reason == "Timeout");
 }
 
 TEST_CASE("apply --wait does not wait for objects that failed", "[reconcile][apply][wait]") {

@@ -212,8 +212,8 @@ TEST_CASE("capacity order: a change that only reorders says why", "[reconcile][c
   grown.fields.push_back({"spec.clusters[2]", std::nullopt, Json("c")});
   manager.changes = {reorder, grown};
   plan.clusters.push_back(manager);
-  reconcile::DispatchOrder known{"d", "cfg", "nvidia.com/gpu", {{"b", "3", 1, ""}, {"a", "1", 1, ""}}};
-  reconcile::DispatchOrder other{"e", "other", "nvidia.com/gpu", {{"a", "1", 1, ""}}};
+  reconcile::DispatchOrder known{"d", "cfg", "nvidia.com/gpu", {{"b", "3", 1, std::nullopt}, {"a", "1", 1, std::nullopt}}};
+  reconcile::DispatchOrder other{"e", "other", "nvidia.com/gpu", {{"a", "1", 1, std::nullopt}}};
   reconcile::note_dispatch_orders(plan, {known, other});
   CHECK(reconcile::reason_text(plan.clusters[0].changes[0]) == "workers reordered by free nvidia.com/gpu");
   CHECK(plan.clusters[0].changes[0].error.empty());
