@@ -247,6 +247,13 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
   const Key from = split_key(after);
   // The keys written after `at`, each with its text at `at` (absent: nullopt).
   std::map<Key, std::optional<std::string>> changed;
+  // ?1 the resourceVersion, ?2 group, ?3 resource, ?4 the namespace: both event queries.
+  const auto bind_events = [&](StoreStatement& statement) {
+    statement.bind(1, at);
+    statement.bind(2, group);
+    statement.bind(3, resource);
+    if (ns) statement.bind(4, *ns);
+  };
   if (at < rv_) {
     if (at < compacted_rv_) return std::nullopt;
     // The first event after `at` of a key says whether it existed then: only an ADDED did not.
@@ -257,10 +264,7 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
                       "AND grp=?2 AND resource=?3 AND ns=?4 ORDER BY rv"
                     : "SELECT type, ns, json_extract(body, '$.metadata.name') FROM events WHERE rv > ?1 "
                       "AND grp=?2 AND resource=?3 ORDER BY rv");
-      st.bind(1, at);
-      st.bind(2, group);
-      st.bind(3, resource);
-      if (ns) st.bind(4, *ns);
+      bind_events(st);
       while (st.step_row()) {
         Key key{st.text(1), st.text(2)};
         if (key <= from || changed.count(key) != 0) continue;
@@ -276,10 +280,7 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
                              "rv <= ?1 AND grp=?2 AND resource=?3 AND ns=?4 ORDER BY rv DESC"
                            : "SELECT type, ns, json_extract(body, '$.metadata.name'), body FROM events WHERE "
                              "rv <= ?1 AND grp=?2 AND resource=?3 ORDER BY rv DESC");
-      st.bind(1, at);
-      st.bind(2, group);
-      st.bind(3, resource);
-      if (ns) st.bind(4, *ns);
+      bind_events(st);
       while (existed > 0 && st.step_row()) {
         const auto it = changed.find(Key{st.text(1), st.text(2)});
         if (it == changed.end() || !it->second || !it->second->empty()) continue;
