@@ -35,6 +35,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
@@ -113,6 +114,28 @@ double load_average() {
   return one;
 }
 
+// The CPU time (user + system) of process `pid` so far, from /proc/PID/stat; 0 when pid is 0.
+double process_cpu_seconds(int pid) {
+  if (pid <= 0) return 0.0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0.0;
+  std::vector<std::string> fields;
+  std::size_t at = close + 2;
+  while (at < text.size() && fields.size() < 13) {
+    const std::size_t space = text.find(' ', at);
+    fields.push_back(text.substr(at, space - at));
+    at = space == std::string::npos ? text.size() : space + 1;
+  }
+  if (fields.size() < 13) return 0.0;
+  // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the name.
+  return static_cast<double>(std::atoll(fields[11].c_str()) + std::atoll(fields[12].c_str())) /
+         static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+int server_pid = 0;  // --server-pid: the sandbox process whose CPU each phase reports
+
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0.0;
   const auto index = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
@@ -125,6 +148,7 @@ struct PhaseResult {
   std::size_t requests = 0;
   std::size_t errors = 0;
   double seconds = 0.0;
+  double server_cpu_seconds = 0.0;   // with --server-pid
   std::vector<double> latencies_ms;  // sorted
 };
 
@@ -134,6 +158,10 @@ void print(const PhaseResult& r) {
              "load {:.2f}\n",
              r.name, r.clients, r.requests, rate, percentile(r.latencies_ms, 0.50), percentile(r.latencies_ms, 0.99),
              r.latencies_ms.empty() ? 0.0 : r.latencies_ms.back(), r.errors, load_average());
+  if (server_pid > 0) {
+    fmt::print("{:<13} server CPU {:.1f} us per request\n", "",
+               r.server_cpu_seconds * 1e6 / static_cast<double>(std::max<std::size_t>(r.requests, 1)));
+  }
   std::fflush(stdout);
 }
 
@@ -146,6 +174,7 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
   std::atomic<bool> reported{false};
   std::vector<std::unique_ptr<Connection>> connections;
   for (int c = 0; c < clients; ++c) connections.push_back(std::make_unique<Connection>(target));
+  const double server_cpu0 = process_cpu_seconds(server_pid);
   const auto start = Clock::now();
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c) {
@@ -174,6 +203,7 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
   result.requests = count;
   result.errors = errors;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.server_cpu_seconds = process_cpu_seconds(server_pid) - server_cpu0;
   for (const auto& part : latencies) result.latencies_ms.insert(result.latencies_ms.end(), part.begin(), part.end());
   std::sort(result.latencies_ms.begin(), result.latencies_ms.end());
   return result;
@@ -409,7 +439,8 @@ void usage() {
              "  --server-nodelay  in-process: set TCP_NODELAY on the server's sockets (diagnostic)\n"
              "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n"
              "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply (ClusterQueues)\n"
-             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n");
+             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n"
+             "  --server-pid P with --kubeconfig: also print the CPU the sandbox process P spent per request\n");
 }
 
 }  // namespace
@@ -441,6 +472,8 @@ int main(int argc, char** argv) {
       server_nodelay = true;
     } else if (arg == "--crds" && has_value) {
       crds = argv[++i];
+    } else if (arg == "--server-pid" && has_value) {
+      server_pid = std::atoi(argv[++i]);
     } else if (arg == "--no-rules") {
       no_rules = true;
     } else if (arg == "--keep" && has_value) {
