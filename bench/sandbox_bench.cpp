@@ -7,15 +7,11 @@
 // ephemeral port, with a fresh PKI); with --kubeconfig FILE [--context NAME]
 // it talks to a running `mkq sandbox` instead.
 //
-// Phases, each with 1 client and then with C concurrent clients (threads,
-// each its own connection), each in its own namespace:
-//   create  POST N ConfigMaps
-//   get     GET each of them
-//   list    GET the whole namespace (N objects) in one request, several times
-//   apply   server-side apply (application/apply-patch+yaml, a JSON body,
-//           fieldManager=bench) of N new ConfigMaps, then again with changed data
-//   cq-*    with --crds DIR: POST N Kueue ClusterQueues, then apply each with a
-//           changed quota -- the cost of the CRD's CEL rules against --no-rules
+// The phases of bench/sandbox_workload.h, each with 1 client and then with C
+// concurrent clients (threads, each its own connection), each round in its
+// own namespaces; after get, the whole namespace (N objects) is listed in one
+// request, several times. --crds DIR adds the ClusterQueue phases: the cost
+// of the CRD's CEL rules against --no-rules.
 #include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -43,6 +39,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/sandbox_workload.h"
 #include "sandbox/api.h"
 #include "sandbox/daemon_files.h"
 #include "sandbox/pki.h"
@@ -166,9 +163,11 @@ void print(const PhaseResult& r) {
 }
 
 // Sends `count` requests over `clients` connections (request i by thread
-// i % clients); request(conn, i) returns the HTTP status (0: no answer).
+// i % clients); request(conn, i) returns the HTTP status (0: no answer), an
+// error unless it is `expect`.
 template <typename Request>
-PhaseResult run_phase(const std::string& name, const Target& target, int clients, std::size_t count, Request request) {
+PhaseResult run_phase(const std::string& name, const Target& target, int clients, std::size_t count, int expect,
+                      Request request) {
   std::vector<std::vector<double>> latencies(static_cast<std::size_t>(clients));
   std::atomic<std::size_t> errors{0};
   std::atomic<bool> reported{false};
@@ -186,7 +185,7 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
         std::string failure;
         const int status = request(**connections[static_cast<std::size_t>(c)], i, &failure);
         mine.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-        if (status < 200 || status >= 300) {
+        if (status != expect) {
           ++errors;
           if (!reported.exchange(true)) {
             fmt::print(stderr, "{}: request {} answered {}: {}\n", name, i, status,
@@ -218,20 +217,23 @@ int status_of(const httplib::Result& result, std::string* failure) {
   return result->status;
 }
 
-std::string config_map(const std::string& name, const std::string& ns, std::size_t i, const char* generation) {
-  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"(","namespace":")" + ns +
-         R"(","labels":{"app":"bench"}},"data":{"index":")" + std::to_string(i) + R"(","generation":")" +
-         generation + R"("}})";
+using mkq::bench::WorkloadPhase;
+using mkq::bench::WorkloadRequest;
+
+// Sends one request of the workload.
+httplib::Result send(httplib::SSLClient& c, const WorkloadRequest& r) {
+  const std::string target = r.query.empty() ? r.path : r.path + "?" + r.query;
+  if (r.method == "POST") return c.Post(target, r.body, r.content_type);
+  if (r.method == "PATCH") return c.Patch(target, r.body, r.content_type);
+  return c.Get(target);
 }
 
-std::string name_of(std::size_t i) { return "cm-" + std::to_string(i); }
-
-// A Kueue v1beta2 ClusterQueue that every rule of Kueue's CRD runs on (and accepts):
-// a cohort, one resource group, a borrowing limit, preemption and fungibility.
-std::string cluster_queue(const std::string& name, const char* quota) {
-  return R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")" + name +
-         R"("},"spec":{"cohortName":"bench","resourceGroups":[{"coveredResources":["cpu","memory"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":)" +
-         quota + R"(,"borrowingLimit":2},{"name":"memory","nominalQuota":"16Gi"}]}]}],"preemption":{"reclaimWithinCohort":"Any","borrowWithinCohort":{"policy":"Never"}},"flavorFungibility":{"whenCanBorrow":"TryNextFlavor","whenCanPreempt":"TryNextFlavor"}}})";
+// A phase of the workload with `clients` connections.
+PhaseResult run_workload_phase(const WorkloadPhase& phase, const Target& target, int clients, std::size_t count) {
+  return run_phase(phase.name, target, clients, count, phase.expect,
+                   [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+                     return status_of(send(c, phase.request(i)), failure);
+                   });
 }
 
 // Removes every x-kubernetes-validations from a CRD (the bench's --no-rules).
@@ -272,9 +274,7 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
   {
     Connection setup(target);
     for (const auto& name : {ns, apply_ns}) {
-      auto result = setup->Post("/api/v1/namespaces",
-                                R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"("}})",
-                                "application/json");
+      auto result = setup->Post("/api/v1/namespaces", mkq::bench::namespace_object(name), "application/json");
       if (!result || (result->status != 201 && result->status != 409)) {
         fmt::print(stderr, "cannot create namespace {}: {}\n", name,
                    result ? result->body : httplib::to_string(result.error()));
@@ -282,20 +282,16 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
       }
     }
   }
-  const std::string collection = "/api/v1/namespaces/" + ns + "/configmaps";
-  const std::string apply_collection = "/api/v1/namespaces/" + apply_ns + "/configmaps";
+  const std::string collection = mkq::bench::config_maps_of(ns);
   bool ok = true;
   auto report = [&ok](const PhaseResult& r) {
     print(r);
     ok = ok && r.errors == 0;
   };
 
-  report(run_phase("create", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-    return status_of(c.Post(collection, config_map(name_of(i), ns, i, "1"), "application/json"), failure);
-  }));
-  report(run_phase("get", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-    return status_of(c.Get(collection + "/" + name_of(i)), failure);
-  }));
+  for (const WorkloadPhase& phase : mkq::bench::phases_before_list(ns)) {
+    report(run_workload_phase(phase, target, clients, count));
+  }
   {
     // The list of the whole namespace: one connection, one request at a time.
     Connection conn(target);
@@ -330,28 +326,9 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
       ok = false;
     }
   }
-  auto apply = [&](const char* generation) {
-    return [&, generation](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-      return status_of(c.Patch(apply_collection + "/" + name_of(i) + "?fieldManager=bench",
-                               config_map(name_of(i), apply_ns, i, generation), "application/apply-patch+yaml"),
-                       failure);
-    };
-  };
-  report(run_phase("apply-create", target, clients, count, apply("1")));
-  report(run_phase("apply-update", target, clients, count, apply("2")));
-  if (with_queues) {
-    // Custom resources whose CRD carries Kueue's CEL rules (or, with --no-rules, none).
-    const std::string queues = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
-    const std::string prefix = "cq-" + std::to_string(clients) + "-";
-    report(run_phase("cq-create", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-      return status_of(c.Post(queues, cluster_queue(prefix + std::to_string(i), "4"), "application/json"), failure);
-    }));
-    report(run_phase("cq-apply", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-      const std::string name = prefix + std::to_string(i);
-      return status_of(c.Patch(queues + "/" + name + "?fieldManager=bench&force=true", cluster_queue(name, "8"),
-                               "application/apply-patch+yaml"),
-                       failure);
-    }));
+  for (const WorkloadPhase& phase :
+       mkq::bench::phases_after_list(apply_ns, with_queues, "cq-" + std::to_string(clients) + "-")) {
+    report(run_workload_phase(phase, target, clients, count));
   }
   return ok;
 }
