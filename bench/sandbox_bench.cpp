@@ -146,6 +146,7 @@ struct PhaseResult {
   std::size_t errors = 0;
   double seconds = 0.0;
   double server_cpu_seconds = 0.0;   // with --server-pid
+  double client_cpu_seconds = 0.0;   // this process's, with --server-pid
   std::vector<double> latencies_ms;  // sorted
 };
 
@@ -156,8 +157,9 @@ void print(const PhaseResult& r) {
              r.name, r.clients, r.requests, rate, percentile(r.latencies_ms, 0.50), percentile(r.latencies_ms, 0.99),
              r.latencies_ms.empty() ? 0.0 : r.latencies_ms.back(), r.errors, load_average());
   if (server_pid > 0) {
-    fmt::print("{:<13} server CPU {:.1f} us per request\n", "",
-               r.server_cpu_seconds * 1e6 / static_cast<double>(std::max<std::size_t>(r.requests, 1)));
+    const double requests = static_cast<double>(std::max<std::size_t>(r.requests, 1));
+    fmt::print("{:<13} server CPU {:.1f} us per request, client (this bench) {:.1f} us\n", "",
+               r.server_cpu_seconds * 1e6 / requests, r.client_cpu_seconds * 1e6 / requests);
   }
   std::fflush(stdout);
 }
@@ -174,6 +176,7 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
   std::vector<std::unique_ptr<Connection>> connections;
   for (int c = 0; c < clients; ++c) connections.push_back(std::make_unique<Connection>(target));
   const double server_cpu0 = process_cpu_seconds(server_pid);
+  const double client_cpu0 = process_cpu_seconds(server_pid > 0 ? ::getpid() : 0);
   const auto start = Clock::now();
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c) {
@@ -203,6 +206,7 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
   result.errors = errors;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
   result.server_cpu_seconds = process_cpu_seconds(server_pid) - server_cpu0;
+  result.client_cpu_seconds = process_cpu_seconds(server_pid > 0 ? ::getpid() : 0) - client_cpu0;
   for (const auto& part : latencies) result.latencies_ms.insert(result.latencies_ms.end(), part.begin(), part.end());
   std::sort(result.latencies_ms.begin(), result.latencies_ms.end());
   return result;

@@ -138,6 +138,9 @@ bool list_query(const std::filesystem::path& database, const std::string& ns, st
     read();
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   };
+  // Once each untimed: the second connection's page cache filled for both.
+  rows = store->list_text("", "configmaps", ns, "", 0).size();
+  rows = std::min(rows, store->list_page_at("", "configmaps", ns, "", 0, store->current_rv(), true)->rows.size());
   for (int run = 0; run < runs; ++run) {
     page_ms.push_back(time([&] {
       rows = store->list_page_at("", "configmaps", ns, "", 0, store->current_rv(), true)->rows.size();

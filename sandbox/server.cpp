@@ -45,6 +45,8 @@ namespace {
 constexpr int kIoTimeoutSeconds = 30;
 constexpr std::size_t kReadSize = 16 * 1024;  // one TLS record's plaintext at most
 constexpr std::size_t kMaxChunkLineBytes = 4096;
+constexpr std::chrono::milliseconds kLinger{250};
+constexpr std::size_t kLingerBytes = 256 * 1024;
 
 std::string lower(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(),
@@ -213,6 +215,24 @@ class Connection {
   bool handshake() { return SSL_accept(ssl_) == 1; }
   // Sends close_notify once the answer is out (not after a dropped request).
   void close_tls() { SSL_shutdown(ssl_); }
+  // After an answer that closes the connection: what the client still sends
+  // (the rest of a refused body or head) is read and dropped for a moment, at
+  // most kLingerBytes, so that closing with unread data does not reset the
+  // connection before the client has read the answer (Go's server waits
+  // likewise after closing its side).
+  void linger() {
+    ::shutdown(fd_, SHUT_WR);
+    timeval tick{0, 50 * 1000};
+    ::setsockopt(fd_, SOL_SOCKET, SO_RCVTIMEO, &tick, sizeof tick);
+    const auto until = std::chrono::steady_clock::now() + kLinger;
+    std::size_t dropped = 0;
+    char block[kReadSize];
+    while (dropped < kLingerBytes && std::chrono::steady_clock::now() < until) {
+      const ssize_t read = ::recv(fd_, block, sizeof block, 0);
+      if (read == 0 || (read < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) return;
+      if (read > 0) dropped += static_cast<std::size_t>(read);
+    }
+  }
 
   std::string_view buffered() const { return std::string_view(in_).substr(start_); }
   void consume(std::size_t count) {
@@ -393,7 +413,6 @@ struct HttpsServer::Impl {
       return;
     }
     const std::optional<Identity> certified = certificate_identity(ssl);
-    bool graceful = true;
     for (;;) {
       http1::RequestHead head;
       std::size_t consumed = 0;
@@ -409,8 +428,11 @@ struct HttpsServer::Impl {
         refusal.content_type = "text/plain; charset=utf-8";
         refusal.body = too_large ? "431 Request Header Fields Too Large" : "400 Bad Request";
         refusal.close = true;
-        send(connection, head, refusal);
-        break;
+        if (send(connection, head, refusal)) {
+          connection.close_tls();
+          connection.linger();
+        }
+        return;
       }
       connection.consume(consumed);
       Answer answer;
@@ -422,18 +444,17 @@ struct HttpsServer::Impl {
         answer.close = true;
       }
       if (answer.drop) {
-        graceful = false;
-        ::shutdown(fd, SHUT_RDWR);
-        break;
+        ::shutdown(fd, SHUT_RDWR);  // no answer, not even close_notify
+        return;
       }
       if (!head.keep_alive()) answer.close = true;
-      if (!send(connection, head, answer)) {
-        graceful = false;
-        break;
+      if (!send(connection, head, answer)) return;  // the connection broke
+      if (answer.close) {
+        connection.close_tls();
+        connection.linger();
+        return;
       }
-      if (answer.close) break;
     }
-    if (graceful) connection.close_tls();
   }
 
   // A fault to inject for this request, if any: true when answer is set.
@@ -749,6 +770,8 @@ void HttpsServer::stop() {
   impl.changed.notify_all();
   if (impl.listen_socket >= 0) ::shutdown(impl.listen_socket, SHUT_RDWR);  // wakes accept()
   if (impl.acceptor.joinable()) impl.acceptor.join();
+  if (impl.listen_socket >= 0) ::close(impl.listen_socket);  // new connections are refused from now on
+  impl.listen_socket = -1;
   std::unique_lock<std::mutex> lock(impl.mutex);
   impl.changed.wait(lock, [&impl] { return impl.active == 0; });
 }
