@@ -240,16 +240,6 @@ PhaseResult run_workload_phase(const WorkloadPhase& phase, const Target& target,
                    });
 }
 
-// Removes every x-kubernetes-validations from a CRD (the bench's --no-rules).
-void strip_rules(nlohmann::json& node) {
-  if (node.is_object()) {
-    node.erase("x-kubernetes-validations");
-    for (auto& [key, child] : node.items()) strip_rules(child);
-  } else if (node.is_array()) {
-    for (auto& child : node) strip_rules(child);
-  }
-}
-
 // Creates the CRDs of `dir` (--crds), without their rules when `strip`.
 bool install_crds(const Target& target, const std::string& dir, bool strip) {
   std::vector<nlohmann::json> crds;
@@ -260,7 +250,7 @@ bool install_crds(const Target& target, const std::string& dir, bool strip) {
   }
   Connection conn(target);
   for (auto& crd : crds) {
-    if (strip) strip_rules(crd);
+    if (strip) mkq::bench::strip_rules(crd);
     auto result = conn->Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(), "application/json");
     if (!result || (result->status != 201 && result->status != 409)) {
       fmt::print(stderr, "mkq-sandbox-bench: cannot create a CRD: {}\n", result ? result->body : "no answer");

@@ -155,10 +155,11 @@ bool list_query(const std::filesystem::path& database, const std::string& ns, st
 
 void usage() {
   fmt::print(stderr,
-             "usage: mkq-sandbox-handle-bench [--objects N] [--list-runs R] [--crds DIR]\n"
+             "usage: mkq-sandbox-handle-bench [--objects N] [--list-runs R] [--crds DIR [--no-rules]]\n"
              "  --objects N    objects per phase (default 10000)\n"
              "  --list-runs R  LISTs of the namespace timed (default 5)\n"
-             "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply\n");
+             "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply\n"
+             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n");
 }
 
 }  // namespace
@@ -167,6 +168,7 @@ int main(int argc, char** argv) {
   std::size_t count = 10000;
   int list_runs = 5;
   std::string crds;
+  bool no_rules = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -176,6 +178,8 @@ int main(int argc, char** argv) {
       list_runs = std::atoi(argv[++i]);
     } else if (arg == "--crds" && has_value) {
       crds = argv[++i];
+    } else if (arg == "--no-rules") {
+      no_rules = true;
     } else {
       usage();
       return arg == "--help" || arg == "-h" ? 0 : 2;
@@ -212,7 +216,8 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "mkq-sandbox-handle-bench: {}\n", error);
         return 1;
       }
-      for (const auto& crd : definitions) {
+      for (auto& crd : definitions) {
+        if (no_rules) mkq::bench::strip_rules(crd);
         cluster->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(),
                                 "application/json"));
       }

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 namespace mkq::bench {
 
@@ -49,6 +50,16 @@ inline std::string cluster_queue(const std::string& name, const char* quota) {
   return fmt::format(
       R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{{"name":"{}"}},"spec":{{"cohortName":"bench","resourceGroups":[{{"coveredResources":["cpu","memory"],"flavors":[{{"name":"default","resources":[{{"name":"cpu","nominalQuota":{},"borrowingLimit":2}},{{"name":"memory","nominalQuota":"16Gi"}}]}}]}}],"preemption":{{"reclaimWithinCohort":"Any","borrowWithinCohort":{{"policy":"Never"}}}},"flavorFungibility":{{"whenCanBorrow":"TryNextFlavor","whenCanPreempt":"TryNextFlavor"}}}}}})",
       name, quota);
+}
+
+// Removes every x-kubernetes-validations from a CRD (the benches' --no-rules: CEL off).
+inline void strip_rules(nlohmann::json& node) {
+  if (node.is_object()) {
+    node.erase("x-kubernetes-validations");
+    for (auto& [key, child] : node.items()) strip_rules(child);
+  } else if (node.is_array()) {
+    for (auto& child : node) strip_rules(child);
+  }
 }
 
 inline std::string object_name(std::size_t i) { return fmt::format("cm-{}", i); }
