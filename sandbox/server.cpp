@@ -210,8 +210,6 @@ class Connection {
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
 
-  int fd() const { return fd_; }
-  SSL* ssl() const { return ssl_; }
   bool handshake() { return SSL_accept(ssl_) == 1; }
   // Sends close_notify once the answer is out (not after a dropped request).
   void close_tls() { SSL_shutdown(ssl_); }

@@ -366,7 +366,7 @@ TEST_CASE("an answer of 128 KiB or more is gzipped for a client that accepts gzi
   CHECK(unpacked->body == std::string(200000, 'x'));
 }
 
-TEST_CASE("answers are kube-apiserver's: a status line with Go's text, Date, Content-Length; keep-alive by default",
+TEST_CASE("answers are kube-apiserver's: a status line with Go's text, Date, Content-Length, kept alive by default",
           "[sandbox][transport]") {
   Fixture fixture;
   const auto& pki = test_pki();
