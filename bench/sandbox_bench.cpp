@@ -7,15 +7,11 @@
 // ephemeral port, with a fresh PKI); with --kubeconfig FILE [--context NAME]
 // it talks to a running `mkq sandbox` instead.
 //
-// Phases, each with 1 client and then with C concurrent clients (threads,
-// each its own connection), each in its own namespace:
-//   create  POST N ConfigMaps
-//   get     GET each of them
-//   list    GET the whole namespace (N objects) in one request, several times
-//   apply   server-side apply (application/apply-patch+yaml, a JSON body,
-//           fieldManager=bench) of N new ConfigMaps, then again with changed data
-//   cq-*    with --crds DIR: POST N Kueue ClusterQueues, then apply each with a
-//           changed quota -- the cost of the CRD's CEL rules against --no-rules
+// The phases of bench/sandbox_workload.h, each with 1 client and then with C
+// concurrent clients (threads, each its own connection), each round in its
+// own namespaces; after get, the whole namespace (N objects) is listed in one
+// request, several times. --crds DIR adds the ClusterQueue phases: the cost
+// of the CRD's CEL rules against --no-rules.
 #include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/evp.h>
@@ -35,6 +31,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <thread>
@@ -42,6 +39,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/sandbox_workload.h"
 #include "sandbox/api.h"
 #include "sandbox/daemon_files.h"
 #include "sandbox/pki.h"
@@ -113,6 +111,28 @@ double load_average() {
   return one;
 }
 
+// The CPU time (user + system) of process `pid` so far, from /proc/PID/stat; 0 when pid is 0.
+double process_cpu_seconds(int pid) {
+  if (pid <= 0) return 0.0;
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0.0;
+  std::vector<std::string> fields;
+  std::size_t at = close + 2;
+  while (at < text.size() && fields.size() < 13) {
+    const std::size_t space = text.find(' ', at);
+    fields.push_back(text.substr(at, space - at));
+    at = space == std::string::npos ? text.size() : space + 1;
+  }
+  if (fields.size() < 13) return 0.0;
+  // Fields 14 and 15 of the file (utime, stime) are the 12th and 13th after the name.
+  return static_cast<double>(std::atoll(fields[11].c_str()) + std::atoll(fields[12].c_str())) /
+         static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+int server_pid = 0;  // --server-pid: the sandbox process whose CPU each phase reports
+
 double percentile(const std::vector<double>& sorted, double p) {
   if (sorted.empty()) return 0.0;
   const auto index = static_cast<std::size_t>(p * static_cast<double>(sorted.size() - 1) + 0.5);
@@ -125,6 +145,8 @@ struct PhaseResult {
   std::size_t requests = 0;
   std::size_t errors = 0;
   double seconds = 0.0;
+  double server_cpu_seconds = 0.0;   // with --server-pid
+  double client_cpu_seconds = 0.0;   // this process's, with --server-pid
   std::vector<double> latencies_ms;  // sorted
 };
 
@@ -134,18 +156,27 @@ void print(const PhaseResult& r) {
              "load {:.2f}\n",
              r.name, r.clients, r.requests, rate, percentile(r.latencies_ms, 0.50), percentile(r.latencies_ms, 0.99),
              r.latencies_ms.empty() ? 0.0 : r.latencies_ms.back(), r.errors, load_average());
+  if (server_pid > 0) {
+    const double requests = static_cast<double>(std::max<std::size_t>(r.requests, 1));
+    fmt::print("{:<13} server CPU {:.1f} us per request, client (this bench) {:.1f} us\n", "",
+               r.server_cpu_seconds * 1e6 / requests, r.client_cpu_seconds * 1e6 / requests);
+  }
   std::fflush(stdout);
 }
 
 // Sends `count` requests over `clients` connections (request i by thread
-// i % clients); request(conn, i) returns the HTTP status (0: no answer).
+// i % clients); request(conn, i) returns the HTTP status (0: no answer), an
+// error unless it is `expect`.
 template <typename Request>
-PhaseResult run_phase(const std::string& name, const Target& target, int clients, std::size_t count, Request request) {
+PhaseResult run_phase(const std::string& name, const Target& target, int clients, std::size_t count, int expect,
+                      Request request) {
   std::vector<std::vector<double>> latencies(static_cast<std::size_t>(clients));
   std::atomic<std::size_t> errors{0};
   std::atomic<bool> reported{false};
   std::vector<std::unique_ptr<Connection>> connections;
   for (int c = 0; c < clients; ++c) connections.push_back(std::make_unique<Connection>(target));
+  const double server_cpu0 = process_cpu_seconds(server_pid);
+  const double client_cpu0 = process_cpu_seconds(server_pid > 0 ? ::getpid() : 0);
   const auto start = Clock::now();
   std::vector<std::thread> threads;
   for (int c = 0; c < clients; ++c) {
@@ -157,7 +188,7 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
         std::string failure;
         const int status = request(**connections[static_cast<std::size_t>(c)], i, &failure);
         mine.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
-        if (status < 200 || status >= 300) {
+        if (status != expect) {
           ++errors;
           if (!reported.exchange(true)) {
             fmt::print(stderr, "{}: request {} answered {}: {}\n", name, i, status,
@@ -174,6 +205,8 @@ PhaseResult run_phase(const std::string& name, const Target& target, int clients
   result.requests = count;
   result.errors = errors;
   result.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  result.server_cpu_seconds = process_cpu_seconds(server_pid) - server_cpu0;
+  result.client_cpu_seconds = process_cpu_seconds(server_pid > 0 ? ::getpid() : 0) - client_cpu0;
   for (const auto& part : latencies) result.latencies_ms.insert(result.latencies_ms.end(), part.begin(), part.end());
   std::sort(result.latencies_ms.begin(), result.latencies_ms.end());
   return result;
@@ -188,30 +221,23 @@ int status_of(const httplib::Result& result, std::string* failure) {
   return result->status;
 }
 
-std::string config_map(const std::string& name, const std::string& ns, std::size_t i, const char* generation) {
-  return R"({"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":")" + name + R"(","namespace":")" + ns +
-         R"(","labels":{"app":"bench"}},"data":{"index":")" + std::to_string(i) + R"(","generation":")" +
-         generation + R"("}})";
+using mkq::bench::WorkloadPhase;
+using mkq::bench::WorkloadRequest;
+
+// Sends one request of the workload.
+httplib::Result send(httplib::SSLClient& c, const WorkloadRequest& r) {
+  const std::string target = r.query.empty() ? r.path : r.path + "?" + r.query;
+  if (r.method == "POST") return c.Post(target, r.body, r.content_type);
+  if (r.method == "PATCH") return c.Patch(target, r.body, r.content_type);
+  return c.Get(target);
 }
 
-std::string name_of(std::size_t i) { return "cm-" + std::to_string(i); }
-
-// A Kueue v1beta2 ClusterQueue that every rule of Kueue's CRD runs on (and accepts):
-// a cohort, one resource group, a borrowing limit, preemption and fungibility.
-std::string cluster_queue(const std::string& name, const char* quota) {
-  return R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{"name":")" + name +
-         R"("},"spec":{"cohortName":"bench","resourceGroups":[{"coveredResources":["cpu","memory"],"flavors":[{"name":"default","resources":[{"name":"cpu","nominalQuota":)" +
-         quota + R"(,"borrowingLimit":2},{"name":"memory","nominalQuota":"16Gi"}]}]}],"preemption":{"reclaimWithinCohort":"Any","borrowWithinCohort":{"policy":"Never"}},"flavorFungibility":{"whenCanBorrow":"TryNextFlavor","whenCanPreempt":"TryNextFlavor"}}})";
-}
-
-// Removes every x-kubernetes-validations from a CRD (the bench's --no-rules).
-void strip_rules(nlohmann::json& node) {
-  if (node.is_object()) {
-    node.erase("x-kubernetes-validations");
-    for (auto& [key, child] : node.items()) strip_rules(child);
-  } else if (node.is_array()) {
-    for (auto& child : node) strip_rules(child);
-  }
+// A phase of the workload with `clients` connections.
+PhaseResult run_workload_phase(const WorkloadPhase& phase, const Target& target, int clients, std::size_t count) {
+  return run_phase(phase.name, target, clients, count, phase.expect,
+                   [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
+                     return status_of(send(c, phase.request(i)), failure);
+                   });
 }
 
 // Creates the CRDs of `dir` (--crds), without their rules when `strip`.
@@ -224,7 +250,7 @@ bool install_crds(const Target& target, const std::string& dir, bool strip) {
   }
   Connection conn(target);
   for (auto& crd : crds) {
-    if (strip) strip_rules(crd);
+    if (strip) mkq::bench::strip_rules(crd);
     auto result = conn->Post("/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(), "application/json");
     if (!result || (result->status != 201 && result->status != 409)) {
       fmt::print(stderr, "mkq-sandbox-bench: cannot create a CRD: {}\n", result ? result->body : "no answer");
@@ -242,9 +268,7 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
   {
     Connection setup(target);
     for (const auto& name : {ns, apply_ns}) {
-      auto result = setup->Post("/api/v1/namespaces",
-                                R"({"apiVersion":"v1","kind":"Namespace","metadata":{"name":")" + name + R"("}})",
-                                "application/json");
+      auto result = setup->Post("/api/v1/namespaces", mkq::bench::namespace_object(name), "application/json");
       if (!result || (result->status != 201 && result->status != 409)) {
         fmt::print(stderr, "cannot create namespace {}: {}\n", name,
                    result ? result->body : httplib::to_string(result.error()));
@@ -252,20 +276,16 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
       }
     }
   }
-  const std::string collection = "/api/v1/namespaces/" + ns + "/configmaps";
-  const std::string apply_collection = "/api/v1/namespaces/" + apply_ns + "/configmaps";
+  const std::string collection = mkq::bench::config_maps_of(ns);
   bool ok = true;
   auto report = [&ok](const PhaseResult& r) {
     print(r);
     ok = ok && r.errors == 0;
   };
 
-  report(run_phase("create", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-    return status_of(c.Post(collection, config_map(name_of(i), ns, i, "1"), "application/json"), failure);
-  }));
-  report(run_phase("get", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-    return status_of(c.Get(collection + "/" + name_of(i)), failure);
-  }));
+  for (const WorkloadPhase& phase : mkq::bench::phases_before_list(ns)) {
+    report(run_workload_phase(phase, target, clients, count));
+  }
   {
     // The list of the whole namespace: one connection, one request at a time.
     Connection conn(target);
@@ -300,28 +320,9 @@ bool run_all(const Target& target, int clients, std::size_t count, int list_runs
       ok = false;
     }
   }
-  auto apply = [&](const char* generation) {
-    return [&, generation](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-      return status_of(c.Patch(apply_collection + "/" + name_of(i) + "?fieldManager=bench",
-                               config_map(name_of(i), apply_ns, i, generation), "application/apply-patch+yaml"),
-                       failure);
-    };
-  };
-  report(run_phase("apply-create", target, clients, count, apply("1")));
-  report(run_phase("apply-update", target, clients, count, apply("2")));
-  if (with_queues) {
-    // Custom resources whose CRD carries Kueue's CEL rules (or, with --no-rules, none).
-    const std::string queues = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
-    const std::string prefix = "cq-" + std::to_string(clients) + "-";
-    report(run_phase("cq-create", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-      return status_of(c.Post(queues, cluster_queue(prefix + std::to_string(i), "4"), "application/json"), failure);
-    }));
-    report(run_phase("cq-apply", target, clients, count, [&](httplib::SSLClient& c, std::size_t i, std::string* failure) {
-      const std::string name = prefix + std::to_string(i);
-      return status_of(c.Patch(queues + "/" + name + "?fieldManager=bench&force=true", cluster_queue(name, "8"),
-                               "application/apply-patch+yaml"),
-                       failure);
-    }));
+  for (const WorkloadPhase& phase :
+       mkq::bench::phases_after_list(apply_ns, with_queues, "cq-" + std::to_string(clients) + "-")) {
+    report(run_workload_phase(phase, target, clients, count));
   }
   return ok;
 }
@@ -409,7 +410,8 @@ void usage() {
              "  --server-nodelay  in-process: set TCP_NODELAY on the server's sockets (diagnostic)\n"
              "  --kubeconfig   talk to a running `mkq sandbox` instead (namespaces bench-1*, bench-C* must not exist)\n"
              "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply (ClusterQueues)\n"
-             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n");
+             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n"
+             "  --server-pid P with --kubeconfig: also print the CPU the sandbox process P spent per request\n");
 }
 
 }  // namespace
@@ -441,6 +443,8 @@ int main(int argc, char** argv) {
       server_nodelay = true;
     } else if (arg == "--crds" && has_value) {
       crds = argv[++i];
+    } else if (arg == "--server-pid" && has_value) {
+      server_pid = std::atoi(argv[++i]);
     } else if (arg == "--no-rules") {
       no_rules = true;
     } else if (arg == "--keep" && has_value) {

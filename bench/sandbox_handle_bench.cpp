@@ -6,15 +6,15 @@
 // load disturbs far less than the HTTPS bench's rates, and one that perf or
 // callgrind can take apart.
 //
-//   create        POST N ConfigMaps (the HTTPS bench's objects)
-//   get           GET each of them
-//   apply-create  server-side apply of N new ConfigMaps (fieldManager=bench)
-//   apply-update  the same again with a changed data value
-//   cq-create     with --crds DIR: POST N ClusterQueues (Kueue's CRD, its CEL rules on)
-//   cq-apply      with --crds DIR: server-side apply of each with a changed quota
+//   the phases of bench/sandbox_workload.h, then
+//   list          the namespace of N ConfigMaps listed --list-runs times (CPU per LIST)
+//   list-query    the store's query of that LIST: the page at a snapshot
+//                 (Store::list_page_at, as served) against the plain range read
+//                 (Store::list_text, the query before consistent paging), alternated
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -22,9 +22,12 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "bench/sandbox_workload.h"
 #include "sandbox/api.h"
+#include "sandbox/store.h"
 #include "sandbox/daemon_files.h"
 
 namespace {
@@ -52,21 +55,8 @@ ApiRequest request(std::string method, std::string path, std::string body, std::
   return r;
 }
 
-std::string config_map(const std::string& name, const std::string& ns, std::size_t i, const char* generation) {
-  return fmt::format(
-      R"({{"apiVersion":"v1","kind":"ConfigMap","metadata":{{"name":"{}","namespace":"{}","labels":{{"app":"bench"}}}},"data":{{"index":"{}","generation":"{}"}}}})",
-      name, ns, i, generation);
-}
-
-// The HTTPS bench's ClusterQueue: every rule of Kueue's CRD runs on it (and accepts it).
-std::string cluster_queue(const std::string& name, const char* quota) {
-  return fmt::format(
-      R"({{"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue","metadata":{{"name":"{}"}},"spec":{{"cohortName":"bench","resourceGroups":[{{"coveredResources":["cpu","memory"],"flavors":[{{"name":"default","resources":[{{"name":"cpu","nominalQuota":{},"borrowingLimit":2}},{{"name":"memory","nominalQuota":"16Gi"}}]}}]}}],"preemption":{{"reclaimWithinCohort":"Any","borrowWithinCohort":{{"policy":"Never"}}}},"flavorFungibility":{{"whenCanBorrow":"TryNextFlavor","whenCanPreempt":"TryNextFlavor"}}}}}})",
-      name, quota);
-}
-
 // Runs `make(i)` for i in [0, count) through handle(); false when any answer was not `expect`.
-bool phase(Cluster& cluster, const char* name, std::size_t count, int expect,
+bool phase(Cluster& cluster, const std::string& name, std::size_t count, int expect,
            const std::function<ApiRequest(std::size_t)>& make) {
   std::vector<ApiRequest> requests;
   requests.reserve(count);
@@ -89,31 +79,113 @@ bool phase(Cluster& cluster, const char* name, std::size_t count, int expect,
   return errors == 0;
 }
 
+// The request of one phase of the workload, as the transport would make it.
+ApiRequest request_of(const mkq::bench::WorkloadRequest& w) {
+  ApiRequest r = request(w.method, w.path, w.body, w.content_type);
+  std::string_view query = w.query;
+  while (!query.empty()) {
+    const std::size_t amp = query.find('&');
+    const std::string_view pair = query.substr(0, amp);
+    const std::size_t equals = pair.find('=');
+    r.query.emplace(std::string(pair.substr(0, equals)), std::string(pair.substr(equals + 1)));
+    query = amp == std::string_view::npos ? std::string_view() : query.substr(amp + 1);
+  }
+  return r;
+}
+
+bool run(Cluster& cluster, const mkq::bench::WorkloadPhase& p, std::size_t count) {
+  return phase(cluster, p.name, count, p.expect, [&p](std::size_t i) { return request_of(p.request(i)); });
+}
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values.empty() ? 0.0 : values[values.size() / 2];
+}
+
+// The LIST of `ns` through handle(), `runs` times: the median CPU per LIST.
+bool list_phase(Cluster& cluster, const std::string& ns, std::size_t count, int runs) {
+  const ApiRequest list = request("GET", mkq::bench::config_maps_of(ns), "", "");
+  std::vector<double> cpu;
+  std::size_t bytes = 0;
+  bool ok = true;
+  for (int run = 0; run < runs; ++run) {
+    const double cpu0 = cpu_seconds();
+    const ApiResponse answer = cluster.handle(list);
+    cpu.push_back((cpu_seconds() - cpu0) * 1000.0);
+    bytes = answer.body.size();
+    ok = ok && answer.status == 200;
+  }
+  fmt::print("{:<13} n={:<7} CPU {:8.2f} ms per LIST (median of {}), {} bytes\n", "list", count, median(cpu), runs,
+             bytes);
+  std::fflush(stdout);
+  return ok;
+}
+
+// The store's two ways of reading that namespace, alternated on a second
+// connection to the database: the median wall time of each.
+bool list_query(const std::filesystem::path& database, const std::string& ns, std::size_t count, int runs) {
+  std::string error;
+  auto store = mkq::sandbox::Store::open(database, &error);
+  if (!store) {
+    fmt::print(stderr, "mkq-sandbox-handle-bench: {}\n", error);
+    return false;
+  }
+  std::vector<double> page_ms;
+  std::vector<double> text_ms;
+  std::size_t rows = 0;
+  const auto time = [](const auto& read) {
+    const auto t0 = std::chrono::steady_clock::now();
+    read();
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  };
+  // Once each untimed: the second connection's page cache filled for both.
+  rows = store->list_text("", "configmaps", ns, "", 0).size();
+  rows = std::min(rows, store->list_page_at("", "configmaps", ns, "", 0, store->current_rv(), true)->rows.size());
+  for (int run = 0; run < runs; ++run) {
+    page_ms.push_back(time([&] {
+      rows = store->list_page_at("", "configmaps", ns, "", 0, store->current_rv(), true)->rows.size();
+    }));
+    text_ms.push_back(time([&] { rows = std::min(rows, store->list_text("", "configmaps", ns, "", 0).size()); }));
+  }
+  fmt::print("{:<13} n={:<7} list_page_at {:6.2f} ms, list_text {:6.2f} ms (medians of {}, {} rows)\n", "list-query",
+             count, median(page_ms), median(text_ms), runs, rows);
+  std::fflush(stdout);
+  return rows == count;
+}
+
 void usage() {
   fmt::print(stderr,
-             "usage: mkq-sandbox-handle-bench [--objects N] [--crds DIR]\n"
-             "  --objects N  objects per phase (default 10000)\n"
-             "  --crds DIR   install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply\n");
+             "usage: mkq-sandbox-handle-bench [--objects N] [--list-runs R] [--crds DIR [--no-rules]]\n"
+             "  --objects N    objects per phase (default 10000)\n"
+             "  --list-runs R  LISTs of the namespace timed (default 5)\n"
+             "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply\n"
+             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n");
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
   std::size_t count = 10000;
+  int list_runs = 5;
   std::string crds;
+  bool no_rules = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
     if (arg == "--objects" && has_value) {
       count = static_cast<std::size_t>(std::atol(argv[++i]));
+    } else if (arg == "--list-runs" && has_value) {
+      list_runs = std::atoi(argv[++i]);
     } else if (arg == "--crds" && has_value) {
       crds = argv[++i];
+    } else if (arg == "--no-rules") {
+      no_rules = true;
     } else {
       usage();
       return arg == "--help" || arg == "-h" ? 0 : 2;
     }
   }
-  if (count == 0) {
+  if (count == 0 || list_runs < 1) {
     usage();
     return 2;
   }
@@ -133,49 +205,25 @@ int main(int argc, char** argv) {
     }
     fmt::print("objects per phase: {}, database {}\n", count, (dir / "bench.db").string());
     for (const char* ns : {"bench", "bench-apply"}) {
-      cluster->handle(request("POST", "/api/v1/namespaces",
-                              fmt::format(R"({{"apiVersion":"v1","kind":"Namespace","metadata":{{"name":"{}"}}}})", ns),
-                              "application/json"));
+      cluster->handle(request("POST", "/api/v1/namespaces", mkq::bench::namespace_object(ns), "application/json"));
     }
-    const auto name_of = [](std::size_t i) { return fmt::format("cm-{}", i); };
-    ok = phase(*cluster, "create", count, 201, [&](std::size_t i) {
-      return request("POST", "/api/v1/namespaces/bench/configmaps", config_map(name_of(i), "bench", i, "1"),
-                     "application/json");
-    }) && ok;
-    ok = phase(*cluster, "get", count, 200, [&](std::size_t i) {
-      return request("GET", "/api/v1/namespaces/bench/configmaps/" + name_of(i), "", "");
-    }) && ok;
-    const auto apply = [&](const char* generation) {
-      return [&, generation](std::size_t i) {
-        ApiRequest r = request("PATCH", "/api/v1/namespaces/bench-apply/configmaps/" + name_of(i),
-                               config_map(name_of(i), "bench-apply", i, generation), "application/apply-patch+yaml");
-        r.query.emplace("fieldManager", "bench");
-        return r;
-      };
-    };
-    ok = phase(*cluster, "apply-create", count, 201, apply("1")) && ok;
-    ok = phase(*cluster, "apply-update", count, 200, apply("2")) && ok;
+    for (const auto& p : mkq::bench::phases_before_list("bench")) ok = run(*cluster, p, count) && ok;
+    ok = list_phase(*cluster, "bench", count, list_runs) && ok;
+    ok = list_query(dir / "bench.db", "bench", count, list_runs) && ok;
     if (!crds.empty()) {
       std::vector<nlohmann::json> definitions;
       if (!mkq::sandbox::read_crds(crds, &definitions, &error)) {
         fmt::print(stderr, "mkq-sandbox-handle-bench: {}\n", error);
         return 1;
       }
-      for (const auto& crd : definitions) {
+      for (auto& crd : definitions) {
+        if (no_rules) mkq::bench::strip_rules(crd);
         cluster->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(),
                                 "application/json"));
       }
-      const std::string queues = "/apis/kueue.x-k8s.io/v1beta2/clusterqueues";
-      ok = phase(*cluster, "cq-create", count, 201, [&](std::size_t i) {
-        return request("POST", queues, cluster_queue(fmt::format("cq-{}", i), "4"), "application/json");
-      }) && ok;
-      ok = phase(*cluster, "cq-apply", count, 200, [&](std::size_t i) {
-        const std::string name = fmt::format("cq-{}", i);
-        ApiRequest r = request("PATCH", queues + "/" + name, cluster_queue(name, "8"), "application/apply-patch+yaml");
-        r.query.emplace("fieldManager", "bench");
-        r.query.emplace("force", "true");
-        return r;
-      }) && ok;
+    }
+    for (const auto& p : mkq::bench::phases_after_list("bench-apply", !crds.empty(), "cq-")) {
+      ok = run(*cluster, p, count) && ok;
     }
   }
   std::error_code ignored;

@@ -4,6 +4,7 @@
 // token the Cluster accepts), answers anonymous ones with a 401 Status, turns the rest into
 // an ApiRequest for Cluster::handle and writes back the ApiResponse, a watch
 // as a chunked stream. Optional fault injection for tests and benchmarks.
+// HTTP/1.1 over OpenSSL, a thread per connection (server.cpp, http1.h).
 #pragma once
 
 #include <memory>
@@ -31,7 +32,9 @@ struct FaultOptions {
 struct ServerOptions {
   std::string host = "127.0.0.1";
   int port = 0;        // 0: any free port
-  int threads = 64;    // 16 clients with keep-alive connections plus their watches
+  // Connections served at once, a thread each (16 clients with keep-alive
+  // connections plus their watches); more wait in the listen backlog.
+  int threads = 64;
   FaultOptions faults;
   FlowControlOptions flow_control;  // API Priority and Fairness (flow_control.h)
 };

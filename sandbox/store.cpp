@@ -214,14 +214,17 @@ std::vector<StoredText> Store::list_text(const std::string& group, const std::st
     after_ns = after.substr(0, cut);
     after_name = after.substr(cut + 1);
   }
-  std::string sql = "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND (ns, name) > (?3, ?4)";
-  if (ns) sql += " AND ns=?5";
-  sql += " ORDER BY ns, name";
+  // In a namespace the range is on the name alone (see list_page_at).
+  if (ns && after_ns > *ns) return {};
+  if (ns && after_ns < *ns) after_name.clear();
+  std::string sql = ns ? "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?5 AND name > ?4"
+                       : "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND (ns, name) > (?3, ?4)";
+  sql += ns ? " ORDER BY name" : " ORDER BY ns, name";
   if (limit > 0) sql += " LIMIT " + std::to_string(limit);
   StoreStatement st(*this, sql.c_str());
   st.bind(1, group);
   st.bind(2, resource);
-  st.bind(3, after_ns);
+  if (!ns) st.bind(3, after_ns);
   st.bind(4, after_name);
   if (ns) st.bind(5, *ns);
   std::vector<StoredText> out;
@@ -247,6 +250,13 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
   const Key from = split_key(after);
   // The keys written after `at`, each with its text at `at` (absent: nullopt).
   std::map<Key, std::optional<std::string>> changed;
+  // ?1 the resourceVersion, ?2 group, ?3 resource, ?4 the namespace: both event queries.
+  const auto bind_events = [&](StoreStatement& statement) {
+    statement.bind(1, at);
+    statement.bind(2, group);
+    statement.bind(3, resource);
+    if (ns) statement.bind(4, *ns);
+  };
   if (at < rv_) {
     if (at < compacted_rv_) return std::nullopt;
     // The first event after `at` of a key says whether it existed then: only an ADDED did not.
@@ -257,10 +267,7 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
                       "AND grp=?2 AND resource=?3 AND ns=?4 ORDER BY rv"
                     : "SELECT type, ns, json_extract(body, '$.metadata.name') FROM events WHERE rv > ?1 "
                       "AND grp=?2 AND resource=?3 ORDER BY rv");
-      st.bind(1, at);
-      st.bind(2, group);
-      st.bind(3, resource);
-      if (ns) st.bind(4, *ns);
+      bind_events(st);
       while (st.step_row()) {
         Key key{st.text(1), st.text(2)};
         if (key <= from || changed.count(key) != 0) continue;
@@ -276,10 +283,7 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
                              "rv <= ?1 AND grp=?2 AND resource=?3 AND ns=?4 ORDER BY rv DESC"
                            : "SELECT type, ns, json_extract(body, '$.metadata.name'), body FROM events WHERE "
                              "rv <= ?1 AND grp=?2 AND resource=?3 ORDER BY rv DESC");
-      st.bind(1, at);
-      st.bind(2, group);
-      st.bind(3, resource);
-      if (ns) st.bind(4, *ns);
+      bind_events(st);
       while (existed > 0 && st.step_row()) {
         const auto it = changed.find(Key{st.text(1), st.text(2)});
         if (it == changed.end() || !it->second || !it->second->empty()) continue;
@@ -292,21 +296,30 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
   }
   // The objects unchanged since `at`, merged in key order with the changed ones' texts.
   const std::int64_t wanted = limit == 0 ? -1 : static_cast<std::int64_t>(limit) + 1;
-  // A statement each with and without the namespace, so that a namespace's list reads its part of the index.
+  // A statement each with and without the namespace, so that a namespace's
+  // list reads its part of the primary key in order. In a namespace the range
+  // is on the name alone: beside ns=?6, the row value (ns, name) > (?3, ?4)
+  // made SQLite sort every row, bodies included, in a temporary b-tree.
   StoreStatement st(*this,
                     ns ? "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND ns=?6 AND "
-                         "(ns, name) > (?3, ?4) AND rv <= ?5 ORDER BY ns, name LIMIT ?7"
+                         "name > ?4 AND rv <= ?5 ORDER BY name LIMIT ?7"
                        : "SELECT ns, name, body FROM objects WHERE grp=?1 AND resource=?2 AND "
                          "(ns, name) > (?3, ?4) AND rv <= ?5 ORDER BY ns, name LIMIT ?7");
-  // ?1 group, ?2 resource, ?3 and ?4 the key to start after, ?5 the resourceVersion, ?6 the namespace.
+  // ?1 group, ?2 resource, ?3 and ?4 the key to start after (in a namespace:
+  // ?4, the name after which its keys start), ?5 the resourceVersion, ?6 the namespace.
   const auto bind_range = [&](StoreStatement& statement, const Key& start) {
     statement.bind(1, group);
     statement.bind(2, resource);
-    statement.bind(3, start.first);
-    statement.bind(4, start.second);
+    if (ns) {
+      statement.bind(4, start.first == *ns ? start.second : std::string());
+      statement.bind(6, *ns);
+    } else {
+      statement.bind(3, start.first);
+      statement.bind(4, start.second);
+    }
     statement.bind(5, at);
-    if (ns) statement.bind(6, *ns);
   };
+  if (ns && from.first > *ns) return ListPage{};  // started after every key of the namespace
   bind_range(st, from);
   st.bind(7, wanted);
   ListPage page;
@@ -332,7 +345,7 @@ std::optional<ListPage> Store::list_page_at(const std::string& group, const std:
     const Key last{page.rows.back().ns, page.rows.back().name};
     StoreStatement count(*this,
                          ns ? "SELECT COUNT(*) FROM objects WHERE grp=?1 AND resource=?2 AND ns=?6 AND "
-                              "(ns, name) > (?3, ?4) AND rv <= ?5"
+                              "name > ?4 AND rv <= ?5"
                             : "SELECT COUNT(*) FROM objects WHERE grp=?1 AND resource=?2 AND "
                               "(ns, name) > (?3, ?4) AND rv <= ?5");
     bind_range(count, last);

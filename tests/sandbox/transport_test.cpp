@@ -38,6 +38,11 @@ class FakeCluster : public mkq::sandbox::Cluster {
       };
       return response;
     }
+    if (request.path == "/large" || request.path == "/small") {
+      // A body of 200,000 or 2,000 bytes: over and under kube-apiserver's gzip threshold (128 KiB).
+      response.body = std::string(request.path == "/large" ? 200000 : 2000, 'x');
+      return response;
+    }
     json query = json::object();
     for (const auto& [key, value] : request.query) query[key] = value;
     response.body = json{{"user", request.user},
@@ -333,4 +338,67 @@ TEST_CASE("the kubeconfig names one context, cluster and user per cluster", "[sa
   CHECK(mkq::sandbox::valid_cluster_name("worker-1"));
   CHECK_FALSE(mkq::sandbox::valid_cluster_name("Worker"));
   CHECK_FALSE(mkq::sandbox::valid_cluster_name("../x"));
+}
+
+TEST_CASE("an answer of 128 KiB or more is gzipped for a client that accepts gzip, a smaller one never",
+          "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  admin.client->set_decompress(false);  // see the bytes as sent
+  auto large = admin.client->Get("/large", {{"Accept-Encoding", "gzip"}});
+  REQUIRE(large);
+  CHECK(large->status == 200);
+  CHECK(large->get_header_value("Content-Encoding") == "gzip");
+  CHECK(large->get_header_value("Vary") == "Accept-Encoding");
+  CHECK(large->body.size() < 10000);
+  auto small = admin.client->Get("/small", {{"Accept-Encoding", "gzip"}});
+  REQUIRE(small);
+  CHECK_FALSE(small->has_header("Content-Encoding"));
+  CHECK(small->body == std::string(2000, 'x'));
+  auto identity = admin.client->Get("/large", {{"Accept-Encoding", "identity"}});
+  REQUIRE(identity);
+  CHECK_FALSE(identity->has_header("Content-Encoding"));
+  CHECK(identity->body == std::string(200000, 'x'));
+  admin.client->set_decompress(true);
+  auto unpacked = admin.client->Get("/large", {{"Accept-Encoding", "gzip"}});
+  REQUIRE(unpacked);
+  CHECK(unpacked->body == std::string(200000, 'x'));
+}
+
+TEST_CASE("answers are kube-apiserver's: a status line with Go's text, Date, Content-Length, kept alive by default",
+          "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  admin.client->set_keep_alive(true);
+  for (int i = 0; i < 3; ++i) {  // one connection, kept alive
+    auto result = admin.client->Get("/small");
+    REQUIRE(result);
+    CHECK(result->status == 200);
+    CHECK(result->reason == "OK");
+    CHECK(result->get_header_value("Content-Length") == "2000");
+    CHECK(result->get_header_value("Content-Type") == "application/json");
+    CHECK(result->get_header_value("Date").size() == 29);  // "Mon, 02 Jan 2006 15:04:05 GMT"
+    CHECK(result->get_header_value("Cache-Control") == "no-cache, private");
+    CHECK_FALSE(result->has_header("Connection"));
+  }
+  auto last = admin.client->Get("/small", {{"Connection", "close"}});
+  REQUIRE(last);
+  CHECK(last->status == 200);
+  CHECK(last->get_header_value("Connection") == "close");
+}
+
+TEST_CASE("a request head over 1 MiB is answered 431 and the connection closed", "[sandbox][transport][limits]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  Client admin(fixture.server->port(), pki.ca_cert, pki.admin_cert, pki.admin_key);
+  auto result = admin.client->Get("/api", {{"X-Large", std::string(1100 * 1024, 'h')}});
+  REQUIRE(result);
+  CHECK(result->status == 431);
+  CHECK(result->get_header_value("Connection") == "close");
+  CHECK(fixture.cluster.last().path.empty());  // never reached the cluster
+  auto next = admin.client->Get("/api", {{"X-Small", "h"}});  // a new connection
+  REQUIRE(next);
+  CHECK(next->status == 200);
 }
