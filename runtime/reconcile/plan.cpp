@@ -817,7 +817,7 @@ struct ClusterContext {
   std::set<std::string> managed;                                  // every address of the inventory
 };
 
-// One cluster's plan (`live`: what refresh read of it, null when not read),
+// One cluster's plan (`cluster_live`: what refresh read of it, null when not read),
 // its changes in apply order: the policy's objects, the inventory's
 // (`entries`) that it no longer declares, and `revoke`, the credentials of
 // mkq's to revoke on it. The leftover credentials its objects show are added
