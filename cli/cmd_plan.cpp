@@ -11,6 +11,7 @@
 #include "cli/run_options.h"
 #include "cli/terminal_ui.h"
 #include "runtime/operation/operation.h"
+#include "runtime/operation/process.h"
 #include "runtime/operation/saved_plan.h"
 
 namespace mkq::cli {
@@ -55,6 +56,7 @@ int run_plan(const PlanCommandOptions& options, const GlobalOptions& global) {
   request.out = options.out;
   TerminalUi ui(global, options.format);
   operation::KubeconfigResolver resolver;
+  operation::process_ends_after_command();
   const operation::PlanResult result = operation::plan(request, resolver, ui);
   if (result.stop != operation::Stop::None) return 1;
   if (!result.plan->complete()) return 1;  // an unreachable cluster: the plan is not the whole truth
@@ -73,6 +75,7 @@ int run_apply(const ApplyCommandOptions& options, const GlobalOptions& global) {
   }
   operation::RunOptions common;
   if (!run_options(options.path, options.runtime, global, &common)) return 1;
+  operation::process_ends_after_command();
   if (!options.destroy && operation::looks_like_saved_plan(options.path)) {
     if (!options.scope.replace.empty() || options.scope.drift_only) {
       error_line("--replace and --drift-only are part of a saved plan, not of applying it: make the plan with them");

@@ -45,6 +45,32 @@ struct ObjectList {
   std::string resource_version;  // the list's
 };
 
+// An object kept as its JSON text, decoded when read: a fraction of the
+// memory of the decoded value (refresh holds every live object of a fleet
+// until the plan has read it). Decoded, it is exactly the value it was made
+// from -- list()'s item for list_text()'s.
+class ObjectText {
+ public:
+  ObjectText() = default;
+  ObjectText(const Json& object);  // NOLINT(google-explicit-constructor): a value is an object's text
+  ObjectText(std::string text, std::string name, std::string namespace_name)
+      : text_(std::move(text)), name_(std::move(name)), namespace_(std::move(namespace_name)) {}
+
+  Json decode() const;  // the object
+  const std::string& text() const { return text_; }
+  const std::string& name() const { return name_; }  // metadata's ("" when not a string)
+  const std::string& namespace_name() const { return namespace_; }
+
+ private:
+  std::string text_;
+  std::string name_, namespace_;
+};
+
+struct ObjectTextList {
+  std::vector<ObjectText> items;
+  std::string resource_version;  // the list's
+};
+
 struct ApplyOptions {
   std::string field_manager = "mkq";
   bool force = false;    // take ownership of fields another manager owns (force=true)
@@ -104,6 +130,10 @@ class Client {
 
   virtual Result<Json> get(const ResourceType& type, const std::string& namespace_name, const std::string& name) = 0;
   virtual Result<ObjectList> list(const ResourceType& type, const ListOptions& options) = 0;
+  // list(), each item kept as its text (one LIST, counted as list() counts
+  // it). This default encodes list()'s items; HttpClient cuts them out of
+  // the answer without decoding them.
+  virtual Result<ObjectTextList> list_text(const ResourceType& type, const ListOptions& options);
   // Server-side apply (PATCH application/apply-patch+yaml, body JSON) of a complete object.
   // A 409 names the other managers and fields in Error::message.
   virtual Result<Json> apply(const ResourceType& type, const Json& object, const ApplyOptions& options) = 0;

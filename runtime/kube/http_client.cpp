@@ -414,40 +414,38 @@ class HttpClient final : public Client {
   }
 
   Result<ObjectList> list(const ResourceType& type, const ListOptions& options) override {
-    ++lists_;
     ObjectList result;
-    std::string continue_token;
-    bool first = true;
-    while (first || !continue_token.empty()) {
-      Call call;
-      call.method = "GET";
-      call.compressed = true;
-      call.path = collection_path(type, options.namespace_name, false);
-      std::string query;
-      auto add = [&](const std::string& key, const std::string& value) {
-        query += (query.empty() ? "?" : "&") + key + "=" + escape(value);
-      };
-      if (options.page_size > 0) add("limit", std::to_string(options.page_size));
-      if (!options.label_selector.empty()) add("labelSelector", options.label_selector);
-      if (!continue_token.empty()) add("continue", continue_token);
-      call.path += query;
-      auto response = send(call);
-      if (!response) return response.error();
-      const Response& r = response.value();
-      if (r.status != 200) return status_error(r.status, r.body);
-      std::optional<Json> decoded = decode_json(r.body);
-      Json page = decoded ? std::move(*decoded) : Json::parse(r.body, nullptr, false);
-      if (page.is_discarded() || !page.is_object()) {
-        return make_error(r.status, "InternalError", "the server " + server() + " answered a list with no JSON");
+    auto listed = each_page(type, options, [&](const std::string& body) -> std::optional<ListPageMetadata> {
+      std::optional<Json> page = decoded_page(body);
+      if (!page) return std::nullopt;
+      for (Json& item : (*page)["items"]) result.items.push_back(with_type(type, std::move(item)));
+      return page_metadata(*page);
+    });
+    if (!listed) return listed.error();
+    result.resource_version = std::move(listed.value());
+    return result;
+  }
+
+  Result<ObjectTextList> list_text(const ResourceType& type, const ListOptions& options) override {
+    ObjectTextList result;
+    auto listed = each_page(type, options, [&](const std::string& body) -> std::optional<ListPageMetadata> {
+      std::optional<ListPageText> split = split_list(body);
+      if (split && std::all_of(split->items.begin(), split->items.end(), [](const ListItemText& item) {
+            return item.has_api_version == item.has_kind;
+          })) {
+        for (ListItemText& item : split->items) {
+          result.items.emplace_back(typed_text(type, item), std::move(item.name), std::move(item.namespace_name));
+        }
+        return ListPageMetadata{std::move(split->resource_version), std::move(split->continue_token)};
       }
-      const Json metadata = page.contains("metadata") && page["metadata"].is_object() ? page["metadata"] : Json::object();
-      if (first) result.resource_version = metadata.value("resourceVersion", std::string());
-      continue_token = metadata.value("continue", std::string());
-      if (page.contains("items") && page["items"].is_array()) {
-        for (Json& item : page["items"]) result.items.push_back(with_type(type, std::move(item)));
-      }
-      first = false;
-    }
+      // Not a plain list (split_list declined it): decoded whole, as list() does.
+      std::optional<Json> page = decoded_page(body);
+      if (!page) return std::nullopt;
+      for (Json& item : (*page)["items"]) result.items.emplace_back(with_type(type, std::move(item)));
+      return page_metadata(*page);
+    });
+    if (!listed) return listed.error();
+    result.resource_version = std::move(listed.value());
     return result;
   }
 
@@ -607,6 +605,75 @@ class HttpClient final : public Client {
   }
 
   // List items carry no apiVersion/kind for built-in kinds; mkq's callers want them.
+  struct ListPageMetadata {
+    std::string resource_version, continue_token;
+  };
+
+  // Sends a LIST's pages in turn, following `continue`, each answer's body
+  // to on_page (nullopt: the answer is no list); one LIST in the stats. The
+  // first page's resourceVersion.
+  template <typename OnPage>
+  Result<std::string> each_page(const ResourceType& type, const ListOptions& options, OnPage on_page) {
+    ++lists_;
+    std::string resource_version;
+    std::string continue_token;
+    bool first = true;
+    while (first || !continue_token.empty()) {
+      Call call;
+      call.method = "GET";
+      call.compressed = true;
+      call.path = collection_path(type, options.namespace_name, false);
+      std::string query;
+      auto add = [&](const std::string& key, const std::string& value) {
+        query += (query.empty() ? "?" : "&") + key + "=" + escape(value);
+      };
+      if (options.page_size > 0) add("limit", std::to_string(options.page_size));
+      if (!options.label_selector.empty()) add("labelSelector", options.label_selector);
+      if (!continue_token.empty()) add("continue", continue_token);
+      call.path += query;
+      auto response = send(call);
+      if (!response) return response.error();
+      const Response& r = response.value();
+      if (r.status != 200) return status_error(r.status, r.body);
+      std::optional<ListPageMetadata> metadata = on_page(r.body);
+      if (!metadata) return make_error(r.status, "InternalError", "the server " + server() + " answered a list with no JSON");
+      if (first) resource_version = std::move(metadata->resource_version);
+      continue_token = std::move(metadata->continue_token);
+      first = false;
+    }
+    return resource_version;
+  }
+
+  // A LIST answer decoded whole, "items" made an array when it is none; nullopt: not a JSON object.
+  static std::optional<Json> decoded_page(const std::string& body) {
+    std::optional<Json> decoded = decode_json(body);
+    Json page = decoded ? std::move(*decoded) : Json::parse(body, nullptr, false);
+    if (page.is_discarded() || !page.is_object()) return std::nullopt;
+    if (!page.contains("items") || !page["items"].is_array()) page["items"] = Json::array();
+    return page;
+  }
+
+  static ListPageMetadata page_metadata(const Json& page) {
+    const Json metadata = page.contains("metadata") && page["metadata"].is_object() ? page["metadata"] : Json::object();
+    return {metadata.value("resourceVersion", std::string()), metadata.value("continue", std::string())};
+  }
+
+  // An item's text as with_type makes its value: apiVersion and kind first
+  // when it has neither (one with both is kept as it is; one with one of
+  // them is not given here).
+  static std::string typed_text(const ResourceType& type, ListItemText& item) {
+    if (item.has_api_version) return std::move(item.text);
+    std::string typed = fmt::format("{{\"apiVersion\":{},\"kind\":{}", Json(type.api_version()).dump(), Json(type.kind).dump());
+    std::size_t body = 1;  // after '{'
+    while (body < item.text.size() && (item.text[body] == ' ' || item.text[body] == '\n' || item.text[body] == '\r' ||
+                                       item.text[body] == '\t')) {
+      ++body;
+    }
+    if (item.text[body] != '}') typed += ',';
+    typed.append(item.text, body, std::string::npos);
+    return typed;
+  }
+
   static Json with_type(const ResourceType& type, Json item) {
     if (!item.is_object() || (item.contains("apiVersion") && item.contains("kind"))) return item;
     Json typed = {{"apiVersion", type.api_version()}, {"kind", type.kind}};

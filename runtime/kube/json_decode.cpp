@@ -27,7 +27,159 @@ class Decoder {
     return value;
   }
 
+  // split_list: the answer read as parse_value reads it, building nothing
+  // but the items' texts and the few strings a refresh needs.
+  std::optional<ListPageText> list_page() {
+    ListPageText page;
+    skip_space();
+    if (at_ >= text_.size() || text_[at_] != '{') return std::nullopt;
+    bool seen_metadata = false, seen_items = false;
+    const bool ok = members(1, [&](const std::string& key, int depth) {
+      if (key == "metadata" || key == "items") {
+        bool& seen = key == "metadata" ? seen_metadata : seen_items;
+        if (seen) return false;  // a repeated key: left to the whole decoding
+        seen = true;
+      }
+      if (key == "metadata") return list_metadata(page, depth);
+      if (key == "items") return items(page, depth);
+      return skip_value(depth);
+    });
+    skip_space();
+    if (!ok || at_ != text_.size() || !seen_items) return std::nullopt;
+    return page;
+  }
+
  private:
+  // Reads the members of the object at at_ ('{'), calling on_member(key,
+  // depth) with at_ on each value; on_member reads the value.
+  template <typename OnMember>
+  bool members(int depth, OnMember on_member) {
+    if (depth > kMaxDepth) return false;
+    ++at_;  // '{'
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == '}') {
+      ++at_;
+      return true;
+    }
+    for (;;) {
+      skip_space();
+      if (at_ >= text_.size() || text_[at_] != '"') return false;
+      std::string key;
+      if (!parse_string(key)) return false;
+      skip_space();
+      if (at_ >= text_.size() || text_[at_] != ':') return false;
+      ++at_;
+      skip_space();
+      if (!on_member(key, depth)) return false;
+      skip_space();
+      if (at_ >= text_.size()) return false;
+      if (text_[at_] == ',') {
+        ++at_;
+        continue;
+      }
+      if (text_[at_] != '}') return false;
+      ++at_;
+      return true;
+    }
+  }
+
+  // A value read and checked as parse_value reads it, kept nowhere.
+  bool skip_value(int depth) {
+    if (at_ >= text_.size()) return false;
+    switch (text_[at_]) {
+      case '{': return members(depth + 1, [this](const std::string&, int d) { return skip_value(d); });
+      case '[': {
+        if (depth + 1 > kMaxDepth) return false;
+        ++at_;
+        skip_space();
+        if (at_ < text_.size() && text_[at_] == ']') {
+          ++at_;
+          return true;
+        }
+        for (;;) {
+          skip_space();
+          if (!skip_value(depth + 1)) return false;
+          skip_space();
+          if (at_ >= text_.size()) return false;
+          if (text_[at_] == ',') {
+            ++at_;
+            continue;
+          }
+          if (text_[at_] != ']') return false;
+          ++at_;
+          return true;
+        }
+      }
+      case '"':
+        scratch_.clear();
+        return parse_string(scratch_);
+      default: {
+        Json ignored;
+        return parse_value(ignored, depth);  // a literal or a number: nothing to build
+      }
+    }
+  }
+
+  // A string value into `out`; another value read and `out` left empty (as
+  // Json::value(key, "") would refuse it, `strict` declines it instead).
+  bool string_value(std::string& out, int depth, bool strict) {
+    out.clear();
+    if (at_ < text_.size() && text_[at_] == '"') return parse_string(out);
+    return !strict && skip_value(depth);
+  }
+
+  bool list_metadata(ListPageText& page, int depth) {
+    if (at_ >= text_.size() || text_[at_] != '{') return skip_value(depth);
+    return members(depth + 1, [&](const std::string& key, int d) {
+      if (key == "resourceVersion") return string_value(page.resource_version, d, true);
+      if (key == "continue") return string_value(page.continue_token, d, true);
+      return skip_value(d);
+    });
+  }
+
+  bool items(ListPageText& page, int depth) {
+    if (at_ >= text_.size() || text_[at_] != '[') return false;
+    if (depth + 1 > kMaxDepth) return false;
+    ++at_;
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == ']') {
+      ++at_;
+      return true;
+    }
+    for (;;) {
+      skip_space();
+      if (at_ >= text_.size() || text_[at_] != '{') return false;
+      ListItemText item;
+      const std::size_t start = at_;
+      bool seen_metadata = false;
+      const bool ok = members(depth + 2, [&](const std::string& key, int d) {
+        if (key == "apiVersion") item.has_api_version = true;
+        if (key == "kind") item.has_kind = true;
+        if (key != "metadata") return skip_value(d);
+        if (seen_metadata) return false;  // a repeated key: left to the whole decoding
+        seen_metadata = true;
+        if (at_ >= text_.size() || text_[at_] != '{') return skip_value(d);
+        return members(d + 1, [&](const std::string& field, int m) {
+          if (field == "name") return string_value(item.name, m, false);
+          if (field == "namespace") return string_value(item.namespace_name, m, false);
+          return skip_value(m);
+        });
+      });
+      if (!ok) return false;
+      item.text.assign(text_.data() + start, at_ - start);
+      page.items.push_back(std::move(item));
+      skip_space();
+      if (at_ >= text_.size()) return false;
+      if (text_[at_] == ',') {
+        ++at_;
+        continue;
+      }
+      if (text_[at_] != ']') return false;
+      ++at_;
+      return true;
+    }
+  }
+
   void skip_space() {
     while (at_ < text_.size()) {
       const char c = text_[at_];
@@ -274,10 +426,13 @@ class Decoder {
 
   std::string_view text_;
   std::size_t at_ = 0;
+  std::string scratch_;  // skip_value's strings
 };
 
 }  // namespace
 
 std::optional<Json> decode_json(std::string_view text) { return Decoder(text).document(); }
+
+std::optional<ListPageText> split_list(std::string_view text) { return Decoder(text).list_page(); }
 
 }  // namespace mkq::kube

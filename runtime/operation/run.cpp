@@ -1,6 +1,7 @@
 #include "runtime/operation/run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -14,11 +15,34 @@
 #include "compiler/kueue/render.h"
 #include "runtime/credentials/provider.h"
 #include "runtime/operation/hints.h"
+#include "runtime/operation/process.h"
 #include "runtime/operation/state_open.h"
 #include "runtime/preflight/preflight.h"
 #include "runtime/reconcile/refresh.h"
+#include "runtime/state/digest_stream.h"
+
+namespace mkq::operation {
+
+namespace {
+std::atomic<bool> process_ends{false};
+}  // namespace
+
+void process_ends_after_command() { process_ends = true; }
+
+}  // namespace mkq::operation
 
 namespace mkq::operation::detail {
+
+Run::~Run() {
+  if (!process_ends) return;
+  // Moved into memory never freed: the process exits right after.
+  struct Left {
+    Compilation compiled;
+    std::vector<state::InventoryEntry> inventory;
+    reconcile::LiveState live;
+  };
+  new Left{std::move(compiled), std::move(inventory), std::move(live)};  // NOLINT: left to the exit on purpose
+}
 
 namespace {
 
@@ -252,7 +276,14 @@ bool scope_ok(const RuntimeOptions& runtime, const sema::model::Policy& policy,
 }
 
 std::string policy_digest(const kueue::DesiredState& desired) {
-  return state::digest_of(kueue::render_json(desired), "mkq policy");
+  // digest_of(render_json(desired), "mkq policy"), rendered a cluster at a
+  // time into the digest: a fleet's whole text (and digest_of's copy of it)
+  // is never in memory.
+  state::DigestStream digest("mkq policy");
+  kueue::StateWriter writer(kueue::TextFormat::JsonText);
+  for (const kueue::ClusterObjects& cluster : desired.clusters) digest.add(writer.cluster(cluster));
+  digest.add(writer.end());
+  return digest.finish();
 }
 
 Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
@@ -393,8 +424,11 @@ reconcile::Plan make_plan(Run& run, const std::string& path, reconcile::PlanKind
   options.delete_adopted = ownership.delete_adopted;
   options.replace = {scope.replace.begin(), scope.replace.end()};
   const std::string lineage = run.store ? run.store->lineage() : "";
+  reconcile::PlanWork work;
+  work.parallelism = std::max(1, run.runtime.parallelism);
+  work.policy_digest = false;  // run.policy_digest is the plan's
   reconcile::Plan plan = reconcile::make_plan(*run.compiled.state, run.inventory, lineage, run.live,
-                                              run.session.credentials.get(), options);
+                                              run.session.credentials.get(), options, work);
   std::error_code ec;
   plan.policy_path = fs::absolute(path, ec).string();
   plan.policy_digest = run.policy_digest;

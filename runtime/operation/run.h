@@ -19,6 +19,11 @@ namespace mkq::operation::detail {
 // it locks, so that it is given back before the store closes.
 struct Run {
   explicit Run(Ui& port) : ui(port) {}
+  // After process_ends_after_command() (process.h), leaves `compiled`,
+  // `inventory` and `live` to the exit.
+  ~Run();
+  Run(const Run&) = delete;
+  Run& operator=(const Run&) = delete;
 
   Ui& ui;
   std::string policy_path;  // as the user gave it (for the commands mkq suggests)

@@ -359,7 +359,7 @@ Json configuration_after_plan(const ClusterCheck& c) {
   const base::ObjectRef ref{c.name(), "v1", "ConfigMap", c.kueue_namespace(), std::string(schema::kKueueConfigMapName)};
   const auto live = c.live.objects.find(ref.address());
   if (live == c.live.objects.end()) return Json::object();
-  const kube::Result<Json> read = reconcile::configuration_of(live->second);
+  const kube::Result<Json> read = reconcile::configuration_of(live->second.decode());
   return read && read.value().is_object() ? read.value() : Json::object();
 }
 

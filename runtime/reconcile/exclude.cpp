@@ -48,7 +48,7 @@ std::set<std::string> manager_objects_for(const std::string& worker, const kueue
   }
   if (const ClusterLive* manager_live = live.find(manager->cluster); manager_live != nullptr) {
     if (const auto it = manager_live->objects.find(multikueue_cluster); it != manager_live->objects.end()) {
-      if (std::string name = secret_read_by(it->second); !name.empty()) secret_names.insert(std::move(name));
+      if (std::string name = secret_read_by(it->second.decode()); !name.empty()) secret_names.insert(std::move(name));
     }
   }
   const auto is_its_secret = [&](const std::string& kind, const std::string& name) {

@@ -106,7 +106,7 @@ void phase_plan(Plan& plan, const kueue::DesiredState& desired, const LiveState&
     std::vector<std::string> named;
     if (manager_live != nullptr) {
       const auto found = manager_live->objects.find(change.ref.address());
-      if (found != manager_live->objects.end()) named = config_clusters(found->second);
+      if (found != manager_live->objects.end()) named = config_clusters(found->second.decode());
     }
     for (const std::string& name : config_clusters(change.desired)) {
       if (std::find(named.begin(), named.end(), name) == named.end()) joining.insert(name);

@@ -15,8 +15,12 @@
 #include "runtime/reconcile/credential_txn.h"
 
 #include <algorithm>
+#include <atomic>
+#include <exception>
 #include <map>
+#include <mutex>
 #include <set>
+#include <thread>
 
 #include <fmt/format.h>
 
@@ -647,11 +651,10 @@ Change plan_document(const std::string& cluster, const kueue::Object& object, co
   return c;
 }
 
+// One object of the policy against `current`, the live object at its address (null: absent).
 Change plan_object(const std::string& cluster, const kueue::Object& object, const ClusterLive& live,
-                   const state::InventoryEntry* recorded, const std::string& lineage, CredentialProvider* credentials) {
-  const std::string address = kueue::address(cluster, object);
-  const auto found = live.objects.find(address);
-  const Json* current = found == live.objects.end() ? nullptr : &found->second;
+                   const Json* current, const state::InventoryEntry* recorded, const std::string& lineage,
+                   CredentialProvider* credentials) {
   if (object.holds_credential_placeholder) return plan_credential(cluster, object, current, recorded, credentials);
   const auto plan_one = [&](const kueue::Object& planned) {
     return plan_document(cluster, planned, live, current, recorded, lineage);
@@ -761,7 +764,7 @@ Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live,
     c.reason = Reason::AlreadyGone;
     return c;
   }
-  const Json& current = found->second;
+  const Json current = found->second.decode();
   set_live(c, &current);
   c.adopted = entry.adopted;
   c.prior = entry.prior;
@@ -802,6 +805,109 @@ void sort_changes(std::vector<Change>& changes) {
     if (a.ref.namespace_name != b.ref.namespace_name) return a.ref.namespace_name < b.ref.namespace_name;
     return a.ref.name < b.ref.name;
   });
+}
+
+// What planning one cluster reads of the whole run.
+struct ClusterContext {
+  const kueue::DesiredState& desired;
+  const std::string& lineage;
+  CredentialProvider* credentials;
+  const PlanOptions& options;
+  std::map<std::string, const state::InventoryEntry*> recorded;  // every inventory entry by address
+  std::set<std::string> managed;                                  // every address of the inventory
+};
+
+// One cluster's plan (`cluster_live`: what refresh read of it, null when not read),
+// its changes in apply order: the policy's objects, the inventory's
+// (`entries`) that it no longer declares, and `revoke`, the credentials of
+// mkq's to revoke on it. The leftover credentials its objects show are added
+// to `stale` by worker (null: it holds no worker credential).
+ClusterPlan plan_cluster(const ClusterContext& context, const std::string& name, kueue::ClusterRole role,
+                         const ClusterLive* cluster_live, const std::vector<const state::InventoryEntry*>& entries,
+                         const std::vector<StaleCredential>& revoke,
+                         std::map<std::string, std::vector<StaleCredential>>* stale) {
+  const kueue::DesiredState& desired = context.desired;
+  const PlanOptions& options = context.options;
+  ClusterPlan cluster_plan;
+  cluster_plan.cluster = name;
+  cluster_plan.role = role;
+  if (cluster_live == nullptr || !cluster_live->reachable) {
+    cluster_plan.reachable = false;
+    cluster_plan.error = cluster_live == nullptr ? "the cluster was not read" : cluster_live->error;
+    return cluster_plan;
+  }
+  std::set<std::string> desired_addresses;
+  if (options.kind == PlanKind::Apply) {
+    for (const kueue::ClusterObjects& objects : desired.clusters) {
+      if (objects.cluster != name) continue;
+      for (const kueue::Object& object : objects.objects) {
+        const std::string address = kueue::address(name, object);
+        desired_addresses.insert(address);
+        const auto it = context.recorded.find(address);
+        const state::InventoryEntry* entry = it == context.recorded.end() ? nullptr : it->second;
+        // The live object decoded for as long as its object is planned.
+        const auto found = cluster_live->objects.find(address);
+        const std::optional<Json> live_object =
+            found == cluster_live->objects.end() ? std::nullopt : std::optional<Json>(found->second.decode());
+        const Json* current = live_object ? &*live_object : nullptr;
+        Change change = plan_object(name, object, *cluster_live, current, entry, context.lineage, context.credentials);
+        if (options.replace.count(address) != 0) request_replace(change, object, current);
+        if (object.holds_credential_placeholder && context.credentials != nullptr && stale != nullptr) {
+          for (StaleCredential& leftover : context.credentials->leftovers(name, object, current)) {
+            (*stale)[leftover.worker].push_back(std::move(leftover));
+          }
+        }
+        note_ownership(change, object, current, entry, desired.policy, options);
+        cluster_plan.changes.push_back(std::move(change));
+      }
+    }
+  }
+  for (const state::InventoryEntry* recorded_entry : entries) {
+    const state::InventoryEntry& entry = *recorded_entry;
+    if (desired_addresses.count(entry.ref.address()) != 0) continue;
+    if (options.kind == PlanKind::Destroy) {
+      cluster_plan.changes.push_back(
+          plan_removal(entry, *cluster_live, RemovalContext{Reason::Destroy, desired.policy, options, context.managed}));
+    } else if (options.prune) {
+      cluster_plan.changes.push_back(plan_removal(
+          entry, *cluster_live, RemovalContext{Reason::NoLongerInPolicy, desired.policy, options, context.managed}));
+    } else {
+      cluster_plan.kept.push_back(entry.ref);
+    }
+  }
+  for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);
+  for (const StaleCredential& found : revoke) cluster_plan.changes.push_back(revocation_change(found));
+  sort_changes(cluster_plan.changes);
+  return cluster_plan;
+}
+
+// Calls each(0) ... each(count - 1) on up to `parallelism` threads; the
+// first exception thrown is thrown again here once all have ended.
+template <typename Each>
+void run_parallel(std::size_t count, int parallelism, Each each) {
+  const std::size_t threads = std::min<std::size_t>(count, static_cast<std::size_t>(std::max(1, parallelism)));
+  if (threads <= 1) {
+    for (std::size_t i = 0; i < count; ++i) each(i);
+    return;
+  }
+  std::atomic<std::size_t> next{0};
+  std::mutex failed_mutex;
+  std::exception_ptr failed;
+  const auto worker = [&] {
+    for (std::size_t i = next++; i < count; i = next++) {
+      try {
+        each(i);
+      } catch (...) {
+        const std::lock_guard<std::mutex> lock(failed_mutex);
+        if (!failed) failed = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(threads);
+  for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
+  for (std::thread& thread : pool) thread.join();
+  if (failed) std::rethrow_exception(failed);
 }
 
 }  // namespace
@@ -941,7 +1047,7 @@ std::string identity_in_use(const std::vector<state::InventoryEntry>& inventory,
     if (cluster == nullptr) continue;
     const auto found = cluster->objects.find(entry.ref.address());
     if (found == cluster->objects.end()) continue;
-    const std::string label = policy_label(found->second);
+    const std::string label = policy_label(found->second.decode());
     if (!label.empty()) ++counts[label];
   }
   std::string best;
@@ -983,13 +1089,13 @@ bool Plan::removes_everything() const {
 
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
-               const PlanOptions& options) {
+               const PlanOptions& options, const PlanWork& work) {
   Plan plan;
   plan.kind = options.kind;
   plan.options = options;
   plan.policy = desired.policy;
   plan.lineage = lineage;
-  {
+  if (work.policy_digest) {
     // The canonical text of [{"cluster": NAME, "objects": [DOCUMENT, ...]}, ...]
     // (keys sorted: "cluster" before "objects"), written without copying the
     // documents into one value first.
@@ -1025,73 +1131,50 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
     return a.first < b.first;
   });
 
-  std::map<std::string, const state::InventoryEntry*> recorded;
-  std::set<std::string> managed;
+  ClusterContext context{desired, lineage, credentials, options, {}, {}};
   for (const state::InventoryEntry& entry : inventory) {
-    recorded[entry.ref.address()] = &entry;
-    managed.insert(entry.ref.address());
+    context.recorded[entry.ref.address()] = &entry;
+    context.managed.insert(entry.ref.address());
   }
   // Per worker, the credentials of mkq's nobody holds: found with the
   // manager's Secrets (the manager is planned first), revoked on the worker.
   std::map<std::string, std::vector<StaleCredential>> stale;
 
-  for (const auto& [name, role] : clusters) {
-    ClusterPlan cluster_plan;
-    cluster_plan.cluster = name;
-    cluster_plan.role = role;
-    const ClusterLive* cluster_live = live.find(name);
-    if (cluster_live == nullptr || !cluster_live->reachable) {
-      cluster_plan.reachable = false;
-      cluster_plan.error = cluster_live == nullptr ? "the cluster was not read" : cluster_live->error;
-      plan.clusters.push_back(std::move(cluster_plan));
-      continue;
-    }
-    std::set<std::string> desired_addresses;
-    if (options.kind == PlanKind::Apply) {
-      for (const kueue::ClusterObjects& objects : desired.clusters) {
-        if (objects.cluster != name) continue;
-        for (const kueue::Object& object : objects.objects) {
-          const std::string address = kueue::address(name, object);
-          desired_addresses.insert(address);
-          const auto it = recorded.find(address);
-          const state::InventoryEntry* entry = it == recorded.end() ? nullptr : it->second;
-          Change change = plan_object(name, object, *cluster_live, entry, lineage, credentials);
-          const auto current = cluster_live->objects.find(address);
-          if (options.replace.count(address) != 0) {
-            request_replace(change, object, current == cluster_live->objects.end() ? nullptr : &current->second);
-          }
-          if (object.holds_credential_placeholder && credentials != nullptr) {
-            for (StaleCredential& found : credentials->leftovers(
-                     name, object, current == cluster_live->objects.end() ? nullptr : &current->second)) {
-              stale[found.worker].push_back(std::move(found));
-            }
-          }
-          note_ownership(change, object, current == cluster_live->objects.end() ? nullptr : &current->second, entry,
-                         desired.policy, options);
-          cluster_plan.changes.push_back(std::move(change));
-        }
-      }
-    }
-    static const std::vector<const state::InventoryEntry*> kNone;
+  // A cluster whose objects ask the credential provider (a worker credential
+  // on the manager) is planned here, in order; the others, which read
+  // nothing but their own objects, are planned by `work.parallelism` threads,
+  // each with the revocations found before it in that order.
+  struct Job {
+    std::size_t index;
+    std::vector<StaleCredential> revoke;
+  };
+  static const std::vector<const state::InventoryEntry*> kNone;
+  const auto entries_of = [&](const std::string& name) -> const std::vector<const state::InventoryEntry*>& {
     const auto entries = inventory_of.find(name);
-    for (const state::InventoryEntry* recorded_entry : entries == inventory_of.end() ? kNone : entries->second) {
-      const state::InventoryEntry& entry = *recorded_entry;
-      if (desired_addresses.count(entry.ref.address()) != 0) continue;
-      if (options.kind == PlanKind::Destroy) {
-        cluster_plan.changes.push_back(
-            plan_removal(entry, *cluster_live, RemovalContext{Reason::Destroy, desired.policy, options, managed}));
-      } else if (options.prune) {
-        cluster_plan.changes.push_back(plan_removal(
-            entry, *cluster_live, RemovalContext{Reason::NoLongerInPolicy, desired.policy, options, managed}));
-      } else {
-        cluster_plan.kept.push_back(entry.ref);
-      }
+    return entries == inventory_of.end() ? kNone : entries->second;
+  };
+  const auto asks_provider = [&](const std::string& name) {
+    if (credentials == nullptr || options.kind != PlanKind::Apply) return false;
+    return std::any_of(desired.clusters.begin(), desired.clusters.end(), [&](const kueue::ClusterObjects& objects) {
+      return objects.cluster == name && std::any_of(objects.objects.begin(), objects.objects.end(),
+                                                    [](const kueue::Object& o) { return o.holds_credential_placeholder; });
+    });
+  };
+  plan.clusters.resize(clusters.size());
+  std::vector<Job> jobs;
+  for (std::size_t index = 0; index < clusters.size(); ++index) {
+    const auto& [name, role] = clusters[index];
+    if (asks_provider(name)) {
+      plan.clusters[index] = plan_cluster(context, name, role, live.find(name), entries_of(name), stale[name], &stale);
+    } else {
+      jobs.push_back(Job{index, stale[name]});
     }
-    for (Change& change : cluster_plan.changes) note_restart_after_removal(change, desired);
-    for (const StaleCredential& found : stale[name]) cluster_plan.changes.push_back(revocation_change(found));
-    sort_changes(cluster_plan.changes);
-    plan.clusters.push_back(std::move(cluster_plan));
   }
+  run_parallel(jobs.size(), work.parallelism, [&](std::size_t j) {
+    const auto& [name, role] = clusters[jobs[j].index];
+    plan.clusters[jobs[j].index] =
+        plan_cluster(context, name, role, live.find(name), entries_of(name), jobs[j].revoke, nullptr);
+  });
   phase_plan(plan, desired, live);
   return plan;
 }

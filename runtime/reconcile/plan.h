@@ -346,9 +346,19 @@ struct Plan {
 // Kueue's configuration (kueue::Object::kueue_configuration) is merged into
 // the cluster's and planned field by field, with the restart that follows a
 // change (kueue_config.h).
+// How make_plan does its work; nothing of it changes the plan.
+struct PlanWork {
+  // Clusters planned at once (each cluster's live objects are decoded by the
+  // thread that plans it, one at a time).
+  int parallelism = 1;
+  // False: Plan::policy_digest is left empty, for a caller that sets a digest
+  // of its own (runtime/operation).
+  bool policy_digest = true;
+};
+
 Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::InventoryEntry>& inventory,
                const std::string& lineage, const LiveState& live, CredentialProvider* credentials,
-               const PlanOptions& options);
+               const PlanOptions& options, const PlanWork& work = {});
 
 // Why apply must not carry `change` out ("owned by policy tas", or its
 // refusal); "" when it may.

@@ -717,7 +717,8 @@ std::vector<std::string> stale_reasons(const Plan& saved, std::int64_t current_s
         out.push_back(fmt::format("{}: appeared on the cluster since the plan", change.ref.address()));
         continue;
       }
-      const Json& meta = found->second.contains("metadata") ? found->second["metadata"] : Json::object();
+      const Json object = found->second.decode();
+      const Json meta = object.contains("metadata") ? object["metadata"] : Json::object();
       const std::string uid = meta.value("uid", std::string());
       const std::string rv = meta.value("resourceVersion", std::string());
       if (uid != change.live_uid) {

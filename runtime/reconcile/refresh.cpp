@@ -20,13 +20,6 @@ struct KindInterest {
   std::set<std::string> addresses;
 };
 
-std::string string_at(const Json& object, const char* key) {
-  const auto meta = object.find("metadata");
-  if (meta == object.end() || !meta->is_object()) return {};
-  const auto it = meta->find(key);
-  return it != meta->end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
 // Kinds in apply order, so the LISTs go out in a stable order.
 // The inventory entries of one cluster, in the inventory's order.
 using ClusterInventory = std::vector<const state::InventoryEntry*>;
@@ -147,16 +140,16 @@ void read_namespace_contents(kube::Client& client, const std::string& cluster, c
   for (const kube::ResourceType& type : kinds.value()) {
     kube::ListOptions options;
     if (one) options.namespace_name = *wanted.begin();
-    auto listed = client.list(type, options);
+    auto listed = client.list_text(type, options);
     if (!listed.ok()) {
       fail_all(failure("list " + type.plural, listed.error()));
       return;
     }
-    for (const Json& item : listed.value().items) {
-      const std::string namespace_name = one ? *wanted.begin() : string_at(item, "namespace");
+    for (const kube::ObjectText& item : listed.value().items) {
+      const std::string namespace_name = one ? *wanted.begin() : item.namespace_name();
       if (wanted.count(namespace_name) == 0) continue;
       live.namespace_contents[namespace_name].addresses.push_back(
-          base::object_address(cluster, type.kind, namespace_name, string_at(item, "name")));
+          base::object_address(cluster, type.kind, namespace_name, item.name()));
     }
   }
 }
@@ -189,14 +182,14 @@ ClusterLive refresh_cluster(const Target& target, const kueue::DesiredState& des
     live.types[interest.api_version + "/" + interest.kind] = type.value();
     kube::ListOptions options;
     if (type.value().namespaced && interest.namespaces.size() == 1) options.namespace_name = *interest.namespaces.begin();
-    auto listed = client.list(type.value(), options);
+    auto listed = client.list_text(type.value(), options);
     if (!listed.ok()) {
       fail(failure("list " + type.value().plural, listed.error()));
       return live;
     }
-    for (Json& item : listed.value().items) {
+    for (kube::ObjectText& item : listed.value().items) {
       const std::string address =
-          base::object_address(target.cluster, interest.kind, string_at(item, "namespace"), string_at(item, "name"));
+          base::object_address(target.cluster, interest.kind, item.namespace_name(), item.name());
       if (interest.addresses.count(address) != 0) live.objects[address] = std::move(item);
     }
   }

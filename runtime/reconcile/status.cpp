@@ -107,7 +107,7 @@ StatusReport read_unguarded(const kueue::DesiredState& desired, const std::vecto
           status.message = fmt::format("the cluster does not serve {}", kind);
         }
       } else {
-        const ActiveCondition condition = active_condition_of(found->second);
+        const ActiveCondition condition = active_condition_of(found->second.decode());
         status.state = condition.present ? state_of(condition.status) : ActiveState::Missing;
         status.reason = condition.reason;
         status.message = condition.message;

@@ -34,7 +34,10 @@ struct ClusterLive {
   std::string cluster;
   bool reachable = true;
   std::string error;  // why the cluster could not be read (then `objects` is empty and unknown)
-  std::map<std::string, Json> objects;  // address -> live object (only addresses of interest)
+  // address -> live object (only addresses of interest), kept as its text and
+  // decoded when read: a fleet's live objects decoded at once would take
+  // several times the memory.
+  std::map<std::string, kube::ObjectText> objects;
   std::map<std::string, kube::ResourceType> types;  // "apiVersion/kind" -> how it is served
   std::vector<std::string> unserved_kinds;  // "kueue.x-k8s.io/v1beta2/ClusterQueue" when not served
   // What each Namespace that the plan may delete holds (refresh.h says which).

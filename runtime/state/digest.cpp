@@ -10,6 +10,7 @@
 
 #include "base/encoding.h"
 #include "base/time.h"
+#include "runtime/state/digest_stream.h"
 #include "runtime/state/state.h"
 #include "runtime/state/store_impl.h"
 
@@ -30,6 +31,31 @@ std::string digest_of(const std::string& canonical_json, const std::string& line
   std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
   unsigned int size = 0;
   if (EVP_Digest(input.data(), input.size(), digest.data(), &size, EVP_sha256(), nullptr) != 1) return {};
+  return "sha256:" + to_hex(digest.data(), size);
+}
+
+struct DigestStream::Context {
+  EVP_MD_CTX* md = EVP_MD_CTX_new();
+  bool ok = md != nullptr && EVP_DigestInit_ex(md, EVP_sha256(), nullptr) == 1;
+  ~Context() { EVP_MD_CTX_free(md); }
+};
+
+DigestStream::DigestStream(const std::string& lineage) : context_(std::make_unique<Context>()) {
+  add(lineage);
+  add("\n");
+}
+
+DigestStream::~DigestStream() = default;
+
+void DigestStream::add(std::string_view piece) {
+  if (context_->ok) context_->ok = EVP_DigestUpdate(context_->md, piece.data(), piece.size()) == 1;
+}
+
+std::string DigestStream::finish() {
+  std::array<unsigned char, EVP_MAX_MD_SIZE> digest{};
+  unsigned int size = 0;
+  if (!context_->ok || EVP_DigestFinal_ex(context_->md, digest.data(), &size) != 1) return {};
+  context_->ok = false;
   return "sha256:" + to_hex(digest.data(), size);
 }
 

@@ -657,6 +657,7 @@ struct Recorder {
   std::mutex mutex;
   std::vector<std::string> authorizations;
   int reject = 0;
+  std::string body = R"({"kind":"Namespace","apiVersion":"v1","metadata":{"name":"default"}})";  // every GET's answer
 
   explicit Recorder(const mkq::sandbox::Pki& pki = test_pki())
       : cert(mkq::sandbox::read_cert(pki.server_cert)),
@@ -673,7 +674,7 @@ struct Recorder {
                         "application/json");
         return;
       }
-      res.set_content(R"({"kind":"Namespace","apiVersion":"v1","metadata":{"name":"default"}})", "application/json");
+      res.set_content(body, "application/json");
     });
     port = server.bind_to_any_port("127.0.0.1");
     REQUIRE(port > 0);
@@ -715,6 +716,74 @@ int runs(const std::filesystem::path& counter) {
 }
 
 }  // namespace
+
+// list_text's items, decoded, and list()'s, member for member in the same order.
+static void same_items(const mkq::kube::ObjectTextList& texts, const mkq::kube::ObjectList& values) {
+  REQUIRE(texts.items.size() == values.items.size());
+  for (std::size_t i = 0; i < values.items.size(); ++i) {
+    const Json decoded = texts.items[i].decode();
+    CHECK(decoded.dump() == values.items[i].dump());
+    const Json metadata = values.items[i].value("metadata", Json::object());
+    CHECK(texts.items[i].name() == metadata.value("name", std::string()));
+    CHECK(texts.items[i].namespace_name() == metadata.value("namespace", std::string()));
+  }
+  CHECK(texts.resource_version == values.resource_version);
+}
+
+TEST_CASE("http client: list_text keeps the items of list() as text, pages followed", "[kube][http]") {
+  Sandbox sandbox;
+  auto client = make_client(admin_endpoint(sandbox.port()));
+  const ResourceType cm = configmaps();
+  for (int i = 0; i < 5; ++i) REQUIRE(client->apply(cm, configmap("cm-" + std::to_string(i), "v"), {}));
+  mkq::kube::ListOptions options;
+  options.namespace_name = "default";
+  options.page_size = 2;
+  const int lists = client->stats().lists;
+  auto texts = client->list_text(cm, options);
+  auto values = client->list(cm, options);
+  REQUIRE(texts);
+  REQUIRE(values);
+  CHECK(client->stats().lists == lists + 2);
+  CHECK(texts.value().items.size() >= 5);
+  same_items(texts.value(), values.value());
+}
+
+TEST_CASE("http client: list_text types items the server lists without apiVersion and kind", "[kube][http]") {
+  Recorder recorder;
+  auto client = make_client(recorder.endpoint());
+  const ResourceType cm = configmaps();
+  for (const std::string& body : std::vector<std::string>{
+           // kube-apiserver's typed lists: no apiVersion or kind on the items
+           R"({"kind":"ConfigMapList","apiVersion":"v1","metadata":{"resourceVersion":"9"},"items":[)"
+           R"({"metadata":{"name":"a","namespace":"n"},"data":{"k":"v"}}, { } ,{"kind":"ConfigMap","apiVersion":"v1",)"
+           R"("metadata":{"name":"b"}}]})",
+           // the same items, pretty-printed
+           "{\"items\": [\n {\n  \"metadata\": {\"name\": \"a\"}\n }\n]}",
+           // an item with one of the two: decoded whole, as list() does
+           R"({"metadata":{"resourceVersion":"10"},"items":[{"kind":"ConfigMap","metadata":{"name":"c"}}]})",
+           // a surrogate pair, which the fast decoder leaves to nlohmann's
+           R"({"metadata":{},"items":[{"metadata":{"name":"d"},"data":{"k":"\ud83d\ude00"}}]})"}) {
+    INFO(body);
+    recorder.body = body;
+    auto texts = client->list_text(cm, {});
+    auto values = client->list(cm, {});
+    REQUIRE(texts);
+    REQUIRE(values);
+    same_items(texts.value(), values.value());
+    if (body.find("ConfigMapList") != std::string::npos) {
+      CHECK(texts.value().items[0].text().rfind(R"({"apiVersion":"v1","kind":"ConfigMap","metadata":)", 0) == 0);
+      CHECK(texts.value().items[1].text() == R"({"apiVersion":"v1","kind":"ConfigMap"})");
+    }
+    for (const mkq::kube::ObjectText& item : texts.value().items) {
+      CHECK(item.decode()["apiVersion"] == "v1");
+      CHECK(item.decode()["kind"] == "ConfigMap");
+    }
+  }
+  recorder.body = "not json";
+  auto refused = client->list_text(cm, {});
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message.find("answered a list with no JSON") != std::string::npos);
+}
 
 TEST_CASE("http client: a token and a token file re-read on each request", "[kube][http][auth]") {
   Recorder recorder;

@@ -43,14 +43,45 @@ void agrees(const std::string& text) {
   }
 }
 
+// What split_list may return for `text`: the answer decode_json decodes,
+// cut into items each of which decodes to that answer's item.
+void splits_as_decoded(const std::string& text) {
+  INFO(text);
+  const std::optional<ListPageText> split = split_list(text);
+  if (!split) return;
+  const std::optional<Json> whole = decode_json(text);
+  REQUIRE(whole);
+  REQUIRE(whole->is_object());
+  const Json& items = (*whole)["items"];
+  REQUIRE(items.is_array());
+  REQUIRE(items.size() == split->items.size());
+  const auto string_of = [](const Json& object, const char* key) {
+    const Json meta = object.is_object() && object.contains("metadata") ? object["metadata"] : Json();
+    return meta.is_object() && meta.contains(key) && meta[key].is_string() ? meta[key].get<std::string>() : "";
+  };
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const std::optional<Json> item = decode_json(split->items[i].text);
+    REQUIRE(item);
+    CHECK(identical(*item, items[i]));
+    CHECK(split->items[i].name == string_of(items[i], "name"));
+    CHECK(split->items[i].namespace_name == string_of(items[i], "namespace"));
+    CHECK(split->items[i].has_api_version == items[i].contains("apiVersion"));
+    CHECK(split->items[i].has_kind == items[i].contains("kind"));
+  }
+  CHECK(split->resource_version == string_of(*whole, "resourceVersion"));
+  CHECK(split->continue_token == string_of(*whole, "continue"));
+}
+
+const std::string kList = R"({"apiVersion":"kueue.x-k8s.io/v1beta2","items":[{"apiVersion":"kueue.x-k8s.io/v1beta2",)"
+                          R"("kind":"ClusterQueue","metadata":{"generation":1,"labels":{"mkq.dev/policy":"a"},)"
+                          R"("managedFields":[{"fieldsV1":{"f:spec":{"f:cohortName":{}}},"manager":"mkq"}],)"
+                          R"("name":"q-0","resourceVersion":"121"},"spec":{"resourceGroups":[{"flavors":[{"name":)"
+                          R"("cpu","resources":[{"name":"memory","nominalQuota":12165114007},{"name":"cpu",)"
+                          R"("nominalQuota":-3}]}]}],"x":0.0015,"y":true,"z":null,"w":[]}}],"kind":"ClusterQueueList",)"
+                          R"("metadata":{"resourceVersion":"4200"}})";
+
 TEST_CASE("decode_json: a LIST answer decodes as Json::parse decodes it", "[kube][json]") {
-  const std::string list = R"({"apiVersion":"kueue.x-k8s.io/v1beta2","items":[{"apiVersion":"kueue.x-k8s.io/v1beta2",)"
-                           R"("kind":"ClusterQueue","metadata":{"generation":1,"labels":{"mkq.dev/policy":"a"},)"
-                           R"("managedFields":[{"fieldsV1":{"f:spec":{"f:cohortName":{}}},"manager":"mkq"}],)"
-                           R"("name":"q-0","resourceVersion":"121"},"spec":{"resourceGroups":[{"flavors":[{"name":)"
-                           R"("cpu","resources":[{"name":"memory","nominalQuota":12165114007},{"name":"cpu",)"
-                           R"("nominalQuota":-3}]}]}],"x":0.0015,"y":true,"z":null,"w":[]}}],"kind":"ClusterQueueList",)"
-                           R"("metadata":{"resourceVersion":"4200"}})";
+  const std::string& list = kList;
   const std::optional<Json> fast = decode_json(list);
   REQUIRE(fast);
   CHECK(identical(*fast, Json::parse(list)));
@@ -81,6 +112,68 @@ TEST_CASE("decode_json: declines what it leaves to nlohmann, never accepts what 
   CHECK_FALSE(decode_json("\"\\ud83d\\ude00\""));  // left to nlohmann, which joins the pair
   CHECK_FALSE(decode_json("1234567890123456789"));
   CHECK_FALSE(decode_json("{\"a\":1} x"));
+}
+
+TEST_CASE("split_list: a LIST answer cut into items that decode as the answer's", "[kube][json]") {
+  const std::optional<ListPageText> split = split_list(kList);
+  REQUIRE(split);
+  REQUIRE(split->items.size() == 1);
+  CHECK(split->items[0].name == "q-0");
+  CHECK(split->items[0].namespace_name.empty());
+  CHECK(split->resource_version == "4200");
+  CHECK(split->continue_token.empty());
+  CHECK(split->items[0].text.rfind(R"({"apiVersion":"kueue.x-k8s.io/v1beta2","kind":"ClusterQueue",)", 0) == 0);
+  splits_as_decoded(kList);
+  // Spaces, escapes, items without apiVersion and kind (as kube-apiserver
+  // lists them), a continue token, a namespace; keys in any order.
+  const std::string spaced = " {\n \"metadata\" : {\"continue\":\"c\\u0041\",\"resourceVersion\":\"7\"},\n"
+                             " \"items\" : [ {\"metadata\":{\"namespace\":\"team-a\",\"name\":\"q\\\"1\"},\"spec\":{}} ,\n"
+                             " { } , {\"kind\":\"X\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":1}} ] } ";
+  const std::optional<ListPageText> more = split_list(spaced);
+  REQUIRE(more);
+  REQUIRE(more->items.size() == 3);
+  CHECK(more->items[0].name == "q\"1");
+  CHECK(more->items[0].namespace_name == "team-a");
+  CHECK(more->items[0].text == R"({"metadata":{"namespace":"team-a","name":"q\"1"},"spec":{}})");
+  CHECK(more->items[1].text == "{ }");
+  CHECK(more->items[2].name.empty());  // not a string
+  CHECK(more->continue_token == "cA");
+  CHECK(more->resource_version == "7");
+  splits_as_decoded(spaced);
+  const std::optional<ListPageText> empty = split_list(R"({"items":[]})");
+  REQUIRE(empty);
+  CHECK(empty->items.empty());
+}
+
+TEST_CASE("split_list: declines what is no plain list, and what decode_json declines", "[kube][json]") {
+  for (const std::string& text : std::vector<std::string>{
+           "", "[]", "{}", R"({"items":{}})", R"({"items":[1]})", R"({"items":[[]]})", R"({"items":[],"items":[]})",
+           R"({"metadata":{},"metadata":{},"items":[]})", R"({"items":[{"metadata":{},"metadata":{}}]})",
+           R"({"metadata":{"resourceVersion":5},"items":[]})", R"({"metadata":{"continue":null},"items":[]})",
+           R"({"items":[{"a":"\ud83d\ude00"}]})", R"({"items":[{"a":1234567890123456789}]})", R"({"items":[]} x)",
+           R"({"items":[{"a":1,}]})", "{\"items\":[{\"a\":\"\xc3\"}]}"}) {
+    INFO(text);
+    CHECK_FALSE(split_list(text));
+  }
+}
+
+TEST_CASE("split_list: mutated LIST answers split as they decode", "[kube][json]") {
+  const std::string alphabet = "{}[]\",:\\-+.eE0123456789 \nabnutrfl\xc3\xa9\x80";
+  std::mt19937 random(23);
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = kList;
+    const int edits = 1 + static_cast<int>(random() % 3);
+    for (int e = 0; e < edits; ++e) {
+      const std::size_t at = random() % (text.size() + 1);
+      const char c = alphabet[random() % alphabet.size()];
+      switch (random() % 3) {
+        case 0: text.insert(text.begin() + static_cast<std::ptrdiff_t>(at), c); break;
+        case 1: if (at < text.size()) text.erase(at, 1); break;
+        default: if (at < text.size()) text[at] = c; break;
+      }
+    }
+    splits_as_decoded(text);
+  }
 }
 
 TEST_CASE("decode_json: mutated documents agree with Json::parse", "[kube][json]") {

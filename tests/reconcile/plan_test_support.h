@@ -145,9 +145,21 @@ struct World {
     return reconcile::refresh(desired, inventory, targets(), reconcile::RefreshOptions{});
   }
 
+  // The plan, made one cluster at a time -- and, when no credential
+  // provider (which counts its calls) is asked, made again with the clusters
+  // planned by four threads, which must give the same plan.
   reconcile::Plan plan(const kueue::DesiredState& desired, reconcile::CredentialProvider* credentials = nullptr,
                        reconcile::PlanOptions options = {}) {
-    return reconcile::make_plan(desired, inventory, kLineage, refresh(desired), credentials, options);
+    const reconcile::LiveState live = refresh(desired);
+    reconcile::Plan plan = reconcile::make_plan(desired, inventory, kLineage, live, credentials, options);
+    if (credentials == nullptr) {
+      reconcile::PlanWork parallel;
+      parallel.parallelism = 4;
+      const reconcile::Plan again = reconcile::make_plan(desired, inventory, kLineage, live, credentials, options, parallel);
+      CHECK(reconcile::render_json(again) == reconcile::render_json(plan));
+      CHECK(reconcile::first_difference(plan, again).empty());
+    }
+    return plan;
   }
 };
 
