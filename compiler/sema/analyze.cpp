@@ -159,8 +159,8 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
     // kept apart and added after evaluation's, and only when evaluation found no
     // error: the same diagnostics, in the same order, as binding afterwards.
     diag::Diagnostics bind_diagnostics;
-    BlockBinder binder(bind_diagnostics);
-    BindAsEvaluated stream(binder);
+    auto binder = std::make_unique<BlockBinder>(bind_diagnostics);
+    BindAsEvaluated stream(*binder);
     EvalPolicy policy = evaluate(roots, loader, found, prelude, &stream);
     if (policy.unparsed_block) {
       if (!parse_whole()) return std::nullopt;
@@ -184,13 +184,17 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
 
     // What did not stream (all of it when the stream never began).
     if (stream.began) {
-      for (EvalBlock& block : policy.blocks) binder.bind_next(std::move(block));
+      for (EvalBlock& block : policy.blocks) binder->bind_next(std::move(block));
     } else {
-      binder.bind_first(std::move(policy.blocks), {});
+      binder->bind_first(std::move(policy.blocks), {});
     }
-    auto model = binder.finish(policy.first_file);
+    auto model = binder->finish(policy.first_file);
     for (const diag::Diagnostic& d : bind_diagnostics.items()) diagnostics.add(d);
     lap("bind");
+    // The binder's tables end here; their pages go back before the caller's
+    // next stage (kueue::validate, lower) allocates.
+    binder.reset();
+    release_free_memory();
     return model;
   }
 }
