@@ -10,6 +10,7 @@
 #include "compiler/sema/bind.h"
 #include "compiler/sema/codes_eval.h"
 #include "compiler/sema/evaluate.h"
+#include "compiler/sema/free_memory.h"
 #include "compiler/syntax/parse.h"
 
 namespace mkq::sema {
@@ -80,9 +81,14 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   if (paths.empty()) return std::nullopt;
 
   // Parse every file before stopping, so that all syntax errors are reported.
+  // The last file's top-level blocks are parsed only as evaluation reaches
+  // them (syntax::DeferredBlocks), so that its syntax tree is never whole;
+  // unless the caller keeps the trees (options.parsed: mkq lsp navigates them).
   std::vector<std::unique_ptr<syntax::File>> asts;
   std::vector<RootFile> roots;
-  for (const auto& file : paths) {
+  syntax::DeferredBlocks deferred;
+  for (std::size_t n = 0; n < paths.size(); ++n) {
+    const fs::path& file = paths[n];
     FileText read = files.read(file, diag::kMaxSourceBytes);
     const std::string display = shown(file);
     if (read.status == FileText::Status::TooLarge) {
@@ -95,15 +101,34 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
       continue;
     }
     const diag::FileId id = sources.add(display, std::move(read.text));
-    auto ast = syntax::parse_file(sources, id, diagnostics);
+    const bool defer = options.parsed == nullptr && n + 1 == paths.size();
+    auto ast = defer ? syntax::parse_file_deferred(sources, id, diagnostics, deferred)
+                     : syntax::parse_file(sources, id, diagnostics);
     if (!ast) continue;
     // Its top-level blocks go as they are evaluated, unless the caller keeps
-    // the trees (options.parsed: mkq lsp navigates them).
+    // the trees.
     syntax::File* releasable = options.parsed != nullptr ? nullptr : ast.get();
-    roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get(), releasable});
+    roots.push_back(RootFile{files.canonical(file).generic_string(), display, ast.get(), releasable,
+                             defer ? &deferred : nullptr});
     asts.push_back(std::move(ast));
   }
+  // The deferred file, parsed whole again when it has to be: its syntax errors
+  // are then reported, last, as parse_file() would have reported them (it is
+  // the last file parsed). Returns false when it has any.
+  const auto parse_whole = [&]() {
+    RootFile& root = roots.back();
+    auto ast = syntax::parse_file(sources, root.ast->file, diagnostics);
+    deferred = {};
+    root.deferred = nullptr;
+    root.ast = root.releasable = ast.get();
+    asts.back() = std::move(ast);
+    return root.ast != nullptr && diagnostics.error_count() == errors;
+  };
+  if (diagnostics.error_count() != errors && !deferred.empty()) parse_whole();
   lap("parse");
+  // What parsing freed (the tokens, ANTLR's input) goes back to the system
+  // before evaluation allocates objects of other sizes.
+  release_free_memory();
   if (diagnostics.error_count() != errors) {
     if (options.parsed != nullptr) options.parsed->roots = std::move(asts);
     return std::nullopt;
@@ -113,47 +138,65 @@ std::optional<model::Policy> analyze(const fs::path& path, const FileSystem& fil
   std::vector<fs::path> import_roots = options.import_roots;
   const fs::path home = files.canonical(path);
   import_roots.push_back(files.kind(path) == FileSystem::Kind::Directory ? home : home.parent_path());
-  auto owned_loader = std::make_unique<StandardModuleLoader>(files, sources, import_roots);
-  StandardModuleLoader& loader = *owned_loader;
-  for (const auto& root : roots) loader.preload(root);
-  // The prelude (std/integrations) joins every policy without an import.
-  std::vector<ModuleSource> prelude;
-  for (const std::string_view spec : kPreludeModules) {
-    prelude.push_back(loader.load("", diag::kNoFile, std::string(spec), {}, diagnostics));
-  }
-  // Binding runs as evaluation goes (BlockStream): each block of the last
-  // root file is bound as soon as it is evaluated and let go, so that the
-  // evaluated tree and the model are never both whole. Its diagnostics are
-  // kept apart and added after evaluation's, and only when evaluation found no
-  // error: the same diagnostics, in the same order, as binding afterwards.
-  diag::Diagnostics bind_diagnostics;
-  BlockBinder binder(bind_diagnostics);
-  BindAsEvaluated stream(binder);
-  EvalPolicy policy = evaluate(roots, loader, diagnostics, prelude, &stream);
-  lap("evaluate");
-  if (options.parsed != nullptr) {
-    options.parsed->roots = std::move(asts);
-    options.parsed->imports = std::move(owned_loader);
-  }
-  if (diagnostics.error_count() != errors) return std::nullopt;
-  // The root files' syntax trees end with evaluation: bind reads the evaluated
-  // tree only. Their top-level blocks went as they were evaluated (they are
-  // releasable); the rest is dropped here, so that the tree and the model it
-  // binds never hold memory at once (for a large policy each is about 15
-  // times its text). `roots` and the loader's preloaded entries still point at
-  // them; neither is read again.
-  asts.clear();
+  while (true) {
+    // While a deferred block may still turn out not to parse, evaluation's
+    // findings are held apart: when one does not, they are dropped with
+    // everything evaluated, the file is parsed whole (its syntax errors
+    // reported) and, if it has none, evaluated again.
+    diag::Diagnostics held;
+    diag::Diagnostics& found = deferred.empty() ? diagnostics : held;
+    auto owned_loader = std::make_unique<StandardModuleLoader>(files, sources, import_roots);
+    StandardModuleLoader& loader = *owned_loader;
+    for (const auto& root : roots) loader.preload(root);
+    // The prelude (std/integrations) joins every policy without an import.
+    std::vector<ModuleSource> prelude;
+    for (const std::string_view spec : kPreludeModules) {
+      prelude.push_back(loader.load("", diag::kNoFile, std::string(spec), {}, found));
+    }
+    // Binding runs as evaluation goes (BlockStream): each block of the last
+    // root file is bound as soon as it is evaluated and let go, so that the
+    // evaluated tree and the model are never both whole. Its diagnostics are
+    // kept apart and added after evaluation's, and only when evaluation found no
+    // error: the same diagnostics, in the same order, as binding afterwards.
+    diag::Diagnostics bind_diagnostics;
+    auto binder = std::make_unique<BlockBinder>(bind_diagnostics);
+    BindAsEvaluated stream(*binder);
+    EvalPolicy policy = evaluate(roots, loader, found, prelude, &stream);
+    if (policy.unparsed_block) {
+      if (!parse_whole()) return std::nullopt;
+      continue;
+    }
+    for (const diag::Diagnostic& d : held.items()) diagnostics.add(d);
+    lap("evaluate");
+    if (options.parsed != nullptr) {
+      options.parsed->roots = std::move(asts);
+      options.parsed->imports = std::move(owned_loader);
+    }
+    if (diagnostics.error_count() != errors) return std::nullopt;
+    // The root files' syntax trees end with evaluation: bind reads the evaluated
+    // tree only. Their top-level blocks went as they were evaluated (they are
+    // releasable); the rest is dropped here, so that the tree and the model it
+    // binds never hold memory at once (for a large policy each is about 15
+    // times its text). `roots` and the loader's preloaded entries still point at
+    // them; neither is read again.
+    asts.clear();
+    release_free_memory();
 
-  // What did not stream (all of it when the stream never began).
-  if (stream.began) {
-    for (EvalBlock& block : policy.blocks) binder.bind_next(std::move(block));
-  } else {
-    binder.bind_first(std::move(policy.blocks), {});
+    // What did not stream (all of it when the stream never began).
+    if (stream.began) {
+      for (EvalBlock& block : policy.blocks) binder->bind_next(std::move(block));
+    } else {
+      binder->bind_first(std::move(policy.blocks), {});
+    }
+    auto model = binder->finish(policy.first_file);
+    for (const diag::Diagnostic& d : bind_diagnostics.items()) diagnostics.add(d);
+    lap("bind");
+    // The binder's tables end here; their pages go back before the caller's
+    // next stage (kueue::validate, lower) allocates.
+    binder.reset();
+    release_free_memory();
+    return model;
   }
-  auto model = binder.finish(policy.first_file);
-  for (const diag::Diagnostic& d : bind_diagnostics.items()) diagnostics.add(d);
-  lap("bind");
-  return model;
 }
 
 }  // namespace mkq::sema

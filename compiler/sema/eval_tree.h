@@ -53,6 +53,10 @@ struct EvalPolicy {
   // The first root file (by key): where a diagnostic about the policy as a
   // whole points when no declaration of its own can (an empty file).
   diag::FileId first_file = diag::kNoFile;
+  // Evaluation stopped at a deferred block (ModuleSource::deferred) that did
+  // not parse: nothing here is complete, and the file must be parsed in full
+  // (parse_file() reports its syntax errors) before evaluating again.
+  bool unparsed_block = false;
 };
 
 }  // namespace mkq::sema

@@ -18,7 +18,13 @@ EvalPolicy evaluate(const std::vector<RootFile>& roots, ModuleLoader& loader, di
                     const std::vector<ModuleSource>& prelude, BlockStream* stream) {
   detail::Evaluator evaluator(loader, diagnostics);
   evaluator.stream_ = stream;
-  EvalPolicy policy = evaluator.run(roots, prelude);
+  EvalPolicy policy;
+  try {
+    policy = evaluator.run(roots, prelude);
+  } catch (const detail::UnparsedBlock&) {
+    policy.unparsed_block = true;
+    return policy;
+  }
   const auto first = std::min_element(roots.begin(), roots.end(), [](const RootFile& a, const RootFile& b) {
     return a.key < b.key;
   });
@@ -150,6 +156,9 @@ Module& Evaluator::module_for(const ModuleSource& source) {
     slot->display = source.display.empty() ? source.key : source.display;
     slot->ast = source.ast;
     slot->releasable = source.releasable == source.ast ? source.releasable : nullptr;
+    slot->deferred = slot->releasable != nullptr && source.deferred != nullptr && !source.deferred->empty()
+                         ? source.deferred
+                         : nullptr;
   }
   return *slot;
 }
@@ -180,7 +189,9 @@ void Evaluator::evaluate_module(Module& module) {
     const std::size_t errors = diags_.error_count();
     const bool streams = &module == streamed_ && errors == errors_before_;
     if (streams) {
-      const auto [cluster_queues, local_queues] = declared_queues(module.ast->stmts);
+      auto [cluster_queues, local_queues] = declared_queues(module.ast->stmts);
+      // A deferred clusterqueue's local queues are counted from its tokens.
+      if (module.deferred != nullptr) local_queues += module.deferred->nested("localqueue");
       stream_->first(std::move(policy_.blocks), cluster_queues, local_queues);
       policy_.blocks.clear();
     } else {
@@ -194,11 +205,24 @@ void Evaluator::evaluate_module(Module& module) {
     Sink sink{nullptr, &policy_.blocks};
     const std::size_t count = module.ast->stmts.size();
     for (std::size_t i = 0; i < count; ++i) {
+      if (module.deferred != nullptr && module.deferred->deferred(i)) {
+        // Parsed now, whole: its body cannot be misplaced (no import or
+        // template in it, FastParser::file()), so check_placement() above
+        // had nothing to report in it.
+        auto& shell = static_cast<syntax::BlockStmt&>(*module.releasable->stmts[i]);
+        std::unique_ptr<syntax::BlockStmt> parsed = module.deferred->parse(shell);
+        if (!parsed) throw UnparsedBlock{};
+        module.releasable->stmts[i] = std::move(parsed);
+      }
       const syntax::Stmt& stmt = *module.ast->stmts[i];
       exec(stmt, module, nullptr, sink);
       if (stmt.kind == syntax::StmtKind::Block) {
         module.resolver->check(stmt);
-        if (module.releasable != nullptr) module.releasable->stmts[i].reset();
+        if (module.releasable != nullptr) {
+          const std::size_t bytes = stmt.range.end.offset - stmt.range.begin.offset;
+          module.releasable->stmts[i].reset();
+          releaser_.freed(bytes);
+        }
       }
       if (!streams || diags_.error_count() != errors) continue;
       // A root file's blocks: none is from_stdlib.

@@ -20,6 +20,7 @@
 #include "compiler/sema/eval_tree.h"
 #include "compiler/sema/filesystem.h"
 #include "compiler/syntax/ast.h"
+#include "compiler/syntax/parse.h"
 #include "stdlib/stdlib.h"
 
 namespace mkq::sema {
@@ -38,6 +39,10 @@ struct ModuleSource {
   // the evaluated declarations then never both hold the whole policy. Null:
   // the tree is left whole.
   syntax::File* releasable = nullptr;
+  // The top-level blocks of `releasable` left unparsed
+  // (syntax::parse_file_deferred()): each is parsed when evaluation reaches
+  // it. Null, or empty: every block is parsed.
+  const syntax::DeferredBlocks* deferred = nullptr;
 };
 using RootFile = ModuleSource;
 

@@ -26,6 +26,7 @@
 #include "compiler/diag/diagnostic.h"
 #include "compiler/sema/eval_tree.h"
 #include "compiler/sema/evaluate.h"
+#include "compiler/sema/free_memory.h"
 #include "compiler/sema/resolve_names.h"
 #include "compiler/sema/value.h"
 #include "compiler/syntax/ast.h"
@@ -45,6 +46,10 @@ inline constexpr std::uint64_t kMaxValueElements = 1'000'000;  // a value's elem
 inline constexpr std::uint64_t kMaxTextBytes = 1u << 20;       // a string, or a value printed as text
 
 struct Module;
+
+// Thrown by evaluate_module() when a deferred block does not parse; caught by
+// evaluate(), which returns an EvalPolicy with unparsed_block set.
+struct UnparsedBlock {};
 
 // What a TemplateRef value points at.
 struct TemplateInfo {
@@ -69,6 +74,7 @@ struct Module {
   std::string display;                       // the path shown to the user
   const syntax::File* ast = nullptr;         // null: could not be loaded; every use of it is silent
   syntax::File* releasable = nullptr;        // ModuleSource::releasable
+  const syntax::DeferredBlocks* deferred = nullptr;  // ModuleSource::deferred, with releasable only
   State state = State::NotStarted;
   // Checks the names of each top-level block as soon as it is evaluated
   // (resolve_names.h); made once the module's imports are loaded.
@@ -256,6 +262,10 @@ class Evaluator {
   // BlockStream), and that module; null when nothing streams.
   BlockStream* stream_ = nullptr;
   const Module* streamed_ = nullptr;
+  // Gives the pages of the blocks let go (Module::releasable) back to the
+  // system as evaluation goes, so that the model bound meanwhile does not add
+  // to them.
+  MemoryReleaser releaser_;
   // Errors reported before run(): blocks stream only while there are no others.
   std::size_t errors_before_ = 0;
 

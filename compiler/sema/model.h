@@ -11,7 +11,8 @@
 //   - defaults that mkq defines (a worker's context and Secret name, credential
 //     lifetimes, a dispatch's config name, ...) are filled in. Fields left to
 //     Kueue's defaults are std::optional and unset when the policy does not
-//     write them, so lowering can omit them.
+//     write them, so lowering can omit them (the rarely set ones, in every
+//     queue or quota, are Boxed: the same reading, held out of line).
 // Every declaration and every important field keeps the source range of the
 // policy text it came from; a filled-in default points at the text it was
 // derived from (usually the declaration's name).
@@ -27,6 +28,7 @@
 
 #include "compiler/diag/source.h"
 #include "compiler/facts/kueue.h"
+#include "compiler/sema/boxed.h"
 #include "compiler/sema/quantity.h"
 #include "compiler/sema/value.h"
 
@@ -147,8 +149,9 @@ struct ResourceQuota {
   std::string resource;             // "cpu", "memory", "nvidia.com/gpu"
   diag::SourceRange resource_range; // the attribute's name
   Located<Quantity> nominal;
-  std::optional<Located<Quantity>> borrowing_limit;
-  std::optional<Located<Quantity>> lending_limit;
+  // Rarely set (unlike nominal, one per resource of every quota): out of line.
+  Boxed<Located<Quantity>> borrowing_limit;
+  Boxed<Located<Quantity>> lending_limit;
   diag::SourceRange range;          // the whole attribute
 };
 
@@ -322,9 +325,9 @@ struct ClusterQueue : Declaration {
   NamespaceSelector namespaces;
   std::optional<Ref> cohort;
   std::vector<ResourceGroup> resource_groups;
-  std::optional<Preemption> preemption;
+  Boxed<Preemption> preemption;  // rarely written: out of line, like flavor_fungibility
   std::optional<Located<Quantity>> fair_sharing_weight;
-  std::optional<FlavorFungibility> flavor_fungibility;
+  Boxed<FlavorFungibility> flavor_fungibility;
   std::optional<Located<QueueingStrategy>> queueing_strategy;
   std::optional<Located<StopPolicy>> stop_policy;
   Located<std::string> worker_name;  // its name on the workers; default: its name

@@ -87,6 +87,12 @@ Json to_json(const std::optional<T>& optional) {
 }
 
 template <typename T>
+Json to_json(const Boxed<T>& boxed) {
+  if (!boxed) return nullptr;
+  return to_json(*boxed);
+}
+
+template <typename T>
 Json to_json(const std::vector<T>& items) {
   Json out = Json::array();
   for (const T& item : items) out.push_back(to_json(item));

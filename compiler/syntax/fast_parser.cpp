@@ -161,6 +161,27 @@ std::optional<std::vector<StmtPtr>> FastParser::file() {
   }
 }
 
+std::optional<std::vector<StmtPtr>> FastParser::file(DeferredBlocks& deferred) {
+  try {
+    std::vector<StmtPtr> stmts;
+    while (type() != kEof) {
+      int height = 0;
+      const bool block_next = is_ident_type(type()) && (type(1) == L::STRING || type(1) == L::IN || type(1) == L::LBRACE);
+      bool skipped = false;
+      StmtPtr s = block_next ? deferred_block(deferred, height, skipped) : stmt(height);
+      if (!s) continue;
+      if (skipped) deferred.indices_.push_back(static_cast<std::uint32_t>(stmts.size()));
+      stmts.push_back(std::move(s));
+    }
+    return stmts;
+  } catch (const GiveUp&) {
+    pending_strings_.clear();
+    deferred.indices_.clear();
+    deferred.nested_.clear();
+    return std::nullopt;
+  }
+}
+
 ExprPtr FastParser::expression() {
   try {
     int height = 0;
@@ -470,6 +491,52 @@ StmtPtr FastParser::block(int& height) {
   s->labels = std::move(labels);
   s->in_label = std::move(in_label);
   s->body = std::move(b);
+  return s;
+}
+
+StmtPtr FastParser::deferred_block(DeferredBlocks& deferred, int& height, bool& skipped) {
+  const std::size_t start = next_;
+  const std::size_t strings = pending_strings_.size();
+  const LexToken& first = take();
+  std::vector<std::unique_ptr<StringExpr>> labels;
+  while (type() == L::STRING) labels.push_back(string_lit());
+  std::unique_ptr<StringExpr> in_label;
+  if (type() == L::IN) {
+    take();
+    in_label = string_lit();
+  }
+  // The body's braces; nested blocks (`kind "label"` at its first level) are
+  // counted by kind for DeferredBlocks::nested().
+  std::vector<std::pair<std::string_view, std::size_t>> nested;
+  expect(L::LBRACE);
+  int depth = 1;
+  while (depth > 0) {
+    const std::size_t t = type();
+    if (t == kEof) throw GiveUp{};
+    if (t == L::IMPORT || t == L::TEMPLATE) {
+      // Parsed now, whole: check_placement() reports such a statement when
+      // evaluation starts, before any block runs.
+      pending_strings_.resize(strings);
+      next_ = start;
+      return block(height);
+    }
+    if (t == L::LBRACE) ++depth;
+    if (t == L::RBRACE) --depth;
+    if (depth == 1 && is_ident_type(t) && type(1) == L::STRING) {
+      const LexToken& kind = peek();
+      const std::string_view name = piece_.file_text().substr(kind.begin(), kind.end() - kind.begin());
+      auto found = std::find_if(nested.begin(), nested.end(), [&](const auto& entry) { return entry.first == name; });
+      if (found == nested.end()) nested.emplace_back(name, 1);
+      else ++found->second;
+    }
+    take();
+  }
+  for (const auto& [name, count] : nested) deferred.nested_[std::string(name)] += count;
+  auto s = std::make_unique<BlockStmt>(span(first, previous()));
+  s->kind = Identifier{text(first), token_range(first)};
+  s->labels = std::move(labels);
+  s->in_label = std::move(in_label);
+  skipped = true;
   return s;
 }
 

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "compiler/syntax/ast.h"
+#include "compiler/syntax/parse.h"
 
 namespace mkq::syntax::detail {
 
@@ -113,6 +114,12 @@ class FastParser {
 
   // The statements of a file; nullopt when the fast path gives up.
   std::optional<std::vector<StmtPtr>> file();
+  // As file(), but a top-level block is left for later when its body has no
+  // `import` or `template` (which check_placement() would report): its
+  // statement is the block with its kind, labels, `in` label and range and an
+  // empty body, noted in `deferred`. Of its body only the braces are matched:
+  // DeferredBlocks::parse() parses it when it is needed.
+  std::optional<std::vector<StmtPtr>> file(DeferredBlocks& deferred);
   // The expression that is the whole piece (`${...}`); null when the fast path gives up.
   ExprPtr expression();
   // After a successful file() or expression(): moves the decoded strings into the AST.
@@ -133,6 +140,9 @@ class FastParser {
   StmtPtr use_stmt(int& height);
   StmtPtr attribute(int& height);
   StmtPtr block(int& height);
+  // The block at the next token with its body skipped (file(DeferredBlocks&)),
+  // or parsed in full when the body cannot be deferred.
+  StmtPtr deferred_block(DeferredBlocks& deferred, int& height, bool& skipped);
   Body body(int& height);
 
   // expressions

@@ -301,15 +301,22 @@ class PieceParser {
         route_(route),
         reporter_(piece, diagnostics, budget) {}
 
-  // The statements of a file; nullopt when the file is over a limit.
-  std::optional<std::vector<StmtPtr>> statements() {
+  // The statements of a file; nullopt when the file is over a limit (or,
+  // on the route FastPathOnly, when the fast path gives up). With `deferred`,
+  // the fast path leaves top-level blocks unparsed (FastParser::file()).
+  std::optional<std::vector<StmtPtr>> statements(DeferredBlocks* deferred = nullptr) {
+    const std::size_t reported = diagnostics_.size();
     if (!prepare()) return std::nullopt;
+    // Blocks are deferred only in text that prepare() found nothing to report
+    // in (a bad escape, say): parsing one alone then reports nothing either.
+    if (diagnostics_.size() != reported) deferred = nullptr;
     if (fast_lexed_) {
       FastParser fast(piece_, fast_tokens_, strings_, base_depth_);
-      if (auto stmts = fast.file()) {
+      if (auto stmts = deferred != nullptr ? fast.file(*deferred) : fast.file()) {
         fast.commit(strings_);
         return stmts;
       }
+      if (route_.engine == Engine::FastPathOnly) return std::nullopt;
       route_.used_antlr = true;
       decode_plain_strings();
       materialize_tokens();
@@ -373,6 +380,8 @@ class PieceParser {
       fast_lexed_ = true;
     } else if (over_limit_) {  // fast_scan() reported a token over kMaxTokenBytes
       std::vector<LexToken>().swap(fast_tokens_);
+      return false;
+    } else if (route_.engine == Engine::FastPathOnly) {
       return false;
     } else {
       route_.used_antlr = true;
@@ -836,7 +845,7 @@ SourceRange start_of(FileId file) {
 
 // parse_file() along a route (parse_route.h).
 std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics,
-                            detail::ParseRoute& route) {
+                            detail::ParseRoute& route, DeferredBlocks* deferred = nullptr) {
   try {
     const diag::SourceFile& source = sources.file(file);
     const std::string& text = source.text;
@@ -863,7 +872,7 @@ std::unique_ptr<File> parse(const diag::SourceManager& sources, FileId file, dia
     const detail::TextPiece piece(sources, file, begin, static_cast<std::uint32_t>(text.size()));
     detail::ErrorBudget budget(diagnostics);
     detail::PieceParser parser(piece, sources, diagnostics, budget, result->comments, 0, route);
-    auto stmts = parser.statements();
+    auto stmts = parser.statements(deferred);
     if (!stmts) return nullptr;
     result->stmts = std::move(*stmts);
     std::stable_sort(result->comments.begin(), result->comments.end(),
@@ -890,6 +899,46 @@ void report_file_too_large(diag::Diagnostics& diagnostics, const diag::SourceRan
 std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file, diag::Diagnostics& diagnostics) {
   detail::ParseRoute route;
   return parse(sources, file, diagnostics, route);
+}
+
+std::unique_ptr<File> parse_file_deferred(const diag::SourceManager& sources, FileId file,
+                                          diag::Diagnostics& diagnostics, DeferredBlocks& deferred) {
+  detail::ParseRoute route;
+  auto result = parse(sources, file, diagnostics, route, &deferred);
+  deferred.sources_ = &sources;
+  if (!result) deferred.indices_.clear();
+  return result;
+}
+
+bool DeferredBlocks::deferred(std::size_t index) const {
+  return std::binary_search(indices_.begin(), indices_.end(), index);
+}
+
+std::size_t DeferredBlocks::nested(std::string_view kind) const {
+  const auto found = nested_.find(kind);
+  return found == nested_.end() ? 0 : found->second;
+}
+
+std::unique_ptr<BlockStmt> DeferredBlocks::parse(const BlockStmt& shell) const {
+  if (sources_ == nullptr) return nullptr;
+  try {
+    // The block's own text, lexed and parsed as a file of one statement: the
+    // same tokens, nodes and ranges as in the whole file (a top-level block
+    // starts at nesting depth 0). Its comments are the file's already.
+    const detail::TextPiece piece(*sources_, shell.range.file, shell.range.begin.offset, shell.range.end.offset);
+    diag::Diagnostics unreported;
+    detail::ErrorBudget budget(unreported);
+    std::vector<Comment> comments;
+    detail::ParseRoute route{detail::Engine::FastPathOnly};
+    detail::PieceParser parser(piece, *sources_, unreported, budget, comments, 0, route);
+    auto stmts = parser.statements();
+    if (!stmts || !unreported.items().empty() || stmts->size() != 1) return nullptr;
+    StmtPtr& stmt = stmts->front();
+    if (stmt->kind != StmtKind::Block || stmt->range != shell.range) return nullptr;
+    return std::unique_ptr<BlockStmt>(static_cast<BlockStmt*>(stmt.release()));
+  } catch (const std::exception&) {
+    return nullptr;  // parse_file() then reports it
+  }
 }
 
 std::unique_ptr<File> detail::parse_file_via(const diag::SourceManager& sources, FileId file,

@@ -2,8 +2,11 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "compiler/diag/diagnostic.h"
 #include "compiler/syntax/ast.h"
@@ -29,6 +32,43 @@ inline constexpr std::uint64_t kMaxTokenBytes = std::uint64_t{1} << 20;
 // all: not UTF-8, a NUL byte, or over one of the limits above.
 std::unique_ptr<File> parse_file(const diag::SourceManager& sources, FileId file,
                                  diag::Diagnostics& diagnostics);
+
+namespace detail {
+class FastParser;
+}
+
+// The top-level blocks that parse_file_deferred() left unparsed, so that a
+// large file's syntax tree is never whole: each is parsed when the evaluator
+// reaches it, evaluated, and let go (sema::analyze()).
+class DeferredBlocks {
+ public:
+  // Whether statement `index` of the file is such a block: a BlockStmt with
+  // its kind, labels, `in` label and range, and an empty body.
+  bool deferred(std::size_t index) const;
+  bool empty() const { return indices_.empty(); }
+  // How many blocks of kind `kind` the deferred bodies hold at their first
+  // level (a size hint: counted from the tokens, not parsed).
+  std::size_t nested(std::string_view kind) const;
+  // The block in full, as parse_file() would have built it; null when the
+  // fast path cannot parse it (a syntax error): the caller then parses the
+  // file with parse_file(), which reports why. Nothing is reported here.
+  std::unique_ptr<BlockStmt> parse(const BlockStmt& shell) const;
+
+ private:
+  friend class detail::FastParser;
+  friend std::unique_ptr<File> parse_file_deferred(const diag::SourceManager&, FileId, diag::Diagnostics&,
+                                                   DeferredBlocks&);
+  const diag::SourceManager* sources_ = nullptr;
+  std::vector<std::uint32_t> indices_;  // ascending
+  std::map<std::string, std::size_t, std::less<>> nested_;
+};
+
+// As parse_file(), but each top-level block the fast path can skip is left
+// unparsed and noted in `deferred` (its braces matched, its text checked by
+// the lexer): syntax errors inside it are found only by DeferredBlocks::parse().
+// A file the fast path does not parse is parsed in full, `deferred` empty.
+std::unique_ptr<File> parse_file_deferred(const diag::SourceManager& sources, FileId file,
+                                          diag::Diagnostics& diagnostics, DeferredBlocks& deferred);
 
 // Reports E1018 at `at`: `path` has `size` bytes, over diag::kMaxSourceBytes.
 // For the readers of sources, which refuse such a file before reading it.

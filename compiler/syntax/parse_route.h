@@ -19,6 +19,7 @@ namespace mkq::syntax::detail {
 enum class Engine {
   FastPathFirst,  // what parse_file() does: the fast path, ANTLR where it gives up
   AntlrOnly,      // the generated lexer and parser for every piece
+  FastPathOnly,   // the fast path alone: no AST where it gives up (DeferredBlocks::parse())
 };
 
 struct ParseRoute {

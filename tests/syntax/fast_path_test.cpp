@@ -232,6 +232,43 @@ std::string outcome(const std::string& text, Engine engine) {
   return out;
 }
 
+// What parse_file_deferred() gives for `text`, each deferred block parsed by
+// DeferredBlocks::parse() in its place, as outcome() writes it; "<retry>" when
+// a deferred block does not parse (sema::analyze() then parses the file with
+// parse_file()). `deferred` receives how many blocks were deferred.
+std::string outcome_deferred(const std::string& text, std::size_t& deferred) {
+  diag::SourceManager sources;
+  diag::Diagnostics diagnostics;
+  sources.add("other.mkq", "x = 1\n");
+  const auto file = sources.add("test.mkq", text);
+  DeferredBlocks blocks;
+  const auto ast = parse_file_deferred(sources, file, diagnostics, blocks);
+  deferred = 0;
+  if (ast != nullptr) {
+    for (std::size_t i = 0; i < ast->stmts.size(); ++i) {
+      if (!blocks.deferred(i)) continue;
+      ++deferred;
+      const auto& shell = static_cast<const BlockStmt&>(*ast->stmts[i]);
+      if (!shell.body.stmts.empty()) return "<deferred block with a body>";
+      auto parsed = blocks.parse(shell);
+      if (parsed == nullptr) return "<retry>";
+      ast->stmts[i] = std::move(parsed);
+    }
+  }
+  current_sources = &sources;
+  std::string out = dump(diagnostics);
+  if (ast == nullptr) {
+    out += "<no AST>";
+  } else {
+    out += "file " + std::to_string(ast->file) + "\n";
+    for (const auto& s : ast->stmts) out += dump(s.get()) + "\n";
+    for (const auto& c : ast->comments)
+      out += "comment " + c.text + at(c.range) + (c.is_block ? " block" : "") + "\n";
+  }
+  current_sources = nullptr;
+  return out;
+}
+
 // True when the fast path alone handles `text` (then it must agree with ANTLR).
 bool fast_path_handles(const std::string& text) {
   diag::SourceManager sources;
@@ -250,11 +287,29 @@ bool antlr_accepts(const std::string& text) {
   return detail::parse_file_via(sources, file, diagnostics, route) != nullptr && !diagnostics.has_errors();
 }
 
+// Deferring blocks changes nothing: parse_file_deferred() with every deferred
+// block parsed gives what parse_file() gives, or a deferred block does not
+// parse and parse_file() needs ANTLR for the file (it reports why, or the
+// fast path could not decide alone).
+#define CHECK_DEFERRED_SAME(text)                                                 \
+  do {                                                                            \
+    const std::string deferred_input_ = (text);                                   \
+    INFO("input: <<<" << deferred_input_ << ">>>");                               \
+    std::size_t deferred_count_ = 0;                                              \
+    const std::string deferred_ = outcome_deferred(deferred_input_, deferred_count_); \
+    if (deferred_ == "<retry>") {                                                 \
+      REQUIRE_FALSE(fast_path_handles(deferred_input_));                          \
+    } else {                                                                      \
+      REQUIRE(deferred_ == outcome(deferred_input_, Engine::FastPathFirst));      \
+    }                                                                             \
+  } while (false)
+
 #define CHECK_SAME_AS_ANTLR(text)                                                 \
   do {                                                                            \
     const std::string input_ = (text);                                            \
     INFO("input: <<<" << input_ << ">>>");                                        \
     REQUIRE(outcome(input_, Engine::FastPathFirst) == outcome(input_, Engine::AntlrOnly)); \
+    CHECK_DEFERRED_SAME(input_);                                                  \
   } while (false)
 
 std::vector<std::string> corpus() {
@@ -432,6 +487,7 @@ using mkq::syntax::fast_path_handles;
 using mkq::syntax::kMaxNestingDepth;
 using mkq::syntax::mutate;
 using mkq::syntax::outcome;
+using mkq::syntax::outcome_deferred;
 using mkq::syntax::detail::Engine;
 namespace programs = mkq::syntax::grammar_programs;
 using mkq::syntax::soup;
@@ -461,6 +517,37 @@ TEST_CASE("fast path: handles valid input by itself", "[syntax][fast]") {
     CHECK(fast_path_handles(text));
     CHECK_SAME_AS_ANTLR(text);
   }
+}
+
+TEST_CASE("fast path: top-level blocks deferred, then parsed one by one, give the same tree", "[syntax][fast]") {
+  std::size_t deferred = 0;
+  const std::string policy =
+      "// a policy\nlet n = 2\nworker \"w\" in \"ns\" { cpu = n, memory = 2Gi /* c */ }\n"
+      "clusterqueue \"q\" \"${n}\" {\n  quota \"cpu\" { cpu = 4 }\n  localqueue \"lq\" in \"t\" {}\n  m = {a: {b: 1}}\n}\n"
+      "for x in [1] { flavor \"f${x}\" {} }\nassert n > 1, \"m\"\n";
+  CHECK(outcome_deferred(policy, deferred) == outcome(policy, Engine::FastPathFirst));
+  CHECK(deferred == 2);  // the worker and the clusterqueue; the flavor is in a `for`
+  {
+    mkq::diag::SourceManager sources;
+    mkq::diag::Diagnostics diagnostics;
+    mkq::syntax::DeferredBlocks blocks;
+    const auto ast = mkq::syntax::parse_file_deferred(sources, sources.add("p.mkq", policy), diagnostics, blocks);
+    REQUIRE(ast != nullptr);
+    CHECK(blocks.nested("localqueue") == 1);
+    CHECK(blocks.nested("quota") == 1);
+    CHECK(blocks.nested("m") == 0);
+  }
+  // A block holding an import or a template is parsed at once (check_placement()
+  // reports it before evaluation runs any block).
+  CHECK(outcome_deferred("a { import \"x\" }\nb { template t() {} }\nc {}", deferred) ==
+        outcome("a { import \"x\" }\nb { template t() {} }\nc {}", Engine::FastPathFirst));
+  CHECK(deferred == 1);
+  // A syntax error inside a deferred block is found when it is parsed.
+  for (const std::string text : {"a { x = }", "a { x = 1 +\n}\nb {}", "a { \"${n}\" = 1 }", "a {\n} }"}) {
+    INFO(text);
+    CHECK_DEFERRED_SAME(text);
+  }
+  CHECK(outcome_deferred("ok {}\na { x = }", deferred) == "<retry>");
 }
 
 TEST_CASE("fast path: gives up where ANTLR must report", "[syntax][fast]") {
