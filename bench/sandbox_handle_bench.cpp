@@ -11,6 +11,12 @@
 //   list-query    the store's query of that LIST: the page at a snapshot
 //                 (Store::list_page_at, as served) against the plain range read
 //                 (Store::list_text, the query before consistent paging), alternated
+//
+// The requests run as the sandbox's admin (group system:masters, which RBAC
+// never consults), or with --as-service-account as a service account bound by
+// RBAC (a RoleBinding to the default ClusterRole `edit` in the bench's
+// namespaces, a ClusterRoleBinding for Kueue's kinds): what authorization costs
+// a caller such as mkq's least-privilege worker token.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -43,6 +49,16 @@ double cpu_seconds() {
          static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
 }
 
+struct Identity {
+  std::string user;
+  std::vector<std::string> groups;
+};
+const Identity kAdmin{"kubernetes-admin", {"system:masters", "system:authenticated"}};
+const Identity kWriter{"system:serviceaccount:bench:writer",
+                       {"system:serviceaccounts", "system:serviceaccounts:bench", "system:authenticated"}};
+// Who the requests run as: the admin for the setup, then --as-service-account's choice.
+const Identity* caller = &kAdmin;
+
 ApiRequest request(std::string method, std::string path, std::string body, std::string content_type) {
   ApiRequest r;
   r.method = std::move(method);
@@ -50,8 +66,8 @@ ApiRequest request(std::string method, std::string path, std::string body, std::
   r.body = std::move(body);
   if (!content_type.empty()) r.headers["content-type"] = std::move(content_type);
   r.headers["user-agent"] = "mkq-sandbox-handle-bench";
-  r.user = "kubernetes-admin";
-  r.groups = {"system:masters", "system:authenticated"};
+  r.user = caller->user;
+  r.groups = caller->groups;
   return r;
 }
 
@@ -153,13 +169,44 @@ bool list_query(const std::filesystem::path& database, const std::string& ns, st
   return rows == count;
 }
 
+// The bindings --as-service-account's caller needs, made by the admin: `edit`
+// in the bench's two namespaces (ConfigMaps), and Kueue's kinds cluster-wide.
+bool authorize_writer(Cluster& cluster) {
+  const std::string subject = R"([{"kind":"ServiceAccount","name":"writer","namespace":"bench"}])";
+  bool ok = true;
+  for (const char* ns : {"bench", "bench-apply"}) {
+    const auto answer = cluster.handle(request(
+        "POST", fmt::format("/apis/rbac.authorization.k8s.io/v1/namespaces/{}/rolebindings", ns),
+        fmt::format(R"({{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"RoleBinding","metadata":{{"name":"writer"}},)"
+                    R"("roleRef":{{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"edit"}},"subjects":{}}})",
+                    subject),
+        "application/json"));
+    ok = answer.status == 201 && ok;
+  }
+  const auto role = cluster.handle(request(
+      "POST", "/apis/rbac.authorization.k8s.io/v1/clusterroles",
+      R"({"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRole","metadata":{"name":"bench-kueue"},)"
+      R"("rules":[{"apiGroups":["kueue.x-k8s.io"],"resources":["*"],"verbs":["*"]}]})",
+      "application/json"));
+  const auto binding = cluster.handle(request(
+      "POST", "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings",
+      fmt::format(R"({{"apiVersion":"rbac.authorization.k8s.io/v1","kind":"ClusterRoleBinding","metadata":{{"name":"bench-kueue"}},)"
+                  R"("roleRef":{{"apiGroup":"rbac.authorization.k8s.io","kind":"ClusterRole","name":"bench-kueue"}},"subjects":{}}})",
+                  subject),
+      "application/json"));
+  ok = role.status == 201 && binding.status == 201 && ok;
+  if (!ok) fmt::print(stderr, "mkq-sandbox-handle-bench: the service account's bindings were refused\n");
+  return ok;
+}
+
 void usage() {
   fmt::print(stderr,
-             "usage: mkq-sandbox-handle-bench [--objects N] [--list-runs R] [--crds DIR [--no-rules]]\n"
+             "usage: mkq-sandbox-handle-bench [--objects N] [--list-runs R] [--crds DIR [--no-rules]] [--as-service-account]\n"
              "  --objects N    objects per phase (default 10000)\n"
              "  --list-runs R  LISTs of the namespace timed (default 5)\n"
              "  --crds DIR     install DIR's CRDs (Kueue's) and add the phases cq-create and cq-apply\n"
-             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n");
+             "  --no-rules     with --crds: install them without their x-kubernetes-validations (CEL off)\n"
+             "  --as-service-account  run the phases as a service account authorized by RBAC, not as the admin\n");
 }
 
 }  // namespace
@@ -169,6 +216,7 @@ int main(int argc, char** argv) {
   int list_runs = 5;
   std::string crds;
   bool no_rules = false;
+  bool as_service_account = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const bool has_value = i + 1 < argc;
@@ -180,6 +228,8 @@ int main(int argc, char** argv) {
       crds = argv[++i];
     } else if (arg == "--no-rules") {
       no_rules = true;
+    } else if (arg == "--as-service-account") {
+      as_service_account = true;
     } else {
       usage();
       return arg == "--help" || arg == "-h" ? 0 : 2;
@@ -207,6 +257,11 @@ int main(int argc, char** argv) {
     for (const char* ns : {"bench", "bench-apply"}) {
       cluster->handle(request("POST", "/api/v1/namespaces", mkq::bench::namespace_object(ns), "application/json"));
     }
+    if (as_service_account) {
+      ok = authorize_writer(*cluster) && ok;
+      caller = &kWriter;
+      fmt::print("as {}\n", kWriter.user);
+    }
     for (const auto& p : mkq::bench::phases_before_list("bench")) ok = run(*cluster, p, count) && ok;
     ok = list_phase(*cluster, "bench", count, list_runs) && ok;
     ok = list_query(dir / "bench.db", "bench", count, list_runs) && ok;
@@ -216,11 +271,14 @@ int main(int argc, char** argv) {
         fmt::print(stderr, "mkq-sandbox-handle-bench: {}\n", error);
         return 1;
       }
+      const Identity* phases_caller = caller;
+      caller = &kAdmin;  // CRDs are the admin's to install
       for (auto& crd : definitions) {
         if (no_rules) mkq::bench::strip_rules(crd);
         cluster->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", crd.dump(),
                                 "application/json"));
       }
+      caller = phases_caller;
     }
     for (const auto& p : mkq::bench::phases_after_list("bench-apply", !crds.empty(), "cq-")) {
       ok = run(*cluster, p, count) && ok;

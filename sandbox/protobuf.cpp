@@ -7,6 +7,7 @@
 #include <map>
 #include <vector>
 
+#include "base/encoding.h"
 #include "base/time.h"
 
 namespace mkq::sandbox {
@@ -334,32 +335,6 @@ const std::map<std::string, std::vector<Field>>& messages() {
   return table;
 }
 
-// A Service's targetPorts as the JSON API has them: an IntOrString message
-// ({type: 0, intVal} or {type: 1, strVal}) becomes a number or a string.
-std::string base64(const std::string& bytes) {
-  static const char* const kAlphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  std::size_t i = 0;
-  for (; i + 2 < bytes.size(); i += 3) {
-    const auto n = (static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16) |
-                   (static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8) |
-                   static_cast<unsigned char>(bytes[i + 2]);
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += kAlphabet[(n >> 6) & 63];
-    out += kAlphabet[n & 63];
-  }
-  if (i < bytes.size()) {
-    std::uint32_t n = static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i])) << 16;
-    if (i + 1 < bytes.size()) n |= static_cast<std::uint32_t>(static_cast<unsigned char>(bytes[i + 1])) << 8;
-    out += kAlphabet[(n >> 18) & 63];
-    out += kAlphabet[(n >> 12) & 63];
-    out += i + 1 < bytes.size() ? kAlphabet[(n >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
-
 // A protobuf wire-format reader over one message's bytes.
 class Reader {
  public:
@@ -428,7 +403,7 @@ bool decode_entry(const std::string& bytes, Type type, std::string* key, json* v
       if (!reader.length_delimited(&text)) return false;
       json quantity;
       if (number == 1) *key = text;
-      else if (type == Type::kBytesMap) *value = base64(text);
+      else if (type == Type::kBytesMap) *value = base::base64_encode(text);
       else if (type != Type::kQuantityMap) *value = text;
       else if (!decode_message(text, "Quantity", &quantity)) return false;
       else *value = quantity.value("string", std::string());
@@ -462,7 +437,7 @@ bool decode_field(Reader& reader, const Field& field, int wire, json* out) {
     case Type::kString:
     case Type::kBytes:
       if (wire != 2 || !reader.length_delimited(&bytes)) return false;
-      value = field.type == Type::kBytes ? base64(bytes) : bytes;
+      value = field.type == Type::kBytes ? base::base64_encode(bytes) : bytes;
       break;
     case Type::kTime: {
       json time;
