@@ -9,31 +9,43 @@
 namespace mkq::sandbox {
 
 SimulatedControllers::SimulatedControllers(ClusterState& state) : state_(state) {
+  // The controllers' threads may run before their pointers are assigned, and
+  // while they are destroyed: they read the pointers under the cluster's lock,
+  // which every assignment here holds, and skip a controller not (or no
+  // longer) there.
+  const std::lock_guard<std::mutex> lock(state_.mutex);
   kueue_ = std::make_unique<Controllers>([this] {
-    const std::lock_guard<std::mutex> lock(state_.mutex);
-    if (!state_.closing && kueue_->reconcile(*state_.store)) state_.changed.notify_all();
+    const std::lock_guard<std::mutex> held(state_.mutex);
+    if (!state_.closing && kueue_ && kueue_->reconcile(*state_.store)) state_.changed.notify_all();
   });
   deployments_ = std::make_unique<DeploymentController>(
       [this] {
-        const std::lock_guard<std::mutex> lock(state_.mutex);
+        const std::lock_guard<std::mutex> held(state_.mutex);
         if (!state_.closing && reconcile_deployments()) state_.changed.notify_all();
       },
       state_.options.rollout_delay);
   // The cluster starts, and Kueue with it: it reads its configuration.
-  const std::lock_guard<std::mutex> lock(state_.mutex);
   log_line(state_, kueue_->start_kueue(*state_.store));
   reconcile_deployments();
   kueue_->reconcile(*state_.store);
 }
 
 SimulatedControllers::~SimulatedControllers() {
-  deployments_.reset();
-  kueue_.reset();
+  std::unique_ptr<DeploymentController> deployments;
+  std::unique_ptr<Controllers> kueue;
+  {
+    const std::lock_guard<std::mutex> lock(state_.mutex);
+    deployments = std::move(deployments_);
+    kueue = std::move(kueue_);
+  }
+  // Joined outside the lock: a thread finishing its last round needs it.
+  deployments.reset();
+  kueue.reset();
 }
 
 void SimulatedControllers::register_hooks(std::vector<PostWriteHook>& hooks) {
   hooks.emplace_back([this](ClusterState& state, const WriteEvent& write) {
-    return triggers_controllers(write.info.group, write.info.resource, write.ns) &&
+    return triggers_controllers(write.info.group, write.info.resource, write.ns) && kueue_ &&
            kueue_->reconcile_after_write(*state.store);
   });
   hooks.emplace_back([this](ClusterState&, const WriteEvent& write) {
@@ -53,6 +65,7 @@ void SimulatedControllers::register_hooks(std::vector<PostWriteHook>& hooks) {
 }
 
 bool SimulatedControllers::reconcile_deployments() {
+  if (!deployments_ || !kueue_) return false;  // being built or torn down
   bool wrote = false;
   const std::string kueue = std::string(kKueueNamespace) + "/" + kKueueDeploymentName;
   for (const std::string& completed : deployments_->reconcile(

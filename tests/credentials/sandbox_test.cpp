@@ -168,7 +168,7 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
   REQUIRE(who);
   CHECK(who->user == "system:serviceaccount:kueue-system:multikueue-sa");
 
-  // What MultiKueue needs (Workloads; the sandbox serves no batch Jobs) ...
+  // What MultiKueue needs (Workloads) ...
   CHECK(as_user(*worker, *who, "GET", "/apis/kueue.x-k8s.io/v1beta2/workloads") == 200);
   const Json workload = {
       {"apiVersion", "kueue.x-k8s.io/v1beta2"}, {"kind", "Workload"}, {"metadata", {{"name", "w"}}}};
@@ -176,14 +176,21 @@ TEST_CASE("sandbox: the issued token is the worker's least-privilege ServiceAcco
                 workload.dump()) == 201);
   CHECK(as_user(*worker, *who, "DELETE", "/apis/kueue.x-k8s.io/v1beta2/namespaces/default/workloads/w") ==
         200);
-  // The enabled job kinds (batch/v1 Jobs by default): the sandbox serves no Jobs,
-  // but authorizes before it looks the resource up (as kube-apiserver does), so
-  // an allowed request is a 404 and a forbidden one a 403.
-  const Json job = {{"apiVersion", "batch/v1"}, {"kind", "Job"}, {"metadata", {{"name", "j"}}}};
-  CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/jobs") == 404);
+  // The enabled job kinds (batch/v1 Jobs by default): the worker's token
+  // creates, reads and deletes them.
+  const Json job = {{"apiVersion", "batch/v1"},
+                    {"kind", "Job"},
+                    {"metadata", {{"name", "j"}}},
+                    {"spec",
+                     {{"template",
+                       {{"spec",
+                         {{"restartPolicy", "Never"},
+                          {"containers", Json::array({{{"name", "c"}, {"image", "busybox"}}})}}}}}}}};
+  CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/jobs") == 200);
   CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/jobs/j") == 404);
-  CHECK(as_user(*worker, *who, "POST", "/apis/batch/v1/namespaces/default/jobs", job.dump()) == 404);
-  CHECK(as_user(*worker, *who, "DELETE", "/apis/batch/v1/namespaces/default/jobs/j") == 404);
+  CHECK(as_user(*worker, *who, "POST", "/apis/batch/v1/namespaces/default/jobs", job.dump()) == 201);
+  CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/jobs/j") == 200);
+  CHECK(as_user(*worker, *who, "DELETE", "/apis/batch/v1/namespaces/default/jobs/j") == 200);
   CHECK(as_user(*worker, *who, "GET", "/apis/batch/v1/namespaces/default/cronjobs") == 403);
   // ... and nothing else.
   const Json queue = {
