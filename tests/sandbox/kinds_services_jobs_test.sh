@@ -10,30 +10,15 @@ shift
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 SHARED=$ROOT/../shared
 SAMPLE_JOB=$SHARED/kueue/examples/shared-quota-sample-job.yaml
-if [ "$#" -gt 0 ]; then
-  KUBECTLS=("$@")
-else
-  dir=$(dirname "$(readlink -f /usr/bin/kubectl 2>/dev/null || echo /usr/lib/google-cloud-sdk/bin/kubectl)")
-  KUBECTLS=(/usr/bin/kubectl "$dir/kubectl.1.33" "$dir/kubectl.1.27")
-fi
 if [ ! -f "$SAMPLE_JOB" ]; then
   echo "SKIPPED: $SAMPLE_JOB not found"
   exit 77
 fi
-present=()
+. "$(dirname "$0")/kubectl_lib.sh"
+select_kubectls /usr/bin/kubectl 1.33 1.27 -- "$@" || exit 77
+present=("${PRESENT[@]}")
 clusters=()
-for kubectl in "${KUBECTLS[@]}"; do
-  if [ ! -x "$kubectl" ]; then
-    echo "SKIPPED: kubectl not found ($kubectl)"
-    continue
-  fi
-  present+=("$kubectl")
-  clusters+=("kinds-$(( ${#present[@]} ))")
-done
-if [ "${#present[@]}" -eq 0 ]; then
-  echo "SKIPPED: no kubectl found"
-  exit 77
-fi
+for i in "${!present[@]}"; do clusters+=("kinds-$((i + 1))"); done
 
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-kinds.XXXXXX")
 cleanup() {
