@@ -87,6 +87,22 @@ void print_pacing(const operation::Timing::Pacing& pacing) {
   base::print(stderr, "mkq: {}: {}\n", pacing.cluster, line);
 }
 
+// One cluster's changes at once over an apply, e.g. "mkq: worker1: up to 16
+// changes at once; the server turned none away" (reconcile/concurrency.h).
+void print_concurrency(const operation::Timing::Concurrency& cluster) {
+  const reconcile::ConcurrencyReport& limit = cluster.limit;
+  if (cluster.throttled == 0 && limit.cuts == 0) {
+    base::print(stderr, "mkq: {}: up to {} changes at once; the server turned none away\n", cluster.cluster,
+                limit.ceiling);
+    return;
+  }
+  base::print(stderr,
+              "mkq: {}: the server answered 429 {} {} (each tried again): changes at once cut {} {} from {}, to {} "
+              "at the lowest, {} at the end\n",
+              cluster.cluster, cluster.throttled, cluster.throttled == 1 ? "time" : "times", limit.cuts,
+              limit.cuts == 1 ? "time" : "times", limit.ceiling, limit.lowest, limit.final);
+}
+
 }  // namespace
 
 void TerminalUi::timing(const operation::Timing& timing) {
@@ -101,6 +117,7 @@ void TerminalUi::timing(const operation::Timing& timing) {
     case operation::Timing::Step::Apply:
       base::print(stderr, "mkq: {:<7} {:8.1f} ms ({} requests, {} retried, {} TLS connections in all)\n",
                   timing.command, timing.milliseconds, timing.requests, timing.retries, timing.connections);
+      for (const operation::Timing::Concurrency& cluster : timing.concurrency) print_concurrency(cluster);
       break;
     case operation::Timing::Step::Status:
       base::print(stderr, "mkq: status   {:8.1f} ms ({} LISTs)\n", timing.milliseconds, timing.lists);

@@ -106,6 +106,7 @@ enum class RateRegime {
 struct ClientStats {
   int requests = 0;  // HTTP requests sent, retries included
   int retries = 0;
+  int throttled = 0;  // attempts the server turned away with 429 (each retried)
   int lists = 0;     // LIST calls (not pages)
   int gets = 0;
   int connections = 0;      // TLS connections given the parsed CA/client certificate (not counted: blob fallback)

@@ -563,6 +563,7 @@ class HttpClient final : public Client {
     ClientStats stats;
     stats.requests = requests_.load();
     stats.retries = pacing_.retries();
+    stats.throttled = pacing_.throttled();
     stats.lists = lists_.load();
     stats.gets = gets_.load();
     stats.connections = connections_.load();

@@ -73,6 +73,12 @@ std::chrono::milliseconds RequestPacing::retry_wait(int attempt, int status, std
   return std::chrono::milliseconds(jitter);
 }
 
+namespace {
+thread_local int throttled_here = 0;
+}  // namespace
+
+int throttled_on_this_thread() { return throttled_here; }
+
 bool RequestPacing::run(std::chrono::milliseconds timeout,
                         const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt) {
   const SteadyClock::time_point deadline = timer_.now() + timeout;
@@ -86,6 +92,10 @@ bool RequestPacing::run(std::chrono::milliseconds timeout,
     if (budget.count() <= 0) return false;
     const AttemptOutcome outcome = attempt(budget);
     if (outcome.priority_and_fairness) announced_.store(true);
+    if (outcome.status == 429) {
+      ++throttled_;
+      ++throttled_here;
+    }
     if (outcome.again_at_once && retry < options_.max_retries) {
       ++retry;
       ++retries_;

@@ -61,6 +61,13 @@ struct AttemptOutcome {
   bool again_at_once = false;          // try once more without waiting (a refreshed credential)
 };
 
+// The 429s answered to the requests the calling thread sent through any
+// RequestPacing (monotonic). A caller that makes one call on its own thread
+// reads it before and after to learn whether the server turned that call
+// away, whatever other threads sent meanwhile (the apply executor's
+// per-cluster concurrency, reconcile/concurrency.h).
+int throttled_on_this_thread();
+
 class RequestPacing {
  public:
   RequestPacing(const PacingOptions& options, const Timer& timer, std::uint64_t seed);
@@ -79,6 +86,7 @@ class RequestPacing {
   double qps() const { return options_.qps; }
   int burst() const { return options_.burst; }
   int retries() const { return retries_.load(); }
+  int throttled() const { return throttled_.load(); }  // attempts answered 429
 
   // The wait before retry number `attempt` + 1 of an answer with `status`:
   // full jitter over an exponential ceiling; after a 429 with Retry-After,
@@ -93,6 +101,7 @@ class RequestPacing {
   const Timer& timer_;
   std::atomic<bool> announced_{false};  // an answer carried APF's headers
   std::atomic<int> retries_{0};
+  std::atomic<int> throttled_{0};
   std::mutex mutex_;                    // the bucket and the random source
   double tokens_;
   std::chrono::steady_clock::time_point last_;

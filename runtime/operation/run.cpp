@@ -239,6 +239,11 @@ ApplyResult execute(Run& run, const reconcile::Plan& plan, const Execution& exec
     timing.milliseconds = milliseconds_since(started);
     timing.requests -= before.requests;
     timing.retries -= before.retries;
+    for (const reconcile::ClusterOutcome& cluster : result.report->clusters) {
+      if (cluster.concurrency && cluster.concurrency->calls > 0) {
+        timing.concurrency.push_back({cluster.cluster, *cluster.concurrency, cluster.throttled});
+      }
+    }
     run.ui.timing(timing);
   }
   if (const base::Result<void> finished =

@@ -55,6 +55,14 @@ struct Timing {
     int burst = 0;
   };
   std::vector<Pacing> pacing;
+  // Apply: how many changes each cluster that had any ran at once, as its
+  // server's answers decided (reconcile/concurrency.h).
+  struct Concurrency {
+    std::string cluster;
+    reconcile::ConcurrencyReport limit;
+    int throttled = 0;  // the server's 429s (each tried again)
+  };
+  std::vector<Concurrency> concurrency;
 };
 
 // A cancellation token for the span of one apply (reconcile::ApplyOptions::cancel).

@@ -43,7 +43,9 @@
 #include "base/time.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/reconcile/apply.h"
+#include "runtime/kube/pacing.h"
 #include "runtime/reconcile/apply_internal.h"
+#include "runtime/reconcile/concurrency.h"
 #include "runtime/reconcile/credential_txn.h"
 #include "runtime/reconcile/rollout.h"
 #include "runtime/reconcile/state_writer.h"
@@ -247,6 +249,9 @@ class Executor {
     kube::Client* client = nullptr;
     std::mutex mutex;        // guards down_error
     std::string down_error;  // set after a connection failure: the rest is not attempted
+    // How many of its changes run at once: what the server sustains (concurrency.h).
+    std::unique_ptr<ConcurrencyLimit> limit;
+    int throttled_before = 0;  // the client's 429s before the apply
   };
 
   using Selector = std::function<bool(const ClusterRun&, const Change&)>;
@@ -619,6 +624,8 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
     finish(change, Outcome::Skipped, failure(change, message), root);
     return;
   }
+  // A place under the cluster's limit first: what follows is checked when the change's turn comes.
+  ConcurrencyTurn turn(*cluster.limit);
   // Interrupted: start nothing new (the changes in flight finish).
   if (detail::cancelled(options_.cancel)) {
     finish(change, Outcome::NotStarted, failure(change, kNotStarted));
@@ -639,6 +646,7 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
     return;
   }
   emit(ProgressEvent::Phase::Started, change, "");
+  const int throttled_before = kube::throttled_on_this_thread();
   base::Result<void> result;
   try {
     switch (change.action) {
@@ -665,6 +673,9 @@ void Executor::execute(ClusterRun& cluster, const Change& change) {
   } catch (const std::exception& exception) {
     result = failure(change, fmt::format("internal error: {}", exception.what()));
   }
+  // This change's own requests (this thread's): the server turned one away.
+  turn.set(kube::throttled_on_this_thread() != throttled_before ? ConcurrencyLimit::Call::Shed
+                                                                : ConcurrencyLimit::Call::Taken);
   finish(change, std::move(result));
 }
 
@@ -973,6 +984,8 @@ ApplyReport Executor::run() {
     auto run = std::make_unique<ClusterRun>();
     run->plan = &cluster;
     run->client = client.value();
+    run->limit = std::make_unique<ConcurrencyLimit>(parallelism_);
+    run->throttled_before = run->client->stats().throttled;
     runs.push_back(std::move(run));
   }
 
@@ -1012,6 +1025,13 @@ ApplyReport Executor::run() {
     report_.results.push_back(run_failure(std::move(flushed.error())));
   }
   report_.clusters = cluster_outcomes(plan_, targets_, report_.results);
+  for (ClusterOutcome& outcome : report_.clusters) {
+    for (const auto& run : runs) {
+      if (run->plan->cluster != outcome.cluster) continue;
+      outcome.concurrency = run->limit->report();
+      outcome.throttled = run->client->stats().throttled - run->throttled_before;
+    }
+  }
 
   // After an interrupt nothing is waited for: the run ends as soon as it can.
   if (options_.wait && !report_.interrupted) {

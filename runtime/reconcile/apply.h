@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "base/result.h"
+#include "runtime/reconcile/concurrency.h"
 #include "runtime/reconcile/plan.h"
 
 namespace mkq::reconcile {
@@ -85,6 +86,10 @@ struct ClusterOutcome {
   bool reachable = true;
   std::string error;  // why not reachable
   int done = 0, failed = 0, skipped = 0, not_started = 0;
+  // How many of its changes ran at once (concurrency.h); unset for a cluster
+  // apply did not run (unreachable, or a verification without changes).
+  std::optional<ConcurrencyReport> concurrency;
+  int throttled = 0;  // attempts the server answered 429 during the apply (each tried again)
   int planned() const { return done + failed + skipped + not_started; }
 };
 
