@@ -19,20 +19,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 mkq=$(realpath "${1:-$here/../build/mkq}")
 runs=${2:-3}
 kubectl=${3:-/usr/bin/kubectl}
-tmp=$(mktemp -d)
-cleanup() {
-  for d in "$tmp"/sb*; do [ -d "$d" ] && "$mkq" sandbox down --dir "$d" >/dev/null 2>&1 || true; done
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export HOME=$tmp NO_COLOR=1
-unset KUBECONFIG
-[ -x /usr/bin/time ] || { echo "bench/apply_bench.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-ms() { echo $(($(date +%s%N) / 1000000)); }
-# cpu_ms FILE: the user + system time GNU time wrote to FILE (-f "%U %S"), in ms.
-cpu_ms() { tail -1 "$1" | awk '{printf "%d", ($1 + $2) * 1000}'; }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-clusters_of() { "$mkq" render "$1" 2>/dev/null | sed -n 's/^# cluster: \([^ ]*\) .*/\1/p' | awk '!seen[$0]++' | paste -sd, -; }
+. "$here/lib.sh"
+bench_setup "$mkq"
 read -r -a tuned <<<"${TUNED:-}"
 
 # (a) a plan with no changes: 20 clusters x ~200 objects.

@@ -17,21 +17,12 @@ mkq=$(realpath "${1:-$here/../build/mkq}")
 runs=${2:-5}
 workers=${3:-100}
 queues=${4:-2000}
-tmp=$(mktemp -d)
-cleanup() {
-  [ -d "$tmp/sb" ] && "$mkq" sandbox down --dir "$tmp/sb" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export HOME=$tmp NO_COLOR=1
-unset KUBECONFIG
-[ -x /usr/bin/time ] || { echo "bench/fleet_bench.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-ms() { echo $(($(date +%s%N) / 1000000)); }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
+. "$here/lib.sh"
+bench_setup "$mkq"
 
 mkdir -p "$tmp/fleet"
 "$here/generate" --queues "$queues" --workers "$workers" --dispatch-to groups --namespaces >"$tmp/fleet/policy.mkq"
-clusters=$("$mkq" render "$tmp/fleet" 2>/dev/null | sed -n 's/^# cluster: \([^ ]*\) .*/\1/p' | awk '!seen[$0]++' | paste -sd, -)
+clusters=$(clusters_of "$tmp/fleet")
 objects=$("$mkq" render "$tmp/fleet" 2>/dev/null | grep -c '^kind: ')
 largest=$("$mkq" render "$tmp/fleet" 2>/dev/null | awk '/^# cluster: /{c=$3} /^kind: /{n[c]++} END {m=0; for (k in n) if (n[k]>m) m=n[k]; print m}')
 echo "fleet: $(tr ',' '\n' <<<"$clusters" | wc -l) clusters, $queues queues, $objects objects (largest cluster: $largest)"
@@ -48,11 +39,11 @@ timed() {
     local took=$(($(ms) - start))
     [ "$code" = "$expected" ] || { tail -20 "$tmp/out" "$tmp/err"; echo "$name: exit $code (expected $expected)"; exit 1; }
     local cpu mib
-    cpu=$(tail -1 "$tmp/time" | awk '{printf "%d", ($1 + $2) * 1000}')
-    mib=$(tail -1 "$tmp/time" | awk '{printf "%.1f", $3 / 1024}')
+    cpu=$(cpu_ms "$tmp/time")
+    mib=$(peak_mib "$tmp/time")
     local extra=""
     if grep -q 'refresh.*LISTs' "$tmp/err"; then
-      extra=", $(sed -n 's/.*refresh.*(\([0-9]*\) LISTs, \([0-9]*\) requests in all).*/\1 LISTs, \2 requests/p' "$tmp/err")"
+      extra=", $(refresh_counts "$tmp/err")"
     fi
     echo "  $name run $i: ${took} ms, CPU ${cpu} ms, peak RSS ${mib} MiB${extra}"
     walls+=("$took") cpus+=("$cpu") rss+=("$mib")
@@ -70,6 +61,6 @@ start=$(ms)
   >"$tmp/apply.log" 2>&1 || { tail -20 "$tmp/apply.log"; exit 1; }
 echo "  apply (once, to fill the sandbox): $(($(ms) - start)) ms; $(tail -1 "$tmp/apply.log")"
 timed plan 0 "$mkq" plan "$tmp/fleet" --detailed-exitcode -v --sandbox --sandbox-dir "$tmp/sb" --state "$tmp/fleet.db"
-pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$tmp/sb/state.json" | head -1)
-[ -n "$pid" ] && [ -r "/proc/$pid/status" ] && echo "  sandbox process (101 clusters): $(grep -E 'VmHWM|VmRSS|Threads' "/proc/$pid/status" | tr -s ' \t' ' ' | paste -sd, -)"
+pid=$(sandbox_pid "$tmp/sb")
+[ -n "$pid" ] && [ -r "/proc/$pid/status" ] && echo "  sandbox process ($(tr "," "\n" <<<"$clusters" | wc -l) clusters): $(grep -E 'VmHWM|VmRSS|Threads' "/proc/$pid/status" | tr -s ' \t' ' ' | paste -sd, -)"
 echo "load average: $(cut -d' ' -f1-3 /proc/loadavg)"

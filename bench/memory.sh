@@ -25,6 +25,7 @@
 # (/usr/bin/time, Debian package `time`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"  # median
 mkq=${1:-$here/../build/mkq}
 runs=${2:-5}
 limit_kib=292968  # 300 MB
@@ -34,7 +35,6 @@ valid_ratio=10
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 failed=0
 baseline_kib=0
 # measure LABEL FILE EXIT CODE MAX_RATIO: RUNS runs of `mkq check FILE` (a

@@ -18,19 +18,8 @@ before=$(realpath "${1:?usage: bench/plan_bench.sh BEFORE AFTER [RUNS] [small|fl
 after=$(realpath "${2:?usage: bench/plan_bench.sh BEFORE AFTER [RUNS] [small|fleet]}")
 runs=${3:-5}
 fleet=${4:-small}
-tmp=$(mktemp -d)
-cleanup() {
-  [ -d "$tmp/sb" ] && "$before" sandbox down --dir "$tmp/sb" >/dev/null 2>&1 || true
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
-export HOME=$tmp NO_COLOR=1
-unset KUBECONFIG
-[ -x /usr/bin/time ] || { echo "bench/plan_bench.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
-ms() { echo $(($(date +%s%N) / 1000000)); }
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
-# The CPU time (user + system) of process PID so far, in ms.
-cpu_of() { awk -v hz="$(getconf CLK_TCK)" '{printf "%d", ($14 + $15) * 1000 / hz}' "/proc/$1/stat"; }
+. "$here/lib.sh"
+bench_setup "$before"
 
 mkdir -p "$tmp/p"
 case $fleet in
@@ -38,10 +27,10 @@ case $fleet in
   fleet) "$here/generate" --queues 2000 --workers 100 --dispatch-to groups --namespaces >"$tmp/p/policy.mkq" ;;
   *) echo "FLEET is small or fleet" >&2; exit 2 ;;
 esac
-clusters=$("$before" render "$tmp/p" 2>/dev/null | sed -n 's/^# cluster: \([^ ]*\) .*/\1/p' | awk '!seen[$0]++' | paste -sd, -)
+clusters=$(clusters_of "$tmp/p")
 objects=$("$before" render "$tmp/p" 2>/dev/null | grep -c '^kind: ')
 "$before" sandbox up --dir "$tmp/sb" --clusters "$clusters" >/dev/null
-pid=$(sed -n 's/.*"pid": *\([0-9]*\).*/\1/p' "$tmp/sb/state.json" | head -1)
+pid=$(sandbox_pid "$tmp/sb")
 start=$(ms)
 "$before" apply "$tmp/p" --auto-approve --sandbox --sandbox-dir "$tmp/sb" --state "$tmp/before.db" \
   >"$tmp/apply.log" 2>&1 || { tail -20 "$tmp/apply.log"; exit 1; }
@@ -62,9 +51,9 @@ for ((i = 1; i <= runs; i++)); do
     took=$(($(ms) - t0))
     sb=$(($(cpu_of "$pid") - sb0))
     [ "$code" = 0 ] || { tail -20 "$tmp/out" "$tmp/err"; echo "$which: plan exit $code (expected 0: no changes)"; exit 1; }
-    cpu=$(tail -1 "$tmp/time" | awk '{printf "%d", ($1 + $2) * 1000}')
-    mib=$(tail -1 "$tmp/time" | awk '{printf "%.1f", $3 / 1024}')
-    counts=$(sed -n 's/.*refresh.*(\([0-9]*\) LISTs, \([0-9]*\) requests in all).*/\1 LISTs, \2 requests/p' "$tmp/err")
+    cpu=$(cpu_ms "$tmp/time")
+    mib=$(peak_mib "$tmp/time")
+    counts=$(refresh_counts "$tmp/err")
     echo "  run $i $which: ${took} ms, mkq CPU ${cpu} ms, sandbox CPU ${sb} ms, peak RSS ${mib} MiB, ${counts}"
     walls[$which]+="$took " cpus[$which]+="$cpu " sbcpus[$which]+="$sb " rss[$which]+="$mib "
   done

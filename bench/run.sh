@@ -8,6 +8,7 @@
 # Needs GNU time (/usr/bin/time, Debian package `time`).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib.sh"  # median
 mkq=${1:-$here/../build/mkq}
 queues=${2:-10000} workers=${3:-50} runs=${4:-5} command=${5:-check} dispatch_to=${6:-gpu}
 [ -x /usr/bin/time ] || { echo "bench/run.sh needs /usr/bin/time (apt-get install time)" >&2; exit 1; }
@@ -26,5 +27,4 @@ for ((i = 1; i <= runs; i++)); do
   echo "run $i: $wall s, CPU $cpu s, peak RSS $kib KiB"
   times+=("$wall") cpus+=("$cpu")
 done
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }
 echo "median: $(printf '%s\n' "${times[@]}" | median) s, CPU $(printf '%s\n' "${cpus[@]}" | median) s; load average $(cut -d' ' -f1-3 /proc/loadavg)"
