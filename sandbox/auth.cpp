@@ -111,17 +111,17 @@ std::optional<TokenIdentity> verify_token(ClusterState& state, const std::string
                        claims->uid};
 }
 
-std::optional<ApiResponse> authorize_path(const ClusterState& state, const ApiRequest& r) {
+std::optional<ApiResponse> authorize_path(ClusterState& state, const ApiRequest& r) {
   if (is_master(r)) return std::nullopt;
   RequestAttributes a = attributes_of(r);
   a.resource_request = false;
   a.path = r.path.empty() ? "/" : r.path;
   a.verb = r.method == "GET" || r.method == "HEAD" ? "get" : verb_of(r.method, true, false);
-  if (rbac_allows(*state.store, a)) return std::nullopt;
+  if (state.rbac.allows(*state.store, a)) return std::nullopt;
   return json_response(403, forbidden_status(a));
 }
 
-std::optional<ApiResponse> authorize_resource(const ClusterState& state, const ApiRequest& r, const Target& t) {
+std::optional<ApiResponse> authorize_resource(ClusterState& state, const ApiRequest& r, const Target& t) {
   if (is_master(r)) return std::nullopt;
   RequestAttributes a = attributes_of(r);
   a.api_group = t.group;
@@ -132,7 +132,7 @@ std::optional<ApiResponse> authorize_resource(const ClusterState& state, const A
   // kube-apiserver's RequestInfo: a namespace's own requests are in that namespace.
   if (t.group.empty() && t.resource == "namespaces" && !t.name.empty()) a.ns = t.name;
   a.verb = verb_of(r.method, !t.name.empty(), t.watch);
-  if (rbac_allows(*state.store, a)) return std::nullopt;
+  if (state.rbac.allows(*state.store, a)) return std::nullopt;
   return json_response(403, forbidden_status(a));
 }
 

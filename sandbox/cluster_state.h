@@ -26,6 +26,7 @@
 #include <vector>
 
 #include "sandbox/api.h"
+#include "sandbox/rbac.h"
 #include "sandbox/resources.h"
 #include "sandbox/store.h"
 
@@ -58,6 +59,8 @@ struct ClusterState {
   // Notified (under the lock) after every change a watch could see.
   std::condition_variable changed;
   std::unique_ptr<Store> store;
+  // RBAC's decisions over `store` (rbac.h), compiled from it and kept exact by its epochs.
+  RbacAuthorizer rbac;
   // Built-in kinds and those of the stored CRDs (crds.h: refresh_registry).
   Registry registry;
   // Set when the Cluster is destroyed: watch streams end, threads stop calling back.
