@@ -1,10 +1,17 @@
-// RBAC's compiled rules (sandbox/rbac.h: RbacAuthorizer) are never stale: a
-// Role, ClusterRole or binding created, changed or deleted -- by any verb, by
-// the aggregation hook -- decides the very next request, the review APIs and
-// impersonation included; and the cache is really kept between requests.
+// What authentication and authorization remember between requests is never
+// stale. RBAC's compiled rules (sandbox/rbac.h: RbacAuthorizer): a Role,
+// ClusterRole or binding created, changed or deleted -- by any verb, by the
+// aggregation hook -- decides the very next request, the review APIs and
+// impersonation included, and the compilation is really kept between
+// requests. A token's verified signature (auth.h: verify_token): its expiry
+// is still checked on every request (its account's existence: identity_test).
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <ctime>
 #include <random>
+#include <thread>
 
+#include "sandbox/identity.h"
 #include "sandbox/rbac.h"
 #include "sandbox/store.h"
 #include "tests/sandbox/api_test_support.h"
@@ -358,4 +365,29 @@ TEST_CASE("rbac cache: decides as a fresh compilation does over random RBAC writ
   // Both answers occur, so the comparison says something.
   CHECK(allowed > 100);
   CHECK(allowed < 2300);
+}
+
+TEST_CASE("token cache: a token verified once is refused once it expires", "[sandbox][identity][cache]") {
+  mkq::sandbox::ClusterOptions options;
+  options.service_account_key = mkq::sandbox::generate_signing_key();
+  std::string error;
+  auto c = Cluster::open("test", ":memory:", options, &error);
+  REQUIRE(c);
+  admin(*c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "team"}}}});
+  admin(*c, "POST", "/api/v1/namespaces/team/serviceaccounts", {{"metadata", {{"name", "robot"}}}});
+  const ApiResponse issued = c->handle(request("POST", "/api/v1/namespaces/team/serviceaccounts/robot/token",
+                                               json{{"spec", {{"expirationSeconds", 3600}}}}.dump()));
+  REQUIRE(issued.status == 201);
+  const std::string token = body_of(issued)["status"]["token"];
+  // The same claims, expiring in a second, signed with the cluster's key.
+  const auto first = token.find('.');
+  const auto second = token.find('.', first + 1);
+  json claims = json::parse(*mkq::sandbox::base64url_decode(token.substr(first + 1, second - first - 1)));
+  claims["exp"] = static_cast<long long>(std::time(nullptr)) + 1;
+  const std::string short_lived = mkq::sandbox::sign_jwt(claims, options.service_account_key);
+  REQUIRE(c->authenticate_token(short_lived));
+  REQUIRE(c->authenticate_token(short_lived));  // the second time from the cache
+  std::this_thread::sleep_for(std::chrono::milliseconds(2100));
+  CHECK_FALSE(c->authenticate_token(short_lived));
+  CHECK(c->authenticate_token(token));
 }
