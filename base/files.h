@@ -30,10 +30,10 @@ inline constexpr const char* kFileNotWritten = "FileError";
 
 // The permission bits of the file written.
 enum class FileMode {
-  Default,       // 0666 less the umask, as a new file gets them
-  OwnerOnly,     // 0600 whatever the umask: a file that may hold a secret or a plan
-  KeepExisting,  // those of the file it replaces (Default when there is none): rewriting keeps them
-  WorldReadable, // 0644 whatever the umask: a certificate or a pid file others read, written by the owner
+  Default,        // 0666 less the umask, as a new file gets them
+  OwnerOnly,      // 0600 whatever the umask: a file that may hold a secret or a plan
+  KeepExisting,   // those of the file it replaces (Default when there is none): rewriting keeps them
+  WorldReadable,  // 0644 whatever the umask: a certificate or a pid file others read, written by the owner
 };
 
 struct FileWrite {

@@ -368,8 +368,11 @@ bool target_from_kubeconfig(const std::string& path, std::string context, Target
     }
     target->host = server.substr(prefix.size(), colon - prefix.size());
     target->port = std::atoi(server.c_str() + colon + 1);
-    if (target->ca_cert.empty() || ((target->client_cert.empty() || target->client_key.empty()) && target->token.empty())) {
-      *error = "the kubeconfig needs certificate-authority-data, and client-certificate-data and client-key-data or a token";
+    if (target->ca_cert.empty() ||
+        ((target->client_cert.empty() || target->client_key.empty()) && target->token.empty())) {
+      *error =
+          "the kubeconfig needs certificate-authority-data, and client-certificate-data and client-key-data "
+          "or a token";
       return false;
     }
     return true;

@@ -98,7 +98,8 @@ constexpr std::size_t kVerifiedTokens = 1024;
 // checked once per token (ClusterState::verified_tokens); nullptr when it does
 // not verify.
 std::shared_ptr<const json> verified_claims(ClusterState& state, const std::string& token) {
-  if (const auto hit = state.verified_tokens.find(token); hit != state.verified_tokens.end()) return hit->second;
+  if (const auto hit = state.verified_tokens.find(token); hit != state.verified_tokens.end())
+    return hit->second;
   auto verified = verify_jwt(token, signing_key(state));
   if (!verified) return nullptr;
   if (state.verified_tokens.size() >= kVerifiedTokens) state.verified_tokens.clear();

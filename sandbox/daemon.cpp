@@ -161,7 +161,8 @@ int sandbox_serve(const SandboxOptions& options, TextSink& out, TextSink& err) {
   for (const auto& cluster : clusters) {
     ports.push_back({cluster->name(), state.find(cluster->name())->port});
   }
-  if (!write_text(dir / "kubeconfig", make_kubeconfig(pki, ports), base::FileMode::OwnerOnly) || !write_state(dir, state) ||
+  if (!write_text(dir / "kubeconfig", make_kubeconfig(pki, ports), base::FileMode::OwnerOnly) ||
+      !write_state(dir, state) ||
       !write_text(dir / "sandbox.pid", std::to_string(getpid()) + "\n", base::FileMode::WorldReadable)) {
     err << fmt::format("mkq: error: cannot write the sandbox files in {}\n", dir.string());
     return 1;

@@ -28,7 +28,6 @@ bool write_text(const fs::path& path, const std::string& content, base::FileMode
   return base::write_file(path, content, options).ok();
 }
 
-
 State read_state(const fs::path& dir) {
   State state;
   std::string text;

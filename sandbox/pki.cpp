@@ -116,7 +116,8 @@ bool read_file(const std::filesystem::path& path, std::string* out) {
 }
 
 // base::write_file (atomic; the mode set before the text is written).
-bool write_file(const std::filesystem::path& path, const std::string& content, base::FileMode mode, std::string* error) {
+bool write_file(const std::filesystem::path& path, const std::string& content, base::FileMode mode,
+                std::string* error) {
   base::FileWrite options;
   options.mode = mode;
   const base::Result<void> written = base::write_file(path, content, options);

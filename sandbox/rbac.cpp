@@ -108,10 +108,14 @@ struct Subject {
 
 bool subject_matches(const Subject& s, const RequestAttributes& a) {
   switch (s.kind) {
-    case Subject::Kind::kUser: return s.name == a.user;
-    case Subject::Kind::kGroup: return contains(a.groups, s.name);
-    case Subject::Kind::kServiceAccount: return !s.name.empty() && s.name == a.user;
-    case Subject::Kind::kOther: return false;
+    case Subject::Kind::kUser:
+      return s.name == a.user;
+    case Subject::Kind::kGroup:
+      return contains(a.groups, s.name);
+    case Subject::Kind::kServiceAccount:
+      return !s.name.empty() && s.name == a.user;
+    case Subject::Kind::kOther:
+      return false;
   }
   return false;
 }
@@ -140,11 +144,12 @@ std::string describe_binding(const json& binding, const std::string& binding_ns)
   const json ref = binding.value("roleRef", json::object());
   const std::string name = text(binding.value("metadata", json::object()), "name");
   const std::string shown = binding_ns.empty() ? name : name + "/" + binding_ns;
-  return std::string(binding_ns.empty() ? "ClusterRoleBinding " : "RoleBinding ") + json(shown).dump() + " of " +
-         text(ref, "kind") + " " + json(text(ref, "name")).dump();
+  return std::string(binding_ns.empty() ? "ClusterRoleBinding " : "RoleBinding ") + json(shown).dump() +
+         " of " + text(ref, "kind") + " " + json(text(ref, "name")).dump();
 }
 
-Subject compile_subject(const json& subject, const std::string& binding_ns, const std::string& described_binding) {
+Subject compile_subject(const json& subject, const std::string& binding_ns,
+                        const std::string& described_binding) {
   Subject out;
   const std::string kind = text(subject, "kind");
   out.name = text(subject, "name");
@@ -165,7 +170,8 @@ class RoleTable {
  public:
   // The rules of a binding's roleRef (a Role in binding_ns, or a ClusterRole);
   // none when it names nothing stored.
-  std::shared_ptr<const Rules> rules_of(const Store& store, const json& binding, const std::string& binding_ns) {
+  std::shared_ptr<const Rules> rules_of(const Store& store, const json& binding,
+                                        const std::string& binding_ns) {
     const json ref = binding.value("roleRef", json::object());
     const std::string kind = text(ref, "kind");
     const std::string name = text(ref, "name");
@@ -248,12 +254,13 @@ struct RbacAuthorizer::Compiled {
 RbacAuthorizer::RbacAuthorizer() = default;
 RbacAuthorizer::~RbacAuthorizer() = default;
 
-const std::vector<RbacAuthorizer::Grant>& RbacAuthorizer::grants(const Store& store, const RequestAttributes& a) {
+const std::vector<RbacAuthorizer::Grant>& RbacAuthorizer::grants(const Store& store,
+                                                                 const RequestAttributes& a) {
   const std::uint64_t epoch = store.group_epoch(kRbacGroup);
   if (!compiled_ || epoch != epoch_) {
     compiled_ = std::make_unique<Compiled>();
-    compiled_->cluster_bindings =
-        compile_bindings(store, compiled_->roles, store.list(kRbacGroup, "clusterrolebindings", std::nullopt, "", 0), "");
+    compiled_->cluster_bindings = compile_bindings(
+        store, compiled_->roles, store.list(kRbacGroup, "clusterrolebindings", std::nullopt, "", 0), "");
     epoch_ = epoch;
     ++compilations_;
   }
@@ -272,7 +279,9 @@ const std::vector<RbacAuthorizer::Grant>& RbacAuthorizer::grants(const Store& st
   gather(c.cluster_bindings);
   if (!a.ns.empty()) {
     auto [ns_bindings, first] = c.bindings_by_ns.try_emplace(a.ns);
-    if (first) ns_bindings->second = compile_bindings(store, c.roles, store.list(kRbacGroup, "rolebindings", a.ns, "", 0), a.ns);
+    if (first)
+      ns_bindings->second =
+          compile_bindings(store, c.roles, store.list(kRbacGroup, "rolebindings", a.ns, "", 0), a.ns);
     gather(ns_bindings->second);
   }
   return entry->second;
@@ -286,7 +295,9 @@ std::optional<std::string> RbacAuthorizer::allowed_by(const Store& store, const 
   return std::nullopt;
 }
 
-bool RbacAuthorizer::allows(const Store& store, const RequestAttributes& a) { return allowed_by(store, a).has_value(); }
+bool RbacAuthorizer::allows(const Store& store, const RequestAttributes& a) {
+  return allowed_by(store, a).has_value();
+}
 
 json RbacAuthorizer::rules_for(const Store& store, const RequestAttributes& a) {
   json resource_rules = json::array();

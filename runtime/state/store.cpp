@@ -271,11 +271,14 @@ base::Result<void> back_up(StoreData& impl) {
                        "state " + impl.path.string() + ": cannot keep a backup in " + target.string() + ": " + why);
   };
   const auto not_written = [&](const base::Error& error) {
-    return base::Error(0, kStateError, "state " + impl.path.string() + ": cannot keep a backup: " + error.message);
+    return base::Error(0, kStateError,
+                       "state " + impl.path.string() + ": cannot keep a backup: " + error.message);
   };
+  // An interrupted copy's journal is never rolled into ours.
   std::error_code ignored;
-  std::filesystem::remove(temporary.string() + "-journal", ignored);  // an interrupted copy's, never rolled into ours
-  if (base::Result<void> staged = base::stage_file(target, "", options); !staged) return not_written(staged.error());
+  std::filesystem::remove(temporary.string() + "-journal", ignored);
+  if (base::Result<void> staged = base::stage_file(target, "", options); !staged)
+    return not_written(staged.error());
   // The online backup API copies a consistent snapshot, the WAL's committed
   // frames included. The copy holds no lock: a restored backup is not locked.
   sqlite3* copy = nullptr;
@@ -293,7 +296,8 @@ base::Result<void> back_up(StoreData& impl) {
   const std::string message = copy != nullptr ? sqlite3_errmsg(copy) : "out of memory";
   if (sqlite3_close(copy) != SQLITE_OK && rc == SQLITE_OK) rc = SQLITE_ERROR;
   if (rc != SQLITE_OK) return failed(message);
-  if (base::Result<void> committed = base::commit_file(target, options); !committed) return not_written(committed.error());
+  if (base::Result<void> committed = base::commit_file(target, options); !committed)
+    return not_written(committed.error());
   return {};
 }
 

@@ -39,7 +39,8 @@ ApiRequest robot(ApiRequest r) {
 }
 
 void admin(Cluster& c, const std::string& method, const std::string& path, const json& body,
-           const std::string& content_type = "application/json", std::multimap<std::string, std::string> query = {}) {
+           const std::string& content_type = "application/json",
+           std::multimap<std::string, std::string> query = {}) {
   const ApiResponse r = c.handle(request(method, path, body.dump(), std::move(query), content_type));
   INFO(method << " " << path << ": " << r.body);
   REQUIRE(r.status < 300);
@@ -55,7 +56,9 @@ std::unique_ptr<Cluster> open() {
   return c;
 }
 
-int robot_gets_a(Cluster& c) { return c.handle(robot(request("GET", "/api/v1/namespaces/team/configmaps/a"))).status; }
+int robot_gets_a(Cluster& c) {
+  return c.handle(robot(request("GET", "/api/v1/namespaces/team/configmaps/a"))).status;
+}
 
 json role(const std::string& kind, const std::string& name, const std::vector<std::string>& verbs) {
   return {{"apiVersion", "rbac.authorization.k8s.io/v1"},
@@ -64,8 +67,8 @@ json role(const std::string& kind, const std::string& name, const std::vector<st
           {"rules", {{{"apiGroups", {""}}, {"resources", {"configmaps"}}, {"verbs", verbs}}}}};
 }
 
-json binding(const std::string& kind, const std::string& name, const std::string& role_kind, const std::string& role_name,
-             const json& subjects) {
+json binding(const std::string& kind, const std::string& name, const std::string& role_kind,
+             const std::string& role_name, const json& subjects) {
   return {{"apiVersion", "rbac.authorization.k8s.io/v1"},
           {"kind", kind},
           {"metadata", {{"name", name}}},
@@ -73,12 +76,15 @@ json binding(const std::string& kind, const std::string& name, const std::string
           {"subjects", subjects}};
 }
 
-const json kRobotSubject = json::array({{{"kind", "ServiceAccount"}, {"name", "robot"}, {"namespace", "team"}}});
+const json kRobotSubject =
+    json::array({{{"kind", "ServiceAccount"}, {"name", "robot"}, {"namespace", "team"}}});
 
 json subject_access_review(Cluster& c, const std::string& user, const std::string& verb) {
   const json spec = {{"user", user},
-                     {"resourceAttributes", {{"namespace", "team"}, {"verb", verb}, {"resource", "configmaps"}, {"name", "a"}}}};
-  const ApiResponse r = c.handle(request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json{{"spec", spec}}.dump()));
+                     {"resourceAttributes",
+                      {{"namespace", "team"}, {"verb", verb}, {"resource", "configmaps"}, {"name", "a"}}}};
+  const ApiResponse r = c.handle(
+      request("POST", "/apis/authorization.k8s.io/v1/subjectaccessreviews", json{{"spec", spec}}.dump()));
   INFO(r.body);
   REQUIRE(r.status == 201);
   return body_of(r)["status"];
@@ -93,25 +99,29 @@ TEST_CASE("rbac cache: a Role and RoleBinding created, changed or deleted decide
 
   admin(*c, "POST", kRbac + "/namespaces/team/roles", role("Role", "reader", {"get"}));
   CHECK(robot_gets_a(*c) == 403);  // a Role alone grants nothing
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "robot-reader", "Role", "reader", kRobotSubject));
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "robot-reader", "Role", "reader", kRobotSubject));
   CHECK(robot_gets_a(*c) == 200);
 
   // The Role changed: by update, by merge patch, by server-side apply.
   admin(*c, "PUT", kRbac + "/namespaces/team/roles/reader", role("Role", "reader", {"list"}));
   CHECK(robot_gets_a(*c) == 403);
   admin(*c, "PATCH", kRbac + "/namespaces/team/roles/reader",
-        {{"rules", {{{"apiGroups", {""}}, {"resources", {"configmaps"}}, {"verbs", {"get"}}}}}}, "application/merge-patch+json");
+        {{"rules", {{{"apiGroups", {""}}, {"resources", {"configmaps"}}, {"verbs", {"get"}}}}}},
+        "application/merge-patch+json");
   CHECK(robot_gets_a(*c) == 200);
-  admin(*c, "PATCH", kRbac + "/namespaces/team/roles/reader", role("Role", "reader", {"watch"}), "application/apply-patch+yaml",
-        {{"fieldManager", "test"}, {"force", "true"}});
+  admin(*c, "PATCH", kRbac + "/namespaces/team/roles/reader", role("Role", "reader", {"watch"}),
+        "application/apply-patch+yaml", {{"fieldManager", "test"}, {"force", "true"}});
   CHECK(robot_gets_a(*c) == 403);
   admin(*c, "PATCH", kRbac + "/namespaces/team/roles/reader",
-        json::array({{{"op", "replace"}, {"path", "/rules/0/verbs"}, {"value", {"get"}}}}), "application/json-patch+json");
+        json::array({{{"op", "replace"}, {"path", "/rules/0/verbs"}, {"value", {"get"}}}}),
+        "application/json-patch+json");
   CHECK(robot_gets_a(*c) == 200);
 
   // The binding changed: its subject is another account, then the robot again.
   admin(*c, "PATCH", kRbac + "/namespaces/team/rolebindings/robot-reader",
-        {{"subjects", {{{"kind", "ServiceAccount"}, {"name", "other"}, {"namespace", "team"}}}}}, "application/merge-patch+json");
+        {{"subjects", {{{"kind", "ServiceAccount"}, {"name", "other"}, {"namespace", "team"}}}}},
+        "application/merge-patch+json");
   CHECK(robot_gets_a(*c) == 403);
   admin(*c, "PATCH", kRbac + "/namespaces/team/rolebindings/robot-reader", {{"subjects", kRobotSubject}},
         "application/merge-patch+json");
@@ -126,14 +136,17 @@ TEST_CASE("rbac cache: a Role and RoleBinding created, changed or deleted decide
   CHECK(robot_gets_a(*c) == 403);
 
   // A deletecollection of the namespace's bindings.
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "again", "Role", "reader", kRobotSubject));
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "again", "Role", "reader", kRobotSubject));
   CHECK(robot_gets_a(*c) == 200);
   admin(*c, "DELETE", kRbac + "/namespaces/team/rolebindings", json::object());
   CHECK(robot_gets_a(*c) == 403);
 }
 
-TEST_CASE("rbac cache: ClusterRoles and ClusterRoleBindings created, changed or deleted decide the very next request",
-          "[sandbox][rbac][cache]") {
+TEST_CASE(
+    "rbac cache: ClusterRoles and ClusterRoleBindings created, changed or deleted decide the very next "
+    "request",
+    "[sandbox][rbac][cache]") {
   auto c = open();
   CHECK(robot_gets_a(*c) == 403);
   admin(*c, "POST", kRbac + "/clusterroles", role("ClusterRole", "cm-reader", {"get"}));
@@ -142,11 +155,12 @@ TEST_CASE("rbac cache: ClusterRoles and ClusterRoleBindings created, changed or 
   CHECK(robot_gets_a(*c) == 200);
 
   // By group: the binding's subject becomes a group the robot is not in, then one it is in.
-  admin(*c, "PATCH", kRbac + "/clusterrolebindings/robot", {{"subjects", {{{"kind", "Group"}, {"name", "devs"}}}}},
-        "application/merge-patch+json");
+  admin(*c, "PATCH", kRbac + "/clusterrolebindings/robot",
+        {{"subjects", {{{"kind", "Group"}, {"name", "devs"}}}}}, "application/merge-patch+json");
   CHECK(robot_gets_a(*c) == 403);
   admin(*c, "PATCH", kRbac + "/clusterrolebindings/robot",
-        {{"subjects", {{{"kind", "Group"}, {"name", "system:serviceaccounts:team"}}}}}, "application/merge-patch+json");
+        {{"subjects", {{{"kind", "Group"}, {"name", "system:serviceaccounts:team"}}}}},
+        "application/merge-patch+json");
   CHECK(robot_gets_a(*c) == 200);
 
   admin(*c, "PUT", kRbac + "/clusterroles/cm-reader", role("ClusterRole", "cm-reader", {"create"}));
@@ -161,15 +175,19 @@ TEST_CASE("rbac cache: ClusterRoles and ClusterRoleBindings created, changed or 
   CHECK(robot_gets_a(*c) == 403);
 }
 
-TEST_CASE("rbac cache: a dry run of a binding grants nothing; other writes keep the decision", "[sandbox][rbac][cache]") {
+TEST_CASE("rbac cache: a dry run of a binding grants nothing; other writes keep the decision",
+          "[sandbox][rbac][cache]") {
   auto c = open();
   admin(*c, "POST", kRbac + "/clusterroles", role("ClusterRole", "cm-reader", {"get"}));
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "robot", "ClusterRole", "cm-reader", kRobotSubject),
-        "application/json", {{"dryRun", "All"}});
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "robot", "ClusterRole", "cm-reader", kRobotSubject), "application/json",
+        {{"dryRun", "All"}});
   CHECK(robot_gets_a(*c) == 403);
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "robot", "ClusterRole", "cm-reader", kRobotSubject));
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "robot", "ClusterRole", "cm-reader", kRobotSubject));
   CHECK(robot_gets_a(*c) == 200);
-  admin(*c, "DELETE", kRbac + "/namespaces/team/rolebindings/robot", json::object(), "application/json", {{"dryRun", "All"}});
+  admin(*c, "DELETE", kRbac + "/namespaces/team/rolebindings/robot", json::object(), "application/json",
+        {{"dryRun", "All"}});
   CHECK(robot_gets_a(*c) == 200);
   admin(*c, "POST", "/api/v1/namespaces/team/configmaps", {{"metadata", {{"name", "b"}}}});
   CHECK(robot_gets_a(*c) == 200);
@@ -178,36 +196,43 @@ TEST_CASE("rbac cache: a dry run of a binding grants nothing; other writes keep 
 TEST_CASE("rbac cache: a ClusterRole aggregated into view by its label grants and stops granting at once",
           "[sandbox][rbac][cache]") {
   auto c = open();
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "robot-view", "ClusterRole", "view", kRobotSubject));
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "robot-view", "ClusterRole", "view", kRobotSubject));
   admin(*c, "POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
         mkq::sandbox::testing::kueue_crd("workloads", "Workload", true));
   const auto robot_lists_workloads = [&c] {
     return c->handle(robot(request("GET", "/apis/kueue.x-k8s.io/v1beta2/namespaces/team/workloads"))).status;
   };
   CHECK(robot_lists_workloads() == 403);
-  json kueue_view = {{"metadata", {{"name", "kueue-view"}, {"labels", {{"rbac.authorization.k8s.io/aggregate-to-view", "true"}}}}},
-                     {"rules", {{{"apiGroups", {"kueue.x-k8s.io"}}, {"resources", {"workloads"}}, {"verbs", {"list"}}}}}};
+  json kueue_view = {
+      {"metadata",
+       {{"name", "kueue-view"}, {"labels", {{"rbac.authorization.k8s.io/aggregate-to-view", "true"}}}}},
+      {"rules", {{{"apiGroups", {"kueue.x-k8s.io"}}, {"resources", {"workloads"}}, {"verbs", {"list"}}}}}};
   admin(*c, "POST", kRbac + "/clusterroles", kueue_view);
   CHECK(robot_lists_workloads() == 200);
   // The label removed: the aggregation takes the rule out of view.
   admin(*c, "PATCH", kRbac + "/clusterroles/kueue-view",
-        {{"metadata", {{"labels", {{"rbac.authorization.k8s.io/aggregate-to-view", nullptr}}}}}}, "application/merge-patch+json");
+        {{"metadata", {{"labels", {{"rbac.authorization.k8s.io/aggregate-to-view", nullptr}}}}}},
+        "application/merge-patch+json");
   CHECK(robot_lists_workloads() == 403);
   admin(*c, "PATCH", kRbac + "/clusterroles/kueue-view",
-        {{"metadata", {{"labels", {{"rbac.authorization.k8s.io/aggregate-to-view", "true"}}}}}}, "application/merge-patch+json");
+        {{"metadata", {{"labels", {{"rbac.authorization.k8s.io/aggregate-to-view", "true"}}}}}},
+        "application/merge-patch+json");
   CHECK(robot_lists_workloads() == 200);
   admin(*c, "DELETE", kRbac + "/clusterroles/kueue-view", json::object());
   CHECK(robot_lists_workloads() == 403);
 }
 
-TEST_CASE("rbac cache: impersonation, SubjectAccessReview and SelfSubjectRulesReview follow the bindings at once",
-          "[sandbox][rbac][cache]") {
+TEST_CASE(
+    "rbac cache: impersonation, SubjectAccessReview and SelfSubjectRulesReview follow the bindings at once",
+    "[sandbox][rbac][cache]") {
   auto c = open();
   const auto as_robot = [&c](const char* verb) { return subject_access_review(*c, kRobot, verb); };
   CHECK(as_robot("get") == json{{"allowed", false}});
   const auto robot_rules = [&c] {
-    const ApiResponse r = c->handle(robot(request("POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
-                                                  R"({"spec": {"namespace": "team"}})")));
+    const ApiResponse r =
+        c->handle(robot(request("POST", "/apis/authorization.k8s.io/v1/selfsubjectrulesreviews",
+                                R"({"spec": {"namespace": "team"}})")));
     REQUIRE(r.status == 201);
     return body_of(r)["status"]["resourceRules"];
   };
@@ -215,10 +240,12 @@ TEST_CASE("rbac cache: impersonation, SubjectAccessReview and SelfSubjectRulesRe
   const json granted = {{"apiGroups", {""}}, {"resources", {"configmaps"}}, {"verbs", {"get"}}};
 
   admin(*c, "POST", kRbac + "/namespaces/team/roles", role("Role", "reader", {"get"}));
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "robot-reader", "Role", "reader", kRobotSubject));
-  CHECK(as_robot("get") ==
-        json{{"allowed", true},
-             {"reason", "RBAC: allowed by RoleBinding \"robot-reader/team\" of Role \"reader\" to ServiceAccount \"robot/team\""}});
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "robot-reader", "Role", "reader", kRobotSubject));
+  CHECK(as_robot("get") == json{{"allowed", true},
+                                {"reason",
+                                 "RBAC: allowed by RoleBinding \"robot-reader/team\" of Role \"reader\" to "
+                                 "ServiceAccount \"robot/team\""}});
   CHECK(robot_rules().size() == bootstrap_rules + 1);
   CHECK(robot_rules().back() == granted);
 
@@ -235,7 +262,8 @@ TEST_CASE("rbac cache: impersonation, SubjectAccessReview and SelfSubjectRulesRe
         {{"metadata", {{"name", "impersonator"}}},
          {"rules", {{{"apiGroups", {""}}, {"resources", {"serviceaccounts"}}, {"verbs", {"impersonate"}}}}}});
   admin(*c, "POST", kRbac + "/clusterrolebindings",
-        binding("ClusterRoleBinding", "alice-impersonates", "ClusterRole", "impersonator", {{{"kind", "User"}, {"name", "alice"}}}));
+        binding("ClusterRoleBinding", "alice-impersonates", "ClusterRole", "impersonator",
+                {{{"kind", "User"}, {"name", "alice"}}}));
   CHECK(alice_as_robot() == 200);
 
   admin(*c, "DELETE", kRbac + "/namespaces/team/rolebindings/robot-reader", json::object());
@@ -243,7 +271,8 @@ TEST_CASE("rbac cache: impersonation, SubjectAccessReview and SelfSubjectRulesRe
   CHECK(robot_rules().size() == bootstrap_rules);
   CHECK(alice_as_robot() == 403);  // as the robot, who may no longer read it
   admin(*c, "DELETE", kRbac + "/clusterrolebindings/alice-impersonates", json::object());
-  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings", binding("RoleBinding", "robot-reader", "Role", "reader", kRobotSubject));
+  admin(*c, "POST", kRbac + "/namespaces/team/rolebindings",
+        binding("RoleBinding", "robot-reader", "Role", "reader", kRobotSubject));
   CHECK(as_robot("get")["allowed"] == true);
   CHECK(alice_as_robot() == 403);  // alice may no longer impersonate
 }
@@ -276,8 +305,9 @@ RequestAttributes get_configmap(const std::string& user, const std::string& ns) 
 
 }  // namespace
 
-TEST_CASE("rbac cache: compiled once, kept across decisions and other groups' writes, dropped on an RBAC write",
-          "[sandbox][rbac][cache]") {
+TEST_CASE(
+    "rbac cache: compiled once, kept across decisions and other groups' writes, dropped on an RBAC write",
+    "[sandbox][rbac][cache]") {
   std::unique_ptr<Store> holder;
   Store& store = memory_store(holder);
   RbacAuthorizer rbac;
@@ -311,7 +341,8 @@ TEST_CASE("rbac cache: compiled once, kept across decisions and other groups' wr
   CHECK_FALSE(rbac.allows(store, get_configmap("bob", "team")));
 }
 
-TEST_CASE("rbac cache: decides as a fresh compilation does over random RBAC writes", "[sandbox][rbac][cache]") {
+TEST_CASE("rbac cache: decides as a fresh compilation does over random RBAC writes",
+          "[sandbox][rbac][cache]") {
   std::unique_ptr<Store> holder;
   Store& store = memory_store(holder);
   RbacAuthorizer cached;
@@ -325,9 +356,12 @@ TEST_CASE("rbac cache: decides as a fresh compilation does over random RBAC writ
   const std::vector<std::string> resources = {"configmaps", "secrets", "*"};
   const auto random_subject = [&]() -> json {
     switch (random() % 3) {
-      case 0: return {{"kind", "User"}, {"name", pick(users)}};
-      case 1: return {{"kind", "Group"}, {"name", pick(groups)}};
-      default: return {{"kind", "ServiceAccount"}, {"name", "robot"}, {"namespace", pick(namespaces)}};
+      case 0:
+        return {{"kind", "User"}, {"name", pick(users)}};
+      case 1:
+        return {{"kind", "Group"}, {"name", pick(groups)}};
+      default:
+        return {{"kind", "ServiceAccount"}, {"name", "robot"}, {"namespace", pick(namespaces)}};
     }
   };
   std::size_t allowed = 0;
@@ -335,16 +369,19 @@ TEST_CASE("rbac cache: decides as a fresh compilation does over random RBAC writ
     const std::string ns = pick(namespaces);
     const std::string name = pick(names);
     const bool is_binding = random() % 2 == 0;
-    const std::string resource = std::string(ns.empty() ? "cluster" : "") + (is_binding ? "rolebindings" : "roles");
+    const std::string resource =
+        std::string(ns.empty() ? "cluster" : "") + (is_binding ? "rolebindings" : "roles");
     const ObjectKey stored{"rbac.authorization.k8s.io", resource, ns, name};
     if (random() % 4 == 0) {
       json last;
       if (store.exists(stored)) store.remove(stored, last);
     } else if (is_binding) {
       put(store, stored,
-          binding("", "", ns.empty() || random() % 2 == 0 ? "ClusterRole" : "Role", pick(names), json::array({random_subject(), random_subject()})));
+          binding("", "", ns.empty() || random() % 2 == 0 ? "ClusterRole" : "Role", pick(names),
+                  json::array({random_subject(), random_subject()})));
     } else {
-      json rule = {{"apiGroups", {""}}, {"resources", {pick(resources)}}, {"verbs", {pick(verbs), pick(verbs)}}};
+      json rule = {
+          {"apiGroups", {""}}, {"resources", {pick(resources)}}, {"verbs", {pick(verbs), pick(verbs)}}};
       put(store, stored, {{"rules", {rule}}});
     }
     for (int ask = 0; ask < 8; ++ask) {
@@ -355,7 +392,8 @@ TEST_CASE("rbac cache: decides as a fresh compilation does over random RBAC writ
       a.verb = verb == "*" ? "delete" : verb;
       a.resource = asked_resource == "*" ? "pods" : asked_resource;
       RbacAuthorizer fresh;
-      INFO("step " << step << ": " << a.user << " " << a.verb << " " << a.resource << " in \"" << a.ns << "\"");
+      INFO("step " << step << ": " << a.user << " " << a.verb << " " << a.resource << " in \"" << a.ns
+                   << "\"");
       const auto decision = cached.allowed_by(store, a);
       REQUIRE(decision == fresh.allowed_by(store, a));
       REQUIRE(cached.rules_for(store, a) == fresh.rules_for(store, a));

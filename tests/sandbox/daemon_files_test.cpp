@@ -44,8 +44,9 @@ void with_umask(mode_t mask, Body body) {
 
 }  // namespace
 
-TEST_CASE("sandbox files: the PKI's keys owner-only and its certificates 0644 whatever the umask, kept on reload",
-          "[sandbox][files]") {
+TEST_CASE(
+    "sandbox files: the PKI's keys owner-only and its certificates 0644 whatever the umask, kept on reload",
+    "[sandbox][files]") {
   for (const mode_t mask : {mode_t{0}, mode_t{077}}) {
     INFO("umask " << mask);
     TempDir dir;
@@ -68,7 +69,8 @@ TEST_CASE("sandbox files: the PKI's keys owner-only and its certificates 0644 wh
   }
 }
 
-TEST_CASE("sandbox files: the service-account signing key is owner-only from its first byte", "[sandbox][files]") {
+TEST_CASE("sandbox files: the service-account signing key is owner-only from its first byte",
+          "[sandbox][files]") {
   TempDir dir;
   std::string pem;
   std::string error;

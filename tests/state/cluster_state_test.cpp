@@ -13,9 +13,9 @@
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
-#include "tests/support/result.h"
 #include "tests/support/fake_client.h"
 #include "tests/support/fake_clock.h"
+#include "tests/support/result.h"
 
 using mkq::testing::take;
 
@@ -382,7 +382,8 @@ TEST_CASE("state push copies a file into a cluster and pull copies it back, refu
   const auto pulled = mkq::state::pull_state(*cluster, dir / "copy" / "state.db", false);
   REQUIRE(pulled.ok());
   // Written whole and owner-only (base/files.h), no temporary left beside it.
-  const auto pulled_mode = std::filesystem::status(dir / "copy" / "state.db").permissions() & std::filesystem::perms::all;
+  const auto pulled_mode =
+      std::filesystem::status(dir / "copy" / "state.db").permissions() & std::filesystem::perms::all;
   CHECK(pulled_mode == (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
   for (const auto& file : std::filesystem::directory_iterator(dir / "copy")) {
     INFO(file.path().string());
