@@ -32,6 +32,7 @@ Error not_written(const fs::path& target, const FileWrite& options, int error_nu
 // The permission bits `target`'s new text gets; nullopt: those open() gives (0666 less the umask).
 std::optional<mode_t> mode_for(const fs::path& target, FileMode mode) {
   if (mode == FileMode::OwnerOnly) return S_IRUSR | S_IWUSR;
+  if (mode == FileMode::WorldReadable) return S_IRUSR | S_IWUSR | S_IRGRP | S_IROTH;
   struct stat existing {};
   if (mode == FileMode::KeepExisting && ::stat(target.c_str(), &existing) == 0)
     return existing.st_mode & 07777;

@@ -6,7 +6,9 @@
 // fails leaves the target as it was and removes its temporary.
 //
 // The one home of mkq's atomic writes: `mkq fmt`'s policies, `render -o`'s
-// files and manifest, `mkq import`'s new policy, saved plan files.
+// files and manifest, `mkq import`'s new policy, saved plan files, `state
+// pull`'s state and the state's backups, the sandbox's certificates, keys,
+// kubeconfig and state.json.
 //
 //   base::FileWrite options;
 //   options.mode = base::FileMode::OwnerOnly;
@@ -28,9 +30,10 @@ inline constexpr const char* kFileNotWritten = "FileError";
 
 // The permission bits of the file written.
 enum class FileMode {
-  Default,       // 0666 less the umask, as a new file gets them
-  OwnerOnly,     // 0600 whatever the umask: a file that may hold a secret or a plan
-  KeepExisting,  // those of the file it replaces (Default when there is none): rewriting keeps them
+  Default,        // 0666 less the umask, as a new file gets them
+  OwnerOnly,      // 0600 whatever the umask: a file that may hold a secret or a plan
+  KeepExisting,   // those of the file it replaces (Default when there is none): rewriting keeps them
+  WorldReadable,  // 0644 whatever the umask: a certificate or a pid file others read, written by the owner
 };
 
 struct FileWrite {

@@ -69,13 +69,13 @@ std::optional<TokenClaims> read_claims(const json& c) {
 // The account (same uid) and the bound Secret (same uid; for a legacy
 // token, still holding it) exist and are not being deleted.
 bool claims_still_hold(const Store& store, const TokenClaims& c, const std::string& token) {
-  const auto account = store.get({"", "serviceaccounts", c.ns, c.name});
+  const auto account = store.find_and_keep({"", "serviceaccounts", c.ns, c.name});
   if (!account || (*account)["metadata"].value("uid", "") != c.uid ||
       (*account)["metadata"].contains("deletionTimestamp")) {
     return false;
   }
   if (c.secret_name.empty()) return true;
-  const auto secret = store.get({"", "secrets", c.ns, c.secret_name});
+  const auto secret = store.find_and_keep({"", "secrets", c.ns, c.secret_name});
   if (!secret || (*secret)["metadata"].contains("deletionTimestamp")) return false;
   if (!c.secret_uid.empty() && (*secret)["metadata"].value("uid", "") != c.secret_uid) return false;
   if (!c.legacy) return true;
@@ -90,6 +90,24 @@ RequestAttributes attributes_of(const ApiRequest& r) {
   return a;
 }
 
+// Tokens whose verified signature is remembered at most; past it all are
+// forgotten and verified again (a bound, not a tuning).
+constexpr std::size_t kVerifiedTokens = 1024;
+
+// The claims of a token this cluster signed (verify_jwt), the signature
+// checked once per token (ClusterState::verified_tokens); nullptr when it does
+// not verify.
+std::shared_ptr<const json> verified_claims(ClusterState& state, const std::string& token) {
+  if (const auto hit = state.verified_tokens.find(token); hit != state.verified_tokens.end())
+    return hit->second;
+  auto verified = verify_jwt(token, signing_key(state));
+  if (!verified) return nullptr;
+  if (state.verified_tokens.size() >= kVerifiedTokens) state.verified_tokens.clear();
+  auto claims = std::make_shared<const json>(std::move(*verified));
+  state.verified_tokens.emplace(token, claims);
+  return claims;
+}
+
 }  // namespace
 
 bool is_master(const ApiRequest& r) {
@@ -102,7 +120,7 @@ const std::string& signing_key(ClusterState& state) {
 }
 
 std::optional<TokenIdentity> verify_token(ClusterState& state, const std::string& token) {
-  const auto verified = verify_jwt(token, signing_key(state));
+  const std::shared_ptr<const json> verified = verified_claims(state, token);
   if (!verified || !token_time_valid(*verified, static_cast<long long>(std::time(nullptr)))) return std::nullopt;
   const auto claims = read_claims(*verified);
   if (!claims || !claims_still_hold(*state.store, *claims, token)) return std::nullopt;
@@ -111,17 +129,17 @@ std::optional<TokenIdentity> verify_token(ClusterState& state, const std::string
                        claims->uid};
 }
 
-std::optional<ApiResponse> authorize_path(const ClusterState& state, const ApiRequest& r) {
+std::optional<ApiResponse> authorize_path(ClusterState& state, const ApiRequest& r) {
   if (is_master(r)) return std::nullopt;
   RequestAttributes a = attributes_of(r);
   a.resource_request = false;
   a.path = r.path.empty() ? "/" : r.path;
   a.verb = r.method == "GET" || r.method == "HEAD" ? "get" : verb_of(r.method, true, false);
-  if (rbac_allows(*state.store, a)) return std::nullopt;
+  if (state.rbac.allows(*state.store, a)) return std::nullopt;
   return json_response(403, forbidden_status(a));
 }
 
-std::optional<ApiResponse> authorize_resource(const ClusterState& state, const ApiRequest& r, const Target& t) {
+std::optional<ApiResponse> authorize_resource(ClusterState& state, const ApiRequest& r, const Target& t) {
   if (is_master(r)) return std::nullopt;
   RequestAttributes a = attributes_of(r);
   a.api_group = t.group;
@@ -132,7 +150,7 @@ std::optional<ApiResponse> authorize_resource(const ClusterState& state, const A
   // kube-apiserver's RequestInfo: a namespace's own requests are in that namespace.
   if (t.group.empty() && t.resource == "namespaces" && !t.name.empty()) a.ns = t.name;
   a.verb = verb_of(r.method, !t.name.empty(), t.watch);
-  if (rbac_allows(*state.store, a)) return std::nullopt;
+  if (state.rbac.allows(*state.store, a)) return std::nullopt;
   return json_response(403, forbidden_status(a));
 }
 

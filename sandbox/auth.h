@@ -30,8 +30,8 @@ const std::string& signing_key(ClusterState& state);
 std::optional<TokenIdentity> verify_token(ClusterState& state, const std::string& token);
 
 // RBAC for a non-resource path (/version, /healthz, /api, /openapi/...); a 403 when denied.
-std::optional<ApiResponse> authorize_path(const ClusterState& state, const ApiRequest& r);
+std::optional<ApiResponse> authorize_path(ClusterState& state, const ApiRequest& r);
 // RBAC for a resource request; a 403 when denied.
-std::optional<ApiResponse> authorize_resource(const ClusterState& state, const ApiRequest& r, const Target& t);
+std::optional<ApiResponse> authorize_resource(ClusterState& state, const ApiRequest& r, const Target& t);
 
 }  // namespace mkq::sandbox

@@ -23,9 +23,11 @@
 #include <mutex>
 #include <random>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "sandbox/api.h"
+#include "sandbox/rbac.h"
 #include "sandbox/resources.h"
 #include "sandbox/store.h"
 
@@ -58,6 +60,13 @@ struct ClusterState {
   // Notified (under the lock) after every change a watch could see.
   std::condition_variable changed;
   std::unique_ptr<Store> store;
+  // RBAC's decisions over `store` (rbac.h), compiled from it and kept exact by its epochs.
+  RbacAuthorizer rbac;
+  // Bearer tokens whose signature verified, with their claims (auth.h:
+  // verify_token): a signature checked once is not checked again. Only tokens
+  // this cluster signed get in; their expiry and their account are checked
+  // on every request all the same.
+  std::unordered_map<std::string, std::shared_ptr<const nlohmann::json>> verified_tokens;
   // Built-in kinds and those of the stored CRDs (crds.h: refresh_registry).
   Registry registry;
   // Set when the Cluster is destroyed: watch streams end, threads stop calling back.

@@ -2,7 +2,6 @@
 #include "sandbox/daemon.h"
 
 #include <fcntl.h>
-#include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
@@ -162,8 +161,9 @@ int sandbox_serve(const SandboxOptions& options, TextSink& out, TextSink& err) {
   for (const auto& cluster : clusters) {
     ports.push_back({cluster->name(), state.find(cluster->name())->port});
   }
-  if (!write_text(dir / "kubeconfig", make_kubeconfig(pki, ports), 0600) || !write_state(dir, state) ||
-      !write_text(dir / "sandbox.pid", std::to_string(getpid()) + "\n", 0644)) {
+  if (!write_text(dir / "kubeconfig", make_kubeconfig(pki, ports), base::FileMode::OwnerOnly) ||
+      !write_state(dir, state) ||
+      !write_text(dir / "sandbox.pid", std::to_string(getpid()) + "\n", base::FileMode::WorldReadable)) {
     err << fmt::format("mkq: error: cannot write the sandbox files in {}\n", dir.string());
     return 1;
   }

@@ -2,7 +2,6 @@
 #include "sandbox/daemon_files.h"
 
 #include <signal.h>
-#include <sys/stat.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -23,20 +22,11 @@ bool read_text(const fs::path& path, std::string* out) {
   return !in.bad();
 }
 
-bool write_text(const fs::path& path, const std::string& content, mode_t mode) {
-  const fs::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    chmod(temporary.c_str(), mode);
-    out << content;
-    if (!out.flush()) return false;
-  }
-  std::error_code ec;
-  fs::rename(temporary, path, ec);
-  return !ec;
+bool write_text(const fs::path& path, const std::string& content, base::FileMode mode) {
+  base::FileWrite options;
+  options.mode = mode;
+  return base::write_file(path, content, options).ok();
 }
-
 
 State read_state(const fs::path& dir) {
   State state;
@@ -68,7 +58,7 @@ bool write_state(const fs::path& dir, const State& state) {
   }
   json document = {{"pid", state.pid}, {"clusters", clusters}};
   if (state.allow_short_tokens) document["allowShortTokens"] = true;
-  return write_text(dir / "state.json", document.dump(2) + "\n", 0644);
+  return write_text(dir / "state.json", document.dump(2) + "\n", base::FileMode::WorldReadable);
 }
 
 long read_pid(const fs::path& dir) {

@@ -1,20 +1,21 @@
 // The sandbox's files in its directory (daemon.h lists them): text written
-// through a temporary file and a rename, state.json, sandbox.pid, the log's
-// tail, and the CRD files `up --crds` reads.
+// atomically (base/files.h), state.json, sandbox.pid, the log's tail, and the
+// CRD files `up --crds` reads.
 #pragma once
-
-#include <sys/types.h>
 
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "base/files.h"
+
 namespace mkq::sandbox {
 
 bool read_text(const std::filesystem::path& path, std::string* out);
-// Writes through a temporary file and a rename: readers never see half a file.
-bool write_text(const std::filesystem::path& path, const std::string& content, mode_t mode);
+// Writes with base::write_file: readers never see half a file; `mode` as
+// base::FileMode says (OwnerOnly for anything holding a key or a token).
+bool write_text(const std::filesystem::path& path, const std::string& content, base::FileMode mode);
 
 // state.json: serve's pid and options, and per cluster its port and object count.
 struct State {

@@ -7,12 +7,11 @@
 #include <openssl/rsa.h>
 #include <openssl/sha.h>
 
-#include <fstream>
 #include <memory>
 #include <mutex>
-#include <sys/stat.h>
 
 #include "base/encoding.h"
+#include "base/files.h"
 #include "sandbox/daemon_files.h"
 #include "sandbox/pki.h"
 
@@ -70,16 +69,11 @@ bool load_or_create_signing_key(const std::filesystem::path& dir, std::string* p
     *error = "cannot generate the service-account signing key";
     return false;
   }
-  {
-    std::ofstream out(path, std::ios::trunc);
-    out << *pem;
-    if (!out) {
-      *error = "cannot write " + path.string();
-      return false;
-    }
-  }
-  ::chmod(path.c_str(), 0600);
-  return true;
+  base::FileWrite options;
+  options.mode = base::FileMode::OwnerOnly;  // never readable by others, not even for a moment
+  const base::Result<void> written = base::write_file(path, *pem, options);
+  if (!written) *error = written.error().message;
+  return written.ok();
 }
 
 namespace {

@@ -120,7 +120,7 @@ bool wants_impersonation(const ApiRequest& r) {
                      [](const auto& h) { return h.first.rfind("impersonate-", 0) == 0; });
 }
 
-std::variant<ApiRequest, ApiResponse> impersonate(const ClusterState& state, const ApiRequest& r) {
+std::variant<ApiRequest, ApiResponse> impersonate(ClusterState& state, const ApiRequest& r) {
   const std::vector<Part> parts = parts_of(r);
   if (parts.empty()) return r;
   const bool has_user = parts.front().kind == "User" || parts.front().kind == "ServiceAccount";
@@ -135,7 +135,7 @@ std::variant<ApiRequest, ApiResponse> impersonate(const ClusterState& state, con
   bool groups_given = false;
   for (const Part& p : parts) {
     const RequestAttributes a = attributes_for(r, p);
-    if (!rbac_allows(*state.store, a)) return json_response(403, forbidden_status(a));
+    if (!state.rbac.allows(*state.store, a)) return json_response(403, forbidden_status(a));
     if (p.kind == "User") as.user = p.name;
     if (p.kind == "ServiceAccount") as.user = std::string(kServiceAccountPrefix) + p.ns + ":" + p.name;
     if (p.kind == "Group") {

@@ -21,6 +21,6 @@ bool wants_impersonation(const ApiRequest& r);
 // The request as the impersonated user (the headers consumed), or the answer
 // refusing it: 403 naming what the caller may not impersonate, 500 for groups,
 // uid or extras without a user (upstream's internal error).
-std::variant<ApiRequest, ApiResponse> impersonate(const ClusterState& state, const ApiRequest& r);
+std::variant<ApiRequest, ApiResponse> impersonate(ClusterState& state, const ApiRequest& r);
 
 }  // namespace mkq::sandbox

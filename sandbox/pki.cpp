@@ -9,12 +9,11 @@
 #include <openssl/rand.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
-#include <sys/stat.h>
 
-#include <fstream>
 #include <memory>
 
 #include "base/encoding.h"
+#include "base/files.h"
 #include "sandbox/daemon_files.h"
 
 namespace mkq::sandbox {
@@ -116,28 +115,14 @@ bool read_file(const std::filesystem::path& path, std::string* out) {
   return read_text(path, out) && !out->empty();
 }
 
-bool write_file(const std::filesystem::path& path, const std::string& content, mode_t mode, std::string* error) {
-  const std::filesystem::path temporary = path.string() + ".tmp";
-  {
-    std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      *error = "cannot write " + temporary.string();
-      return false;
-    }
-    chmod(temporary.c_str(), mode);  // before the secret is written
-    out << content;
-    if (!out.flush()) {
-      *error = "cannot write " + temporary.string();
-      return false;
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(temporary, path, ec);
-  if (ec) {
-    *error = "cannot write " + path.string() + ": " + ec.message();
-    return false;
-  }
-  return true;
+// base::write_file (atomic; the mode set before the text is written).
+bool write_file(const std::filesystem::path& path, const std::string& content, base::FileMode mode,
+                std::string* error) {
+  base::FileWrite options;
+  options.mode = mode;
+  const base::Result<void> written = base::write_file(path, content, options);
+  if (!written) *error = written.error().message;
+  return written.ok();
 }
 
 }  // namespace
@@ -219,12 +204,13 @@ bool load_or_create_pki(const std::filesystem::path& dir, Pki* pki, std::string*
   ERR_clear_error();
   Pki fresh;
   if (!generate_pki(&fresh, error)) return false;
-  const bool written = write_file(dir / "ca.key", fresh.ca_key, 0600, error) &&
-                       write_file(dir / "ca.crt", fresh.ca_cert, 0644, error) &&
-                       write_file(dir / "server.key", fresh.server_key, 0600, error) &&
-                       write_file(dir / "server.crt", fresh.server_cert, 0644, error) &&
-                       write_file(dir / "admin.key", fresh.admin_key, 0600, error) &&
-                       write_file(dir / "admin.crt", fresh.admin_cert, 0644, error);
+  using base::FileMode;
+  const bool written = write_file(dir / "ca.key", fresh.ca_key, FileMode::OwnerOnly, error) &&
+                       write_file(dir / "ca.crt", fresh.ca_cert, FileMode::WorldReadable, error) &&
+                       write_file(dir / "server.key", fresh.server_key, FileMode::OwnerOnly, error) &&
+                       write_file(dir / "server.crt", fresh.server_cert, FileMode::WorldReadable, error) &&
+                       write_file(dir / "admin.key", fresh.admin_key, FileMode::OwnerOnly, error) &&
+                       write_file(dir / "admin.crt", fresh.admin_cert, FileMode::WorldReadable, error);
   if (!written) return false;
   *pki = std::move(fresh);
   return true;

@@ -65,8 +65,8 @@ ApiResponse missing_attributes(const ResourceInfo& info) {
                              "Required value: exactly one of nonResourceAttributes or resourceAttributes must be specified"}});
 }
 
-json access_status(const Store& store, const RequestAttributes& a) {
-  const auto reason = rbac_allowed_by(store, a);
+json access_status(ClusterState& state, const RequestAttributes& a) {
+  const auto reason = state.rbac.allowed_by(*state.store, a);
   json status = {{"allowed", reason.has_value()}};
   if (reason && !reason->empty()) status["reason"] = *reason;
   return status;
@@ -126,12 +126,12 @@ ApiResponse review(ClusterState& state, const ApiRequest& r, const ResourceInfo&
     a.user = r.user;
     a.groups = r.groups;
     a.ns = spec.value("namespace", "");
-    return answer(info, body, rbac_rules_for(*state.store, a));
+    return answer(info, body, state.rbac.rules_for(*state.store, a));
   }
   if (kind == "SelfSubjectAccessReview") {
     const auto a = asked(spec, r.user, r.groups);
     if (!a) return missing_attributes(info);
-    return answer(info, body, access_status(*state.store, *a));
+    return answer(info, body, access_status(state, *a));
   }
   // SubjectAccessReview and LocalSubjectAccessReview: about the user in the spec.
   auto a = asked(spec, spec.value("user", ""), strings_of(spec.value("groups", json::array())));
@@ -143,7 +143,7 @@ ApiResponse review(ClusterState& state, const ApiRequest& r, const ResourceInfo&
     }
     body["metadata"]["namespace"] = t.ns;
   }
-  return answer(info, body, access_status(*state.store, *a));
+  return answer(info, body, access_status(state, *a));
 }
 
 }  // namespace mkq::sandbox

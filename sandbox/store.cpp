@@ -2,6 +2,7 @@
 
 #include <sqlite3.h>
 
+#include <atomic>
 #include <limits>
 #include <map>
 #include <utility>
@@ -19,6 +20,12 @@ std::string cache_key(const ObjectKey& key) {
   }
   out += key.name;
   return out;
+}
+
+// Epochs come from one counter for the process, so no two stores share one.
+std::uint64_t next_epoch() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
 }
 
 }  // namespace
@@ -194,6 +201,12 @@ bool Store::exists(const ObjectKey& key) const {
   st.bind(3, key.ns);
   st.bind(4, key.name);
   return st.step_row();
+}
+
+std::uint64_t Store::group_epoch(const std::string& group) const {
+  auto [it, added] = group_epochs_.try_emplace(group, 0);
+  if (added) it->second = next_epoch();
+  return it->second;
 }
 
 void Store::forget_parsed(const ObjectKey& key) {
@@ -415,6 +428,7 @@ void Store::log_event(std::int64_t rv, const ObjectKey& key, const std::string& 
 std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std::string& event_type,
                         std::string* stored_text) {
   forget_parsed(key);
+  group_epochs_.insert_or_assign(key.group, next_epoch());
   begin_write();
   const std::int64_t rv = next_rv();
   object["metadata"]["resourceVersion"] = std::to_string(rv);
@@ -437,6 +451,7 @@ std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std:
 
 std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
   forget_parsed(key);
+  group_epochs_.insert_or_assign(key.group, next_epoch());
   begin_write();
   const std::int64_t rv = next_rv();
   last_state["metadata"]["resourceVersion"] = std::to_string(rv);

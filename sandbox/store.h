@@ -81,6 +81,11 @@ class Store {
   std::shared_ptr<const nlohmann::json> find_and_keep(const ObjectKey& key) const;
   // Whether the object exists, without reading it.
   bool exists(const ObjectKey& key) const;
+  // A number that changes whenever an object of API group `group` is written
+  // or removed (put, remove), and that no other Store of the process ever
+  // gives: a cache derived from a group's objects (the RBAC authorizer's,
+  // rbac.h) is exact while the number it was built at is still the one given.
+  std::uint64_t group_epoch(const std::string& group) const;
   // How many parsed objects find_and_keep() keeps now (at most kParsedCacheEntries).
   std::size_t parsed_objects() const { return parsed_.size(); }
   static constexpr std::size_t kParsedCacheEntries = 4096;
@@ -161,6 +166,9 @@ class Store {
   };
   static constexpr std::size_t kParsedCacheBytes = 16u << 20;
   void forget_parsed(const ObjectKey& key);
+  // The groups' epochs (group_epoch); a group is given one when first asked
+  // about or written.
+  mutable std::unordered_map<std::string, std::uint64_t> group_epochs_;
   mutable std::list<ParsedEntry> parsed_;
   mutable std::unordered_map<std::string, std::list<ParsedEntry>::iterator> parsed_index_;
   mutable std::size_t parsed_bytes_ = 0;

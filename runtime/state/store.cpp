@@ -24,6 +24,7 @@
 
 #include <fmt/format.h>
 
+#include "base/files.h"
 #include "base/host.h"
 #include "runtime/state/schema.h"
 #include "runtime/state/state.h"
@@ -258,18 +259,26 @@ namespace detail {
 
 base::Result<void> back_up(StoreData& impl) {
   const std::filesystem::path target = backup_of(impl.path);
-  const std::filesystem::path temporary = target.string() + ".new-" + std::to_string(getpid());
+  // base/files.h's atomic write, its text written by SQLite: the temporary is
+  // staged empty and owner-only, the backup API fills it, and it is committed
+  // (renamed over the last backup) only when whole.
+  base::FileWrite options;
+  options.mode = base::FileMode::OwnerOnly;
+  const std::filesystem::path temporary = base::temporary_path_for(target);
   const auto failed = [&](const std::string& why) {
-    std::error_code ec;
-    std::filesystem::remove(temporary, ec);
+    base::discard_file(target);
     return base::Error(0, kStateError,
                        "state " + impl.path.string() + ": cannot keep a backup in " + target.string() + ": " + why);
   };
-  ::unlink(temporary.c_str());
-  const int fd = ::open(temporary.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-  if (fd < 0) return failed(std::system_category().message(errno));
-  ::fchmod(fd, 0600);  // owner-only whatever the umask
-  ::close(fd);
+  const auto not_written = [&](const base::Error& error) {
+    return base::Error(0, kStateError,
+                       "state " + impl.path.string() + ": cannot keep a backup: " + error.message);
+  };
+  // An interrupted copy's journal is never rolled into ours.
+  std::error_code ignored;
+  std::filesystem::remove(temporary.string() + "-journal", ignored);
+  if (base::Result<void> staged = base::stage_file(target, "", options); !staged)
+    return not_written(staged.error());
   // The online backup API copies a consistent snapshot, the WAL's committed
   // frames included. The copy holds no lock: a restored backup is not locked.
   sqlite3* copy = nullptr;
@@ -287,7 +296,8 @@ base::Result<void> back_up(StoreData& impl) {
   const std::string message = copy != nullptr ? sqlite3_errmsg(copy) : "out of memory";
   if (sqlite3_close(copy) != SQLITE_OK && rc == SQLITE_OK) rc = SQLITE_ERROR;
   if (rc != SQLITE_OK) return failed(message);
-  if (::rename(temporary.c_str(), target.c_str()) != 0) return failed(std::system_category().message(errno));
+  if (base::Result<void> committed = base::commit_file(target, options); !committed)
+    return not_written(committed.error());
   return {};
 }
 

@@ -1,12 +1,11 @@
 // `mkq state push` and `mkq state pull` (cluster_state.h): a state moved
 // between a file and a cluster whole, never merged; what would be lost is
 // refused unless forced.
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <system_error>
 
 #include <fmt/format.h>
+
+#include "base/files.h"
 
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
@@ -37,8 +36,9 @@ std::string would_lose(const std::string& theirs_name, const std::string& theirs
   return "";
 }
 
-// Writes `bytes` as `file`, replacing it at once: a temporary file beside it,
-// owner-only, renamed into place. The old file's -wal and -shm go with it.
+// Writes `bytes` as `file`, replacing it at once (base/files.h: a temporary
+// beside it, owner-only, renamed into place). The old file's -wal and -shm go
+// with it, once the new text is whole on the disk.
 base::Result<void> replace_file(const fs::path& file, const std::string& bytes) {
   std::error_code ec;
   const fs::path directory = file.has_parent_path() ? file.parent_path() : fs::path(".");
@@ -47,26 +47,17 @@ base::Result<void> replace_file(const fs::path& file, const std::string& bytes) 
     if (ec) return base::Error::config("cannot create the directory " + directory.string() + ": " + ec.message());
     fs::permissions(directory, fs::perms::owner_all, ec);
   }
-  const fs::path temporary = file.string() + ".pull-" + std::to_string(::getpid());
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  bool ok = fd >= 0;
-  std::size_t done = 0;
-  while (ok && done < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    ok = n > 0;
-    if (ok) done += static_cast<std::size_t>(n);
+  base::FileWrite options;
+  options.mode = base::FileMode::OwnerOnly;
+  if (base::Result<void> staged = base::stage_file(file, bytes, options); !staged) {
+    return base::Error::config(staged.error().message);
   }
-  ok = ok && ::fsync(fd) == 0;
-  if (fd >= 0 && ::close(fd) != 0) ok = false;
-  if (ok) {
-    fs::remove(file.string() + "-wal", ec);
-    fs::remove(file.string() + "-shm", ec);
-    ok = ::rename(temporary.c_str(), file.c_str()) == 0;
+  fs::remove(file.string() + "-wal", ec);
+  fs::remove(file.string() + "-shm", ec);
+  if (base::Result<void> committed = base::commit_file(file, options); !committed) {
+    return base::Error::config(committed.error().message);
   }
-  if (ok) return {};
-  base::Error error = base::Error::config("cannot write " + file.string() + ": " + std::system_category().message(errno));
-  fs::remove(temporary, ec);
-  return error;
+  return {};
 }
 
 }  // namespace

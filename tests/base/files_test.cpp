@@ -92,6 +92,24 @@ TEST_CASE("write_file's modes: the umask's, owner-only, or the replaced file's",
   ::umask(previous);
 }
 
+TEST_CASE("write_file's world-readable mode: 0644 whatever the umask", "[base][files]") {
+  TempDir dir;
+  FileWrite options;
+  options.mode = FileMode::WorldReadable;
+  const mode_t previous = ::umask(0);
+  REQUIRE(mkq::base::write_file(dir.path() / "ca.crt", "x", options));
+  CHECK(mode_of(dir.path() / "ca.crt") == 0644);
+  ::umask(077);
+  REQUIRE(mkq::base::write_file(dir.path() / "sandbox.pid", "1\n", options));
+  CHECK(mode_of(dir.path() / "sandbox.pid") == 0644);
+  // Replacing an owner-only file widens it to what was asked.
+  REQUIRE(mkq::base::write_file(dir.path() / "key", "k", owner_only()));
+  REQUIRE(mkq::base::write_file(dir.path() / "key", "c", options));
+  CHECK(mode_of(dir.path() / "key") == 0644);
+  ::umask(previous);
+  CHECK(entries(dir.path()) == 3);
+}
+
 TEST_CASE("write_file with create_new refuses a file that exists and leaves it as it was", "[base][files]") {
   TempDir dir;
   const fs::path file = dir.path() / "policy.mkq";

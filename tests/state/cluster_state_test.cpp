@@ -8,13 +8,14 @@
 #include <string>
 
 #include "base/encoding.h"
+#include "base/files.h"
 #include "runtime/kube/lease.h"
 #include "runtime/state/cluster_state.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
-#include "tests/support/result.h"
 #include "tests/support/fake_client.h"
 #include "tests/support/fake_clock.h"
+#include "tests/support/result.h"
 
 using mkq::testing::take;
 
@@ -380,6 +381,14 @@ TEST_CASE("state push copies a file into a cluster and pull copies it back, refu
 
   const auto pulled = mkq::state::pull_state(*cluster, dir / "copy" / "state.db", false);
   REQUIRE(pulled.ok());
+  // Written whole and owner-only (base/files.h), no temporary left beside it.
+  const auto pulled_mode =
+      std::filesystem::status(dir / "copy" / "state.db").permissions() & std::filesystem::perms::all;
+  CHECK(pulled_mode == (std::filesystem::perms::owner_read | std::filesystem::perms::owner_write));
+  for (const auto& file : std::filesystem::directory_iterator(dir / "copy")) {
+    INFO(file.path().string());
+    CHECK_FALSE(mkq::base::is_temporary_name(file.path().filename().string()));
+  }
   auto copy = take(StateStore::open_existing(dir / "copy" / "state.db"), &error);
   REQUIRE(copy != nullptr);
   CHECK(copy->lineage() == pushed.value().lineage);

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "base/files.h"
 #include "runtime/state/state.h"
 #include "tests/state/state_test_support.h"
 #include "tests/support/result.h"
@@ -194,6 +195,30 @@ TEST_CASE("state files and the directory mkq makes are owner-only under umask 00
   for (const auto& file : std::filesystem::directory_iterator(dir.path() / ".mkq")) {
     INFO(file.path().string());  // no temporary left behind
     CHECK(file.path().filename().string().find(".new-") == std::string::npos);
+    CHECK_FALSE(mkq::base::is_temporary_name(file.path().filename().string()));
+  }
+}
+
+TEST_CASE("state backup that cannot be written: the run is refused, the lock released, nothing left behind",
+          "[state][integrity][backup]") {
+  TempDir dir;
+  const auto path = dir.path() / "state.db";
+  make_state(path);
+  // A directory where the backup goes: renaming the copy over it fails (as root too).
+  std::filesystem::create_directory(dir.path() / "state.db.backup");
+  std::string error;
+  auto store = take(StateStore::open(path), &error);
+  REQUIRE(store != nullptr);
+  LockHolder previous;
+  const auto refused = store->acquire_lock(LockHolder{"apply", "", "", 0, ""}, &previous);
+  REQUIRE_FALSE(refused);
+  CHECK(refused.error().message == "state " + path.string() + ": cannot keep a backup: cannot write " +
+                                       (dir.path() / "state.db.backup").string() + ": Is a directory");
+  CHECK(!store->lock_holder().value().has_value());
+  CHECK(std::filesystem::is_directory(dir.path() / "state.db.backup"));
+  for (const auto& file : std::filesystem::directory_iterator(dir.path())) {
+    INFO(file.path().string());
+    CHECK_FALSE(mkq::base::is_temporary_name(file.path().filename().string()));
   }
 }
 
