@@ -1,5 +1,6 @@
-// delete and deletecollection (verbs.h): finalizers, namespace termination,
-// a CRD's custom resources.
+// delete and deletecollection (verbs.h): DeleteOptions and the garbage
+// collector's finalizers they set (garbage_collector.h does the rest),
+// finalizers, namespace termination, a CRD's custom resources.
 #include <ctime>
 #include <set>
 #include <variant>
