@@ -176,18 +176,7 @@ std::variant<DeleteRequest, ApiResponse> read_delete_options(const ApiRequest& r
                       "Unsupported value: \"" + *policy +
                           "\": supported values: \"Foreground\", \"Background\", \"Orphan\", \"nil\""});
   }
-  if (!errors.empty()) {
-    std::string list;
-    json causes = json::array();
-    for (const auto& e : errors) {
-      if (!list.empty()) list += ", ";
-      list += e.field + ": " + e.message;
-      causes.push_back({{"reason", e.reason}, {"message", e.message}, {"field", e.field}});
-    }
-    if (errors.size() > 1) list = "[" + list + "]";
-    return status_error(422, "Invalid", "DeleteOptions.meta.k8s.io \"\" is invalid: " + list,
-                        {{"group", "meta.k8s.io"}, {"kind", "DeleteOptions"}, {"causes", causes}});
-  }
+  if (!errors.empty()) return invalid_options("DeleteOptions", errors);
   // orphanDependents: true orphans; false neither orphans nor waits.
   if (orphan) request.policy = *orphan ? Propagation::Orphan : Propagation::Background;
   return request;

@@ -219,15 +219,7 @@ std::optional<ApiResponse> refuse_list_options(const ApiRequest& r) {
   }
   if (match == "Exact" && rv == "0") forbidden("resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
   if (errors.empty()) return std::nullopt;
-  std::string list;
-  json causes = json::array();
-  for (const auto& e : errors) {
-    list += (list.empty() ? "" : ", ") + e.field + ": " + e.message;
-    causes.push_back({{"reason", e.reason}, {"message", e.message}, {"field", e.field}});
-  }
-  if (errors.size() > 1) list = "[" + list + "]";
-  return status_error(422, "Invalid", "ListOptions.meta.k8s.io \"\" is invalid: " + list,
-                      {{"group", "meta.k8s.io"}, {"kind", "ListOptions"}, {"causes", causes}});
+  return invalid_options("ListOptions", errors);
 }
 
 // storage.NewTooLargeResourceVersionError: 504, `Timeout: Too large resource version: N, current: M`.
