@@ -112,10 +112,15 @@ Shape entry_shape(const Shape& parent, const std::string& key, const json& value
   if (parent.source == Source::Deduced) return deduced_shape(value);
   const json& s = *parent.schema;
   if (parent.kind == Kind::Struct) {
-    const auto& properties = s["properties"];
-    if (properties.is_object() && properties.contains(key)) {
-      *declared = true;
-      return schema_shape(properties[key], value);
+    // find, not a const operator[]: a root schema may have no properties
+    // (preserve-unknown-fields), and a missing key there is undefined behaviour.
+    const auto properties = s.find("properties");
+    if (properties != s.end() && properties->is_object()) {
+      const auto property = properties->find(key);
+      if (property != properties->end()) {
+        *declared = true;
+        return schema_shape(*property, value);
+      }
     }
   }
   const auto additional = s.find("additionalProperties");
