@@ -312,3 +312,26 @@ TEST_CASE("garbage collector: a reopened cluster collects what was left dangling
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("garbage collector: ill-typed ownerReferences of a custom resource are refused, never collected on",
+          "[sandbox][gc]") {
+  auto c = cluster();
+  REQUIRE(c->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+                            mkq::sandbox::testing::kueue_crd("workloads", "Workload", true).dump()))
+              .status == 201);
+  const json odd = {{"apiVersion", "kueue.x-k8s.io/v1beta2"},
+                    {"kind", "Workload"},
+                    {"metadata",
+                     {{"name", "odd"},
+                      {"ownerReferences", {{{"apiVersion", 1}, {"kind", true}, {"name", json::array()}, {"uid", 5},
+                                            {"blockOwnerDeletion", "yes"}}}}}}};
+  const ApiResponse r =
+      c->handle(request("POST", "/apis/kueue.x-k8s.io/v1beta2/namespaces/team/workloads", odd.dump()));
+  CHECK(r.status == 422);  // ObjectMeta's checks: the collector only ever sees well-formed references
+  CHECK(body_of(r)["details"]["causes"][0]["field"] == "metadata.ownerReferences.apiVersion");
+  // The cluster still answers, and collects as before.
+  const json owner = config_map(*c, "owner");
+  config_map(*c, "child", json::array({reference_to(owner)}));
+  REQUIRE(c->handle(request("DELETE", kConfigMaps + "owner")).status == 200);
+  CHECK(status_of(*c, kConfigMaps + "child") == 404);
+}
