@@ -40,30 +40,6 @@ std::string text_at(const json& object, const char* path) {
   return value.is_string() ? value.get<std::string>() : std::string();
 }
 
-// Go's %#v of a map[string]string: map[string]string{"a":"b", "c":"d"} (keys sorted).
-std::string go_string_map(const json& map) {
-  std::string out = "map[string]string{";
-  bool first = true;
-  if (map.is_object()) {
-    for (const auto& [key, value] : map.items()) {  // nlohmann::json keeps keys sorted
-      out += (first ? "" : ", ") + json(key).dump() + ":" +
-             (value.is_string() ? value.dump() : json(value.dump()).dump());
-      first = false;
-    }
-  }
-  return out + "}";
-}
-
-// Go's %#v of a metav1.LabelSelector, as kube-apiserver's messages print it.
-std::string go_label_selector(const json& selector) {
-  const json expressions = selector.value("matchExpressions", json());
-  return "v1.LabelSelector{MatchLabels:" + go_string_map(selector.value("matchLabels", json::object())) +
-         ", MatchExpressions:" +
-         (expressions.is_array() && !expressions.empty() ? expressions.dump()
-                                                         : "[]v1.LabelSelectorRequirement(nil)") +
-         "}";
-}
-
 bool selector_is_empty(const json& selector) {
   const json labels = selector.value("matchLabels", json::object());
   const json expressions = selector.value("matchExpressions", json::array());
@@ -339,12 +315,13 @@ bool label_selector_matches(const json& selector, const json& labels) {
 }
 
 std::string format_label_selector(const json& selector) {
-  std::string out;
-  const auto add = [&](const std::string& part) { out += (out.empty() ? "" : ",") + part; };
   if (!selector.is_object()) return "<none>";
+  std::vector<std::pair<std::string, std::string>> requirements;  // key, text: selector.String() sorts by key
   const json match = selector.value("matchLabels", json::object());
   if (match.is_object()) {
-    for (const auto& [key, value] : match.items()) add(key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    for (const auto& [key, value] : match.items()) {
+      requirements.emplace_back(key, key + "=" + (value.is_string() ? value.get<std::string>() : value.dump()));
+    }
   }
   const json expressions = selector.value("matchExpressions", json::array());
   if (expressions.is_array()) {
@@ -356,13 +333,41 @@ std::string format_label_selector(const json& selector) {
       for (const json& value : requirement.value("values", json::array())) {
         if (value.is_string()) values += (values.empty() ? "" : ",") + value.get<std::string>();
       }
-      if (op == "In") add(fmt::format("{} in ({})", key, values));
-      else if (op == "NotIn") add(fmt::format("{} notin ({})", key, values));
-      else if (op == "Exists") add(key);
-      else if (op == "DoesNotExist") add("!" + key);
+      if (op == "In") requirements.emplace_back(key, fmt::format("{} in ({})", key, values));
+      else if (op == "NotIn") requirements.emplace_back(key, fmt::format("{} notin ({})", key, values));
+      else if (op == "Exists") requirements.emplace_back(key, key);
+      else if (op == "DoesNotExist") requirements.emplace_back(key, "!" + key);
     }
   }
+  std::stable_sort(requirements.begin(), requirements.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::string out;
+  for (const auto& [key, text] : requirements) out += (out.empty() ? "" : ",") + text;
   return out.empty() ? "<none>" : out;
+}
+
+// Go's %#v of a map[string]string: map[string]string{"a":"b", "c":"d"} (keys sorted).
+std::string go_string_map(const json& map) {
+  std::string out = "map[string]string{";
+  bool first = true;
+  if (map.is_object()) {
+    for (const auto& [key, value] : map.items()) {  // nlohmann::json keeps keys sorted
+      out += (first ? "" : ", ") + json(key).dump() + ":" +
+             (value.is_string() ? value.dump() : json(value.dump()).dump());
+      first = false;
+    }
+  }
+  return out + "}";
+}
+
+// Go's %#v of a metav1.LabelSelector, as kube-apiserver's messages print it.
+std::string go_label_selector(const json& selector) {
+  const json expressions = selector.value("matchExpressions", json());
+  return "v1.LabelSelector{MatchLabels:" + go_string_map(selector.value("matchLabels", json::object())) +
+         ", MatchExpressions:" +
+         (expressions.is_array() && !expressions.empty() ? expressions.dump()
+                                                         : "[]v1.LabelSelectorRequirement(nil)") +
+         "}";
 }
 
 std::string template_hash(const json& pod_template) {

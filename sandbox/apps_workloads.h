@@ -66,8 +66,15 @@ std::vector<FieldError> validate_apps_workload(const ResourceInfo& info, const n
 // everything, a malformed one nothing.
 bool label_selector_matches(const nlohmann::json& selector, const nlohmann::json& labels);
 
-// metav1.FormatLabelSelector: "app=web,tier in (a,b)", "<none>" when empty.
+// metav1.FormatLabelSelector: "app=web,tier in (a,b)" (sorted by key, as
+// labels.Selector's String()), "<none>" when empty.
 std::string format_label_selector(const nlohmann::json& selector);
+
+// Go's %#v of a map[string]string, as kube-apiserver's messages print one:
+// map[string]string{"a":"b", "c":"d"} (keys sorted).
+std::string go_string_map(const nlohmann::json& map);
+// Go's %#v of a metav1.LabelSelector (its expressions shown as JSON).
+std::string go_label_selector(const nlohmann::json& selector);
 
 // The pod-template-hash of a template: FNV-1a (32 bits) of its JSON, its
 // decimal digits spelled in Kubernetes' safe alphabet (not kube's own hash,

@@ -10,7 +10,6 @@
 #include <map>
 #include <mutex>
 #include <optional>
-#include <set>
 #include <thread>
 
 #include "sandbox/apps_workloads.h"
@@ -175,20 +174,6 @@ class ReplicaSets {
       }
       old_running = 0;  // only the newest old ReplicaSet still runs pods
       wrote = put_if_changed(&stored, replica_set) || wrote;
-    }
-    return wrote;
-  }
-
-  // Deletes the ReplicaSets whose controlling Deployment is gone, as the
-  // garbage collector does after a (background) cascading delete.
-  bool collect(const std::set<std::string>& live_uids) {
-    bool wrote = false;
-    for (const json& replica_set : store_.list(kAppsGroup, "replicasets", std::nullopt, "", 0)) {
-      const std::string owner = controller_uid(replica_set);
-      if (owner.empty() || live_uids.count(owner) > 0) continue;
-      json last;
-      store_.remove(key_of(replica_set), last);
-      wrote = true;
     }
     return wrote;
   }
@@ -375,14 +360,12 @@ std::vector<std::string> DeploymentController::reconcile(Store& store, const std
   *wrote = false;
   const std::lock_guard<std::mutex> lock(impl_->mutex);
   std::map<std::string, Impl::Rollout> seen;
-  std::set<std::string> live;  // the uids of the stored Deployments: their ReplicaSets stay
   ReplicaSets replica_sets(store, new_uid);
   for (json deployment : store.list(kAppsGroup, "deployments", std::nullopt, "", 0)) {
     json& meta = deployment["metadata"];
     const std::string ns = meta.value("namespace", "");
     const std::string name = meta.value("name", "");
     const std::string key = ns + "/" + name;
-    live.insert(meta.value("uid", ""));
     if (meta.contains("deletionTimestamp")) continue;
     const std::int64_t generation = integer(meta.value("generation", json()), 1);
     const std::int64_t observed = integer(at(deployment, {"status", "observedGeneration"}), 0);
@@ -454,7 +437,6 @@ std::vector<std::string> DeploymentController::reconcile(Store& store, const std
     }
     if (!paused && replica_sets.sync(deployment, hash, rollout.in_progress)) *wrote = true;
   }
-  if (replica_sets.collect(live)) *wrote = true;
   impl_->rollouts = std::move(seen);
   impl_->wake.notify_all();
   return completed;

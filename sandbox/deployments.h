@@ -56,9 +56,10 @@ class DeploymentController {
   DeploymentController& operator=(const DeploymentController&) = delete;
 
   // Under the cluster's lock: brings every Deployment's status and its
-  // ReplicaSets up to date, each change an ordinary store write, and deletes
-  // the ReplicaSets whose Deployment is gone (the garbage collector's part of
-  // a cascading delete; `new_uid` names the ReplicaSets it creates). Returns the Deployments
+  // ReplicaSets up to date, each change an ordinary store write (`new_uid`
+  // names the ReplicaSets it creates). The ReplicaSets of a deleted
+  // Deployment are the garbage collector's (garbage_collector.h): they name
+  // it in their ownerReferences. Returns the Deployments
   // (NAMESPACE/NAME) whose rollout completed in this call: their new pods are
   // the ones running from now on. *wrote: whether anything was written.
   std::vector<std::string> reconcile(Store& store, const std::function<std::string()>& new_uid, bool* wrote);

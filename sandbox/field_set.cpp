@@ -22,6 +22,7 @@ struct Shape {
   Source source = Source::Builtin;
   const json* schema = nullptr;   // Source::Schema: this value's OpenAPI node
   std::vector<std::string> keys;  // Kind::MapList: the key fields
+  std::string field;              // Source::Builtin: the field it is the value (or an item) of
 };
 
 // Server-owned fields no manager owns (apiserver's stripped metadata).
@@ -32,23 +33,47 @@ bool stripped_meta(const std::string& key) {
   return names.count(key) > 0;
 }
 
-Shape builtin_shape(const std::string& field, const json& value) {
+// The keys of the built-in kinds' `+listType=map` lists (their `+listMapKey`
+// markers in k8s.io/api), by field; `parent` is the field the list's object
+// sits under: `ports` are a container's (containerPort, protocol) or a
+// Service's (port, protocol).
+std::vector<std::string> builtin_list_keys(const std::string& field, const std::string& parent) {
+  static const std::set<std::string> containers{"containers", "initContainers", "ephemeralContainers"};
+  static const std::set<std::string> by_name{"containers", "initContainers", "ephemeralContainers", "env",
+                                             "volumes",    "imagePullSecrets", "resourceClaims",     "schedulingGates",
+                                             "secrets"};
+  if (field == "ports" && containers.count(parent) > 0) return {"containerPort", "protocol"};
+  if (field == "ports" && parent == "spec") return {"port", "protocol"};
+  if (field == "ownerReferences") return {"uid"};
+  if (field == "volumeMounts") return {"mountPath"};
+  if (field == "volumeDevices") return {"devicePath"};
+  if (field == "hostAliases") return {"ip"};
+  if (field == "topologySpreadConstraints") return {"topologyKey", "whenUnsatisfiable"};
+  if (by_name.count(field) > 0) return {"name"};
+  return {};
+}
+
+// The OpenAPI default of a built-in list's key field (`+default="TCP"` of
+// ContainerPort's and ServicePort's protocol); nullopt: none.
+std::optional<json> builtin_key_default(const std::string& key) {
+  if (key == "protocol") return json("TCP");
+  return std::nullopt;
+}
+
+Shape builtin_shape(const std::string& field, const json& value, const std::string& parent) {
   static const std::set<std::string> string_maps{"labels",   "annotations",  "data",     "binaryData", "stringData",
                                                  "matchLabels", "nodeSelector", "capacity", "allocatable", "requests",
                                                  "limits",   "overhead"};
-  static const std::set<std::string> by_name{"containers", "initContainers", "ephemeralContainers", "env", "volumes",
-                                             "secrets"};
-  if (value.is_object()) return {string_maps.count(field) ? Kind::Map : Kind::Struct, Source::Builtin, nullptr, {}};
+  if (value.is_object()) return {string_maps.count(field) ? Kind::Map : Kind::Struct, Source::Builtin, nullptr, {}, field};
   if (!value.is_array()) return {};
-  if (field == "finalizers") return {Kind::SetList, Source::Builtin, nullptr, {}};
-  if (field == "ownerReferences") return {Kind::MapList, Source::Builtin, nullptr, {"uid"}};
-  if (field == "volumeMounts") return {Kind::MapList, Source::Builtin, nullptr, {"mountPath"}};
-  if (by_name.count(field)) return {Kind::MapList, Source::Builtin, nullptr, {"name"}};
+  if (field == "finalizers") return {Kind::SetList, Source::Builtin, nullptr, {}, field};
+  std::vector<std::string> keys = builtin_list_keys(field, parent);
+  if (!keys.empty()) return {Kind::MapList, Source::Builtin, nullptr, std::move(keys), field};
   return {};
 }
 
 Shape deduced_shape(const json& value) {
-  if (value.is_object()) return {Kind::Map, Source::Deduced, nullptr, {}};
+  if (value.is_object()) return {Kind::Map, Source::Deduced, nullptr, {}, {}};
   return {};
 }
 
@@ -59,9 +84,9 @@ Shape schema_shape(const json& s, const json& value) {
   if (type == "array" || (type.empty() && s.contains("items"))) {
     if (!value.is_array()) return {};
     const std::string list_type = s.value("x-kubernetes-list-type", std::string("atomic"));
-    if (list_type == "set") return {Kind::SetList, Source::Schema, &s, {}};
+    if (list_type == "set") return {Kind::SetList, Source::Schema, &s, {}, {}};
     if (list_type != "map") return {};
-    Shape shape{Kind::MapList, Source::Schema, &s, {}};
+    Shape shape{Kind::MapList, Source::Schema, &s, {}, {}};
     for (const auto& key : s.value("x-kubernetes-list-map-keys", json::array())) {
       if (key.is_string()) shape.keys.push_back(key.get<std::string>());
     }
@@ -69,9 +94,9 @@ Shape schema_shape(const json& s, const json& value) {
   }
   if (type == "object" || s.contains("properties") || s.contains("additionalProperties")) {
     if (!value.is_object() || s.value("x-kubernetes-map-type", std::string()) == "atomic") return {};
-    if (s.contains("properties")) return {Kind::Struct, Source::Schema, &s, {}};
+    if (s.contains("properties")) return {Kind::Struct, Source::Schema, &s, {}, {}};
     const auto additional = s.find("additionalProperties");
-    if (additional != s.end() && additional->is_object()) return {Kind::Map, Source::Schema, &s, {}};
+    if (additional != s.end() && additional->is_object()) return {Kind::Map, Source::Schema, &s, {}, {}};
     return deduced_shape(value);
   }
   return type.empty() ? deduced_shape(value) : Shape{};
@@ -82,15 +107,20 @@ Shape entry_shape(const Shape& parent, const std::string& key, const json& value
   *declared = false;
   if (parent.source == Source::Builtin) {
     *declared = parent.kind == Kind::Struct;
-    return builtin_shape(key, value);
+    return builtin_shape(key, value, parent.field);
   }
   if (parent.source == Source::Deduced) return deduced_shape(value);
   const json& s = *parent.schema;
   if (parent.kind == Kind::Struct) {
-    const auto& properties = s["properties"];
-    if (properties.is_object() && properties.contains(key)) {
-      *declared = true;
-      return schema_shape(properties[key], value);
+    // find, not a const operator[]: a root schema may have no properties
+    // (preserve-unknown-fields), and a missing key there is undefined behaviour.
+    const auto properties = s.find("properties");
+    if (properties != s.end() && properties->is_object()) {
+      const auto property = properties->find(key);
+      if (property != properties->end()) {
+        *declared = true;
+        return schema_shape(*property, value);
+      }
     }
   }
   const auto additional = s.find("additionalProperties");
@@ -103,20 +133,20 @@ Shape item_shape(const Shape& list, const json& item) {
     const auto items = list.schema->find("items");
     return items == list.schema->end() ? deduced_shape(item) : schema_shape(*items, item);
   }
-  return item.is_object() ? Shape{Kind::Struct, Source::Builtin, nullptr, {}} : Shape{};
+  return item.is_object() ? Shape{Kind::Struct, Source::Builtin, nullptr, {}, list.field} : Shape{};
 }
 
 Shape root_shape(const FieldTypes& types, const json& object) {
   if (types.schema != nullptr && types.schema->is_object() && object.is_object()) {
-    return {Kind::Struct, Source::Schema, types.schema, {}};
+    return {Kind::Struct, Source::Schema, types.schema, {}, {}};
   }
-  return {Kind::Struct, Source::Builtin, nullptr, {}};
+  return {Kind::Struct, Source::Builtin, nullptr, {}, {}};
 }
 
 Shape root_entry_shape(const Shape& root, const std::string& key, const json& value, bool* declared) {
   if (key == "metadata") {  // ObjectMeta's shapes, whatever a CRD's schema says of it
     *declared = true;
-    return builtin_shape(key, value);
+    return builtin_shape(key, value, "");
   }
   return entry_shape(root, key, value, declared);
 }
@@ -139,6 +169,7 @@ std::optional<std::string> item_element(const Shape& list, const json& item, std
       continue;
     }
     std::optional<json> defaulted;
+    if (list.source == Source::Builtin) defaulted = builtin_key_default(name);
     if (list.schema != nullptr) {
       const json props = list.schema->value("items", json::object()).value("properties", json::object());
       if (props.contains(name) && props[name].contains("default")) defaulted = props[name]["default"];

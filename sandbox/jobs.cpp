@@ -11,6 +11,7 @@
 #include <map>
 #include <string>
 
+#include "sandbox/apps_workloads.h"
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -35,12 +36,6 @@ std::string text_at(const json& object, const char* key) {
   return value.is_string() ? value.get<std::string>() : std::string();
 }
 
-// The object at hand, or an empty one (for loops over what may be absent).
-const json& object_or_empty(const json& value) {
-  static const json empty = json::object();
-  return value.is_object() ? value : empty;
-}
-
 void set_default(json& object, const char* key, const json& value) {
   if (!object.contains(key) || object[key].is_null()) object[key] = value;
 }
@@ -61,73 +56,8 @@ FieldError not_supported_error(std::string field, const std::string& value, cons
           fmt::format("Unsupported value: {}: supported values: {}", go_value(json(value)), supported)};
 }
 
-// Go's %#v of a map[string]string: map[string]string{"a":"b", "c":"d"} (keys sorted).
-std::string go_string_map(const json& map) {
-  std::string out = "map[string]string{";
-  bool first = true;
-  for (const auto& [key, value] : object_or_empty(map).items()) {
-    out += (first ? "" : ", ") + json(key).dump() + ":" + (value.is_string() ? value.dump() : json(value.dump()).dump());
-    first = false;
-  }
-  return out + "}";
-}
-
-// Go's %#v of a metav1.LabelSelector (the expressions are shown as JSON).
-std::string go_label_selector(const json& selector) {
-  const json& expressions = member(selector, "matchExpressions");
-  return "v1.LabelSelector{MatchLabels:" + go_string_map(member(selector, "matchLabels")) + ", MatchExpressions:" +
-         (expressions.is_array() && !expressions.empty() ? expressions.dump() : "[]v1.LabelSelectorRequirement(nil)") +
-         "}";
-}
-
-// Whether `labels` satisfy a LabelSelector (matchLabels and the four operators).
-bool selector_matches(const json& selector, const json& labels) {
-  const json& match = member(selector, "matchLabels");
-  for (const auto& [key, value] : object_or_empty(match).items()) {
-    if (member(labels, key.c_str()) != value) return false;
-  }
-  const json& expressions = member(selector, "matchExpressions");
-  for (std::size_t i = 0; expressions.is_array() && i < expressions.size(); ++i) {
-    const std::string key = text_at(expressions[i], "key");
-    const std::string op = text_at(expressions[i], "operator");
-    const json& have = member(labels, key.c_str());
-    bool listed = false;
-    for (const json& v : member(expressions[i], "values").is_array() ? expressions[i]["values"] : json::array()) listed = listed || v == have;
-    if ((op == "In" && !listed) || (op == "NotIn" && have.is_string() && listed) || (op == "Exists" && !have.is_string()) ||
-        (op == "DoesNotExist" && have.is_string())) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// metav1.FormatLabelSelector: "a=b,c in (d,e)", "<none>" when empty.
-std::string format_selector(const json& selector) {
-  std::map<std::string, std::string> requirements;  // selector.String() sorts by key
-  const json& match = member(selector, "matchLabels");
-  for (const auto& [key, value] : object_or_empty(match).items()) {
-    requirements[key] = key + "=" + (value.is_string() ? value.get<std::string>() : "");
-  }
-  const json& expressions = member(selector, "matchExpressions");
-  for (std::size_t i = 0; expressions.is_array() && i < expressions.size(); ++i) {
-    const std::string key = text_at(expressions[i], "key");
-    const std::string op = text_at(expressions[i], "operator");
-    std::string values;
-    for (const json& v : member(expressions[i], "values").is_array() ? expressions[i]["values"] : json::array()) {
-      values += (values.empty() ? "" : ",") + (v.is_string() ? v.get<std::string>() : "");
-    }
-    requirements[key + "\x01" + op] = op == "In" ? key + " in (" + values + ")"
-                                    : op == "NotIn" ? key + " notin (" + values + ")"
-                                    : op == "Exists" ? key
-                                                     : "!" + key;
-  }
-  std::string out;
-  for (const auto& [key, text] : requirements) out += (out.empty() ? "" : ",") + text;
-  return out.empty() ? "<none>" : out;
-}
-
 // SetDefaults_PodSpec and SetDefaults_Container, the fields a Job's pod template is shown with.
-void default_pod_template(json& pod_template) {
+void default_job_pod_template(json& pod_template) {
   json& spec = object_at(pod_template, "spec");
   set_default(spec, "restartPolicy", "Always");
   set_default(spec, "terminationGracePeriodSeconds", 30);
@@ -161,7 +91,7 @@ void default_job_spec(json& spec) {
   set_default(spec, "completionMode", "NonIndexed");
   set_default(spec, "suspend", false);
   set_default(spec, "podReplacementPolicy", member(spec, "podFailurePolicy").is_null() ? "TerminatingOrFailed" : "Failed");
-  default_pod_template(object_at(spec, "template"));
+  default_job_pod_template(object_at(spec, "template"));
 }
 
 void nonnegative(const json& spec, const std::string& at, const char* key, std::vector<FieldError>& errors) {
@@ -214,7 +144,7 @@ void validate_generated_selector(const json& job, std::vector<FieldError>& error
     else if (have != want) errors.push_back(invalid_error(at, go_string_map(labels), fmt::format("must be '{}'", want)));
   }
   const json expected = {{kControllerUid, uid}, {kJobName, name}, {kLegacyControllerUid, uid}, {kLegacyJobName, name}};
-  if (!selector_matches(spec["selector"], expected)) {
+  if (!label_selector_matches(spec["selector"], expected)) {
     errors.push_back(invalid_error("spec.selector", go_label_selector(spec["selector"]), "`selector` not auto-generated"));
   }
 }
@@ -406,7 +336,7 @@ std::vector<FieldError> validate_job(const json& job, const json* existing) {
   const json& selector = member(spec, "selector");
   if (!selector.is_object()) {
     errors.push_back(required_error("spec.selector"));
-  } else if (!selector_matches(selector, member(member(member(spec, "template"), "metadata"), "labels"))) {
+  } else if (!label_selector_matches(selector, member(member(member(spec, "template"), "metadata"), "labels"))) {
     const json& labels = member(member(member(spec, "template"), "metadata"), "labels");
     errors.push_back(invalid_error("spec.template.metadata.labels", go_string_map(labels), "`selector` does not match template `labels`"));
   }
@@ -435,7 +365,7 @@ void default_cron_job(json& cron_job) {
   set_default(spec, "successfulJobsHistoryLimit", 3);
   set_default(spec, "failedJobsHistoryLimit", 1);
   json& job_spec = object_at(object_at(spec, "jobTemplate"), "spec");
-  default_pod_template(object_at(job_spec, "template"));
+  default_job_pod_template(object_at(job_spec, "template"));
 }
 
 std::vector<FieldError> validate_cron_job(const json& cron_job, const json* existing) {
@@ -501,7 +431,7 @@ json job_cells(const json& job, std::time_t now) {
   else if (has_true_condition(job, "SuccessCriteriaMet")) state = "SuccessCriteriaMet";
   const auto [names, images] = container_cells(member(member(spec, "template"), "spec"));
   return {text_at(member(job, "metadata"), "name"), state, completions, duration,
-          age(job, ".metadata.creationTimestamp", now), names, images, format_selector(member(spec, "selector"))};
+          age(job, ".metadata.creationTimestamp", now), names, images, format_label_selector(member(spec, "selector"))};
 }
 
 json cron_job_columns() {
@@ -533,7 +463,7 @@ json cron_job_cells(const json& cron_job, std::time_t now) {
           age(cron_job, ".metadata.creationTimestamp", now),
           names,
           images,
-          format_selector(member(job_spec, "selector"))};
+          format_label_selector(member(job_spec, "selector"))};
 }
 
 }  // namespace mkq::sandbox

@@ -140,11 +140,13 @@ json pod_cells(const json& pod, std::time_t now) {
           gates};
 }
 
-// A field label: where it lives in the object, and whether it is a boolean.
+// A field label: where it lives in the object, and whether it is a boolean
+// (absent: "false") or an integer (absent: "0").
 struct FieldLabel {
   std::string_view key;
   std::string_view path;
   bool boolean = false;
+  bool integer = false;
 };
 
 constexpr std::array kPodFields = {
@@ -161,6 +163,8 @@ constexpr std::array kNodeFields = {FieldLabel{"spec.unschedulable", ".spec.unsc
 // The other kinds' field labels kube-apiserver serves (its GetAttrs).
 constexpr std::array kSecretFields = {FieldLabel{"type", ".type"}};
 constexpr std::array kNamespaceFields = {FieldLabel{"status.phase", ".status.phase"}};
+// batch/v1 Jobs: the count of succeeded pods (the Job registry's JobToSelectableFields).
+constexpr std::array kJobFields = {FieldLabel{"status.successful", ".status.succeeded", false, true}};
 constexpr std::array kEventFields = {
     FieldLabel{"involvedObject.kind", ".involvedObject.kind"},
     FieldLabel{"involvedObject.namespace", ".involvedObject.namespace"},
@@ -220,6 +224,7 @@ bool is_field_label(const ResourceInfo& info, const std::string& key) {
   if (is_core(info, "secrets")) return find_label(kSecretFields, key) != nullptr;
   if (is_core(info, "namespaces")) return find_label(kNamespaceFields, key) != nullptr;
   if (is_core(info, "events")) return find_label(kEventFields, key) != nullptr;
+  if (info.group == "batch" && info.resource == "jobs") return find_label(kJobFields, key) != nullptr;
   return false;
 }
 
@@ -228,9 +233,11 @@ std::optional<std::string> field_label_value(const std::string& key, const json&
   if (label == nullptr) label = find_label(kNodeFields, key);
   if (label == nullptr) label = find_label(kSecretFields, key);
   if (label == nullptr) label = find_label(kEventFields, key);
+  if (label == nullptr) label = find_label(kJobFields, key);
   if (label == nullptr) return std::nullopt;
   const json value = json_path_first(object, std::string(label->path));
   if (label->boolean) return value == true ? "true" : "false";
+  if (label->integer) return value.is_number_integer() ? std::to_string(value.get<std::int64_t>()) : "0";
   return value.is_string() ? value.get<std::string>() : std::string();
 }
 

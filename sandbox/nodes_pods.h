@@ -25,10 +25,11 @@ nlohmann::json workload_cells(const ResourceInfo& info, const nlohmann::json& ob
 // Whether `key` is a field label of `info`'s kind beyond metadata.name and
 // metadata.namespace (pods: spec.nodeName, status.phase, ...; nodes:
 // spec.unschedulable; secrets: type; namespaces: status.phase; events:
-// involvedObject.*, reason, reportingComponent, source, type).
+// involvedObject.*, reason, reportingComponent, source, type; jobs:
+// status.successful).
 bool is_field_label(const ResourceInfo& info, const std::string& key);
 // The value of such a field label as kube-apiserver's field set holds it: an
-// absent string is "", an absent boolean "false". nullopt for other keys.
+// absent string is "", an absent boolean "false", an absent count "0". nullopt for other keys.
 std::optional<std::string> field_label_value(const std::string& key, const nlohmann::json& object);
 
 }  // namespace mkq::sandbox

@@ -50,18 +50,33 @@ ApiResponse conflict(const ResourceInfo& info, const std::string& name) {
                       details_of(info, name, info.resource));
 }
 
-ApiResponse invalid(const ResourceInfo& info, const std::string& name, const std::vector<FieldError>& errors) {
+namespace {
+// The errors as an Invalid message lists them ("a: x" or "[a: x, b: y]"), and as causes.
+std::string invalid_list(const std::vector<FieldError>& errors, nlohmann::json* causes) {
   std::string list;
-  nlohmann::json causes = nlohmann::json::array();
+  *causes = nlohmann::json::array();
   for (const auto& e : errors) {
     if (!list.empty()) list += ", ";
     list += e.field + ": " + e.message;
-    causes.push_back({{"reason", e.reason}, {"message", e.message}, {"field", e.field}});
+    causes->push_back({{"reason", e.reason}, {"message", e.message}, {"field", e.field}});
   }
-  if (errors.size() > 1) list = "[" + list + "]";
+  return errors.size() > 1 ? "[" + list + "]" : list;
+}
+}  // namespace
+
+ApiResponse invalid(const ResourceInfo& info, const std::string& name, const std::vector<FieldError>& errors) {
+  nlohmann::json causes;
+  const std::string list = invalid_list(errors, &causes);
   auto details = details_of(info, name, info.kind);
   details["causes"] = causes;
   return status_error(422, "Invalid", info.qualified_kind() + " \"" + name + "\" is invalid: " + list, details);
+}
+
+ApiResponse invalid_options(const std::string& kind, const std::vector<FieldError>& errors) {
+  nlohmann::json causes;
+  const std::string list = invalid_list(errors, &causes);
+  return status_error(422, "Invalid", kind + ".meta.k8s.io \"\" is invalid: " + list,
+                      {{"group", "meta.k8s.io"}, {"kind", kind}, {"causes", causes}});
 }
 
 ApiResponse bad_request(const std::string& message) { return status_error(400, "BadRequest", message); }

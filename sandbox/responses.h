@@ -26,6 +26,9 @@ ApiResponse already_exists(const ResourceInfo& info, const std::string& name);
 ApiResponse conflict(const ResourceInfo& info, const std::string& name);
 // 422: `ClusterQueue.kueue.x-k8s.io "x" is invalid: spec.a: ...` ([a, b] when several), with causes.
 ApiResponse invalid(const ResourceInfo& info, const std::string& name, const std::vector<FieldError>& errors);
+// 422 for a request's options (`DeleteOptions`, `ListOptions`): `DeleteOptions.meta.k8s.io "" is
+// invalid: propagationPolicy: ...`, details {group meta.k8s.io, kind, causes} (no name).
+ApiResponse invalid_options(const std::string& kind, const std::vector<FieldError>& errors);
 ApiResponse bad_request(const std::string& message);
 // The answer for a path no resource serves.
 ApiResponse path_not_found();

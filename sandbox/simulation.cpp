@@ -21,12 +21,16 @@ SimulatedControllers::SimulatedControllers(ClusterState& state) : state_(state) 
   deployments_ = std::make_unique<DeploymentController>(
       [this] {
         const std::lock_guard<std::mutex> held(state_.mutex);
-        if (!state_.closing && reconcile_deployments()) state_.changed.notify_all();
+        if (state_.closing) return;
+        const bool wrote = reconcile_deployments();
+        if ((garbage_ && garbage_->collect()) || wrote) state_.changed.notify_all();
       },
       state_.options.rollout_delay);
+  garbage_ = std::make_unique<GarbageCollector>(state_);
   // The cluster starts, and Kueue with it: it reads its configuration.
   log_line(state_, kueue_->start_kueue(*state_.store));
   reconcile_deployments();
+  garbage_->collect();
   kueue_->reconcile(*state_.store);
 }
 
@@ -37,6 +41,7 @@ SimulatedControllers::~SimulatedControllers() {
     const std::lock_guard<std::mutex> lock(state_.mutex);
     deployments = std::move(deployments_);
     kueue = std::move(kueue_);
+    garbage_.reset();
   }
   // Joined outside the lock: a thread finishing its last round needs it.
   deployments.reset();
@@ -62,6 +67,8 @@ void SimulatedControllers::register_hooks(std::vector<PostWriteHook>& hooks) {
     }
     return is_apps_workload(write.info) && reconcile_workload_status(*state.store, write.info.resource);
   });
+  // The garbage collector, after every write: what it left to do (garbage_collector.h).
+  hooks.emplace_back([this](ClusterState&, const WriteEvent&) { return garbage_ && garbage_->collect(); });
 }
 
 bool SimulatedControllers::reconcile_deployments() {

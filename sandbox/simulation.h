@@ -1,7 +1,8 @@
 // The controllers a real cluster runs beside its API server, simulated:
 // Kueue's (controllers.h: status conditions, finalizers, MultiKueue
 // connections) and kube-controller-manager's Deployment, ReplicaSet,
-// StatefulSet and DaemonSet controllers (deployments.h, apps_workloads.h). They react to writes as post-write hooks
+// StatefulSet and DaemonSet controllers (deployments.h, apps_workloads.h) and
+// garbage collector (garbage_collector.h). They react to writes as post-write hooks
 // (cluster_state.h) and run on their own threads when a result is due later
 // (a connection probe, a rollout's delay), taking the cluster's lock then.
 #pragma once
@@ -12,6 +13,7 @@
 #include "sandbox/cluster_state.h"
 #include "sandbox/controllers.h"
 #include "sandbox/deployments.h"
+#include "sandbox/garbage_collector.h"
 
 namespace mkq::sandbox {
 
@@ -31,7 +33,7 @@ class SimulatedControllers {
   // Kueue kind (or a Secret or ClusterProfile in kueue-system), then the
   // Deployment controller after a write to a Deployment or a ReplicaSet, then
   // the ReplicaSet, StatefulSet and DaemonSet statuses after a write to their
-  // kind (a Node: the DaemonSets').
+  // kind (a Node: the DaemonSets'), then the garbage collector after every write.
   void register_hooks(std::vector<PostWriteHook>& hooks);
 
  private:
@@ -43,6 +45,7 @@ class SimulatedControllers {
   ClusterState& state_;
   std::unique_ptr<Controllers> kueue_;                 // reset last: its thread calls back into state_
   std::unique_ptr<DeploymentController> deployments_;  // reset first
+  std::unique_ptr<GarbageCollector> garbage_;           // no thread: reset under the lock
 };
 
 }  // namespace mkq::sandbox

@@ -446,6 +446,7 @@ std::int64_t Store::put(const ObjectKey& key, nlohmann::json& object, const std:
   log_event(rv, key, event_type, body);
   end_write();
   if (stored_text != nullptr) *stored_text = std::move(body);
+  if (write_observer_) write_observer_(key, object, false);
   return rv;
 }
 
@@ -463,6 +464,7 @@ std::int64_t Store::remove(const ObjectKey& key, nlohmann::json& last_state) {
   if (!st.run()) error_ = sqlite3_errmsg(db_);
   log_event(rv, key, "DELETED", last_state.dump());
   end_write();
+  if (write_observer_) write_observer_(key, last_state, true);
   return rv;
 }
 

@@ -124,6 +124,12 @@ class Store {
                    std::string* stored_text = nullptr);
   std::int64_t remove(const ObjectKey& key, nlohmann::json& last_state);
 
+  // Told of every put (`removed` false: the object as stored) and remove
+  // (true: its last state), after the write: the garbage collector's view of
+  // ownerReferences (garbage_collector.h). It must not write to the store.
+  using WriteObserver = std::function<void(const ObjectKey& key, const nlohmann::json& object, bool removed)>;
+  void set_write_observer(WriteObserver observer) { write_observer_ = std::move(observer); }
+
   // Events of one resource (group/resource; empty resource: all) after `rv`.
   std::vector<StoredEvent> events_after(const std::string& group, const std::string& resource,
                                         std::int64_t rv, std::size_t limit) const;
@@ -178,6 +184,7 @@ class Store {
   mutable std::map<std::string, sqlite3_stmt*> statements_;
   friend class StoreStatement;
   std::function<void()> commit_listener_;
+  WriteObserver write_observer_;
   bool in_transaction_ = false;
   std::int64_t rv_ = 0;
   bool rv_unsaved_ = false;  // rv_ is ahead of the database's (written at the next commit)

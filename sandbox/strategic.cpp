@@ -2,6 +2,7 @@
 #include "sandbox/strategic.h"
 
 #include <algorithm>
+#include <map>
 
 namespace mkq::sandbox {
 namespace {
@@ -10,13 +11,44 @@ using nlohmann::json;
 
 constexpr int kMaxDepth = 64;  // objects deeper than this are replaced, not merged
 
-// The merge strategy of the list at `path` ("metadata.finalizers") of `kind`:
+// Where a kind's pod spec is ("" when it has none).
+std::string pod_spec_path(const std::string& kind) {
+  if (kind == "Pod") return "spec";
+  if (kind == "Deployment" || kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet" || kind == "Job") {
+    return "spec.template.spec";
+  }
+  if (kind == "CronJob") return "spec.jobTemplate.spec.template.spec";
+  return "";
+}
+
+// The patchMergeKey of a PodSpec list at `path` (relative to the pod spec):
+// its own lists and its containers'; nullopt: replaced.
+std::optional<std::string> pod_list_strategy(const std::string& path) {
+  static const std::map<std::string, std::string> pod{
+      {"containers", "name"},   {"initContainers", "name"}, {"ephemeralContainers", "name"},
+      {"volumes", "name"},      {"imagePullSecrets", "name"}, {"resourceClaims", "name"},
+      {"schedulingGates", "name"}, {"hostAliases", "ip"},   {"topologySpreadConstraints", "topologyKey"}};
+  static const std::map<std::string, std::string> container{
+      {"ports", "containerPort"}, {"env", "name"}, {"volumeMounts", "mountPath"}, {"volumeDevices", "devicePath"}};
+  if (const auto it = pod.find(path); it != pod.end()) return it->second;
+  const auto dot = path.find('.');
+  if (dot == std::string::npos) return std::nullopt;
+  const std::string list = path.substr(0, dot);
+  if (list != "containers" && list != "initContainers" && list != "ephemeralContainers") return std::nullopt;
+  if (const auto it = container.find(path.substr(dot + 1)); it != container.end()) return it->second;
+  return std::nullopt;
+}
+
+// The merge strategy of the list at `path` ("metadata.finalizers") of `kind`,
+// as the Go types' `patchStrategy:"merge"` and `patchMergeKey` tags say:
 // nullopt: replace; "": a union of primitives; else the merge key.
 std::optional<std::string> list_strategy(const std::string& kind, const std::string& path) {
   if (path == "metadata.finalizers") return std::string();
   if (path == "metadata.ownerReferences") return std::string("uid");
   if (kind == "ServiceAccount" && path == "secrets") return std::string("name");
   if (kind == "Service" && path == "spec.ports") return std::string("port");  // ServiceSpec.Ports' patchMergeKey
+  const std::string pod_spec = pod_spec_path(kind);
+  if (!pod_spec.empty() && path.rfind(pod_spec + ".", 0) == 0) return pod_list_strategy(path.substr(pod_spec.size() + 1));
   return std::nullopt;
 }
 

@@ -37,9 +37,25 @@ ApiResponse patch_object(ClusterState& state, const ApiRequest& r, const Resourc
 ApiResponse delete_one(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t);
 ApiResponse delete_collection(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t);
 
-// Deletes one stored object: marks it when finalizers remain, else removes it
-// (a Namespace: everything in it first). Returns the object's last state.
-nlohmann::json delete_object(ClusterState& state, const ResourceInfo& info, const ObjectKey& key, nlohmann::json object);
+// DeleteOptions.propagationPolicy: what becomes of an object's dependents
+// (the objects whose metadata.ownerReferences name it) when it is deleted.
+enum class Propagation {
+  Orphan,      // the garbage collector removes their references, then the object goes (finalizer `orphan`)
+  Background,  // the object goes at once, the garbage collector deletes them after
+  Foreground,  // the object stays (finalizer `foregroundDeletion`) until its blocking dependents are gone
+};
+
+// Deletes one stored object as kube-apiserver's generic store does: the
+// garbage collector's finalizers (`orphan`, `foregroundDeletion`) set as
+// `policy` says (nullopt: as the object's finalizers say, else the kind's
+// default: Orphan for batch/v1 Jobs, Background for the rest; Namespaces
+// have none), then the object marked for deletion (deletionTimestamp) while
+// finalizers remain, else removed (a Namespace: everything in it first).
+// Returns the object's last state.
+nlohmann::json delete_object(ClusterState& state, const ResourceInfo& info, const ObjectKey& key, nlohmann::json object,
+                             std::optional<Propagation> policy = std::nullopt);
+// The served resource of group/resource in its preferred version; nullptr when none serves it.
+const ResourceInfo* find_served(const Registry& registry, const std::string& group, const std::string& resource);
 // Removes an object for good, then what depends on it: a CRD's custom
 // resources, a terminating namespace that became empty.
 void finish_delete(ClusterState& state, const ResourceInfo& info, const ObjectKey& key, nlohmann::json& last);

@@ -201,6 +201,62 @@ ApiResponse list_answer_from_text(const Store& store, const ResourceInfo& info,
   return response;
 }
 
+// ValidateListOptions' checks of resourceVersionMatch: a 422 on ListOptions.
+std::optional<ApiResponse> refuse_list_options(const ApiRequest& r) {
+  const std::string match = query_value(r, "resourceVersionMatch");
+  if (match.empty()) return std::nullopt;
+  const std::string rv = query_value(r, "resourceVersion");
+  std::vector<FieldError> errors;
+  const auto forbidden = [&](const std::string& detail) {
+    errors.push_back({"FieldValueForbidden", "resourceVersionMatch", "Forbidden: " + detail});
+  };
+  if (rv.empty()) forbidden("resourceVersionMatch is forbidden unless resourceVersion is provided");
+  if (!query_value(r, "continue").empty()) forbidden("resourceVersionMatch is forbidden when continue is provided");
+  if (match != "Exact" && match != "NotOlderThan") {
+    errors.push_back({"FieldValueNotSupported", "resourceVersionMatch",
+                      fmt::format("Unsupported value: {}: supported values: \"Exact\", \"NotOlderThan\", \"\"",
+                                  json(match).dump())});
+  }
+  if (match == "Exact" && rv == "0") forbidden("resourceVersionMatch \"exact\" is forbidden for resourceVersion \"0\"");
+  if (errors.empty()) return std::nullopt;
+  return invalid_options("ListOptions", errors);
+}
+
+// storage.NewTooLargeResourceVersionError: 504, `Timeout: Too large resource version: N, current: M`.
+ApiResponse too_large_resource_version(std::int64_t wanted, std::int64_t current, int retry_seconds) {
+  json details = {{"causes", {{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}}}};
+  if (retry_seconds > 0) details["retryAfterSeconds"] = retry_seconds;
+  ApiResponse response = status_error(
+      504, "Timeout", fmt::format("Timeout: Too large resource version: {}, current: {}", wanted, current), details);
+  if (retry_seconds > 0) response.headers["Retry-After"] = std::to_string(retry_seconds);
+  return response;
+}
+
+// The snapshot a LIST with resourceVersionMatch reads (*at, 0: the latest),
+// or kube-apiserver's answer when it cannot: `Exact` reads the store at that
+// resourceVersion (410 once the event log no longer reaches it, as etcd once
+// compacted), `NotOlderThan` the latest state; a resourceVersion the cluster
+// has not reached is 504 (the watch cache's, for NotOlderThan, after its 3 s
+// wait: answered at once here).
+std::optional<ApiResponse> read_resource_version_match(const ApiRequest& r, const Store& store, std::int64_t* at) {
+  const std::string match = query_value(r, "resourceVersionMatch");
+  if (match.empty()) return std::nullopt;
+  const std::string text = query_value(r, "resourceVersion");
+  std::int64_t rv = 0;
+  try {
+    std::size_t used = 0;
+    rv = std::stoll(text, &used);
+    if (used != text.size() || rv < 0) throw std::invalid_argument(text);
+  } catch (const std::exception&) {
+    return bad_request("invalid resource version: " + text);  // as a watch's (watch.cpp)
+  }
+  if (rv > store.current_rv()) return too_large_resource_version(rv, store.current_rv(), match == "Exact" ? 0 : 1);
+  if (match != "Exact") return std::nullopt;
+  if (rv < store.oldest_watchable_rv()) return status_error(410, "Expired", "The resourceVersion for the provided list is too old.");
+  *at = rv;
+  return std::nullopt;
+}
+
 }  // namespace
 
 ApiResponse get_object(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
@@ -210,12 +266,14 @@ ApiResponse get_object(ClusterState& state, const ApiRequest& r, const ResourceI
 }
 
 ApiResponse list_objects(ClusterState& state, const ApiRequest& r, const ResourceInfo& info, const Target& t) {
+  if (auto refused = refuse_list_options(r)) return *refused;
   std::string error;
   const auto selector = parse_selector(query_value(r, "labelSelector"), query_value(r, "fieldSelector"), info, &error);
   if (!selector) return bad_request(error);
   const std::optional<std::string> ns = info.namespaced && !t.ns.empty() ? std::optional(t.ns) : std::nullopt;
   Paging paging;
   if (auto refused = read_paging(r, info, ns, &paging)) return *refused;
+  if (auto refused = read_resource_version_match(r, *state.store, &paging.at)) return *refused;
   // The first page's resourceVersion is the snapshot every later page reads.
   const std::int64_t at = paging.at > 0 ? paging.at : state.store->current_rv();
   const bool as_table = wants_table(header(r, "accept"));

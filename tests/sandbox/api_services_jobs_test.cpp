@@ -301,6 +301,30 @@ TEST_CASE("sandbox jobs: validation in kube-apiserver's words", "[sandbox][api][
   CHECK(causes(post(*c, kJobs, negative)) == Strings({"spec.backoffLimit: Invalid value: -1: must be greater than or equal to 0"}));
 }
 
+TEST_CASE("sandbox jobs: the status.successful field selector", "[sandbox][api][jobs]") {
+  auto c = memory_cluster();
+  REQUIRE(post(*c, kJobs, job("done")).status == 201);
+  REQUIRE(post(*c, kJobs, job("waiting")).status == 201);
+  // No job controller: a client writes the status, as kube-controller-manager's would.
+  REQUIRE(c->handle(request("PATCH", std::string(kJobs) + "/done/status", R"({"status":{"succeeded":1}})", {},
+                            "application/merge-patch+json"))
+              .status == 200);
+  const auto names = [&](const std::string& selector) {
+    Strings out;
+    const json list = body_of(c->handle(request("GET", kJobs, "", {{"fieldSelector", selector}})));
+    for (const json& item : list["items"]) {
+      out.push_back(item["metadata"]["name"]);
+    }
+    return out;
+  };
+  CHECK(names("status.successful=1") == Strings({"done"}));
+  CHECK(names("status.successful=0") == Strings({"waiting"}));  // no count: 0, as strconv.Itoa of Go's zero
+  CHECK(names("status.successful!=0,metadata.name=done") == Strings({"done"}));
+  const ApiResponse r = c->handle(request("GET", kJobs, "", {{"fieldSelector", "status.failed=0"}}));
+  CHECK(r.status == 400);
+  CHECK(body_of(r)["message"] == "field label not supported: status.failed");
+}
+
 TEST_CASE("sandbox jobs: the printers of jobs and cronjobs", "[sandbox][api][jobs]") {
   auto c = memory_cluster();
   json done = job("done");

@@ -164,5 +164,86 @@ TEST_CASE("sandbox apply: a write without fieldManager is managed by the User-Ag
   CHECK(manager_or_user_agent("", "a\tb\x01" + std::string(200, 'x')).size() == 128);
 }
 
+
+// A built-in kind's configuration applied by `manager` to `path` (its collection: `collection`).
+ApiResponse apply_builtin(Cluster& c, const std::string& path, const std::string& manager, const json& config) {
+  return c.handle(request("PATCH", path, config.dump(), {{"fieldManager", manager}}, kApply));
+}
+
+TEST_CASE("sandbox apply: a Service's ports are keyed by port and protocol, as kube's listMapKeys say",
+          "[sandbox][apply][services]") {
+  auto c = testing::memory_cluster();
+  const std::string path = "/api/v1/namespaces/default/services/web";
+  const auto service = [](const json& ports) {
+    return json{{"apiVersion", "v1"},
+                {"kind", "Service"},
+                {"metadata", {{"name", "web"}}},
+                {"spec", {{"selector", {{"app", "web"}}}, {"ports", ports}}}};
+  };
+  REQUIRE(apply_builtin(*c, path, "alice", service({{{"name", "http"}, {"port", 80}}})).status == 201);
+  // bob applies another port (UDP 80 is another item: the key is port and protocol).
+  ApiResponse r = apply_builtin(*c, path, "bob", service({{{"name", "dns"}, {"port", 80}, {"protocol", "UDP"}}}));
+  REQUIRE(r.status == 200);
+  json object = body_of(r);
+  REQUIRE(object["spec"]["ports"].size() == 2);
+  CHECK(object["spec"]["ports"][0]["name"] == "http");
+  CHECK(object["spec"]["ports"][1]["name"] == "dns");
+  // Each owns its item, the protocol defaulted into alice's key.
+  CHECK(entry_of(object, "alice")["fieldsV1"]["f:spec"]["f:ports"].contains("k:{\"port\":80,\"protocol\":\"TCP\"}"));
+  CHECK(entry_of(object, "bob")["fieldsV1"]["f:spec"]["f:ports"].contains("k:{\"port\":80,\"protocol\":\"UDP\"}"));
+  // alice changing her port's name does not conflict with bob; taking bob's item does.
+  CHECK(apply_builtin(*c, path, "alice", service({{{"name", "web"}, {"port", 80}}})).status == 200);
+  r = apply_builtin(*c, path, "alice", service({{{"name", "web"}, {"port", 80}}, {{"name", "x"}, {"port", 80}, {"protocol", "UDP"}}}));
+  CHECK(r.status == 409);
+  CHECK(body_of(r)["message"] == "Apply failed with 1 conflict: conflict with \"bob\": .spec.ports[port=80,protocol=\"UDP\"].name");
+  // bob no longer applying his port removes it, alice's stays.
+  r = apply_builtin(*c, path, "bob", service(json::array()));
+  REQUIRE(r.status == 200);
+  object = body_of(r);
+  REQUIRE(object["spec"]["ports"].size() == 1);
+  CHECK(object["spec"]["ports"][0]["name"] == "web");
+}
+
+TEST_CASE("sandbox apply: a pod template's containers, their ports, env and mounts are keyed lists",
+          "[sandbox][apply][apps]") {
+  auto c = testing::memory_cluster();
+  const std::string path = "/apis/apps/v1/namespaces/default/deployments/web";
+  const auto deployment = [](const json& containers) {
+    return json{{"apiVersion", "apps/v1"},
+                {"kind", "Deployment"},
+                {"metadata", {{"name", "web"}}},
+                {"spec",
+                 {{"selector", {{"matchLabels", {{"app", "web"}}}}},
+                  {"template", {{"metadata", {{"labels", {{"app", "web"}}}}}, {"spec", {{"containers", containers}}}}}}}};
+  };
+  const json web = {{"name", "web"},
+                    {"image", "nginx"},
+                    {"ports", {{{"containerPort", 80}}}},
+                    {"env", {{{"name", "A"}, {"value", "1"}}}},
+                    {"volumeMounts", {{{"name", "data"}, {"mountPath", "/data"}}}}};
+  REQUIRE(apply_builtin(*c, path, "alice", deployment(json::array({web}))).status == 201);
+  // bob adds a sidecar and, to alice's container, a port, a variable and a mount of his own.
+  const json bobs_web = {{"name", "web"},
+                         {"ports", {{{"containerPort", 9090}, {"name", "metrics"}}}},
+                         {"env", {{{"name", "B"}, {"value", "2"}}}},
+                         {"volumeMounts", {{{"name", "cache"}, {"mountPath", "/cache"}}}}};
+  const json sidecar = {{"name", "proxy"}, {"image", "envoy"}};
+  ApiResponse r = apply_builtin(*c, path, "bob", deployment(json::array({bobs_web, sidecar})));
+  REQUIRE(r.status == 200);
+  const json object = body_of(r);
+  const json containers = object["spec"]["template"]["spec"]["containers"];
+  REQUIRE(containers.size() == 2);
+  CHECK(containers[0]["image"] == "nginx");
+  CHECK(containers[0]["ports"].size() == 2);
+  CHECK(containers[0]["env"] == json::parse(R"([{"name":"A","value":"1"},{"name":"B","value":"2"}])"));
+  CHECK(containers[0]["volumeMounts"].size() == 2);
+  CHECK(containers[1]["name"] == "proxy");
+  const json bob = entry_of(object, "bob")["fieldsV1"]["f:spec"]["f:template"]["f:spec"]["f:containers"];
+  CHECK(bob.contains("k:{\"name\":\"proxy\"}"));
+  CHECK(bob["k:{\"name\":\"web\"}"]["f:ports"].contains("k:{\"containerPort\":9090,\"protocol\":\"TCP\"}"));
+  CHECK(bob["k:{\"name\":\"web\"}"]["f:env"].contains("k:{\"name\":\"B\"}"));
+  CHECK(bob["k:{\"name\":\"web\"}"]["f:volumeMounts"].contains("k:{\"mountPath\":\"/cache\"}"));
+}
+
 }  // namespace
 }  // namespace mkq::sandbox

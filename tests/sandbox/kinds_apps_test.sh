@@ -3,7 +3,8 @@
 # `create deployment` (protobuf from 1.32 on), the ReplicaSet its controller
 # makes, `get all`, `rollout status`, `scale`, `rollout history`, StatefulSets
 # and DaemonSets with their printers, a refused selector, and `delete` taking
-# the ReplicaSet with it. Each probe states the kube-apiserver v1.33
+# the ReplicaSet with it (and `--cascade=orphan` leaving it, `foreground`
+# taking it first). Each probe states the kube-apiserver v1.33
 # behaviour it asserts. Each kubectl works in its own namespace.
 # Usage: kinds_apps_test.sh MKQ [KUBECTL...]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
@@ -12,17 +13,7 @@ shift
 . "$(dirname "$0")/kubectl_lib.sh"
 select_kubectls 1.27 /usr/bin/kubectl 1.33 -- "$@" || exit 77
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-apps.XXXXXX")
-cleanup() {
-  timeout 30 "$MKQ" sandbox down --dir "$TMP/sandbox" >/dev/null 2>&1
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-if ! timeout 60 "$MKQ" sandbox up --dir "$TMP/sandbox" --clusters manager --no-kueue >"$TMP/up" 2>&1; then
-  echo "FAIL: sandbox up"
-  cat "$TMP/up"
-  exit 1
-fi
+start_sandbox apps
 
 failures=0
 # probe NAME -- CMD...: CMD succeeds (its output in $TMP/out for the checks after it).
@@ -138,6 +129,29 @@ EOF
   # kube: deleting a Deployment (background cascade) deletes its ReplicaSets through the garbage collector.
   probe "$v: delete deployment web" -- kc delete deployment web
   probe "$v: its replicaset is gone" -- kc get rs -l app=web
+  has 'No resources found' || failures=$((failures + 1))
+
+  # kube: --cascade=orphan (propagationPolicy Orphan): the garbage collector removes the ReplicaSet's
+  # ownerReference, then the Deployment goes; the ReplicaSet stays, owned by nobody.
+  kc create deployment keep --image=nginx >/dev/null 2>&1
+  probe "$v: delete deployment keep --cascade=orphan" -- kc delete deployment keep --cascade=orphan
+  has 'deployment.apps "keep" deleted' || failures=$((failures + 1))
+  probe "$v: its replicaset stays, without an owner" -- \
+    kc get rs -l app=keep -o 'jsonpath={range .items[*]}{.metadata.name} owners={.metadata.ownerReferences}{end}'
+  has '^keep-[a-z0-9]+ owners=$' || failures=$((failures + 1))
+  kc delete rs -l app=keep >/dev/null 2>&1
+  # kube: a server-side dry run of a foreground delete marks nothing and collects nothing.
+  kc create deployment front --image=nginx >/dev/null 2>&1
+  probe "$v: delete deployment front --cascade=foreground --dry-run=server" -- \
+    kc delete deployment front --cascade=foreground --dry-run=server
+  probe "$v: after the dry run the deployment and its replicaset are there" -- \
+    kc get deploy,rs -l app=front -o 'jsonpath={range .items[*]}{.kind}:{.metadata.deletionTimestamp} {end}'
+  has '^Deployment: ReplicaSet: $' || failures=$((failures + 1))
+  # kube: --cascade=foreground: the Deployment waits (foregroundDeletion) until its ReplicaSet
+  # (blockOwnerDeletion) is gone; kubectl waits for the Deployment to go.
+  probe "$v: delete deployment front --cascade=foreground" -- kc delete deployment front --cascade=foreground
+  has 'deployment.apps "front" deleted' || failures=$((failures + 1))
+  probe "$v: the deployment and its replicaset are gone" -- kc get deploy,rs -l app=front
   has 'No resources found' || failures=$((failures + 1))
 done
 

@@ -11,17 +11,7 @@ shift
 select_kubectls 1.33 1.27 -- "$@" || exit 77
 present=("${PRESENT[@]}")
 
-TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-explain.XXXXXX")
-cleanup() {
-  timeout 30 "$MKQ" sandbox down --dir "$TMP/sandbox" >/dev/null 2>&1
-  rm -rf "$TMP"
-}
-trap cleanup EXIT
-if ! timeout 60 "$MKQ" sandbox up --dir "$TMP/sandbox" --clusters manager --no-kueue >"$TMP/up" 2>&1; then
-  echo "FAIL: sandbox up"
-  cat "$TMP/up"
-  exit 1
-fi
+start_sandbox explain
 
 failures=0
 # explain KUBECTL FIELD TEXT...: `kubectl explain FIELD` succeeds and shows every TEXT.

@@ -25,3 +25,17 @@ select_kubectls() {
     return 1
   fi
 }
+
+# start_sandbox NAME: a sandbox of one cluster (manager, without Kueue) in a
+# fresh $TMP (mkq-sandbox-NAME.XXXXXX), stopped and removed when the script
+# exits; prints "FAIL: sandbox up" with mkq's output and exits 1 when it does
+# not start. Needs $MKQ.
+start_sandbox() {
+  TMP=$(mktemp -d "${TMPDIR:-/tmp}/mkq-sandbox-$1.XXXXXX")
+  trap 'timeout 30 "$MKQ" sandbox down --dir "$TMP/sandbox" >/dev/null 2>&1; rm -rf "$TMP"' EXIT
+  if ! timeout 60 "$MKQ" sandbox up --dir "$TMP/sandbox" --clusters manager --no-kueue >"$TMP/up" 2>&1; then
+    echo "FAIL: sandbox up"
+    cat "$TMP/up"
+    exit 1
+  fi
+}

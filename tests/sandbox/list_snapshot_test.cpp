@@ -158,10 +158,72 @@ TEST_CASE("sandbox list pages: a snapshot older than the event log is 410 Expire
   REQUIRE(status["metadata"].contains("continue"));
   CHECK(*base64url_decode(status["metadata"]["continue"].get<std::string>()) ==
         R"({"v":"meta.k8s.io/v1","rv":-1,"start":"a\u0000"})");
+  // resourceVersionMatch=Exact at that resourceVersion: etcd's answer for a compacted revision.
+  const ApiResponse exact = c->handle(request(
+      "GET", kConfigMaps, "",
+      {{"resourceVersion", page1["metadata"]["resourceVersion"]}, {"resourceVersionMatch", "Exact"}}));
+  CHECK(exact.status == 410);
+  CHECK(body_of(exact)["reason"] == "Expired");
+  CHECK(body_of(exact)["message"] == "The resourceVersion for the provided list is too old.");
   // That token continues after "a" at the latest resourceVersion.
   const json rest =
       body_of(c->handle(request("GET", kConfigMaps, "", {{"continue", status["metadata"]["continue"]}})));
   CHECK(names_and_values(rest) == V{"b=old", "c=" + std::to_string(kEventLogSize + 1000)});
+}
+
+TEST_CASE("sandbox list: resourceVersionMatch Exact reads that resourceVersion, NotOlderThan the latest",
+          "[sandbox][list]") {
+  auto c = testing::memory_cluster();
+  for (const char* name : {"a", "b"}) create(*c, name);
+  const std::string then = body_of(c->handle(request("GET", kConfigMaps)))["metadata"]["resourceVersion"];
+  REQUIRE(c->handle(request("PATCH", std::string(kConfigMaps) + "/a", R"({"data":{"v":"new"}})", {},
+                            "application/merge-patch+json"))
+              .status == 200);
+  REQUIRE(c->handle(request("DELETE", std::string(kConfigMaps) + "/b")).status == 200);
+  create(*c, "c");
+
+  const auto list = [&](std::multimap<std::string, std::string> query) {
+    return c->handle(request("GET", kConfigMaps, "", std::move(query)));
+  };
+  json exact = body_of(list({{"resourceVersion", then}, {"resourceVersionMatch", "Exact"}}));
+  CHECK(names_and_values(exact) == V{"a=old", "b=old"});
+  CHECK(exact["metadata"]["resourceVersion"] == then);
+  exact = body_of(list({{"resourceVersion", then}, {"resourceVersionMatch", "Exact"}, {"labelSelector", "app=x"}}));
+  CHECK(names_and_values(exact) == V{"a=old", "b=old"});
+  CHECK(names_and_values(body_of(list({{"resourceVersion", then}, {"resourceVersionMatch", "NotOlderThan"}}))) ==
+        V{"a=new", "c=old"});
+
+  // ValidateListOptions' refusals, a 422 on ListOptions.
+  const auto message = [&](std::multimap<std::string, std::string> query) {
+    const ApiResponse r = list(std::move(query));
+    CHECK(r.status == 422);
+    return body_of(r)["message"].get<std::string>();
+  };
+  CHECK(message({{"resourceVersionMatch", "Exact"}}) ==
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is "
+        "forbidden unless resourceVersion is provided");
+  CHECK(message({{"resourceVersion", "0"}, {"resourceVersionMatch", "Exact"}}) ==
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch \"exact\" "
+        "is forbidden for resourceVersion \"0\"");
+  CHECK(message({{"resourceVersion", then}, {"resourceVersionMatch", "Sometimes"}}) ==
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Unsupported value: \"Sometimes\": "
+        "supported values: \"Exact\", \"NotOlderThan\", \"\"");
+  CHECK(message({{"resourceVersion", then}, {"resourceVersionMatch", "Exact"}, {"continue", "x"}}) ==
+        "ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: resourceVersionMatch is "
+        "forbidden when continue is provided");
+
+  // A resourceVersion the cluster has not reached: 504, as the storage layer answers.
+  const std::int64_t current = std::stoll(body_of(list({}))["metadata"]["resourceVersion"].get<std::string>());
+  const std::string future = std::to_string(current + 100);
+  ApiResponse r = list({{"resourceVersion", future}, {"resourceVersionMatch", "NotOlderThan"}});
+  CHECK(r.status == 504);
+  CHECK(body_of(r)["reason"] == "Timeout");
+  CHECK(body_of(r)["message"] == "Timeout: Too large resource version: " + future + ", current: " + std::to_string(current));
+  CHECK(body_of(r)["details"]["causes"][0]["reason"] == "ResourceVersionTooLarge");
+  CHECK(r.headers["Retry-After"] == "1");
+  r = list({{"resourceVersion", future}, {"resourceVersionMatch", "Exact"}});
+  CHECK(r.status == 504);
+  CHECK(r.headers.count("Retry-After") == 0);
 }
 
 TEST_CASE("sandbox store: a page at an older resourceVersion from the event log", "[sandbox][list]") {

@@ -55,3 +55,45 @@ TEST_CASE("strategic merge: PATCH of a built-in kind merges its keyed list", "[s
                                      "application/strategic-merge-patch+json"));
   CHECK(bad.status == 400);
 }
+
+TEST_CASE("strategic merge: a pod template's containers merge by name, their lists by their patchMergeKey",
+          "[sandbox][strategic]") {
+  const json original = json::parse(R"({"spec": {"jobTemplate": {"spec": {"template": {"spec": {
+      "containers": [{"name": "a", "image": "a:1", "ports": [{"containerPort": 80, "name": "http"}],
+                      "env": [{"name": "X", "value": "1"}], "volumeMounts": [{"name": "v", "mountPath": "/v"}]},
+                     {"name": "b", "image": "b:1"}],
+      "volumes": [{"name": "v", "emptyDir": {}}], "tolerations": [{"key": "t"}]}}}}}})");
+  const json patch = json::parse(R"({"spec": {"jobTemplate": {"spec": {"template": {"spec": {
+      "containers": [{"name": "a", "image": "a:2", "ports": [{"containerPort": 81}], "env": [{"name": "Y", "value": "2"}],
+                      "volumeMounts": [{"name": "w", "mountPath": "/w"}]}],
+      "volumes": [{"name": "w", "emptyDir": {}}], "tolerations": [{"key": "u"}]}}}}}})");
+  std::string error;
+  const auto merged = strategic_merge(original, patch, "CronJob", &error);
+  REQUIRE(merged);
+  const json spec = (*merged)["spec"]["jobTemplate"]["spec"]["template"]["spec"];
+  REQUIRE(spec["containers"].size() == 2);
+  CHECK(spec["containers"][0]["image"] == "a:2");
+  CHECK(spec["containers"][0]["ports"] == json::parse(R"([{"containerPort": 80, "name": "http"}, {"containerPort": 81}])"));
+  CHECK(spec["containers"][0]["env"] == json::parse(R"([{"name": "X", "value": "1"}, {"name": "Y", "value": "2"}])"));
+  CHECK(spec["containers"][0]["volumeMounts"].size() == 2);
+  CHECK(spec["containers"][1] == json::parse(R"({"name": "b", "image": "b:1"})"));
+  CHECK(spec["volumes"].size() == 2);
+  CHECK(spec["tolerations"] == json::parse(R"([{"key": "u"}])"));  // atomic: replaced
+}
+
+TEST_CASE("strategic merge: kubectl patch of one container of a Deployment keeps the others", "[sandbox][strategic]") {
+  auto c = mkq::sandbox::testing::memory_cluster();
+  const json web = json::parse(R"({"apiVersion": "apps/v1", "kind": "Deployment", "metadata": {"name": "web"},
+    "spec": {"selector": {"matchLabels": {"app": "web"}}, "template": {"metadata": {"labels": {"app": "web"}},
+      "spec": {"containers": [{"name": "web", "image": "nginx:1.27"}, {"name": "proxy", "image": "envoy:1"}]}}}})");
+  REQUIRE(c->handle(request("POST", "/apis/apps/v1/namespaces/default/deployments", web.dump())).status == 201);
+  const auto r = c->handle(request("PATCH", "/apis/apps/v1/namespaces/default/deployments/web",
+                                   R"({"spec":{"template":{"spec":{"containers":[{"name":"proxy","image":"envoy:2"}]}}}})",
+                                   {}, "application/strategic-merge-patch+json"));
+  REQUIRE(r.status == 200);
+  const json containers = body_of(r)["spec"]["template"]["spec"]["containers"];
+  REQUIRE(containers.size() == 2);
+  CHECK(containers[0]["name"] == "web");
+  CHECK(containers[0]["image"] == "nginx:1.27");
+  CHECK(containers[1]["image"] == "envoy:2");
+}
