@@ -56,6 +56,8 @@ nlohmann::json delete_object(ClusterState& state, const ResourceInfo& info, cons
                              std::optional<Propagation> policy = std::nullopt);
 // The served resource of group/resource in its preferred version; nullptr when none serves it.
 const ResourceInfo* find_served(const Registry& registry, const std::string& group, const std::string& resource);
+// True when an object's metadata lists finalizers still to run.
+bool has_finalizers(const nlohmann::json& meta);
 // Removes an object for good, then what depends on it: a CRD's custom
 // resources, a terminating namespace that became empty.
 void finish_delete(ClusterState& state, const ResourceInfo& info, const ObjectKey& key, nlohmann::json& last);

@@ -55,10 +55,6 @@ bool preconditions_hold(const ApiRequest& r, json& existing) {
   return !(pre.contains("uid") && pre["uid"] != existing["metadata"]["uid"]);
 }
 
-bool has_finalizers(const json& meta) {
-  return meta.contains("finalizers") && meta["finalizers"].is_array() && !meta["finalizers"].empty();
-}
-
 bool is_gc_finalizer(const json& finalizer) { return finalizer == "orphan" || finalizer == "foregroundDeletion"; }
 
 // The kind's registry default (DefaultGarbageCollectionPolicy): batch/v1 Jobs
@@ -216,6 +212,10 @@ ApiResponse delete_answer(const ApiRequest& r, const ResourceInfo& info, const j
 }
 
 }  // namespace
+
+bool has_finalizers(const json& meta) {
+  return meta.contains("finalizers") && meta["finalizers"].is_array() && !meta["finalizers"].empty();
+}
 
 const ResourceInfo* find_served(const Registry& registry, const std::string& group, const std::string& resource) {
   for (const auto& [g, versions] : registry.groups()) {

@@ -110,10 +110,6 @@ void record_update_manager(const ApiRequest& r, const ResourceInfo& info, const 
   note_update(object, before, who, field_types(info));
 }
 
-bool has_finalizers(const json& meta) {
-  return meta.contains("finalizers") && meta["finalizers"].is_array() && !meta["finalizers"].empty();
-}
-
 // What a write over `existing` checks first: the name on the URL, the kind,
 // the namespace and the resourceVersion (a conflict when stale).
 std::optional<ApiResponse> check_write_over(ClusterState& state, const ResourceInfo& info, const Target& t,

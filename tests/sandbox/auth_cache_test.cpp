@@ -175,7 +175,7 @@ TEST_CASE(
   CHECK(robot_gets_a(*c) == 403);
 }
 
-TEST_CASE("rbac cache: a dry run of a binding grants nothing; other writes keep the decision",
+TEST_CASE("rbac cache: a dry run of a binding grants nothing, other writes keep the decision",
           "[sandbox][rbac][cache]") {
   auto c = open();
   admin(*c, "POST", kRbac + "/clusterroles", role("ClusterRole", "cm-reader", {"get"}));

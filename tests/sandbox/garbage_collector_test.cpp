@@ -206,7 +206,7 @@ TEST_CASE("garbage collector: a dry-run delete collects nothing", "[sandbox][gc]
   CHECK(get(*c, kConfigMaps + "child")["metadata"]["ownerReferences"].size() == 1);
 }
 
-TEST_CASE("garbage collector: DeleteOptions are checked as kube-apiserver checks them; Jobs orphan by default",
+TEST_CASE("garbage collector: DeleteOptions are checked as kube-apiserver checks them, Jobs orphan by default",
           "[sandbox][gc]") {
   auto c = cluster();
   config_map(*c, "owner");
