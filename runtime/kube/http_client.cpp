@@ -840,8 +840,11 @@ class HttpClient final : public Client {
     // are rare anyway.
     curl_easy_setopt(h, CURLOPT_SSL_SESSIONID_CACHE, 0L);
     // gzip only (as client-go asks, never a slower codec such as brotli), and
-    // only where the answer is large (Call::compressed).
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, call.compressed ? "gzip" : nullptr);
+    // only where the answer is large (Call::compressed) and the kubeconfig
+    // does not say disable-compression (then no Accept-Encoding at all, as
+    // client-go sends none).
+    const bool gzip = call.compressed && !endpoint_.cluster.disable_compression;
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, gzip ? "gzip" : nullptr);
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(1, budget.count())));
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,

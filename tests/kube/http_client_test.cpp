@@ -646,8 +646,8 @@ TEST_CASE("http client: the sandbox's own kubeconfig loads and connects", "[kube
 namespace {
 
 // An HTTPS server with the sandbox's server certificate (or another PKI's)
-// that records the Authorization header of each request; answers 401 to the
-// first `reject` ones.
+// that records the Authorization and Accept-Encoding headers of each request;
+// answers 401 to the first `reject` ones.
 struct Recorder {
   mkq::sandbox::CertPtr cert;
   mkq::sandbox::KeyPtr key;
@@ -656,6 +656,7 @@ struct Recorder {
   int port = 0;
   std::mutex mutex;
   std::vector<std::string> authorizations;
+  std::vector<std::string> encodings;  // each request's Accept-Encoding; "(none)" when it sent none
   int reject = 0;
   std::string body = R"({"kind":"Namespace","apiVersion":"v1","metadata":{"name":"default"}})";  // every GET's answer
 
@@ -666,6 +667,7 @@ struct Recorder {
     server.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> lock(mutex);
       authorizations.push_back(req.get_header_value("Authorization"));
+      encodings.push_back(req.has_header("Accept-Encoding") ? req.get_header_value("Accept-Encoding") : "(none)");
       if (reject > 0) {
         --reject;
         res.status = 401;
@@ -689,6 +691,10 @@ struct Recorder {
   std::vector<std::string> seen() {
     std::lock_guard<std::mutex> lock(mutex);
     return authorizations;
+  }
+  std::vector<std::string> accept_encodings() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return encodings;
   }
   Endpoint endpoint() const {
     Endpoint endpoint;
@@ -811,6 +817,26 @@ TEST_CASE("http client: a token and a token file re-read on each request", "[kub
         std::vector<std::string>{"Bearer static-token", "Bearer file-token-1", "Bearer file-token-2"});
 }
 
+TEST_CASE("http client: a LIST asks for gzip unless the kubeconfig says disable-compression", "[kube][http]") {
+  Recorder recorder;
+  recorder.body = R"({"kind":"NamespaceList","apiVersion":"v1","metadata":{"resourceVersion":"7"},)"
+                  R"("items":[{"metadata":{"name":"default"}}]})";
+  const ResourceType namespaces{"", "v1", "Namespace", "namespaces", false};
+  Endpoint endpoint = recorder.endpoint();
+  auto client = make_client(endpoint);
+  REQUIRE(client->list(namespaces, {}));
+  REQUIRE(client->request("GET", "/api/v1/namespaces/default", nullptr));  // a small answer: never compressed
+  endpoint.cluster.disable_compression = true;
+  auto plain = make_client(endpoint);
+  const auto listed = plain->list(namespaces, {});
+  REQUIRE(listed);
+  CHECK(listed.value().items.size() == 1);
+  const auto texts = plain->list_text(namespaces, {});
+  REQUIRE(texts);
+  CHECK(texts.value().items.size() == 1);
+  CHECK(recorder.accept_encodings() == std::vector<std::string>{"gzip", "(none)", "(none)", "(none)"});
+}
+
 TEST_CASE("http client: an exec plugin runs once and its token is cached until it expires", "[kube][http][auth]") {
   Recorder recorder;
   TempDir dir;
@@ -836,13 +862,19 @@ TEST_CASE("http client: an exec plugin runs once and its token is cached until i
   CHECK(env.find("KUBERNETES_EXEC_INFO={\"apiVersion\":\"" + version + "\",\"kind\":\"ExecCredential\"") !=
         std::string::npos);
   CHECK(env.find("\"server\":\"" + endpoint.cluster.server + "\"") != std::string::npos);
+  CHECK(env.find("disable-compression") == std::string::npos);
 
-  // An expired credential is asked for again on every request.
+  // An expired credential is asked for again on every request. The cluster's
+  // disable-compression goes to the plugin with the rest of its information.
   write_file(dir / "bin/plugin",
-             plugin_script((dir / "count2").string(), version, "old-token", "2000-01-01T00:00:00Z", ""), true);
+             plugin_script((dir / "count2").string(), version, "old-token", "2000-01-01T00:00:00Z",
+                           (dir / "env2").string()),
+             true);
+  endpoint.cluster.disable_compression = true;
   auto expired_client = make_client(endpoint);
   for (int i = 0; i < 2; ++i) REQUIRE(expired_client->request("GET", "/api/v1/namespaces/default", nullptr));
   CHECK(runs(dir / "count2") == 2);
+  CHECK(read_file(dir / "env2").find("\"disable-compression\":true") != std::string::npos);
 }
 
 TEST_CASE("http client: a 401 asks the exec plugin again, once", "[kube][http][auth]") {
