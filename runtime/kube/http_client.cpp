@@ -266,7 +266,26 @@ struct Response {
   bool priority_and_fairness = false;  // X-Kubernetes-PF-FlowSchema-UID or -PriorityLevel-UID came with it
   bool streamed = false;           // the sink received data
   bool stopped = false;            // the sink asked to stop
+  std::string gave_up;             // the answer could be retried and was not: why (gave_up_note)
 };
+
+// Why a request whose last outcome could be retried was not, for its error
+// (pacing.h); "" when that outcome was final.
+std::string gave_up_note(const PacedRun& run, std::chrono::milliseconds timeout) {
+  if (!run.retries_spent && !run.out_of_time) return {};
+  const std::string tries = run.attempts == 1
+                                ? std::string("tried once")
+                                : fmt::format("tried {} times over {:.1f} s", run.attempts, run.elapsed.count() / 1000.0);
+  if (run.retries_spent) return tries + ", every retry spent";
+  return fmt::format("{}; another try would pass the request's deadline of {} ms", tries, timeout.count());
+}
+
+// A non-2xx answer as an Error, saying why it was not tried again when it could have been.
+Error answer_error(const Response& r) {
+  Error error = status_error(r.status, r.body);
+  if (!r.gave_up.empty()) error.message += " (" + r.gave_up + ")";
+  return error;
+}
 
 struct Exchange {
   const Call* call = nullptr;
@@ -377,7 +396,7 @@ class HttpClient final : public Client {
       return make_error(404, "NotFound", "the server " + server() + " does not serve " + api_version + " (wanted for " +
                                              kind + ")");
     }
-    if (r.status != 200) return status_error(r.status, r.body);
+    if (r.status != 200) return answer_error(r);
     const Json list = Json::parse(r.body, nullptr, false);
     if (list.is_discarded() || !list.is_object() || !list.contains("resources") || !list["resources"].is_array()) {
       return make_error(r.status, "InternalError",
@@ -542,7 +561,7 @@ class HttpClient final : public Client {
     if (!response) return response.error();
     const Response& r = response.value();
     if (r.streamed || r.stopped) return {};
-    if (r.status != 200) return status_error(r.status, r.body);
+    if (r.status != 200) return answer_error(r);
     return {};
   }
 
@@ -634,7 +653,7 @@ class HttpClient final : public Client {
       auto response = send(call);
       if (!response) return response.error();
       const Response& r = response.value();
-      if (r.status != 200) return status_error(r.status, r.body);
+      if (r.status != 200) return answer_error(r);
       std::optional<ListPageMetadata> metadata = on_page(r.body);
       if (!metadata) return make_error(r.status, "InternalError", "the server " + server() + " answered a list with no JSON");
       if (first) resource_version = std::move(metadata->resource_version);
@@ -686,7 +705,7 @@ class HttpClient final : public Client {
   Result<Json> json_result(Result<Response> response) const {
     if (!response) return response.error();
     const Response& r = response.value();
-    if (r.status < 200 || r.status >= 300) return status_error(r.status, r.body);
+    if (r.status < 200 || r.status >= 300) return answer_error(r);
     return parse_body(r.body);
   }
 
@@ -803,8 +822,16 @@ class HttpClient final : public Client {
       last = std::move(r);
       return outcome;
     };
-    if (!pacing_.run(timeout, attempt) || !last) {
+    const PacedRun run = pacing_.run(timeout, attempt);
+    if (!run || !last) {
       return make_error(0, "Timeout", fmt::format("no answer from {} within {} ms", server(), timeout.count()));
+    }
+    if (std::string note = gave_up_note(run, timeout); !note.empty()) {
+      if (last->ok()) {
+        last->value().gave_up = std::move(note);
+      } else {
+        last->error().message += " (" + note + ")";
+      }
     }
     return std::move(*last);
   }

@@ -61,6 +61,18 @@ struct AttemptOutcome {
   bool again_at_once = false;          // try once more without waiting (a refreshed credential)
 };
 
+// What RequestPacing::run came to.
+struct PacedRun {
+  bool answered = false;  // an attempt's outcome is the result; false: the deadline passed before one could start
+  int attempts = 0;       // attempts made, the first included
+  std::chrono::milliseconds elapsed{0};  // from run's start to its end, waits included
+  // Why an outcome that could have been tried again was not (neither: it was final).
+  bool retries_spent = false;  // max_retries retries were made
+  bool out_of_time = false;    // the next wait would have passed the deadline
+
+  explicit operator bool() const { return answered; }
+};
+
 class RequestPacing {
  public:
   RequestPacing(const PacingOptions& options, const Timer& timer, std::uint64_t seed);
@@ -69,10 +81,10 @@ class RequestPacing {
   // answer that is not 429/500/502/503/504, a failure that may not be retried,
   // the retries spent, or a deadline too close for the next wait. Each attempt
   // first waits for the client-side limit of the current regime. The caller
-  // keeps what the last attempt returned; false when the deadline (`timeout`
-  // from now) passed before an attempt could start.
-  bool run(std::chrono::milliseconds timeout,
-           const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt);
+  // keeps what the last attempt returned; not `answered` when the deadline
+  // (`timeout` from now) passed before an attempt could start.
+  PacedRun run(std::chrono::milliseconds timeout,
+               const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt);
 
   RateRegime regime() const;
   bool priority_and_fairness() const { return announced_.load(); }  // an answer carried APF's headers

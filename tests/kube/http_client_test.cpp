@@ -377,6 +377,30 @@ TEST_CASE("http client: 500s are retried with backoff until they succeed", "[kub
   CHECK(stats.requests >= stats.retries + 10);  // discovery, 8 applies, a list of 3+ pages
 }
 
+TEST_CASE("http client: a 500 that outlasts every retry says so, for a LIST and a GET", "[kube][http]") {
+  mkq::sandbox::FaultOptions faults;
+  faults.rate_500 = 1.0;
+  faults.verbs = {"get"};
+  Sandbox sandbox(faults);
+  ClientOptions options = fast_options();
+  options.max_retries = 3;
+  auto client = make_client(admin_endpoint(sandbox.port()), options);
+  const auto listed = client->list_text(configmaps(), {});
+  REQUIRE_FALSE(listed);
+  CHECK(listed.error().status == 500);
+  CHECK_THAT(listed.error().message,
+             Catch::Matches("Internal error occurred: injected fault \\(tried 4 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
+  CHECK(client->stats().requests == 4);
+  const auto got = client->get(configmaps(), "default", "x");
+  REQUIRE_FALSE(got);
+  CHECK_THAT(got.error().message, Catch::Matches(".* \\(tried 4 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
+  // A final answer says nothing of tries: deletes are not faulted here, and a 404 is not retried.
+  const auto removed = client->remove(configmaps(), "default", "x", {});
+  REQUIRE_FALSE(removed);
+  CHECK(removed.error().status == 404);
+  CHECK(removed.error().message.find("tried") == std::string::npos);
+}
+
 TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[kube][http]") {
   mkq::sandbox::FaultOptions faults;
   faults.rate_429 = 1.0;
@@ -394,6 +418,8 @@ TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[ku
   CHECK(client->stats().retries == 1);
   CHECK(client->stats().requests == 2);
   CHECK(elapsed >= std::chrono::milliseconds(950));  // Retry-After: 1
+  // The message says the 429 stands because the retries are spent, and how long they took.
+  CHECK_THAT(got.error().message, Catch::Matches(".*\\(injected fault\\) \\(tried 2 times over 1\\.[0-9] s, every retry spent\\)"));
 
   // Writes are not faulted here; a 4xx other than 429 is never retried.
   auto invalid = client->apply(configmaps(), {{"apiVersion", "v1"}, {"kind", "ConfigMap"},

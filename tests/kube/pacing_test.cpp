@@ -119,10 +119,15 @@ TEST_CASE("pacing: a Retry-After that would pass the deadline ends the request w
   FakeTimer timer;
   RequestPacing pacing(options(1000, 1000), timer, 1);
   ScriptedServer server{{answer(429, true, 5)}, {}};
-  CHECK(pacing.run(milliseconds(3000), std::ref(server)));
+  const mkq::kube::PacedRun run = pacing.run(milliseconds(3000), std::ref(server));
+  CHECK(run);
   CHECK(server.budgets.size() == 1);  // no second attempt, and no wait past the deadline
   CHECK(timer.slept() == milliseconds(0));
   CHECK(pacing.retries() == 0);
+  // The caller can say why the 429 stands.
+  CHECK(run.out_of_time);
+  CHECK_FALSE(run.retries_spent);
+  CHECK(run.attempts == 1);
 }
 
 TEST_CASE("pacing: 429s are retried until the retries are spent, each wait inside the deadline", "[kube][pacing]") {
@@ -131,11 +136,16 @@ TEST_CASE("pacing: 429s are retried until the retries are spent, each wait insid
   limited.max_retries = 3;
   RequestPacing pacing(limited, timer, 3);
   ScriptedServer server{{answer(429, true, 1)}, {}};
-  CHECK(pacing.run(milliseconds(60000), std::ref(server)));
+  const mkq::kube::PacedRun run = pacing.run(milliseconds(60000), std::ref(server));
+  CHECK(run);
   CHECK(server.budgets.size() == 4);  // the first attempt and three retries
   CHECK(pacing.retries() == 3);
   CHECK(timer.slept() >= milliseconds(3000));
   CHECK(timer.slept() < milliseconds(60000));
+  CHECK(run.retries_spent);
+  CHECK_FALSE(run.out_of_time);
+  CHECK(run.attempts == 4);
+  CHECK(run.elapsed == timer.slept());
 }
 
 TEST_CASE("pacing: other answers are final, transport failures are retried unless they may not be",
@@ -144,12 +154,18 @@ TEST_CASE("pacing: other answers are final, transport failures are retried unles
   RequestPacing pacing(options(1000, 1000), timer, 1);
   for (const int status : {200, 404, 409, 422, 401, 403}) {
     ScriptedServer server{{answer(status)}, {}};
-    CHECK(pacing.run(milliseconds(30000), std::ref(server)));
+    const mkq::kube::PacedRun run = pacing.run(milliseconds(30000), std::ref(server));
+    CHECK(run);
     CHECK(server.budgets.size() == 1);
+    CHECK_FALSE(run.retries_spent);
+    CHECK_FALSE(run.out_of_time);
   }
   ScriptedServer flaky{{answer(0), answer(503), answer(200)}, {}};  // a dropped connection, a 503, then an answer
-  CHECK(pacing.run(milliseconds(30000), std::ref(flaky)));
+  const mkq::kube::PacedRun recovered = pacing.run(milliseconds(30000), std::ref(flaky));
+  CHECK(recovered);
   CHECK(flaky.budgets.size() == 3);
+  CHECK(recovered.attempts == 3);
+  CHECK_FALSE(recovered.retries_spent);
   AttemptOutcome tls = answer(0);
   tls.may_retry = false;
   ScriptedServer refused{{tls}, {}};
