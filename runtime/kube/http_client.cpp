@@ -273,9 +273,9 @@ struct Response {
 // (pacing.h); "" when that outcome was final.
 std::string gave_up_note(const PacedRun& run, std::chrono::milliseconds timeout) {
   if (!run.retries_spent && !run.out_of_time) return {};
-  const std::string tries = run.attempts == 1
-                                ? std::string("tried once")
-                                : fmt::format("tried {} times over {:.1f} s", run.attempts, run.elapsed.count() / 1000.0);
+  const std::string tries = run.attempts == 1 ? std::string("tried once")
+                                              : fmt::format("tried {} times over {:.1f} s", run.attempts,
+                                                            run.elapsed.count() / 1000.0);
   if (run.retries_spent) return tries + ", every retry spent";
   return fmt::format("{}; another try would pass the request's deadline of {} ms", tries, timeout.count());
 }
@@ -353,6 +353,7 @@ PacingOptions pacing_options(const ClientOptions& options) {
   pacing.burst = options.burst;
   pacing.explicit_limit = options.explicit_rate_limit;
   pacing.max_retries = options.max_retries;
+  pacing.max_transport_retries = options.max_transport_retries;
   pacing.backoff_base = options.backoff_base;
   pacing.backoff_max = options.backoff_max;
   return pacing;
@@ -826,7 +827,9 @@ class HttpClient final : public Client {
     if (!run || !last) {
       return make_error(0, "Timeout", fmt::format("no answer from {} within {} ms", server(), timeout.count()));
     }
-    if (std::string note = gave_up_note(run, timeout); !note.empty()) {
+    // A Timeout names its deadline already.
+    if (std::string note = gave_up_note(run, timeout);
+        !note.empty() && (last->ok() || last->error().reason != "Timeout")) {
       if (last->ok()) {
         last->value().gave_up = std::move(note);
       } else {

@@ -101,7 +101,7 @@ PacedRun RequestPacing::run(std::chrono::milliseconds timeout,
     }
     const bool retryable = outcome.may_retry && (outcome.status == 0 || retryable_status(outcome.status));
     if (!retryable) return ended(true);
-    if (retry >= options_.max_retries) {
+    if (retry >= (outcome.status == 0 ? options_.max_transport_retries : options_.max_retries)) {
       run.retries_spent = true;
       return ended(true);
     }

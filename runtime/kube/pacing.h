@@ -47,7 +47,8 @@ struct PacingOptions {
   double qps = 0;                // the token bucket's rate; <= 0: no client-side limit at all
   int burst = 1;                 // the bucket's size
   bool explicit_limit = false;   // the user set the limit: it holds whatever the server announces
-  int max_retries = 6;           // after the first attempt
+  int max_retries = 10;  // after the first attempt, while the answers ask to be asked again (429, 5xx)
+  int max_transport_retries = 6;  // after the first attempt, while the last one got no answer at all
   std::chrono::milliseconds backoff_base{100};  // the first retry waits up to ~base, doubling
   std::chrono::milliseconds backoff_max{5000};
 };
@@ -63,12 +64,15 @@ struct AttemptOutcome {
 
 // What RequestPacing::run came to.
 struct PacedRun {
-  bool answered = false;  // an attempt's outcome is the result; false: the deadline passed before one could start
-  int attempts = 0;       // attempts made, the first included
+  // An attempt's outcome is the result; false: the deadline passed before one could start.
+  bool answered = false;
+  int attempts = 0;                      // attempts made, the first included
   std::chrono::milliseconds elapsed{0};  // from run's start to its end, waits included
-  // Why an outcome that could have been tried again was not (neither: it was final).
-  bool retries_spent = false;  // max_retries retries were made
-  bool out_of_time = false;    // the next wait would have passed the deadline
+  // Why an outcome that could have been tried again was not (neither: it was
+  // final): the retries were spent (max_retries, or max_transport_retries
+  // after no answer), or the next wait would have passed the deadline.
+  bool retries_spent = false;
+  bool out_of_time = false;
 
   explicit operator bool() const { return answered; }
 };

@@ -388,12 +388,13 @@ TEST_CASE("http client: a 500 that outlasts every retry says so, for a LIST and 
   const auto listed = client->list_text(configmaps(), {});
   REQUIRE_FALSE(listed);
   CHECK(listed.error().status == 500);
-  CHECK_THAT(listed.error().message,
-             Catch::Matches("Internal error occurred: injected fault \\(tried 4 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
+  CHECK_THAT(listed.error().message, Catch::Matches("Internal error occurred: injected fault \\(tried 4 "
+                                                    "times over [0-9]+\\.[0-9] s, every retry spent\\)"));
   CHECK(client->stats().requests == 4);
   const auto got = client->get(configmaps(), "default", "x");
   REQUIRE_FALSE(got);
-  CHECK_THAT(got.error().message, Catch::Matches(".* \\(tried 4 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
+  CHECK_THAT(got.error().message,
+             Catch::Matches(".* \\(tried 4 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
   // A final answer says nothing of tries: deletes are not faulted here, and a 404 is not retried.
   const auto removed = client->remove(configmaps(), "default", "x", {});
   REQUIRE_FALSE(removed);
@@ -419,7 +420,9 @@ TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[ku
   CHECK(client->stats().requests == 2);
   CHECK(elapsed >= std::chrono::milliseconds(950));  // Retry-After: 1
   // The message says the 429 stands because the retries are spent, and how long they took.
-  CHECK_THAT(got.error().message, Catch::Matches(".*\\(injected fault\\) \\(tried 2 times over 1\\.[0-9] s, every retry spent\\)"));
+  CHECK_THAT(
+      got.error().message,
+      Catch::Matches(".*\\(injected fault\\) \\(tried 2 times over 1\\.[0-9] s, every retry spent\\)"));
 
   // Writes are not faulted here; a 4xx other than 429 is never retried.
   auto invalid = client->apply(configmaps(), {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
@@ -568,7 +571,7 @@ TEST_CASE("http client: new connections reuse the CA and client certificate pars
 TEST_CASE("http client: a closed port is ConnectionFailed, quickly", "[kube][http]") {
   const int port = closed_port();
   ClientOptions options = fast_options();
-  options.max_retries = 2;
+  options.max_transport_retries = 2;
   auto client = make_client(admin_endpoint(port), options);
   const auto start = Clock::now();
   auto got = client->get(configmaps(), "default", "x");
@@ -577,6 +580,8 @@ TEST_CASE("http client: a closed port is ConnectionFailed, quickly", "[kube][htt
   CHECK(got.error().reason == "ConnectionFailed");
   CHECK(got.error().message.rfind("cannot connect to https://127.0.0.1:" + std::to_string(port), 0) == 0);
   CHECK(client->stats().retries == 2);
+  CHECK_THAT(got.error().message,
+             Catch::Matches(".* \\(tried 3 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
   CHECK(Clock::now() - start < std::chrono::seconds(2));
 }
 
@@ -693,7 +698,8 @@ struct Recorder {
     server.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> lock(mutex);
       authorizations.push_back(req.get_header_value("Authorization"));
-      encodings.push_back(req.has_header("Accept-Encoding") ? req.get_header_value("Accept-Encoding") : "(none)");
+      encodings.push_back(req.has_header("Accept-Encoding") ? req.get_header_value("Accept-Encoding")
+                                                            : "(none)");
       if (reject > 0) {
         --reject;
         res.status = 401;
@@ -843,7 +849,8 @@ TEST_CASE("http client: a token and a token file re-read on each request", "[kub
         std::vector<std::string>{"Bearer static-token", "Bearer file-token-1", "Bearer file-token-2"});
 }
 
-TEST_CASE("http client: a LIST asks for gzip unless the kubeconfig says disable-compression", "[kube][http]") {
+TEST_CASE("http client: a LIST asks for gzip unless the kubeconfig says disable-compression",
+          "[kube][http]") {
   Recorder recorder;
   recorder.body = R"({"kind":"NamespaceList","apiVersion":"v1","metadata":{"resourceVersion":"7"},)"
                   R"("items":[{"metadata":{"name":"default"}}]})";

@@ -148,6 +148,29 @@ TEST_CASE("pacing: 429s are retried until the retries are spent, each wait insid
   CHECK(run.elapsed == timer.slept());
 }
 
+TEST_CASE("pacing: answers that ask again get ten retries, attempts with no answer six", "[kube][pacing]") {
+  FakeTimer timer;
+  RequestPacing pacing(mkq::kube::PacingOptions(), timer, 5);  // the defaults
+  // Ten faults in a row -- 500s and 429s, as a busy server gives them -- and then the answer.
+  ScriptedServer busy{{answer(500), answer(429, true, 1), answer(503), answer(500), answer(502), answer(504),
+                       answer(500), answer(429, true, 1), answer(500), answer(500), answer(200)},
+                      {}};
+  const mkq::kube::PacedRun answered = pacing.run(milliseconds(60000), std::ref(busy));
+  CHECK(answered);
+  CHECK(answered.attempts == 11);
+  CHECK(busy.budgets.size() == 11);
+  CHECK_FALSE(answered.retries_spent);
+  ScriptedServer down{{answer(0)}, {}};  // connection refused, every time
+  const mkq::kube::PacedRun refused = pacing.run(milliseconds(60000), std::ref(down));
+  CHECK(refused.attempts == 7);
+  CHECK(refused.retries_spent);
+  ScriptedServer broken{{answer(500)}, {}};  // a server that always fails
+  const mkq::kube::PacedRun spent = pacing.run(milliseconds(60000), std::ref(broken));
+  CHECK(spent.attempts == 11);
+  CHECK(spent.retries_spent);
+  CHECK_FALSE(spent.out_of_time);
+}
+
 TEST_CASE("pacing: other answers are final, transport failures are retried unless they may not be",
           "[kube][pacing]") {
   FakeTimer timer;
