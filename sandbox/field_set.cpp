@@ -87,10 +87,15 @@ Shape entry_shape(const Shape& parent, const std::string& key, const json& value
   if (parent.source == Source::Deduced) return deduced_shape(value);
   const json& s = *parent.schema;
   if (parent.kind == Kind::Struct) {
-    const auto& properties = s["properties"];
-    if (properties.is_object() && properties.contains(key)) {
-      *declared = true;
-      return schema_shape(properties[key], value);
+    // find, never a const operator[]: that is undefined for a missing key (a
+    // root schema without "properties" crashed the fuzz test now and then).
+    const auto properties = s.find("properties");
+    if (properties != s.end() && properties->is_object()) {
+      const auto field = properties->find(key);
+      if (field != properties->end()) {
+        *declared = true;
+        return schema_shape(*field, value);
+      }
     }
   }
   const auto additional = s.find("additionalProperties");
