@@ -97,6 +97,22 @@ struct Sandbox {
 
 ResourceType configmaps() { return {"", "v1", "ConfigMap", "configmaps", true}; }
 
+// Faults on every GET only: `rate_500` of them answered 500, `rate_429` 429.
+mkq::sandbox::FaultOptions get_faults(double rate_500, double rate_429) {
+  mkq::sandbox::FaultOptions faults;
+  faults.rate_500 = rate_500;
+  faults.rate_429 = rate_429;
+  faults.verbs = {"get"};
+  return faults;
+}
+
+// A client of `sandbox` with fast backoff and `max_retries` retries of answers that ask again.
+std::unique_ptr<mkq::kube::Client> retrying_client(const Sandbox& sandbox, int max_retries) {
+  ClientOptions options = fast_options();
+  options.max_retries = max_retries;
+  return make_client(admin_endpoint(sandbox.port()), options);
+}
+
 Json configmap(const std::string& name, const std::string& value, const std::string& ns = "default") {
   return {{"apiVersion", "v1"},
           {"kind", "ConfigMap"},
@@ -378,13 +394,8 @@ TEST_CASE("http client: 500s are retried with backoff until they succeed", "[kub
 }
 
 TEST_CASE("http client: a 500 that outlasts every retry says so, for a LIST and a GET", "[kube][http]") {
-  mkq::sandbox::FaultOptions faults;
-  faults.rate_500 = 1.0;
-  faults.verbs = {"get"};
-  Sandbox sandbox(faults);
-  ClientOptions options = fast_options();
-  options.max_retries = 3;
-  auto client = make_client(admin_endpoint(sandbox.port()), options);
+  Sandbox sandbox(get_faults(1.0, 0.0));
+  auto client = retrying_client(sandbox, 3);
   const auto listed = client->list_text(configmaps(), {});
   REQUIRE_FALSE(listed);
   CHECK(listed.error().status == 500);
@@ -403,13 +414,8 @@ TEST_CASE("http client: a 500 that outlasts every retry says so, for a LIST and 
 }
 
 TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[kube][http]") {
-  mkq::sandbox::FaultOptions faults;
-  faults.rate_429 = 1.0;
-  faults.verbs = {"get"};
-  Sandbox sandbox(faults);
-  ClientOptions options = fast_options();
-  options.max_retries = 1;
-  auto client = make_client(admin_endpoint(sandbox.port()), options);
+  Sandbox sandbox(get_faults(0.0, 1.0));
+  auto client = retrying_client(sandbox, 1);
   const auto start = Clock::now();
   auto got = client->get(configmaps(), "default", "x");
   const auto elapsed = Clock::now() - start;
