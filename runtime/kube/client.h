@@ -174,7 +174,12 @@ struct ClientOptions {
   bool explicit_rate_limit = false;
   std::chrono::milliseconds request_timeout{30000};  // one HTTP request (watches use WatchOptions::timeout)
   std::chrono::milliseconds connect_timeout{10000};
-  int max_retries = 6;  // after the first attempt
+  // Retries after the first attempt (pacing.h): of answers that ask to be
+  // asked again (429, 500, 502, 503, 504) -- client-go's ten -- and of
+  // attempts that got no answer, fewer, so that a cluster that is down is
+  // known within seconds. One deadline (request_timeout) bounds them all.
+  int max_retries = 10;
+  int max_transport_retries = 6;
   std::chrono::milliseconds backoff_base{100};   // first retry waits ~base, doubling, with jitter
   std::chrono::milliseconds backoff_max{5000};
   std::string user_agent = "mkq";

@@ -46,6 +46,7 @@ std::string exec_info(const ExecConfig& exec, const ClusterEntry& cluster) {
       info["certificate-authority-data"] = base::base64_encode(cluster.certificate_authority_data);
     }
     if (!cluster.proxy_url.empty()) info["proxy-url"] = cluster.proxy_url;
+    if (cluster.disable_compression) info["disable-compression"] = true;
     spec["cluster"] = std::move(info);
   }
   const Json document = {{"apiVersion", exec.api_version}, {"kind", "ExecCredential"}, {"spec", std::move(spec)}};

@@ -266,7 +266,26 @@ struct Response {
   bool priority_and_fairness = false;  // X-Kubernetes-PF-FlowSchema-UID or -PriorityLevel-UID came with it
   bool streamed = false;           // the sink received data
   bool stopped = false;            // the sink asked to stop
+  std::string gave_up;             // the answer could be retried and was not: why (gave_up_note)
 };
+
+// Why a request whose last outcome could be retried was not, for its error
+// (pacing.h); "" when that outcome was final.
+std::string gave_up_note(const PacedRun& run, std::chrono::milliseconds timeout) {
+  if (!run.retries_spent && !run.out_of_time) return {};
+  const std::string tries = run.attempts == 1 ? std::string("tried once")
+                                              : fmt::format("tried {} times over {:.1f} s", run.attempts,
+                                                            run.elapsed.count() / 1000.0);
+  if (run.retries_spent) return tries + ", every retry spent";
+  return fmt::format("{}; another try would pass the request's deadline of {} ms", tries, timeout.count());
+}
+
+// A non-2xx answer as an Error, saying why it was not tried again when it could have been.
+Error answer_error(const Response& r) {
+  Error error = status_error(r.status, r.body);
+  if (!r.gave_up.empty()) error.message += " (" + r.gave_up + ")";
+  return error;
+}
 
 struct Exchange {
   const Call* call = nullptr;
@@ -334,6 +353,7 @@ PacingOptions pacing_options(const ClientOptions& options) {
   pacing.burst = options.burst;
   pacing.explicit_limit = options.explicit_rate_limit;
   pacing.max_retries = options.max_retries;
+  pacing.max_transport_retries = options.max_transport_retries;
   pacing.backoff_base = options.backoff_base;
   pacing.backoff_max = options.backoff_max;
   return pacing;
@@ -377,7 +397,7 @@ class HttpClient final : public Client {
       return make_error(404, "NotFound", "the server " + server() + " does not serve " + api_version + " (wanted for " +
                                              kind + ")");
     }
-    if (r.status != 200) return status_error(r.status, r.body);
+    if (r.status != 200) return answer_error(r);
     const Json list = Json::parse(r.body, nullptr, false);
     if (list.is_discarded() || !list.is_object() || !list.contains("resources") || !list["resources"].is_array()) {
       return make_error(r.status, "InternalError",
@@ -542,7 +562,7 @@ class HttpClient final : public Client {
     if (!response) return response.error();
     const Response& r = response.value();
     if (r.streamed || r.stopped) return {};
-    if (r.status != 200) return status_error(r.status, r.body);
+    if (r.status != 200) return answer_error(r);
     return {};
   }
 
@@ -635,7 +655,7 @@ class HttpClient final : public Client {
       auto response = send(call);
       if (!response) return response.error();
       const Response& r = response.value();
-      if (r.status != 200) return status_error(r.status, r.body);
+      if (r.status != 200) return answer_error(r);
       std::optional<ListPageMetadata> metadata = on_page(r.body);
       if (!metadata) return make_error(r.status, "InternalError", "the server " + server() + " answered a list with no JSON");
       if (first) resource_version = std::move(metadata->resource_version);
@@ -687,7 +707,7 @@ class HttpClient final : public Client {
   Result<Json> json_result(Result<Response> response) const {
     if (!response) return response.error();
     const Response& r = response.value();
-    if (r.status < 200 || r.status >= 300) return status_error(r.status, r.body);
+    if (r.status < 200 || r.status >= 300) return answer_error(r);
     return parse_body(r.body);
   }
 
@@ -804,8 +824,18 @@ class HttpClient final : public Client {
       last = std::move(r);
       return outcome;
     };
-    if (!pacing_.run(timeout, attempt) || !last) {
+    const PacedRun run = pacing_.run(timeout, attempt);
+    if (!run || !last) {
       return make_error(0, "Timeout", fmt::format("no answer from {} within {} ms", server(), timeout.count()));
+    }
+    // A Timeout names its deadline already.
+    if (std::string note = gave_up_note(run, timeout);
+        !note.empty() && (last->ok() || last->error().reason != "Timeout")) {
+      if (last->ok()) {
+        last->value().gave_up = std::move(note);
+      } else {
+        last->error().message += " (" + note + ")";
+      }
     }
     return std::move(*last);
   }
@@ -841,8 +871,11 @@ class HttpClient final : public Client {
     // are rare anyway.
     curl_easy_setopt(h, CURLOPT_SSL_SESSIONID_CACHE, 0L);
     // gzip only (as client-go asks, never a slower codec such as brotli), and
-    // only where the answer is large (Call::compressed).
-    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, call.compressed ? "gzip" : nullptr);
+    // only where the answer is large (Call::compressed) and the kubeconfig
+    // does not say disable-compression (then no Accept-Encoding at all, as
+    // client-go sends none).
+    const bool gzip = call.compressed && !endpoint_.cluster.disable_compression;
+    curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, gzip ? "gzip" : nullptr);
     curl_easy_setopt(h, CURLOPT_USERAGENT, options_.user_agent.c_str());
     curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, static_cast<long>(std::max<long long>(1, budget.count())));
     curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,

@@ -51,7 +51,8 @@ class Decoder {
 
  private:
   // Reads the members of the object at at_ ('{'), calling on_member(key,
-  // depth) with at_ on each value; on_member reads the value.
+  // depth) with at_ on each value; on_member reads the value (and may take
+  // the key: it is made anew for each member).
   template <typename OnMember>
   bool members(int depth, OnMember on_member) {
     if (depth > kMaxDepth) return false;
@@ -219,51 +220,26 @@ class Decoder {
   }
 
   bool parse_object(Json& out, int depth) {
-    if (depth > kMaxDepth) return false;
-    ++at_;  // '{'
-    std::vector<std::pair<std::string, Json>> members;
-    skip_space();
-    if (at_ < text_.size() && text_[at_] == '}') {
-      ++at_;
-      out = Json::object();
-      return true;
-    }
-    for (;;) {
-      skip_space();
-      if (at_ >= text_.size() || text_[at_] != '"') return false;
-      std::string key;
-      if (!parse_string(key)) return false;
-      skip_space();
-      if (at_ >= text_.size() || text_[at_] != ':') return false;
-      ++at_;
-      skip_space();
+    std::vector<std::pair<std::string, Json>> fields;
+    const bool ok = members(depth, [&](std::string& key, int d) {
       Json value;
-      if (!parse_value(value, depth)) return false;
+      if (!parse_value(value, d)) return false;
       // A repeated key keeps its first place and takes the last value, as
       // nlohmann's parser (operator[] on the ordered map) does.
-      bool repeated = false;
-      for (auto& member : members) {
-        if (member.first == key) {
-          member.second = std::move(value);
-          repeated = true;
-          break;
+      for (auto& field : fields) {
+        if (field.first == key) {
+          field.second = std::move(value);
+          return true;
         }
       }
-      if (!repeated) members.emplace_back(std::move(key), std::move(value));
-      skip_space();
-      if (at_ >= text_.size()) return false;
-      if (text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (text_[at_] != '}') return false;
-      ++at_;
-      break;
-    }
+      fields.emplace_back(std::move(key), std::move(value));
+      return true;
+    });
+    if (!ok) return false;
     out = Json::object();
     auto& object = out.get_ref<Json::object_t&>();
-    object.reserve(members.size());
-    for (auto& [key, value] : members) object.Json::object_t::Container::emplace_back(std::move(key), std::move(value));
+    object.reserve(fields.size());
+    for (auto& [key, value] : fields) object.Json::object_t::Container::emplace_back(std::move(key), std::move(value));
     return true;
   }
 

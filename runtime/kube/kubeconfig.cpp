@@ -134,6 +134,7 @@ class Parser {
     entry.tls_server_name = string_field(body, "tls-server-name", where);
     entry.proxy_url = string_field(body, "proxy-url", where);
     entry.insecure_skip_tls_verify = bool_field(body, "insecure-skip-tls-verify", where);
+    entry.disable_compression = bool_field(body, "disable-compression", where);
     // certificate-authority-data overrides certificate-authority (kubectl).
     const std::string data = decoded_field(body, "certificate-authority-data", where);
     const std::string file = string_field(body, "certificate-authority", where);

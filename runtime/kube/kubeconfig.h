@@ -43,6 +43,9 @@ struct ClusterEntry {
   bool insecure_skip_tls_verify = false;
   std::string tls_server_name;
   std::string proxy_url;
+  // disable-compression (kubectl >= 1.26): ask for no compressed answers
+  // (no Accept-Encoding), e.g. where the network is fast and the CPU is not.
+  bool disable_compression = false;
 };
 
 struct UserEntry {

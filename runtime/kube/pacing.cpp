@@ -79,18 +79,26 @@ thread_local int throttled_here = 0;
 
 int throttled_on_this_thread() { return throttled_here; }
 
-bool RequestPacing::run(std::chrono::milliseconds timeout,
-                        const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt) {
-  const SteadyClock::time_point deadline = timer_.now() + timeout;
+PacedRun RequestPacing::run(std::chrono::milliseconds timeout,
+                            const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt) {
+  const SteadyClock::time_point start = timer_.now();
+  const SteadyClock::time_point deadline = start + timeout;
   const auto remaining = [&] {
     return std::chrono::duration_cast<std::chrono::milliseconds>(deadline - timer_.now());
+  };
+  PacedRun run;
+  const auto ended = [&](bool answered) {
+    run.answered = answered;
+    run.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(timer_.now() - start);
+    return run;
   };
   int retry = 0;  // retries spent (an at-once retry counts too)
   for (;;) {
     take_token();
     const std::chrono::milliseconds budget = remaining();
-    if (budget.count() <= 0) return false;
+    if (budget.count() <= 0) return ended(false);
     const AttemptOutcome outcome = attempt(budget);
+    ++run.attempts;
     if (outcome.priority_and_fairness) announced_.store(true);
     if (outcome.status == 429) {
       ++throttled_;
@@ -102,9 +110,16 @@ bool RequestPacing::run(std::chrono::milliseconds timeout,
       continue;
     }
     const bool retryable = outcome.may_retry && (outcome.status == 0 || retryable_status(outcome.status));
-    if (!retryable || retry >= options_.max_retries) return true;
+    if (!retryable) return ended(true);
+    if (retry >= (outcome.status == 0 ? options_.max_transport_retries : options_.max_retries)) {
+      run.retries_spent = true;
+      return ended(true);
+    }
     const std::chrono::milliseconds wait = retry_wait(retry, outcome.status, outcome.retry_after);
-    if (wait >= remaining()) return true;  // no time for another attempt: this outcome is the result
+    if (wait >= remaining()) {  // no time for another attempt: this outcome is the result
+      run.out_of_time = true;
+      return ended(true);
+    }
     ++retry;
     ++retries_;
     timer_.sleep_for(wait);

@@ -47,7 +47,8 @@ struct PacingOptions {
   double qps = 0;                // the token bucket's rate; <= 0: no client-side limit at all
   int burst = 1;                 // the bucket's size
   bool explicit_limit = false;   // the user set the limit: it holds whatever the server announces
-  int max_retries = 6;           // after the first attempt
+  int max_retries = 10;  // after the first attempt, while the answers ask to be asked again (429, 5xx)
+  int max_transport_retries = 6;  // after the first attempt, while the last one got no answer at all
   std::chrono::milliseconds backoff_base{100};  // the first retry waits up to ~base, doubling
   std::chrono::milliseconds backoff_max{5000};
 };
@@ -59,6 +60,21 @@ struct AttemptOutcome {
   bool priority_and_fairness = false;  // the answer carried APF's headers
   bool may_retry = true;               // false: final whatever it is (a TLS failure, a streamed body)
   bool again_at_once = false;          // try once more without waiting (a refreshed credential)
+};
+
+// What RequestPacing::run came to.
+struct PacedRun {
+  // An attempt's outcome is the result; false: the deadline passed before one could start.
+  bool answered = false;
+  int attempts = 0;                      // attempts made, the first included
+  std::chrono::milliseconds elapsed{0};  // from run's start to its end, waits included
+  // Why an outcome that could have been tried again was not (neither: it was
+  // final): the retries were spent (max_retries, or max_transport_retries
+  // after no answer), or the next wait would have passed the deadline.
+  bool retries_spent = false;
+  bool out_of_time = false;
+
+  explicit operator bool() const { return answered; }
 };
 
 // The 429s answered to the requests the calling thread sent through any
@@ -76,10 +92,10 @@ class RequestPacing {
   // answer that is not 429/500/502/503/504, a failure that may not be retried,
   // the retries spent, or a deadline too close for the next wait. Each attempt
   // first waits for the client-side limit of the current regime. The caller
-  // keeps what the last attempt returned; false when the deadline (`timeout`
-  // from now) passed before an attempt could start.
-  bool run(std::chrono::milliseconds timeout,
-           const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt);
+  // keeps what the last attempt returned; not `answered` when the deadline
+  // (`timeout` from now) passed before an attempt could start.
+  PacedRun run(std::chrono::milliseconds timeout,
+               const std::function<AttemptOutcome(std::chrono::milliseconds budget)>& attempt);
 
   RateRegime regime() const;
   bool priority_and_fairness() const { return announced_.load(); }  // an answer carried APF's headers

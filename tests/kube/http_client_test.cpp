@@ -97,6 +97,22 @@ struct Sandbox {
 
 ResourceType configmaps() { return {"", "v1", "ConfigMap", "configmaps", true}; }
 
+// Faults on every GET only: `rate_500` of them answered 500, `rate_429` 429.
+mkq::sandbox::FaultOptions get_faults(double rate_500, double rate_429) {
+  mkq::sandbox::FaultOptions faults;
+  faults.rate_500 = rate_500;
+  faults.rate_429 = rate_429;
+  faults.verbs = {"get"};
+  return faults;
+}
+
+// A client of `sandbox` with fast backoff and `max_retries` retries of answers that ask again.
+std::unique_ptr<mkq::kube::Client> retrying_client(const Sandbox& sandbox, int max_retries) {
+  ClientOptions options = fast_options();
+  options.max_retries = max_retries;
+  return make_client(admin_endpoint(sandbox.port()), options);
+}
+
 Json configmap(const std::string& name, const std::string& value, const std::string& ns = "default") {
   return {{"apiVersion", "v1"},
           {"kind", "ConfigMap"},
@@ -377,14 +393,29 @@ TEST_CASE("http client: 500s are retried with backoff until they succeed", "[kub
   CHECK(stats.requests >= stats.retries + 10);  // discovery, 8 applies, a list of 3+ pages
 }
 
+TEST_CASE("http client: a 500 that outlasts every retry says so, for a LIST and a GET", "[kube][http]") {
+  Sandbox sandbox(get_faults(1.0, 0.0));
+  auto client = retrying_client(sandbox, 3);
+  const auto listed = client->list_text(configmaps(), {});
+  REQUIRE_FALSE(listed);
+  CHECK(listed.error().status == 500);
+  CHECK_THAT(listed.error().message, Catch::Matches("Internal error occurred: injected fault \\(tried 4 "
+                                                    "times over [0-9]+\\.[0-9] s, every retry spent\\)"));
+  CHECK(client->stats().requests == 4);
+  const auto got = client->get(configmaps(), "default", "x");
+  REQUIRE_FALSE(got);
+  CHECK_THAT(got.error().message,
+             Catch::Matches(".* \\(tried 4 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
+  // A final answer says nothing of tries: deletes are not faulted here, and a 404 is not retried.
+  const auto removed = client->remove(configmaps(), "default", "x", {});
+  REQUIRE_FALSE(removed);
+  CHECK(removed.error().status == 404);
+  CHECK(removed.error().message.find("tried") == std::string::npos);
+}
+
 TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[kube][http]") {
-  mkq::sandbox::FaultOptions faults;
-  faults.rate_429 = 1.0;
-  faults.verbs = {"get"};
-  Sandbox sandbox(faults);
-  ClientOptions options = fast_options();
-  options.max_retries = 1;
-  auto client = make_client(admin_endpoint(sandbox.port()), options);
+  Sandbox sandbox(get_faults(0.0, 1.0));
+  auto client = retrying_client(sandbox, 1);
   const auto start = Clock::now();
   auto got = client->get(configmaps(), "default", "x");
   const auto elapsed = Clock::now() - start;
@@ -394,6 +425,10 @@ TEST_CASE("http client: a 429 is retried after Retry-After, then returned", "[ku
   CHECK(client->stats().retries == 1);
   CHECK(client->stats().requests == 2);
   CHECK(elapsed >= std::chrono::milliseconds(950));  // Retry-After: 1
+  // The message says the 429 stands because the retries are spent, and how long they took.
+  CHECK_THAT(
+      got.error().message,
+      Catch::Matches(".*\\(injected fault\\) \\(tried 2 times over 1\\.[0-9] s, every retry spent\\)"));
 
   // Writes are not faulted here; a 4xx other than 429 is never retried.
   auto invalid = client->apply(configmaps(), {{"apiVersion", "v1"}, {"kind", "ConfigMap"},
@@ -542,7 +577,7 @@ TEST_CASE("http client: new connections reuse the CA and client certificate pars
 TEST_CASE("http client: a closed port is ConnectionFailed, quickly", "[kube][http]") {
   const int port = closed_port();
   ClientOptions options = fast_options();
-  options.max_retries = 2;
+  options.max_transport_retries = 2;
   auto client = make_client(admin_endpoint(port), options);
   const auto start = Clock::now();
   auto got = client->get(configmaps(), "default", "x");
@@ -551,6 +586,8 @@ TEST_CASE("http client: a closed port is ConnectionFailed, quickly", "[kube][htt
   CHECK(got.error().reason == "ConnectionFailed");
   CHECK(got.error().message.rfind("cannot connect to https://127.0.0.1:" + std::to_string(port), 0) == 0);
   CHECK(client->stats().retries == 2);
+  CHECK_THAT(got.error().message,
+             Catch::Matches(".* \\(tried 3 times over [0-9]+\\.[0-9] s, every retry spent\\)"));
   CHECK(Clock::now() - start < std::chrono::seconds(2));
 }
 
@@ -646,8 +683,8 @@ TEST_CASE("http client: the sandbox's own kubeconfig loads and connects", "[kube
 namespace {
 
 // An HTTPS server with the sandbox's server certificate (or another PKI's)
-// that records the Authorization header of each request; answers 401 to the
-// first `reject` ones.
+// that records the Authorization and Accept-Encoding headers of each request;
+// answers 401 to the first `reject` ones.
 struct Recorder {
   mkq::sandbox::CertPtr cert;
   mkq::sandbox::KeyPtr key;
@@ -656,6 +693,7 @@ struct Recorder {
   int port = 0;
   std::mutex mutex;
   std::vector<std::string> authorizations;
+  std::vector<std::string> encodings;  // each request's Accept-Encoding; "(none)" when it sent none
   int reject = 0;
   std::string body = R"({"kind":"Namespace","apiVersion":"v1","metadata":{"name":"default"}})";  // every GET's answer
 
@@ -666,6 +704,8 @@ struct Recorder {
     server.Get(".*", [this](const httplib::Request& req, httplib::Response& res) {
       std::lock_guard<std::mutex> lock(mutex);
       authorizations.push_back(req.get_header_value("Authorization"));
+      encodings.push_back(req.has_header("Accept-Encoding") ? req.get_header_value("Accept-Encoding")
+                                                            : "(none)");
       if (reject > 0) {
         --reject;
         res.status = 401;
@@ -689,6 +729,10 @@ struct Recorder {
   std::vector<std::string> seen() {
     std::lock_guard<std::mutex> lock(mutex);
     return authorizations;
+  }
+  std::vector<std::string> accept_encodings() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return encodings;
   }
   Endpoint endpoint() const {
     Endpoint endpoint;
@@ -811,6 +855,27 @@ TEST_CASE("http client: a token and a token file re-read on each request", "[kub
         std::vector<std::string>{"Bearer static-token", "Bearer file-token-1", "Bearer file-token-2"});
 }
 
+TEST_CASE("http client: a LIST asks for gzip unless the kubeconfig says disable-compression",
+          "[kube][http]") {
+  Recorder recorder;
+  recorder.body = R"({"kind":"NamespaceList","apiVersion":"v1","metadata":{"resourceVersion":"7"},)"
+                  R"("items":[{"metadata":{"name":"default"}}]})";
+  const ResourceType namespaces{"", "v1", "Namespace", "namespaces", false};
+  Endpoint endpoint = recorder.endpoint();
+  auto client = make_client(endpoint);
+  REQUIRE(client->list(namespaces, {}));
+  REQUIRE(client->request("GET", "/api/v1/namespaces/default", nullptr));  // a small answer: never compressed
+  endpoint.cluster.disable_compression = true;
+  auto plain = make_client(endpoint);
+  const auto listed = plain->list(namespaces, {});
+  REQUIRE(listed);
+  CHECK(listed.value().items.size() == 1);
+  const auto texts = plain->list_text(namespaces, {});
+  REQUIRE(texts);
+  CHECK(texts.value().items.size() == 1);
+  CHECK(recorder.accept_encodings() == std::vector<std::string>{"gzip", "(none)", "(none)", "(none)"});
+}
+
 TEST_CASE("http client: an exec plugin runs once and its token is cached until it expires", "[kube][http][auth]") {
   Recorder recorder;
   TempDir dir;
@@ -836,13 +901,19 @@ TEST_CASE("http client: an exec plugin runs once and its token is cached until i
   CHECK(env.find("KUBERNETES_EXEC_INFO={\"apiVersion\":\"" + version + "\",\"kind\":\"ExecCredential\"") !=
         std::string::npos);
   CHECK(env.find("\"server\":\"" + endpoint.cluster.server + "\"") != std::string::npos);
+  CHECK(env.find("disable-compression") == std::string::npos);
 
-  // An expired credential is asked for again on every request.
+  // An expired credential is asked for again on every request. The cluster's
+  // disable-compression goes to the plugin with the rest of its information.
   write_file(dir / "bin/plugin",
-             plugin_script((dir / "count2").string(), version, "old-token", "2000-01-01T00:00:00Z", ""), true);
+             plugin_script((dir / "count2").string(), version, "old-token", "2000-01-01T00:00:00Z",
+                           (dir / "env2").string()),
+             true);
+  endpoint.cluster.disable_compression = true;
   auto expired_client = make_client(endpoint);
   for (int i = 0; i < 2; ++i) REQUIRE(expired_client->request("GET", "/api/v1/namespaces/default", nullptr));
   CHECK(runs(dir / "count2") == 2);
+  CHECK(read_file(dir / "env2").find("\"disable-compression\":true") != std::string::npos);
 }
 
 TEST_CASE("http client: a 401 asks the exec plugin again, once", "[kube][http][auth]") {

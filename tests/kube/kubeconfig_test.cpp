@@ -65,6 +65,7 @@ TEST_CASE("a YAML kubeconfig: clusters, users, contexts, decoded data", "[kube][
       "clusters:\n"
       "- name: prod-cluster\n  cluster:\n    server: https://10.0.0.1:6443\n"
       "    certificate-authority-data: " + b64(kCaPem) + "\n    tls-server-name: api.internal\n"
+      "- name: plain-cluster\n  cluster:\n    server: https://10.0.0.2:6443\n    disable-compression: true\n"
       "users:\n"
       "- name: admin\n  user:\n    client-certificate-data: " + b64(kCaPem) + "\n    client-key-data: " +
       b64(kSecretKey) + "\n"
@@ -81,6 +82,8 @@ TEST_CASE("a YAML kubeconfig: clusters, users, contexts, decoded data", "[kube][
   CHECK(cluster.certificate_authority_data == kCaPem);
   CHECK(cluster.certificate_authority_file.empty());
   CHECK(cluster.tls_server_name == "api.internal");
+  CHECK_FALSE(cluster.disable_compression);
+  CHECK(config.clusters.at("plain-cluster").disable_compression);
   CHECK(config.users.at("admin").client_key_data == kSecretKey);
   CHECK(config.users.at("admin").client_certificate_data == kCaPem);
   CHECK(config.users.at("robot").token == "abc.def");
@@ -103,10 +106,15 @@ TEST_CASE("a YAML kubeconfig: clusters, users, contexts, decoded data", "[kube][
 
 TEST_CASE("a JSON kubeconfig parses the same way", "[kube][kubeconfig]") {
   const Kubeconfig config = parse_ok(R"({"apiVersion": "v1", "kind": "Config", "current-context": "c",
-    "clusters": [{"name": "k", "cluster": {"server": "https://k:443", "insecure-skip-tls-verify": true}}],
+    "clusters": [{"name": "k", "cluster": {"server": "https://k:443", "insecure-skip-tls-verify": true,
+                                           "disable-compression": true}}],
     "users": [{"name": "u", "user": {"token": "t0k"}}],
     "contexts": [{"name": "c", "context": {"cluster": "k", "user": "u"}}]})");
   CHECK(config.clusters.at("k").insecure_skip_tls_verify);
+  CHECK(config.clusters.at("k").disable_compression);
+  const auto endpoint = mkq::kube::resolve_context(config, "c", true);
+  REQUIRE(endpoint);
+  CHECK(endpoint->cluster.disable_compression);
   CHECK(config.users.at("u").token == "t0k");
   CHECK(config.contexts.at("c").cluster == "k");
 }
@@ -313,6 +321,8 @@ TEST_CASE("parse errors name the file, the line and the entry, never a secret", 
         "kubeconfig /etc/kube/config: line 5: user \"e\": exec has no command");
   CHECK(parse_error("clusters:\n- name: k\n  cluster:\n    insecure-skip-tls-verify: maybe\n") ==
         "kubeconfig /etc/kube/config: line 4: cluster \"k\": insecure-skip-tls-verify must be true or false");
+  CHECK(parse_error("clusters:\n- name: k\n  cluster:\n    disable-compression: yes please\n") ==
+        "kubeconfig /etc/kube/config: line 4: cluster \"k\": disable-compression must be true or false");
 }
 
 TEST_CASE("resolve_context refusals name the context and the file", "[kube][kubeconfig]") {

@@ -119,10 +119,15 @@ TEST_CASE("pacing: a Retry-After that would pass the deadline ends the request w
   FakeTimer timer;
   RequestPacing pacing(options(1000, 1000), timer, 1);
   ScriptedServer server{{answer(429, true, 5)}, {}};
-  CHECK(pacing.run(milliseconds(3000), std::ref(server)));
+  const mkq::kube::PacedRun run = pacing.run(milliseconds(3000), std::ref(server));
+  CHECK(run);
   CHECK(server.budgets.size() == 1);  // no second attempt, and no wait past the deadline
   CHECK(timer.slept() == milliseconds(0));
   CHECK(pacing.retries() == 0);
+  // The caller can say why the 429 stands.
+  CHECK(run.out_of_time);
+  CHECK_FALSE(run.retries_spent);
+  CHECK(run.attempts == 1);
 }
 
 TEST_CASE("pacing: 429s are retried until the retries are spent, each wait inside the deadline", "[kube][pacing]") {
@@ -131,11 +136,39 @@ TEST_CASE("pacing: 429s are retried until the retries are spent, each wait insid
   limited.max_retries = 3;
   RequestPacing pacing(limited, timer, 3);
   ScriptedServer server{{answer(429, true, 1)}, {}};
-  CHECK(pacing.run(milliseconds(60000), std::ref(server)));
+  const mkq::kube::PacedRun run = pacing.run(milliseconds(60000), std::ref(server));
+  CHECK(run);
   CHECK(server.budgets.size() == 4);  // the first attempt and three retries
   CHECK(pacing.retries() == 3);
   CHECK(timer.slept() >= milliseconds(3000));
   CHECK(timer.slept() < milliseconds(60000));
+  CHECK(run.retries_spent);
+  CHECK_FALSE(run.out_of_time);
+  CHECK(run.attempts == 4);
+  CHECK(run.elapsed == timer.slept());
+}
+
+TEST_CASE("pacing: answers that ask again get ten retries, attempts with no answer six", "[kube][pacing]") {
+  FakeTimer timer;
+  RequestPacing pacing(mkq::kube::PacingOptions(), timer, 5);  // the defaults
+  // Ten faults in a row -- 500s and 429s, as a busy server gives them -- and then the answer.
+  ScriptedServer busy{{answer(500), answer(429, true, 1), answer(503), answer(500), answer(502), answer(504),
+                       answer(500), answer(429, true, 1), answer(500), answer(500), answer(200)},
+                      {}};
+  const mkq::kube::PacedRun answered = pacing.run(milliseconds(60000), std::ref(busy));
+  CHECK(answered);
+  CHECK(answered.attempts == 11);
+  CHECK(busy.budgets.size() == 11);
+  CHECK_FALSE(answered.retries_spent);
+  ScriptedServer down{{answer(0)}, {}};  // connection refused, every time
+  const mkq::kube::PacedRun refused = pacing.run(milliseconds(60000), std::ref(down));
+  CHECK(refused.attempts == 7);
+  CHECK(refused.retries_spent);
+  ScriptedServer broken{{answer(500)}, {}};  // a server that always fails
+  const mkq::kube::PacedRun spent = pacing.run(milliseconds(60000), std::ref(broken));
+  CHECK(spent.attempts == 11);
+  CHECK(spent.retries_spent);
+  CHECK_FALSE(spent.out_of_time);
 }
 
 TEST_CASE("pacing: other answers are final, transport failures are retried unless they may not be",
@@ -144,12 +177,18 @@ TEST_CASE("pacing: other answers are final, transport failures are retried unles
   RequestPacing pacing(options(1000, 1000), timer, 1);
   for (const int status : {200, 404, 409, 422, 401, 403}) {
     ScriptedServer server{{answer(status)}, {}};
-    CHECK(pacing.run(milliseconds(30000), std::ref(server)));
+    const mkq::kube::PacedRun run = pacing.run(milliseconds(30000), std::ref(server));
+    CHECK(run);
     CHECK(server.budgets.size() == 1);
+    CHECK_FALSE(run.retries_spent);
+    CHECK_FALSE(run.out_of_time);
   }
   ScriptedServer flaky{{answer(0), answer(503), answer(200)}, {}};  // a dropped connection, a 503, then an answer
-  CHECK(pacing.run(milliseconds(30000), std::ref(flaky)));
+  const mkq::kube::PacedRun recovered = pacing.run(milliseconds(30000), std::ref(flaky));
+  CHECK(recovered);
   CHECK(flaky.budgets.size() == 3);
+  CHECK(recovered.attempts == 3);
+  CHECK_FALSE(recovered.retries_spent);
   AttemptOutcome tls = answer(0);
   tls.may_retry = false;
   ScriptedServer refused{{tls}, {}};
