@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <deque>
+#include <thread>
 #include <vector>
 
 #include "runtime/kube/pacing.h"
@@ -253,4 +254,28 @@ TEST_CASE("pacing: a refreshed credential is tried at once, once", "[kube][pacin
   CHECK(pacing.run(milliseconds(30000), std::ref(server)));
   CHECK(server.budgets.size() == 2);
   CHECK(timer.slept() == milliseconds(0));
+}
+
+TEST_CASE("pacing: 429s are counted for the client and for the thread that was answered them", "[kube][pacing]") {
+  FakeTimer timer;
+  RequestPacing pacing(options(0, 1), timer, 3);
+  const int before = mkq::kube::throttled_on_this_thread();
+  ScriptedServer turned_away{{answer(429, true, 1), answer(503, true), answer(429, true, 1), answer(200, true)}, {}};
+  REQUIRE(pacing.run(milliseconds(30000), std::ref(turned_away)));
+  CHECK(pacing.throttled() == 2);  // 429s only: a 503 is no sign of load here
+  CHECK(pacing.retries() == 3);
+  CHECK(mkq::kube::throttled_on_this_thread() - before == 2);
+
+  // Another thread's 429s count for the client, not for this thread.
+  std::thread other([&] {
+    const int other_before = mkq::kube::throttled_on_this_thread();
+    ScriptedServer server{{answer(429, true, 1), answer(200, true)}, {}};
+    REQUIRE(pacing.run(milliseconds(30000), std::ref(server)));
+    CHECK(mkq::kube::throttled_on_this_thread() - other_before == 1);
+  });
+  other.join();
+  CHECK(pacing.throttled() == 3);
+  CHECK(mkq::kube::throttled_on_this_thread() - before == 2);
+  send_ok(pacing, 3, true);
+  CHECK(pacing.throttled() == 3);
 }
