@@ -84,33 +84,38 @@ class Decoder {
     }
   }
 
+  // Reads the elements of the array at at_ ('['), calling on_element(depth)
+  // with at_ on each element; on_element reads the element.
+  template <typename OnElement>
+  bool elements(int depth, OnElement on_element) {
+    if (depth > kMaxDepth) return false;
+    ++at_;  // '['
+    skip_space();
+    if (at_ < text_.size() && text_[at_] == ']') {
+      ++at_;
+      return true;
+    }
+    for (;;) {
+      skip_space();
+      if (!on_element(depth)) return false;
+      skip_space();
+      if (at_ >= text_.size()) return false;
+      if (text_[at_] == ',') {
+        ++at_;
+        continue;
+      }
+      if (text_[at_] != ']') return false;
+      ++at_;
+      return true;
+    }
+  }
+
   // A value read and checked as parse_value reads it, kept nowhere.
   bool skip_value(int depth) {
     if (at_ >= text_.size()) return false;
     switch (text_[at_]) {
       case '{': return members(depth + 1, [this](const std::string&, int d) { return skip_value(d); });
-      case '[': {
-        if (depth + 1 > kMaxDepth) return false;
-        ++at_;
-        skip_space();
-        if (at_ < text_.size() && text_[at_] == ']') {
-          ++at_;
-          return true;
-        }
-        for (;;) {
-          skip_space();
-          if (!skip_value(depth + 1)) return false;
-          skip_space();
-          if (at_ >= text_.size()) return false;
-          if (text_[at_] == ',') {
-            ++at_;
-            continue;
-          }
-          if (text_[at_] != ']') return false;
-          ++at_;
-          return true;
-        }
-      }
+      case '[': return elements(depth + 1, [this](int d) { return skip_value(d); });
       case '"':
         scratch_.clear();
         return parse_string(scratch_);
@@ -140,20 +145,12 @@ class Decoder {
 
   bool items(ListPageText& page, int depth) {
     if (at_ >= text_.size() || text_[at_] != '[') return false;
-    if (depth + 1 > kMaxDepth) return false;
-    ++at_;
-    skip_space();
-    if (at_ < text_.size() && text_[at_] == ']') {
-      ++at_;
-      return true;
-    }
-    for (;;) {
-      skip_space();
+    return elements(depth + 1, [&](int element_depth) {
       if (at_ >= text_.size() || text_[at_] != '{') return false;
       ListItemText item;
       const std::size_t start = at_;
       bool seen_metadata = false;
-      const bool ok = members(depth + 2, [&](const std::string& key, int d) {
+      const bool ok = members(element_depth + 1, [&](const std::string& key, int d) {
         if (key == "apiVersion") item.has_api_version = true;
         if (key == "kind") item.has_kind = true;
         if (key != "metadata") return skip_value(d);
@@ -169,16 +166,8 @@ class Decoder {
       if (!ok) return false;
       item.text.assign(text_.data() + start, at_ - start);
       page.items.push_back(std::move(item));
-      skip_space();
-      if (at_ >= text_.size()) return false;
-      if (text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (text_[at_] != ']') return false;
-      ++at_;
       return true;
-    }
+    });
   }
 
   void skip_space() {
@@ -244,29 +233,12 @@ class Decoder {
   }
 
   bool parse_array(Json& out, int depth) {
-    if (depth > kMaxDepth) return false;
-    ++at_;  // '['
     out = Json::array();
     auto& array = out.get_ref<Json::array_t&>();
-    skip_space();
-    if (at_ < text_.size() && text_[at_] == ']') {
-      ++at_;
-      return true;
-    }
-    for (;;) {
-      skip_space();
+    return elements(depth, [&](int d) {
       array.emplace_back();
-      if (!parse_value(array.back(), depth)) return false;
-      skip_space();
-      if (at_ >= text_.size()) return false;
-      if (text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (text_[at_] != ']') return false;
-      ++at_;
-      return true;
-    }
+      return parse_value(array.back(), d);
+    });
   }
 
   static int hex_digit(char c) {
