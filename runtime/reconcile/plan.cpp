@@ -74,6 +74,12 @@ bool holds(const Json& desired, const Json& live) {
     }
     return true;
   }
+  // The common cases without the text: two strings, two integers (equal
+  // values print alike, and nlohmann compares signed with unsigned by value).
+  if (desired.is_string() && live.is_string()) {
+    return desired.get_ref<const std::string&>() == live.get_ref<const std::string&>();
+  }
+  if (desired.is_number_integer() && live.is_number_integer()) return desired == live;
   const auto d = scalar_text(desired), l = scalar_text(live);
   if (d && l) return *d == *l;
   return desired == live;
@@ -255,19 +261,27 @@ std::string meta_string(const Json& object, const char* key) {
 }
 
 // A default of kDefaults to look for in live objects, parsed once: its
-// path's segments ("preemption", "tolerations[]") and the value to hold.
+// path's segments ("preemption", "tolerations[]" as key "tolerations" with
+// `items`) and the value to hold.
 struct DefaultSearch {
+  struct Segment {
+    std::string key;
+    bool items = false;  // the key holds a list; the rest of the path is in each item
+  };
   schema::Kind kind;
-  std::vector<std::string> segments;
+  std::vector<Segment> segments;
   Json value;
 };
 
-std::vector<std::string> path_segments(std::string_view path) {
-  std::vector<std::string> segments;
+std::vector<DefaultSearch::Segment> path_segments(std::string_view path) {
+  std::vector<DefaultSearch::Segment> segments;
   std::size_t start = 0;
   while (true) {
     const std::size_t dot = path.find('.', start);
-    segments.emplace_back(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    std::string key(path.substr(start, dot == std::string_view::npos ? std::string_view::npos : dot - start));
+    const bool items = key.ends_with("[]");
+    if (items) key.resize(key.size() - 2);
+    segments.push_back(DefaultSearch::Segment{std::move(key), items});
     if (dot == std::string_view::npos) return segments;
     start = dot + 1;
   }
@@ -288,6 +302,28 @@ const std::vector<DefaultSearch>& default_searches() {
   return searches;
 }
 
+// Where find_default_drift is in the live object: a key of a map, or an
+// item of a list (by its name when the list's items are named), below
+// `parent`. Only a difference found spells the path out.
+struct DefaultStep {
+  const DefaultStep* parent = nullptr;
+  const std::string* key = nullptr;  // null: a list item
+  std::size_t index = 0;
+  std::optional<std::string> name;
+};
+
+void spell(const DefaultStep& step, std::string& dotted, Json::json_pointer& pointer) {
+  if (step.parent != nullptr) spell(*step.parent, dotted, pointer);
+  if (step.key != nullptr) {
+    if (!dotted.empty()) dotted += '.';
+    dotted += *step.key;
+    pointer /= *step.key;
+  } else {
+    dotted += step.name ? fmt::format("[{}]", *step.name) : fmt::format("[{}]", step.index);
+    pointer /= step.index;
+  }
+}
+
 // Walks segment `index` of `search` in the live object and, beside it, in the
 // policy's document (`desired`, null where the policy sets nothing). A field
 // whose parent is not live, or that is absent, holds its default; one the
@@ -296,36 +332,36 @@ const std::vector<DefaultSearch>& default_searches() {
 // only when the live list holds them (else the whole list differs already):
 // paired as `holds` pairs them (by index) and named as `expand` names them.
 void find_default_drift(const DefaultSearch& search, std::size_t index, const Json* desired, const Json& live,
-                        const Json::json_pointer& pointer, const std::string& dotted, std::vector<LeafDiff>& out) {
-  std::string key = search.segments[index];
-  const bool items = key.ends_with("[]");
-  if (items) key.resize(key.size() - 2);
+                        const DefaultStep* at, std::vector<LeafDiff>& out) {
+  const DefaultSearch::Segment& segment = search.segments[index];
   if (!live.is_object()) return;
-  const auto found = live.find(key);
+  const auto found = live.find(segment.key);
   if (found == live.end()) return;
   const Json* sent = nullptr;
   if (desired != nullptr && desired->is_object()) {
-    const auto it = desired->find(key);
+    const auto it = desired->find(segment.key);
     if (it != desired->end() && !it->is_null()) sent = &*it;
   }
-  const std::string path = dotted.empty() ? key : dotted + "." + key;
-  const Json::json_pointer at = pointer / key;
+  const DefaultStep here{at, &segment.key, 0, std::nullopt};
   const bool last = index + 1 == search.segments.size();
-  if (items) {
+  if (segment.items) {
     if (last || sent == nullptr || !sent->is_array() || !holds(*sent, *found)) return;
     const bool named = all_named(*sent) && all_named(*found);
     for (std::size_t i = 0; i < sent->size(); ++i) {
-      const std::string item = named ? fmt::format("{}[{}]", path, *item_name((*sent)[i])) : fmt::format("{}[{}]", path, i);
-      find_default_drift(search, index + 1, &(*sent)[i], (*found)[i], at / i, item, out);
+      const DefaultStep item{&here, nullptr, i, named ? item_name((*sent)[i]) : std::nullopt};
+      find_default_drift(search, index + 1, &(*sent)[i], (*found)[i], &item, out);
     }
     return;
   }
   if (!last) {
-    find_default_drift(search, index + 1, sent, *found, at, path, out);
+    find_default_drift(search, index + 1, sent, *found, &here, out);
     return;
   }
   if (sent != nullptr || holds(search.value, *found)) return;
-  out.push_back(LeafDiff{path, *found, search.value, at});
+  std::string dotted;
+  Json::json_pointer pointer;
+  spell(here, dotted, pointer);
+  out.push_back(LeafDiff{dotted, *found, search.value, pointer});
 }
 
 // The fields of a live object that the policy leaves unset and that hold a
@@ -334,34 +370,73 @@ void default_drift(const std::string& kind, const Json& desired, const Json& liv
   const schema::KindInfo* info = schema::find_kind(kind);
   if (info == nullptr) return;
   for (const DefaultSearch& search : default_searches()) {
-    if (search.kind == info->kind) find_default_drift(search, 0, &desired, live, Json::json_pointer(), "", out);
+    if (search.kind == info->kind) find_default_drift(search, 0, &desired, live, nullptr, out);
   }
 }
 
 // The differing leaves of a live object against the desired document, the
 // fields mkq owned that the document no longer has, and the defaults the
 // policy leaves that the live object does not hold.
-std::vector<LeafDiff> diff_object(const std::string& kind, const Json& desired, const Json& live) {
-  std::vector<LeafDiff> out;
-  const std::vector<Leaf> wanted = leaves_of(desired);
-  for (const Leaf& leaf : wanted) {
-    const Json* current = value_at(live, leaf.path);
-    if (current == nullptr) {
-      out.push_back(LeafDiff{leaf.dotted, std::nullopt, *leaf.value, std::nullopt});
-    } else if (!holds(*leaf.value, *current)) {
-      out.push_back(LeafDiff{leaf.dotted, *current, *leaf.value, std::nullopt});
+// The leaves of `node` (as leaves_of finds them) against `live`, the live
+// value at the same path (null: absent, or below a value that is not a map),
+// walked together: a LeafDiff for each leaf the live object does not hold, in
+// the document's order, and each leaf's dotted path in `sent`. `dotted` is the
+// path so far, one buffer for the whole walk; `depth` 0 is the document.
+void diff_leaves(const Json& node, const Json* live, std::string& dotted, int depth, bool metadata,
+                 std::vector<LeafDiff>& out, std::vector<std::string>& sent) {
+  if (!node.is_object() || (node.empty() && depth > 0)) {
+    if (live == nullptr) {
+      out.push_back(LeafDiff{dotted, std::nullopt, node, std::nullopt});
+    } else if (!holds(node, *live)) {
+      out.push_back(LeafDiff{dotted, *live, node, std::nullopt});
     }
+    sent.push_back(dotted);
+    return;
   }
+  const std::size_t length = dotted.size();
+  for (const auto& [key, child] : node.items()) {
+    if (depth == 0 && (key == "apiVersion" || key == "kind" || key == "status")) continue;
+    if (metadata && is_server_metadata(key)) continue;
+    if (child.is_null()) continue;
+    const Json* live_child = nullptr;
+    if (live != nullptr && live->is_object()) {
+      const auto it = live->find(key);
+      if (it != live->end()) live_child = &*it;
+    }
+    if (depth > 0) dotted += '.';
+    dotted += key;
+    diff_leaves(child, live_child, dotted, depth + 1, depth == 0 && key == "metadata", out, sent);
+    dotted.resize(length);
+  }
+}
+
+// Whether a leaf path of `sent` (sorted) is `path`, lies below it or above it
+// (starts_with_path either way).
+bool sends_at(const std::vector<std::string>& sent, const std::string& path) {
+  if (std::binary_search(sent.begin(), sent.end(), path)) return true;
+  const std::string below = path + ".";
+  const auto it = std::lower_bound(sent.begin(), sent.end(), below);
+  if (it != sent.end() && it->compare(0, below.size(), below) == 0) return true;
+  for (std::size_t dot = path.find('.'); dot != std::string::npos; dot = path.find('.', dot + 1)) {
+    if (std::binary_search(sent.begin(), sent.end(), std::string_view(path).substr(0, dot))) return true;
+  }
+  return false;
+}
+
+// `owned`: the paths mkq owns in the live object (kube::paths_owned_by).
+std::vector<LeafDiff> diff_object(const std::string& kind, const Json& desired, const Json& live,
+                                  const std::vector<std::string>& owned) {
+  std::vector<LeafDiff> out;
+  std::vector<std::string> sent;
+  std::string dotted;
+  if (desired.is_object()) diff_leaves(desired, &live, dotted, 0, false, out, sent);
   default_drift(kind, desired, live, out);
-  const std::vector<std::string> owned = kube::paths_owned_by(live, kFieldManager);
+  std::sort(sent.begin(), sent.end());
   // The live object's leaves, read only when mkq owns a path it no longer sends.
   std::optional<std::map<std::string, const Json*>> live_leaves;
   const schema::KindInfo* info = schema::find_kind(kind);
   for (const std::string& path : owned) {
-    const bool still_sent = std::any_of(wanted.begin(), wanted.end(), [&](const Leaf& leaf) {
-      return starts_with_path(leaf.dotted, path) || starts_with_path(path, leaf.dotted);
-    });
-    if (still_sent) continue;
+    if (sends_at(sent, path)) continue;
     if (!live_leaves) {
       live_leaves.emplace();
       for (const Leaf& leaf : leaves_of(live)) (*live_leaves)[leaf.dotted] = leaf.value;
@@ -601,8 +676,9 @@ Change plan_document(const std::string& cluster, const kueue::Object& object, co
     return c;
   }
 
-  const std::vector<LeafDiff> diffs = diff_object(object.kind, object.document, *current);
-  const bool mkq_owns_fields = !kube::paths_owned_by(*current, kFieldManager).empty();
+  const std::vector<std::string> owned = kube::paths_owned_by(*current, kFieldManager);
+  const std::vector<LeafDiff> diffs = diff_object(object.kind, object.document, *current, owned);
+  const bool mkq_owns_fields = !owned.empty();
   for (const LeafDiff& diff : diffs) {
     std::vector<FieldDiff> shown;
     expand(diff.path, diff.before, diff.after, shown);
@@ -797,14 +873,40 @@ Change plan_removal(const state::InventoryEntry& entry, const ClusterLive& live,
 
 // Apply order (kind tier, namespace, name), deletions last in reverse apply order.
 void sort_changes(std::vector<Change>& changes) {
-  std::stable_sort(changes.begin(), changes.end(), [](const Change& a, const Change& b) {
-    const bool da = a.action == Action::Delete, db = b.action == Action::Delete;
-    if (da != db) return db;
-    const int ra = schema::apply_rank(a.ref.kind), rb = schema::apply_rank(b.ref.kind);
-    if (ra != rb) return da ? ra > rb : ra < rb;
-    if (a.ref.namespace_name != b.ref.namespace_name) return a.ref.namespace_name < b.ref.namespace_name;
-    return a.ref.name < b.ref.name;
+  // Each change's key worked out once, the order found on the keys, and the
+  // changes moved into it in place (a Change is large).
+  struct Key {
+    bool deletion;
+    int rank;
+    std::size_t index;
+  };
+  std::vector<Key> keys;
+  keys.reserve(changes.size());
+  for (std::size_t i = 0; i < changes.size(); ++i) {
+    keys.push_back(Key{changes[i].action == Action::Delete, schema::apply_rank(changes[i].ref.kind), i});
+  }
+  std::stable_sort(keys.begin(), keys.end(), [&changes](const Key& a, const Key& b) {
+    if (a.deletion != b.deletion) return b.deletion;
+    if (a.rank != b.rank) return a.deletion ? a.rank > b.rank : a.rank < b.rank;
+    const base::ObjectRef &ra = changes[a.index].ref, &rb = changes[b.index].ref;
+    if (ra.namespace_name != rb.namespace_name) return ra.namespace_name < rb.namespace_name;
+    return ra.name < rb.name;
   });
+  // Position i takes changes[keys[i].index]: each cycle of the permutation
+  // goes round once, through one spare Change.
+  std::vector<bool> placed(changes.size(), false);
+  for (std::size_t start = 0; start < changes.size(); ++start) {
+    if (placed[start] || keys[start].index == start) continue;
+    Change spare = std::move(changes[start]);
+    std::size_t at = start;
+    while (keys[at].index != start) {
+      changes[at] = std::move(changes[keys[at].index]);
+      placed[at] = true;
+      at = keys[at].index;
+    }
+    changes[at] = std::move(spare);
+    placed[at] = true;
+  }
 }
 
 // What planning one cluster reads of the whole run.
@@ -840,6 +942,7 @@ ClusterPlan plan_cluster(const ClusterContext& context, const std::string& name,
   if (options.kind == PlanKind::Apply) {
     for (const kueue::ClusterObjects& objects : desired.clusters) {
       if (objects.cluster != name) continue;
+      cluster_plan.changes.reserve(cluster_plan.changes.size() + objects.objects.size() + entries.size());
       for (const kueue::Object& object : objects.objects) {
         const std::string address = kueue::address(name, object);
         desired_addresses.insert(address);
