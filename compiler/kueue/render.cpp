@@ -88,14 +88,19 @@ std::string render_state(const DesiredState& state, TextFormat format) {
   return out;
 }
 
-// The JSON of one entry of {"clusters": [...]}.
-Json cluster_entry(const ClusterObjects& cluster) {
-  Json c = Json::object();
-  c["name"] = cluster.cluster;
-  c["role"] = std::string(to_string(cluster.role));
-  c["objects"] = cluster_list(cluster);
-  return c;
+// `text`, a dump at indent 0, with each line after the first `indent` spaces deeper.
+void append_indented(std::string_view text, std::size_t indent, std::string& out) {
+  std::size_t from = 0;
+  for (std::size_t line_end = text.find('\n'); line_end != std::string_view::npos; line_end = text.find('\n', from)) {
+    out.append(text, from, line_end + 1 - from);
+    out.append(indent, ' ');
+    from = line_end + 1;
+  }
+  out.append(text, from);
 }
+
+// A scalar as dump_json writes it inside a document.
+std::string dump_scalar(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
 
 }  // namespace
 
@@ -132,14 +137,24 @@ std::string StateWriter::cluster(const ClusterObjects& cluster) {
     append_cluster_yaml(cluster, first_, out);
     return out;
   }
-  const std::string entry = cluster_entry(cluster).dump(2, ' ', false, Json::error_handler_t::replace);
-  out.reserve(entry.size() + entry.size() / 8 + 8);
   out += first_ ? kJsonHead + "\"clusters\": [\n    " : std::string(",\n    ");
   first_ = false;
-  for (const char c : entry) {
-    out += c;
-    if (c == '\n') out += "    ";
+  // The entry {"name", "role", "objects"} as dump_json indents it there (two
+  // levels deep: four spaces more), member by member, each document dumped on
+  // its own rather than copied into one value first.
+  out += "{\n      \"name\": " + dump_scalar(cluster.cluster) + ",\n      \"role\": " +
+         dump_scalar(std::string(to_string(cluster.role))) + ",\n      \"objects\": ";
+  if (cluster.objects.empty()) {
+    out += "[]";
+  } else {
+    out += "[\n        ";
+    for (std::size_t index = 0; index < cluster.objects.size(); ++index) {
+      if (index > 0) out += ",\n        ";
+      append_indented(cluster.objects[index].document.dump(2, ' ', false, Json::error_handler_t::replace), 8, out);
+    }
+    out += "\n      ]";
   }
+  out += "\n    }";
   return out;
 }
 
