@@ -35,7 +35,37 @@ int no_passphrase(char* /*buffer*/, int /*size*/, int /*rwflag*/, void* /*user*/
 
 }  // namespace
 
+namespace {
+
+// The same certificates again: the objects shared (OpenSSL counts the references).
+std::vector<X509Ptr> shared_certificates(const std::vector<X509Ptr>& parsed) {
+  std::vector<X509Ptr> certs;
+  certs.reserve(parsed.size());
+  for (const X509Ptr& cert : parsed) {
+    X509_up_ref(cert.get());
+    certs.emplace_back(cert.get());
+  }
+  return certs;
+}
+
+// Certificates parsed in this process, by their PEM: the clusters of one
+// kubeconfig often share a CA (every cluster of the sandbox's, or a company's
+// own), and parsing one is most of a client's making. The cache holds a few.
+constexpr std::size_t kParsedCertificateTexts = 16;
+std::mutex certificates_mutex;
+std::map<std::string, std::vector<X509Ptr>>& parsed_certificates() {
+  static auto* parsed = new std::map<std::string, std::vector<X509Ptr>>();  // never destroyed
+  return *parsed;
+}
+
+}  // namespace
+
 std::vector<X509Ptr> read_certificates(const std::string& pem) {
+  {
+    const std::lock_guard<std::mutex> lock(certificates_mutex);
+    const auto found = parsed_certificates().find(pem);
+    if (found != parsed_certificates().end()) return shared_certificates(found->second);
+  }
   std::vector<X509Ptr> certs;
   BioPtr bio = memory_bio(pem);
   if (bio) {
@@ -44,6 +74,10 @@ std::vector<X509Ptr> read_certificates(const std::string& pem) {
     while (X509* cert = PEM_read_bio_X509_AUX(bio.get(), nullptr, no_passphrase, nullptr)) certs.emplace_back(cert);
   }
   ERR_clear_error();
+  const std::lock_guard<std::mutex> lock(certificates_mutex);
+  if (!certs.empty() && parsed_certificates().size() < kParsedCertificateTexts) {
+    parsed_certificates().emplace(pem, shared_certificates(certs));
+  }
   return certs;
 }
 
@@ -69,10 +103,7 @@ std::map<std::string, std::unique_ptr<ClientIdentity>>& parsed_identities() {
 
 std::unique_ptr<ClientIdentity> share(const ClientIdentity& parsed) {
   auto identity = std::make_unique<ClientIdentity>();
-  for (const X509Ptr& cert : parsed.certs) {
-    X509_up_ref(cert.get());
-    identity->certs.emplace_back(cert.get());
-  }
+  identity->certs = shared_certificates(parsed.certs);
   EVP_PKEY_up_ref(parsed.key.get());
   identity->key.reset(parsed.key.get());
   identity->cert_pem = parsed.cert_pem;

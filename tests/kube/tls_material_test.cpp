@@ -60,6 +60,21 @@ TEST_CASE("tls material: certificates and keys from PEM", "[kube][tls]") {
   CHECK_FALSE(mkq::kube::read_private_key(encrypted(pki().admin_key)));
 }
 
+TEST_CASE("tls material: a PEM read again shares the certificates parsed the first time", "[kube][tls]") {
+  const std::string bundle = pki().ca_cert + pki().server_cert;
+  auto first = mkq::kube::read_certificates(bundle);
+  const auto again = mkq::kube::read_certificates(bundle);
+  REQUIRE(first.size() == 2);
+  REQUIRE(again.size() == 2);
+  CHECK(again[0].get() == first[0].get());
+  CHECK(again[1].get() == first[1].get());
+  // Each holds its own reference: the first let go, the second is whole.
+  first.clear();
+  CHECK(X509_cmp(again[0].get(), mkq::kube::read_certificates(pki().ca_cert).front().get()) == 0);
+  // Another text is parsed on its own.
+  CHECK(mkq::kube::read_certificates(pki().server_cert).front().get() != again[1].get());
+}
+
 TEST_CASE("tls material: a client identity is a certificate, its chain and the matching key", "[kube][tls]") {
   auto identity = mkq::kube::read_client_identity(pki().admin_cert + pki().ca_cert, pki().admin_key);
   REQUIRE(identity);
