@@ -3,7 +3,13 @@
 #include <httplib.h>
 #include <openssl/bio.h>
 #include <openssl/pem.h>
+#include <openssl/ssl.h>
 #include <openssl/x509.h>
+
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <catch2/catch.hpp>
@@ -245,6 +251,41 @@ TEST_CASE("a client certificate from another CA fails the TLS handshake", "[sand
   auto result = stranger.client->Get("/api");
   CHECK_FALSE(result);
   CHECK(fixture.cluster.last().path.empty());
+}
+
+TEST_CASE("the server issues no TLS 1.3 session tickets: every connection is a full handshake", "[sandbox][transport]") {
+  Fixture fixture;
+  const auto& pki = test_pki();
+  std::unique_ptr<SSL_CTX, decltype(&SSL_CTX_free)> ctx(SSL_CTX_new(TLS_client_method()), SSL_CTX_free);
+  REQUIRE(ctx);
+  SSL_CTX_set_min_proto_version(ctx.get(), TLS1_3_VERSION);
+  X509_STORE_add_cert(SSL_CTX_get_cert_store(ctx.get()), mkq::sandbox::read_cert(pki.ca_cert).get());
+  SSL_CTX_set_verify(ctx.get(), SSL_VERIFY_PEER, nullptr);
+  REQUIRE(SSL_CTX_use_certificate(ctx.get(), mkq::sandbox::read_cert(pki.admin_cert).get()) == 1);
+  REQUIRE(SSL_CTX_use_PrivateKey(ctx.get(), mkq::sandbox::read_key(pki.admin_key).get()) == 1);
+  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_port = htons(static_cast<std::uint16_t>(fixture.server->port()));
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<const sockaddr*>(&address), sizeof address) == 0);
+  SSL* ssl = SSL_new(ctx.get());
+  SSL_set_fd(ssl, fd);
+  REQUIRE(SSL_connect(ssl) == 1);
+  // A whole exchange: a server's tickets follow its handshake, before the answer.
+  const std::string request = "GET /api HTTP/1.1\r\nHost: sandbox\r\nConnection: close\r\n\r\n";
+  REQUIRE(SSL_write(ssl, request.data(), static_cast<int>(request.size())) == static_cast<int>(request.size()));
+  std::string answer;
+  char buffer[4096];
+  for (int n; (n = SSL_read(ssl, buffer, sizeof buffer)) > 0;) answer.append(buffer, static_cast<std::size_t>(n));
+  CHECK(answer.rfind("HTTP/1.1 200 OK\r\n", 0) == 0);
+  SSL_SESSION* session = SSL_get1_session(ssl);
+  REQUIRE(session != nullptr);
+  CHECK(SSL_SESSION_is_resumable(session) == 0);  // no ticket came: nothing to resume
+  SSL_SESSION_free(session);
+  SSL_free(ssl);
+  ::close(fd);
 }
 
 TEST_CASE("a client that trusts another CA refuses the server", "[sandbox][transport]") {
