@@ -209,10 +209,18 @@ class Decoder {
   }
 
   bool parse_object(Json& out, int depth) {
-    std::vector<std::pair<std::string, Json>> fields;
+    // The members are gathered first (the ordered map, a vector of pairs with
+    // const keys, would copy every key as it grows), in a vector kept for the
+    // depth by the thread: its room serves every object at that depth. Found
+    // again by index after each value, whose objects may add depths.
+    thread_local std::vector<std::vector<std::pair<std::string, Json>>> fields_by_depth;
+    const auto index = static_cast<std::size_t>(depth);
+    if (fields_by_depth.size() <= index) fields_by_depth.resize(index + 1);
+    fields_by_depth[index].clear();
     const bool ok = members(depth, [&](std::string& key, int d) {
       Json value;
       if (!parse_value(value, d)) return false;
+      std::vector<std::pair<std::string, Json>>& fields = fields_by_depth[index];
       // A repeated key keeps its first place and takes the last value, as
       // nlohmann's parser (operator[] on the ordered map) does.
       for (auto& field : fields) {
@@ -224,11 +232,16 @@ class Decoder {
       fields.emplace_back(std::move(key), std::move(value));
       return true;
     });
-    if (!ok) return false;
+    std::vector<std::pair<std::string, Json>>& fields = fields_by_depth[index];
+    if (!ok) {
+      fields.clear();
+      return false;
+    }
     out = Json::object();
     auto& object = out.get_ref<Json::object_t&>();
     object.reserve(fields.size());
     for (auto& [key, value] : fields) object.Json::object_t::Container::emplace_back(std::move(key), std::move(value));
+    fields.clear();
     return true;
   }
 
