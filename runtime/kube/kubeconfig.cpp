@@ -8,11 +8,15 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <future>
+#include <mutex>
 #include <set>
 #include <iterator>
 #include <system_error>
@@ -308,11 +312,6 @@ bool starts_with_https(const std::string& server) {
 
 }  // namespace
 
-Result<Kubeconfig> parse_kubeconfig(const std::string& text, const fs::path& origin) {
-  Parser parser(origin);
-  return parser.parse(text);
-}
-
 namespace {
 
 // KUBECONFIG's entries in order, duplicates and empty entries dropped (kubectl).
@@ -351,37 +350,122 @@ std::string joined(const std::vector<fs::path>& files) {
 
 std::string files_list(const Kubeconfig& config) { return joined(config.files); }
 
-Result<Kubeconfig> load_kubeconfig(const LoadOptions& options) {
-  const auto fail = [](std::string text) -> Result<Kubeconfig> { return Error::config(std::move(text)); };
-  // Which files, who named them, and whether a missing one is skipped.
-  Kubeconfig merged;
-  std::vector<fs::path> candidates;
+namespace {
+
+// The files a load reads, who named them, and whether a missing one is
+// skipped; or the Error when nothing usable is named.
+struct Candidates {
+  std::vector<fs::path> files;
+  std::string named_by;
   bool skip_missing = false;
   bool from_home = false;
+};
+
+Result<Candidates> candidates_of(const LoadOptions& options) {
+  Candidates out;
   if (!options.explicit_file.empty()) {
-    candidates.push_back(options.explicit_file);
-    merged.named_by = options.explicit_named_by;
-  } else {
-    const std::string env = options.kubeconfig_env ? *options.kubeconfig_env : env_value("KUBECONFIG");
-    if (!env.empty()) {
-      candidates = kubeconfig_list(env);
-      merged.named_by = "KUBECONFIG";
-      skip_missing = true;
-      if (candidates.empty()) return fail("KUBECONFIG is set (\"" + env + "\") but names no file");
-    } else {
-      const fs::path home = options.home ? *options.home : fs::path(env_value("HOME"));
-      const fs::path file = home.empty() ? fs::path() : home / ".kube" / "config";
-      std::error_code ec;
-      if (file.empty() || (!fs::exists(file, ec) && !ec)) {
-        return Error(0, kNoKubeconfig, "no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
-      }
-      candidates.push_back(file);
-      merged.named_by = "~/.kube/config";
-      from_home = true;
+    out.files.push_back(options.explicit_file);
+    out.named_by = options.explicit_named_by;
+    return out;
+  }
+  const std::string env = options.kubeconfig_env ? *options.kubeconfig_env : env_value("KUBECONFIG");
+  if (!env.empty()) {
+    out.files = kubeconfig_list(env);
+    out.named_by = "KUBECONFIG";
+    out.skip_missing = true;
+    if (out.files.empty()) return Error::config("KUBECONFIG is set (\"" + env + "\") but names no file");
+    return out;
+  }
+  const fs::path home = options.home ? *options.home : fs::path(env_value("HOME"));
+  const fs::path file = home.empty() ? fs::path() : home / ".kube" / "config";
+  std::error_code ec;
+  if (file.empty() || (!fs::exists(file, ec) && !ec)) {
+    return Error(0, kNoKubeconfig, "no kubeconfig: no --kubeconfig, no KUBECONFIG and no ~/.kube/config");
+  }
+  out.files.push_back(file);
+  out.named_by = "~/.kube/config";
+  out.from_home = true;
+  return out;
+}
+
+// Parses begun by a KubeconfigPrefetch, each for the one parse of the same
+// text from the same file that comes next; then forgotten (certificate files
+// are read while parsing, and may change later).
+struct ParseAhead {
+  std::uint64_t prefetch = 0;  // whose
+  std::string origin, text;
+  std::shared_future<Result<Kubeconfig>> parsed;
+};
+std::mutex ahead_mutex;
+std::vector<ParseAhead>& parses_ahead() {
+  static auto* ahead = new std::vector<ParseAhead>();  // never destroyed
+  return *ahead;
+}
+
+}  // namespace
+
+Result<Kubeconfig> parse_kubeconfig(const std::string& text, const fs::path& origin) {
+  std::shared_future<Result<Kubeconfig>> ahead;
+  {
+    const std::lock_guard<std::mutex> lock(ahead_mutex);
+    std::vector<ParseAhead>& all = parses_ahead();
+    const auto found = std::find_if(all.begin(), all.end(), [&](const ParseAhead& a) {
+      return a.origin == origin.string() && a.text == text;
+    });
+    if (found != all.end()) {
+      ahead = found->parsed;
+      all.erase(found);
     }
   }
+  if (ahead.valid()) return ahead.get();
+  Parser parser(origin);
+  return parser.parse(text);
+}
 
-  for (const fs::path& file : candidates) {
+KubeconfigPrefetch::KubeconfigPrefetch(LoadOptions options) {
+  static std::atomic<std::uint64_t> next_id{1};
+  id_ = next_id++;
+  done_ = std::async(std::launch::async, [id = id_, options = std::move(options)] {
+    const Result<Candidates> candidates = candidates_of(options);
+    if (!candidates) return;
+    for (const fs::path& file : candidates.value().files) {
+      Result<std::string> text = read_file(file);
+      if (!text) continue;
+      std::promise<Result<Kubeconfig>> promise;
+      {
+        const std::lock_guard<std::mutex> lock(ahead_mutex);
+        parses_ahead().push_back(ParseAhead{id, file.string(), text.value(), promise.get_future().share()});
+      }
+      try {
+        Parser parser(file);
+        promise.set_value(parser.parse(text.value()));
+      } catch (...) {
+        promise.set_exception(std::current_exception());  // the load that takes it throws it
+      }
+    }
+  });
+}
+
+void KubeconfigPrefetch::wait() const {
+  if (done_.valid()) done_.wait();
+}
+
+KubeconfigPrefetch::~KubeconfigPrefetch() {
+  wait();
+  const std::lock_guard<std::mutex> lock(ahead_mutex);
+  std::vector<ParseAhead>& all = parses_ahead();
+  all.erase(std::remove_if(all.begin(), all.end(), [&](const ParseAhead& a) { return a.prefetch == id_; }), all.end());
+}
+
+Result<Kubeconfig> load_kubeconfig(const LoadOptions& options) {
+  const auto fail = [](std::string text) -> Result<Kubeconfig> { return Error::config(std::move(text)); };
+  const Result<Candidates> candidates = candidates_of(options);
+  if (!candidates) return candidates.error();
+  const bool skip_missing = candidates.value().skip_missing;
+  const bool from_home = candidates.value().from_home;
+  Kubeconfig merged;
+  merged.named_by = candidates.value().named_by;
+  for (const fs::path& file : candidates.value().files) {
     Result<std::string> text = read_file(file);
     if (!text) {
       const std::string& why = text.error().message;

@@ -16,7 +16,9 @@
 #pragma once
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
+#include <future>
 #include <map>
 #include <optional>
 #include <string>
@@ -96,6 +98,26 @@ inline constexpr const char* kNoKubeconfig = "NoKubeconfig";
 Result<Kubeconfig> load_kubeconfig(const LoadOptions& options);
 // Parses one kubeconfig document (YAML or JSON) as if read from `origin`.
 Result<Kubeconfig> parse_kubeconfig(const std::string& text, const std::filesystem::path& origin);
+
+// Reads and parses, on a thread of its own, the files load_kubeconfig(options)
+// would read, so that the load that follows (while the policy compiles, say)
+// finds them parsed: the parse of one file is handed to the next
+// parse_kubeconfig of the same text from the same file, once. Reports
+// nothing (the load reports what it finds). The destructor waits for the
+// thread and forgets what no load took.
+class KubeconfigPrefetch {
+ public:
+  explicit KubeconfigPrefetch(LoadOptions options);
+  ~KubeconfigPrefetch();
+  KubeconfigPrefetch(const KubeconfigPrefetch&) = delete;
+  KubeconfigPrefetch& operator=(const KubeconfigPrefetch&) = delete;
+
+  void wait() const;  // until every file is read and parsed
+
+ private:
+  std::uint64_t id_ = 0;
+  std::future<void> done_;
+};
 
 // Everything one connection needs.
 struct Endpoint {

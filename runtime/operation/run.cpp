@@ -296,9 +296,19 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   run.policy_path = options.path;
   run.runtime = options.runtime;
   run.verbose = options.verbose;
+  // The kubeconfig is read and parsed while the policy compiles.
+  std::unique_ptr<kube::KubeconfigPrefetch> kubeconfig_ahead = resolver.read_ahead(options.runtime, options.path);
   run.compiled = compile(options.path, CompileTo::Objects, options.compile);
   run.ui.compiled(run.compiled);
   if (!run.compiled.state) return Stop::Failed;
+  // The policy's digest (a rendering of every object) is taken on a thread of
+  // its own from here on, while the state is opened and the clusters are
+  // connected and read, all of which only read the compiled state -- unless
+  // excluded or unscoped clusters are to be taken out of it first.
+  std::future<std::string> digest;
+  if (options.runtime.exclude_clusters.empty() && options.runtime.clusters.empty()) {
+    digest = std::async(std::launch::async, [&desired = *run.compiled.state] { return policy_digest(desired); });
+  }
   const fs::path state_path = state_path_for(options.path, options.runtime, &*run.compiled.policy);
   {
     TargetRequest before_state;
@@ -342,19 +352,14 @@ Stop start(Run& run, const RunOptions& options, const std::string& lock_command,
   target.options.exclude_clusters = left_out;
   target.provider = std::move(provider);
   target.verbose = options.verbose;
-  if (!resolver.open(target, run.ui, &run.session)) return Stop::Failed;
+  const bool opened = resolver.open(target, run.ui, &run.session);
+  kubeconfig_ahead.reset();
+  if (!opened) return Stop::Failed;
   if (!took_over.empty()) run.ui.notice("took over a stale lock: " + took_over);
   reconcile::RefreshOptions refresh;
   refresh.parallelism = std::max(1, options.runtime.parallelism);
   refresh.destroy = run.destroy;
   const auto started = std::chrono::steady_clock::now();
-  // The policy's digest (a rendering of every object) is taken while the
-  // clusters are read, both only reading the compiled state -- unless
-  // excluded or unscoped clusters are to be taken out of it first.
-  std::future<std::string> digest;
-  if (options.runtime.exclude_clusters.empty() && run.scope.clusters.empty()) {
-    digest = std::async(std::launch::async, [&desired = *run.compiled.state] { return policy_digest(desired); });
-  }
   run.live = reconcile::refresh(*run.compiled.state, run.inventory, run.session.targets, refresh);
   for (const reconcile::ClusterLive& cluster : run.live.clusters) {
     if (!cluster.reachable && run.session.credentials) run.session.credentials->unreachable(cluster.cluster);

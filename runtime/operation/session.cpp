@@ -321,6 +321,13 @@ fs::path sandbox_dir_for(const std::string& policy_path, const RuntimeOptions& o
   return kueue::policy_home(policy_path).directory / ".mkq" / "sandbox";
 }
 
+std::unique_ptr<kube::KubeconfigPrefetch> KubeconfigResolver::read_ahead(const RuntimeOptions& options,
+                                                                         const std::string& policy_path) {
+  kube::LoadOptions load;  // as open_sandbox and load_common load it
+  load.explicit_file = options.sandbox ? sandbox_dir_for(policy_path, options) / "kubeconfig" : fs::path(options.kubeconfig);
+  return std::make_unique<kube::KubeconfigPrefetch>(std::move(load));
+}
+
 bool KubeconfigResolver::prepare_state(const TargetRequest& request, const std::string& state_location, Ui& ui) {
   if (!state::is_cluster_address(state_location)) return true;
   const RuntimeOptions& options = request.options;

@@ -15,6 +15,7 @@
 #include "compiler/sema/model.h"
 #include "runtime/credentials/provider.h"
 #include "runtime/kube/client.h"
+#include "runtime/kube/kubeconfig.h"
 #include "runtime/operation/options.h"
 #include "runtime/operation/ui.h"
 #include "runtime/reconcile/target.h"
@@ -57,6 +58,13 @@ class TargetResolver {
   virtual bool prepare_state(const TargetRequest& /*request*/, const std::string& /*state_location*/, Ui& /*ui*/) {
     return true;
   }
+  // Before the policy is compiled: starts reading what open() will read, on a
+  // thread of its own, for as long as the handle lives (null: nothing). The
+  // default reads nothing.
+  virtual std::unique_ptr<kube::KubeconfigPrefetch> read_ahead(const RuntimeOptions& /*options*/,
+                                                               const std::string& /*policy_path*/) {
+    return nullptr;
+  }
 };
 
 // The real resolver: the sandbox with --sandbox, or when no kubeconfig is named
@@ -72,6 +80,10 @@ class KubeconfigResolver : public TargetResolver {
   // A kubernetes:// state when the run's target is the sandbox and it is not
   // running: the sandbox is started with the policy's clusters first.
   bool prepare_state(const TargetRequest& request, const std::string& state_location, Ui& ui) override;
+  // The kubeconfig open() loads first: the sandbox's with --sandbox, else the
+  // one --kubeconfig, KUBECONFIG or ~/.kube/config names.
+  std::unique_ptr<kube::KubeconfigPrefetch> read_ahead(const RuntimeOptions& options,
+                                                       const std::string& policy_path) override;
 };
 
 // Where a policy's state is kept: --state (or MKQ_STATE) as typed; else the

@@ -152,6 +152,58 @@ TEST_CASE("file paths are relative to the kubeconfig's directory", "[kube][kubec
   CHECK(config->files[0] == dir / "conf/config");
 }
 
+TEST_CASE("a kubeconfig read ahead is handed to the next load of the same file, once", "[kube][kubeconfig]") {
+  TempDir dir;
+  const std::string v1 = "-----BEGIN CERTIFICATE-----\nONE\n-----END CERTIFICATE-----\n";
+  const std::string v2 = "-----BEGIN CERTIFICATE-----\nTWO\n-----END CERTIFICATE-----\n";
+  // The certificate is a file, read while the kubeconfig is parsed: what it
+  // held at the parse tells which parse a load returned.
+  write_file(dir / "client.crt", v1);
+  write_file(dir / "client.key", kSecretKey);
+  write_file(dir / "config", "users:\n- name: u\n  user:\n    client-certificate: client.crt\n"
+                             "    client-key: client.key\n");
+  LoadOptions options;
+  options.explicit_file = dir / "config";
+  const auto certificate = [&] {
+    const auto config = mkq::kube::load_kubeconfig(options);
+    INFO(why(config));
+    REQUIRE(config);
+    return config->users.at("u").client_certificate_data;
+  };
+  {
+    mkq::kube::KubeconfigPrefetch ahead(options);
+    ahead.wait();
+    write_file(dir / "client.crt", v2);
+    CHECK(certificate() == v1);  // the parse read ahead
+    CHECK(certificate() == v2);  // taken once: parsed again
+  }
+  {
+    // Not taken by any load before the prefetch ends: forgotten.
+    mkq::kube::KubeconfigPrefetch ahead(options);
+    ahead.wait();
+  }
+  write_file(dir / "client.crt", v1);
+  CHECK(certificate() == v1);
+  {
+    // Another text than the one read ahead is parsed as it is.
+    mkq::kube::KubeconfigPrefetch ahead(options);
+    ahead.wait();
+    write_file(dir / "config", "current-context: changed\nusers:\n- name: u\n  user:\n    client-certificate: client.crt\n"
+                               "    client-key: client.key\n");
+    const auto config = mkq::kube::load_kubeconfig(options);
+    REQUIRE(config);
+    CHECK(config->current_context == "changed");
+  }
+  // A file that cannot be read is the load's to report, as without reading ahead.
+  {
+    LoadOptions missing;
+    missing.explicit_file = dir / "nope";
+    mkq::kube::KubeconfigPrefetch ahead(missing);
+    ahead.wait();
+    CHECK(load_refusal(missing).message == "--kubeconfig names " + (dir / "nope").string() + ", which does not exist");
+  }
+}
+
 TEST_CASE("*-data overrides the file field, as in kubectl", "[kube][kubeconfig]") {
   const Kubeconfig config = parse_ok(
       "clusters:\n- name: k\n  cluster:\n    server: https://k\n    certificate-authority: /nonexistent/ca.crt\n"
