@@ -253,7 +253,7 @@ void Registry::set_crds(const std::vector<nlohmann::json>& crds) {
       if (std::find(group->second.begin(), group->second.end(), info.version) == group->second.end()) {
         group->second.push_back(info.version);
       }
-      custom_.push_back(std::move(info));
+      custom_.push_back(std::make_shared<const ResourceInfo>(std::move(info)));
     }
   }
   for (auto& group : custom_groups_) std::sort(group.second.begin(), group.second.end(), version_before);
@@ -263,10 +263,19 @@ void Registry::set_crds(const std::vector<nlohmann::json>& crds) {
 
 const ResourceInfo* Registry::find(const std::string& group, const std::string& version,
                                    const std::string& resource) const {
-  for (const auto* list : {&builtin_, &custom_}) {
-    for (const auto& info : *list) {
-      if (info.group == group && info.version == version && info.resource == resource) return &info;
-    }
+  return hold(group, version, resource).get();
+}
+
+std::shared_ptr<const ResourceInfo> Registry::hold(const std::string& group, const std::string& version,
+                                                   const std::string& resource) const {
+  const auto is = [&](const ResourceInfo& info) {
+    return info.group == group && info.version == version && info.resource == resource;
+  };
+  for (const auto& info : builtin_) {
+    if (is(info)) return std::shared_ptr<const ResourceInfo>(std::shared_ptr<const ResourceInfo>(), &info);
+  }
+  for (const auto& info : custom_) {
+    if (is(*info)) return info;
   }
   return nullptr;
 }
@@ -274,10 +283,11 @@ const ResourceInfo* Registry::find(const std::string& group, const std::string& 
 std::vector<const ResourceInfo*> Registry::in_group_version(const std::string& group,
                                                             const std::string& version) const {
   std::vector<const ResourceInfo*> out;
-  for (const auto* list : {&builtin_, &custom_}) {
-    for (const auto& info : *list) {
-      if (info.group == group && info.version == version) out.push_back(&info);
-    }
+  for (const auto& info : builtin_) {
+    if (info.group == group && info.version == version) out.push_back(&info);
+  }
+  for (const auto& info : custom_) {
+    if (info->group == group && info->version == version) out.push_back(info.get());
   }
   std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->resource < b->resource; });
   return out;
