@@ -2,7 +2,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <ctime>
-#include <limits>
 
 #include <fmt/format.h>
 
@@ -44,34 +43,6 @@ std::string continue_token(const ResourceInfo& info, const std::optional<std::st
 
 ApiResponse invalid_continue(const std::string& why) {
   return bad_request("invalid continue token: continue key is not valid" + (why.empty() ? "" : ": " + why));
-}
-
-// ?resourceVersion as kube-apiserver reads it (APIObjectVersioner.ParseResourceVersion):
-// "" and "0" are 0, anything else a base-10 uint64 -- no sign, no spaces.
-struct ResourceVersion {
-  std::uint64_t value = 0;
-  std::string error;  // why it is not one, in kube's words; "" when it is
-};
-
-ResourceVersion read_resource_version(const std::string& text) {
-  ResourceVersion out;
-  if (text.empty() || text == "0") return out;
-  // strconv.ParseUint's NumError inside field.Invalid's text.
-  const auto refuse = [&](const char* why) {
-    out.error = fmt::format("resourceVersion: Invalid value: {0}: strconv.ParseUint: parsing {0}: {1}",
-                            go_value(json(text)), why);
-    return out;
-  };
-  for (const char c : text) {
-    if (c < '0' || c > '9') return refuse("invalid syntax");
-  }
-  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
-  for (const char c : text) {
-    const auto digit = static_cast<std::uint64_t>(c - '0');
-    if (out.value > (kMax - digit) / 10) return refuse("value out of range");
-    out.value = out.value * 10 + digit;
-  }
-  return out;
 }
 
 // ?limit, ?continue (with ?resourceVersion, as kube-apiserver validates them).
@@ -299,10 +270,7 @@ std::optional<ApiResponse> read_list_resource_version(const ApiRequest& r, const
   const bool exact = match == "Exact" || (match.empty() && paging.limit > 0 && text != "0");
   const ResourceVersion rv = read_resource_version(text);
   if (!rv.error.empty()) {
-    if (exact) return bad_request("invalid resource version: " + rv.error);
-    json body = status_body(500, "", rv.error);
-    body.erase("reason");  // metav1.StatusReasonUnknown is "", omitted
-    return json_response(500, body);
+    return exact ? bad_request("invalid resource version: " + rv.error) : unwrapped_error(rv.error);
   }
   if (rv.value == 0) return std::nullopt;
   const auto current = static_cast<std::uint64_t>(store.current_rv());
