@@ -413,7 +413,6 @@ void validate_binding(const json& object, const json* existing, bool namespaced,
   }
 }
 
-// A number a decoded int32 field holds (0 when absent).
 void validate_lease(const json& object, Errors& errors) {
   const json& spec = member(object, "spec");
   if (member(spec, "leaseDurationSeconds").is_number_integer() && integer_at(spec, "leaseDurationSeconds") <= 0) {

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Conformance probes, third file (issue 16): LISTs in pages (a consistent
 # snapshot, remainingItemCount, continue tokens as kube-apiserver writes and
-# reads them), a resourceVersion without resourceVersionMatch, `kubectl get all`, the Warning of a deprecated CRD version and
-# the CEL cost limits. Each probe states the kube-apiserver v1.33 behaviour it
+# reads them), a LIST's resourceVersion without resourceVersionMatch,
+# `kubectl get all`, the Warning of a deprecated CRD version and the CEL cost
+# limits. Each probe states the kube-apiserver v1.33 behaviour it
 # asserts; kubectl 1.27, 1.32 and 1.33, curl and the Python client.
 # Usage: conformance_lists_test.sh MKQ [KUBECTL_DIR]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
