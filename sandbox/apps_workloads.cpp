@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "sandbox/json_access.h"
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -20,24 +21,9 @@ using nlohmann::json;
 
 constexpr const char* kApps = "apps";
 
-void set_default(json& object, const char* key, const json& value) {
-  if (!object.contains(key) || object[key].is_null()) object[key] = value;
-}
-
-json& child_object(json& parent, const char* key) {
-  json& child = parent[key];
-  if (!child.is_object()) child = json::object();
-  return child;
-}
-
 std::int64_t count_at(const json& object, const char* path, std::int64_t fallback) {
   const json value = json_path_first(object, path);
   return value.is_number_integer() ? value.get<std::int64_t>() : fallback;
-}
-
-std::string text_at(const json& object, const char* path) {
-  const json value = json_path_first(object, path);
-  return value.is_string() ? value.get<std::string>() : std::string();
 }
 
 bool selector_is_empty(const json& selector) {
@@ -159,7 +145,7 @@ json stateful_set_status(const json& object) {
                         {"availableReplicas", replicas},
                         {"collisionCount", 0}},
                        {"replicas", "availableReplicas", "collisionCount"});
-  const std::string revision = fmt::format("{}-{}", text_at(object, ".metadata.name"),
+  const std::string revision = fmt::format("{}-{}", text_at_path(object, ".metadata.name"),
                                            template_hash(json_path_first(object, ".spec.template")));
   status["currentRevision"] = revision;
   status["updateRevision"] = revision;

@@ -12,6 +12,7 @@
 #include <initializer_list>
 
 #include "sandbox/cel/formats.h"
+#include "sandbox/json_access.h"
 #include "sandbox/request.h"
 
 namespace mkq::sandbox {
@@ -127,18 +128,6 @@ std::vector<std::string> path_segment_errors(std::string_view name) {
 }
 
 // ---- reading the decoded object ----------------------------------------------
-
-const std::string& text_at(const json& object, const char* key) {
-  static const std::string kEmpty;
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get_ref<const std::string&>() : kEmpty;
-}
-
-const json& member(const json& object, const char* key) {
-  static const json kNull;
-  const auto it = object.find(key);
-  return it != object.end() ? *it : kNull;
-}
 
 bool has_items(const json& value) { return (value.is_array() || value.is_object()) && !value.empty(); }
 
@@ -422,12 +411,6 @@ void validate_binding(const json& object, const json* existing, bool namespaced,
   if (text_at(old_ref, "apiGroup") != group || text_at(old_ref, "kind") != kind || text_at(old_ref, "name") != name) {
     errors.invalid("roleRef", go_role_ref(ref), "cannot change roleRef");
   }
-}
-
-// A number a decoded int32 field holds (0 when absent).
-long long integer_at(const json& object, const char* key) {
-  const json& value = member(object, key);
-  return value.is_number_integer() ? value.get<long long>() : 0;
 }
 
 void validate_lease(const json& object, Errors& errors) {

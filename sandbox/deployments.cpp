@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "sandbox/apps_workloads.h"
+#include "sandbox/json_access.h"
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -34,10 +35,6 @@ json at(const json& object, std::initializer_list<const char*> path) {
 
 std::int64_t integer(const json& value, std::int64_t fallback) {
   return value.is_number_integer() ? value.get<std::int64_t>() : fallback;
-}
-
-void set_default(json& object, const char* key, const json& value) {
-  if (!object.contains(key) || object[key].is_null()) object[key] = value;
 }
 
 // A percentage or count of `replicas` (intstr), rounded up (maxSurge) or down (maxUnavailable).

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "sandbox/json_access.h"
 #include "sandbox/request.h"
 #include "sandbox/verbs.h"
 
@@ -24,31 +25,15 @@ std::string id_of(const ObjectKey& key) {
   return key.group + '\x1f' + key.resource + '\x1f' + key.ns + '\x1f' + key.name;
 }
 
-// A string member of an object; "" when absent or of another type (what a
-// client wrote is never trusted to be well typed here).
-std::string text(const json& object, const char* key) {
-  if (!object.is_object()) return "";
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-// An object's metadata; null when it has none (never a const operator[] on a missing key).
-const json& metadata_of(const json& object) {
-  static const json none;
-  if (!object.is_object()) return none;
-  const auto it = object.find("metadata");
-  return it == object.end() ? none : *it;
-}
-
 std::string uid_of(const json& object) {
-  const json& meta = metadata_of(object);
-  return text(meta, "uid");
+  const json& meta = member(object, "metadata");
+  return text_at(meta, "uid");
 }
 
 // The object's ownerReferences that are objects (empty when it has none).
 std::vector<json> owner_references(const json& object) {
   std::vector<json> refs;
-  const json& meta = metadata_of(object);
+  const json& meta = member(object, "metadata");
   if (!meta.is_object() || !meta.contains("ownerReferences") || !meta["ownerReferences"].is_array()) return refs;
   for (const json& ref : meta["ownerReferences"]) {
     if (ref.is_object()) refs.push_back(ref);
@@ -57,7 +42,7 @@ std::vector<json> owner_references(const json& object) {
 }
 
 bool has_finalizer(const json& object, const char* finalizer) {
-  const json& meta = metadata_of(object);
+  const json& meta = member(object, "metadata");
   if (!meta.is_object() || !meta.contains("finalizers") || !meta["finalizers"].is_array()) return false;
   for (const json& f : meta["finalizers"]) {
     if (f == finalizer) return true;
@@ -66,7 +51,7 @@ bool has_finalizer(const json& object, const char* finalizer) {
 }
 
 bool being_deleted(const json& object) {
-  const json& meta = metadata_of(object);
+  const json& meta = member(object, "metadata");
   return meta.is_object() && meta.contains("deletionTimestamp");
 }
 
@@ -75,7 +60,7 @@ bool being_deleted(const json& object) {
 void drop_references(json& object, const std::set<std::string>& uids) {
   json kept = json::array();
   for (const json& ref : owner_references(object)) {
-    if (uids.count(text(ref, "uid")) == 0) kept.push_back(ref);
+    if (uids.count(text_at(ref, "uid")) == 0) kept.push_back(ref);
   }
   if (kept.empty()) object["metadata"].erase("ownerReferences");
   else object["metadata"]["ownerReferences"] = kept;
@@ -109,7 +94,7 @@ struct GarbageCollector::Impl {
     const std::string id = id_of(key);
     const std::string uid = uid_of(object);
     std::vector<std::string> refs;
-    for (const json& ref : owner_references(object)) refs.push_back(text(ref, "uid"));
+    for (const json& ref : owner_references(object)) refs.push_back(text_at(ref, "uid"));
     const auto known = owned.find(id);
     if (removed) {
       if (!uid.empty()) {
@@ -167,8 +152,8 @@ struct GarbageCollector::Impl {
 
   // The served resource of an owner reference's apiVersion and kind; nullptr when none.
   const ResourceInfo* resolve(const json& ref) const {
-    const std::string api_version = text(ref, "apiVersion");
-    const std::string kind = text(ref, "kind");
+    const std::string api_version = text_at(ref, "apiVersion");
+    const std::string kind = text_at(ref, "kind");
     const auto slash = api_version.find('/');
     const std::string group = slash == std::string::npos ? std::string() : api_version.substr(0, slash);
     const std::string version = slash == std::string::npos ? api_version : api_version.substr(slash + 1);
@@ -222,7 +207,7 @@ struct GarbageCollector::Impl {
       const auto dependent = state.store->find(dependent_key);
       if (!dependent) continue;
       for (const json& ref : owner_references(*dependent)) {
-        if (text(ref, "uid") == uid && ref.value("blockOwnerDeletion", json(false)) == true) return wrote;
+        if (text_at(ref, "uid") == uid && ref.value("blockOwnerDeletion", json(false)) == true) return wrote;
       }
     }
     release(*info, key, std::move(*object), kForeground);
@@ -243,9 +228,9 @@ struct GarbageCollector::Impl {
       const ResourceInfo* owner_info = resolve(ref);
       if (owner_info == nullptr) return false;                  // unresolvable: retried forever, never collected
       if (key.ns.empty() && owner_info->namespaced) return false;  // OwnerRefInvalidNamespace
-      const std::string ref_uid = text(ref, "uid");
+      const std::string ref_uid = text_at(ref, "uid");
       const auto owner =
-          state.store->find(key_of(*owner_info, key.ns, text(ref, "name")));
+          state.store->find(key_of(*owner_info, key.ns, text_at(ref, "name")));
       if (!owner || uid_of(*owner) != ref_uid) dangling.insert(ref_uid);
       else if (being_deleted(*owner) && has_finalizer(*owner, kForeground)) waiting_owners.insert(ref_uid);
       else ++solid;

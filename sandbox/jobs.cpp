@@ -12,6 +12,7 @@
 #include <string>
 
 #include "sandbox/apps_workloads.h"
+#include "sandbox/json_access.h"
 #include "sandbox/table.h"
 
 namespace mkq::sandbox {
@@ -24,27 +25,6 @@ constexpr const char* kJobName = "batch.kubernetes.io/job-name";
 constexpr const char* kLegacyControllerUid = "controller-uid";
 constexpr const char* kLegacyJobName = "job-name";
 
-const json& member(const json& object, const char* key) {
-  static const json null;
-  if (!object.is_object()) return null;
-  const auto it = object.find(key);
-  return it == object.end() ? null : *it;
-}
-
-std::string text_at(const json& object, const char* key) {
-  const json& value = member(object, key);
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
-
-void set_default(json& object, const char* key, const json& value) {
-  if (!object.contains(key) || object[key].is_null()) object[key] = value;
-}
-
-json& object_at(json& parent, const char* key) {
-  if (!parent[key].is_object()) parent[key] = json::object();
-  return parent[key];
-}
-
 FieldError invalid_error(std::string field, const std::string& value, const std::string& detail) {
   return {"FieldValueInvalid", std::move(field), fmt::format("Invalid value: {}: {}", value, detail)};
 }
@@ -56,14 +36,11 @@ FieldError not_supported_error(std::string field, const std::string& value, cons
           fmt::format("Unsupported value: {}: supported values: {}", go_value(json(value)), supported)};
 }
 
-// SetDefaults_PodSpec and SetDefaults_Container, the fields a Job's pod template is shown with.
+// SetDefaults_PodSpec (the workloads' pod template defaults, apps_workloads.h) and
+// SetDefaults_Container, the fields a Job's pod template is shown with.
 void default_job_pod_template(json& pod_template) {
-  json& spec = object_at(pod_template, "spec");
-  set_default(spec, "restartPolicy", "Always");
-  set_default(spec, "terminationGracePeriodSeconds", 30);
-  set_default(spec, "dnsPolicy", "ClusterFirst");
-  set_default(spec, "schedulerName", "default-scheduler");
-  set_default(spec, "securityContext", json::object());
+  default_pod_template(pod_template);
+  json& spec = pod_template["spec"];
   for (const char* list : {"initContainers", "containers"}) {
     if (!member(spec, list).is_array()) continue;
     for (json& container : spec[list]) {
@@ -91,7 +68,7 @@ void default_job_spec(json& spec) {
   set_default(spec, "completionMode", "NonIndexed");
   set_default(spec, "suspend", false);
   set_default(spec, "podReplacementPolicy", member(spec, "podFailurePolicy").is_null() ? "TerminatingOrFailed" : "Failed");
-  default_job_pod_template(object_at(spec, "template"));
+  default_job_pod_template(child_object(spec, "template"));
 }
 
 void nonnegative(const json& spec, const std::string& at, const char* key, std::vector<FieldError>& errors) {
@@ -305,26 +282,26 @@ bool has_true_condition(const json& job, const char* type) {
 }  // namespace
 
 void default_job(json& job) {
-  json& spec = object_at(job, "spec");
+  json& spec = child_object(job, "spec");
   default_job_spec(spec);
   set_default(spec, "manualSelector", false);
-  json& meta = object_at(job, "metadata");
+  json& meta = child_object(job, "metadata");
   const json& template_labels = member(member(spec["template"], "metadata"), "labels");
   if (member(meta, "labels").empty() && template_labels.is_object() && !template_labels.empty()) meta["labels"] = template_labels;
 }
 
 void prepare_new_job(json& job) {
   job.erase("status");
-  json& spec = object_at(job, "spec");
+  json& spec = child_object(job, "spec");
   if (spec["manualSelector"] == true) return;
   const json& meta = member(job, "metadata");
   const std::string uid = text_at(meta, "uid");
   const std::string name = text_at(meta, "name");
-  json& labels = object_at(object_at(object_at(spec, "template"), "metadata"), "labels");
+  json& labels = child_object(child_object(child_object(spec, "template"), "metadata"), "labels");
   for (const auto& [key, value] : {std::pair{kLegacyJobName, name}, {kJobName, name}, {kLegacyControllerUid, uid}, {kControllerUid, uid}}) {
     if (!labels.contains(key)) labels[key] = value;
   }
-  json& match = object_at(object_at(spec, "selector"), "matchLabels");
+  json& match = child_object(child_object(spec, "selector"), "matchLabels");
   if (!match.contains(kControllerUid)) match[kControllerUid] = uid;
 }
 
@@ -359,13 +336,13 @@ std::vector<FieldError> validate_job(const json& job, const json* existing) {
 }
 
 void default_cron_job(json& cron_job) {
-  json& spec = object_at(cron_job, "spec");
+  json& spec = child_object(cron_job, "spec");
   set_default(spec, "concurrencyPolicy", "Allow");
   set_default(spec, "suspend", false);
   set_default(spec, "successfulJobsHistoryLimit", 3);
   set_default(spec, "failedJobsHistoryLimit", 1);
-  json& job_spec = object_at(object_at(spec, "jobTemplate"), "spec");
-  default_job_pod_template(object_at(job_spec, "template"));
+  json& job_spec = child_object(child_object(spec, "jobTemplate"), "spec");
+  default_job_pod_template(child_object(job_spec, "template"));
 }
 
 std::vector<FieldError> validate_cron_job(const json& cron_job, const json* existing) {

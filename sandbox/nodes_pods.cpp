@@ -21,17 +21,12 @@ bool is_core(const ResourceInfo& info, std::string_view resource) {
   return info.group.empty() && info.resource == resource;
 }
 
-std::string text_at(const json& object, const std::string& path) {
-  const json value = json_path_first(object, path);
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
-
 json column(const char* name, const char* description, int priority = 0, const char* format = "") {
   return {{"name", name}, {"type", "string"}, {"format", format}, {"description", description}, {"priority", priority}};
 }
 
 std::string age_of(const json& object, std::time_t now) {
-  const long long created = parse_timestamp(text_at(object, ".metadata.creationTimestamp"));
+  const long long created = parse_timestamp(text_at_path(object, ".metadata.creationTimestamp"));
   return created < 0 ? std::string("<unknown>") : human_duration(static_cast<long long>(now) - created);
 }
 
@@ -82,33 +77,33 @@ std::string node_address(const json& node, const char* type) {
 }
 
 json node_cells(const json& node, std::time_t now) {
-  return {text_at(node, ".metadata.name"),
+  return {text_at_path(node, ".metadata.name"),
           node_status(node),
           node_roles(node),
           age_of(node, now),
-          text_at(node, ".status.nodeInfo.kubeletVersion"),
+          text_at_path(node, ".status.nodeInfo.kubeletVersion"),
           node_address(node, "InternalIP"),
           node_address(node, "ExternalIP"),
-          or_none(text_at(node, ".status.nodeInfo.osImage")),
-          or_none(text_at(node, ".status.nodeInfo.kernelVersion")),
-          or_none(text_at(node, ".status.nodeInfo.containerRuntimeVersion"))};
+          or_none(text_at_path(node, ".status.nodeInfo.osImage")),
+          or_none(text_at_path(node, ".status.nodeInfo.kernelVersion")),
+          or_none(text_at_path(node, ".status.nodeInfo.containerRuntimeVersion"))};
 }
 
 // The pod's STATUS: its reason or phase, a container's waiting or terminated
 // reason over it, "Terminating" once it is being deleted.
 std::string pod_status(const json& pod) {
-  std::string status = text_at(pod, ".status.reason");
-  if (status.empty()) status = text_at(pod, ".status.phase");
+  std::string status = text_at_path(pod, ".status.reason");
+  if (status.empty()) status = text_at_path(pod, ".status.phase");
   const json containers = json_path_first(pod, ".status.containerStatuses");
   if (containers.is_array()) {
     for (const json& container : containers) {
-      const std::string waiting = text_at(container, ".state.waiting.reason");
-      const std::string terminated = text_at(container, ".state.terminated.reason");
+      const std::string waiting = text_at_path(container, ".state.waiting.reason");
+      const std::string terminated = text_at_path(container, ".state.terminated.reason");
       if (!waiting.empty()) status = waiting;
       else if (!terminated.empty()) status = terminated;
     }
   }
-  if (!text_at(pod, ".metadata.deletionTimestamp").empty()) status = "Terminating";
+  if (!text_at_path(pod, ".metadata.deletionTimestamp").empty()) status = "Terminating";
   return status;
 }
 
@@ -129,14 +124,14 @@ json pod_cells(const json& pod, std::time_t now) {
   std::string gates = "<none>";
   const json readiness = json_path_first(pod, ".spec.readinessGates");
   if (readiness.is_array() && !readiness.empty()) gates = fmt::format("0/{}", readiness.size());
-  return {text_at(pod, ".metadata.name"),
+  return {text_at_path(pod, ".metadata.name"),
           fmt::format("{}/{}", ready, total),
           pod_status(pod),
           std::to_string(restarts),
           age_of(pod, now),
-          or_none(text_at(pod, ".status.podIP")),
-          or_none(text_at(pod, ".spec.nodeName")),
-          or_none(text_at(pod, ".status.nominatedNodeName")),
+          or_none(text_at_path(pod, ".status.podIP")),
+          or_none(text_at_path(pod, ".spec.nodeName")),
+          or_none(text_at_path(pod, ".status.nominatedNodeName")),
           gates};
 }
 

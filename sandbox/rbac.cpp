@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "sandbox/json_access.h"
 #include "sandbox/responses.h"
 
 namespace mkq::sandbox {
@@ -22,13 +23,6 @@ std::vector<std::string> strings(const json& object, const char* key) {
     if (item.is_string()) out.push_back(item.get<std::string>());
   }
   return out;
-}
-
-// object[key] when it is a string, else "".
-std::string text(const json& object, const char* key) {
-  if (!object.is_object()) return "";
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : "";
 }
 
 bool contains(const std::vector<std::string>& items, const std::string& value) {
@@ -129,10 +123,10 @@ struct Binding {
 
 // rbac's describeSubject: `User "alice"`, `ServiceAccount "sa/ns"`.
 std::string describe_subject(const json& subject, const std::string& binding_ns) {
-  const std::string kind = text(subject, "kind");
-  std::string name = text(subject, "name");
+  const std::string kind = text_at(subject, "kind");
+  std::string name = text_at(subject, "name");
   if (kind == "ServiceAccount") {
-    const std::string ns = text(subject, "namespace");
+    const std::string ns = text_at(subject, "namespace");
     name += "/" + (ns.empty() ? binding_ns : ns);
   }
   return kind + " " + json(name).dump();
@@ -142,22 +136,22 @@ std::string describe_subject(const json& subject, const std::string& binding_ns)
 // `RoleBinding "b/ns" of Role "r"`.
 std::string describe_binding(const json& binding, const std::string& binding_ns) {
   const json ref = binding.value("roleRef", json::object());
-  const std::string name = text(binding.value("metadata", json::object()), "name");
+  const std::string name = text_at(binding.value("metadata", json::object()), "name");
   const std::string shown = binding_ns.empty() ? name : name + "/" + binding_ns;
   return std::string(binding_ns.empty() ? "ClusterRoleBinding " : "RoleBinding ") + json(shown).dump() +
-         " of " + text(ref, "kind") + " " + json(text(ref, "name")).dump();
+         " of " + text_at(ref, "kind") + " " + json(text_at(ref, "name")).dump();
 }
 
 Subject compile_subject(const json& subject, const std::string& binding_ns,
                         const std::string& described_binding) {
   Subject out;
-  const std::string kind = text(subject, "kind");
-  out.name = text(subject, "name");
+  const std::string kind = text_at(subject, "kind");
+  out.name = text_at(subject, "name");
   if (kind == "User") out.kind = Subject::Kind::kUser;
   if (kind == "Group") out.kind = Subject::Kind::kGroup;
   if (kind == "ServiceAccount") {
     out.kind = Subject::Kind::kServiceAccount;
-    std::string ns = text(subject, "namespace");
+    std::string ns = text_at(subject, "namespace");
     if (ns.empty()) ns = binding_ns;  // a RoleBinding's ServiceAccount without one means the binding's
     out.name = ns.empty() ? "" : "system:serviceaccount:" + ns + ":" + out.name;
   }
@@ -173,8 +167,8 @@ class RoleTable {
   std::shared_ptr<const Rules> rules_of(const Store& store, const json& binding,
                                         const std::string& binding_ns) {
     const json ref = binding.value("roleRef", json::object());
-    const std::string kind = text(ref, "kind");
-    const std::string name = text(ref, "name");
+    const std::string kind = text_at(ref, "kind");
+    const std::string name = text_at(ref, "name");
     std::optional<ObjectKey> key;
     if (kind == "ClusterRole") key = ObjectKey{kRbacGroup, "clusterroles", "", name};
     if (kind == "Role" && !binding_ns.empty()) key = ObjectKey{kRbacGroup, "roles", binding_ns, name};

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <ctime>
 #include <iterator>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -108,6 +109,27 @@ void add_first_warning(ApiResponse& response, const std::string& warning) {
   const auto it = response.headers.find("Warning");
   if (it != response.headers.end() && !it->second.empty()) text += ", " + it->second;
   response.headers["Warning"] = std::move(text);
+}
+
+ResourceVersion read_resource_version(const std::string& text) {
+  ResourceVersion out;
+  if (text.empty() || text == "0") return out;
+  // strconv.ParseUint's NumError inside field.Invalid's text.
+  const auto refuse = [&](const char* why) {
+    out.error = fmt::format("resourceVersion: Invalid value: {0}: strconv.ParseUint: parsing {0}: {1}",
+                            go_value(json(text)), why);
+    return out;
+  };
+  for (const char c : text) {
+    if (c < '0' || c > '9') return refuse("invalid syntax");
+  }
+  constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+  for (const char c : text) {
+    const auto digit = static_cast<std::uint64_t>(c - '0');
+    if (out.value > (kMax - digit) / 10) return refuse("value out of range");
+    out.value = out.value * 10 + digit;
+  }
+  return out;
 }
 
 }  // namespace mkq::sandbox

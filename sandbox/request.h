@@ -3,6 +3,7 @@
 // header values every verb looks at. Pure functions, no state.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -36,6 +37,14 @@ std::string media_type(const std::string& content_type);
 // ?dryRun=All, or (a DELETE) dryRun: ["All"] in its DeleteOptions body: the
 // request changes nothing and runs no post-write hook.
 bool is_dry_run(const ApiRequest& r);
+
+// ?resourceVersion as kube-apiserver reads it (APIObjectVersioner.ParseResourceVersion):
+// "" and "0" are 0, anything else a base-10 uint64 -- no sign, no spaces.
+struct ResourceVersion {
+  std::uint64_t value = 0;
+  std::string error;  // why it is not one, in kube's words; "" when it is
+};
+ResourceVersion read_resource_version(const std::string& text);
 
 // The store key of an object of `info` (the namespace dropped at the cluster scope).
 ObjectKey key_of(const ResourceInfo& info, const std::string& ns, const std::string& name);

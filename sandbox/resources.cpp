@@ -1,6 +1,7 @@
 #include "sandbox/resources.h"
 
 #include "sandbox/crd_rules.h"
+#include "sandbox/json_access.h"
 
 #include <algorithm>
 #include <cctype>
@@ -22,11 +23,6 @@ ResourceInfo builtin(std::string group, std::string version, std::string resourc
   info.short_names = std::move(short_names);
   info.has_status = has_status;
   return info;
-}
-
-std::string string_at(const nlohmann::json& object, const char* key) {
-  const auto it = object.find(key);
-  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
 }
 
 std::vector<std::string> strings_at(const nlohmann::json& object, const char* key) {
@@ -84,17 +80,17 @@ std::string deprecation_warning(const nlohmann::json& spec, const std::string& d
                                 const std::string& kind) {
   const auto versions = spec.value("versions", nlohmann::json::array());
   for (const auto& version : versions) {
-    if (version.is_object() && string_at(version, "name") == deprecated &&
+    if (version.is_object() && text_at(version, "name") == deprecated &&
         version.contains("deprecationWarning") && version["deprecationWarning"].is_string()) {
       return version["deprecationWarning"].get<std::string>();
     }
   }
-  const std::string group = string_at(spec, "group");
+  const std::string group = text_at(spec, "group");
   std::string newest;
   for (const auto& version : versions) {
     if (!version.is_object() || !version.value("served", false) || version.value("deprecated", false))
       continue;
-    const std::string name = string_at(version, "name");
+    const std::string name = text_at(version, "name");
     if (version_before(name, deprecated) && (newest.empty() || version_before(name, newest))) newest = name;
   }
   std::string text = group + "/" + deprecated + " " + kind + " is deprecated";
@@ -182,9 +178,9 @@ std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd) {
   const auto& spec = crd["spec"];
   const auto names = spec.value("names", nlohmann::json::object());
   if (!names.is_object()) return out;
-  const std::string group = string_at(spec, "group");
-  const std::string plural = string_at(names, "plural");
-  const std::string kind = string_at(names, "kind");
+  const std::string group = text_at(spec, "group");
+  const std::string plural = text_at(names, "plural");
+  const std::string kind = text_at(names, "kind");
   if (group.empty() || plural.empty() || kind.empty()) return out;
   const auto versions = spec.value("versions", nlohmann::json::array());
   if (!versions.is_array()) return out;
@@ -193,19 +189,19 @@ std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd) {
     if (!version.is_object() || !version.value("served", false)) continue;
     ResourceInfo info;
     info.group = group;
-    info.version = string_at(version, "name");
+    info.version = text_at(version, "name");
     if (info.version.empty()) continue;
     info.resource = plural;
-    info.singular = string_at(names, "singular");
+    info.singular = text_at(names, "singular");
     if (info.singular.empty()) {
       info.singular = kind;
       std::transform(info.singular.begin(), info.singular.end(), info.singular.begin(),
                      [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
     }
     info.kind = kind;
-    info.list_kind = string_at(names, "listKind");
+    info.list_kind = text_at(names, "listKind");
     if (info.list_kind.empty()) info.list_kind = kind + "List";
-    info.namespaced = string_at(spec, "scope") != "Cluster";
+    info.namespaced = text_at(spec, "scope") != "Cluster";
     info.short_names = strings_at(names, "shortNames");
     info.categories = strings_at(names, "categories");
     const auto sub = version.value("subresources", nlohmann::json::object());
@@ -223,11 +219,11 @@ std::vector<ResourceInfo> resources_of_crd(const nlohmann::json& crd) {
       for (const auto& column : columns) {
         if (!column.is_object()) continue;
         PrinterColumn c;
-        c.name = string_at(column, "name");
-        c.type = string_at(column, "type");
-        c.format = string_at(column, "format");
-        c.description = string_at(column, "description");
-        c.json_path = string_at(column, "jsonPath");
+        c.name = text_at(column, "name");
+        c.type = text_at(column, "type");
+        c.format = text_at(column, "format");
+        c.description = text_at(column, "description");
+        c.json_path = text_at(column, "jsonPath");
         c.priority = column.value("priority", 0);
         if (!c.name.empty() && !c.json_path.empty()) info.columns.push_back(c);
       }
@@ -253,7 +249,7 @@ void Registry::set_crds(const std::vector<nlohmann::json>& crds) {
       if (std::find(group->second.begin(), group->second.end(), info.version) == group->second.end()) {
         group->second.push_back(info.version);
       }
-      custom_.push_back(std::move(info));
+      custom_.push_back(std::make_shared<const ResourceInfo>(std::move(info)));
     }
   }
   for (auto& group : custom_groups_) std::sort(group.second.begin(), group.second.end(), version_before);
@@ -263,10 +259,19 @@ void Registry::set_crds(const std::vector<nlohmann::json>& crds) {
 
 const ResourceInfo* Registry::find(const std::string& group, const std::string& version,
                                    const std::string& resource) const {
-  for (const auto* list : {&builtin_, &custom_}) {
-    for (const auto& info : *list) {
-      if (info.group == group && info.version == version && info.resource == resource) return &info;
-    }
+  return hold(group, version, resource).get();
+}
+
+std::shared_ptr<const ResourceInfo> Registry::hold(const std::string& group, const std::string& version,
+                                                   const std::string& resource) const {
+  const auto is = [&](const ResourceInfo& info) {
+    return info.group == group && info.version == version && info.resource == resource;
+  };
+  for (const auto& info : builtin_) {
+    if (is(info)) return std::shared_ptr<const ResourceInfo>(std::shared_ptr<const ResourceInfo>(), &info);
+  }
+  for (const auto& info : custom_) {
+    if (is(*info)) return info;
   }
   return nullptr;
 }
@@ -274,10 +279,11 @@ const ResourceInfo* Registry::find(const std::string& group, const std::string& 
 std::vector<const ResourceInfo*> Registry::in_group_version(const std::string& group,
                                                             const std::string& version) const {
   std::vector<const ResourceInfo*> out;
-  for (const auto* list : {&builtin_, &custom_}) {
-    for (const auto& info : *list) {
-      if (info.group == group && info.version == version) out.push_back(&info);
-    }
+  for (const auto& info : builtin_) {
+    if (info.group == group && info.version == version) out.push_back(&info);
+  }
+  for (const auto& info : custom_) {
+    if (info->group == group && info->version == version) out.push_back(info.get());
   }
   std::sort(out.begin(), out.end(), [](const auto* a, const auto* b) { return a->resource < b->resource; });
   return out;

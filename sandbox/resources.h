@@ -62,6 +62,12 @@ class Registry {
 
   const ResourceInfo* find(const std::string& group, const std::string& version,
                            const std::string& resource) const;
+  // The same entry, held: valid for as long as the holder keeps it, even when a
+  // CRD's write or deletion re-derives the custom resources (set_crds) while a
+  // request still serves it. Built-in entries never change and live as long as
+  // the registry. Null when not served.
+  std::shared_ptr<const ResourceInfo> hold(const std::string& group, const std::string& version,
+                                           const std::string& resource) const;
   // Every resource of a group version (empty when the group version is not served).
   std::vector<const ResourceInfo*> in_group_version(const std::string& group, const std::string& version) const;
   // Served groups in order (core "" first), with their versions, preferred first.
@@ -71,7 +77,7 @@ class Registry {
 
  private:
   std::vector<ResourceInfo> builtin_;
-  std::vector<ResourceInfo> custom_;
+  std::vector<std::shared_ptr<const ResourceInfo>> custom_;  // replaced, never changed in place (hold())
   std::vector<std::pair<std::string, std::vector<std::string>>> custom_groups_;  // group, versions by priority
 };
 

@@ -79,6 +79,12 @@ ApiResponse invalid_options(const std::string& kind, const std::vector<FieldErro
                       {{"group", "meta.k8s.io"}, {"kind", kind}, {"causes", causes}});
 }
 
+ApiResponse unwrapped_error(const std::string& message) {
+  nlohmann::json body = status_body(500, "", message);
+  body.erase("reason");  // metav1.StatusReasonUnknown is "", omitted
+  return json_response(500, body);
+}
+
 ApiResponse bad_request(const std::string& message) { return status_error(400, "BadRequest", message); }
 
 ApiResponse path_not_found() {

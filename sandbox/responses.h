@@ -30,6 +30,9 @@ ApiResponse invalid(const ResourceInfo& info, const std::string& name, const std
 // invalid: propagationPolicy: ...`, details {group meta.k8s.io, kind, causes} (no name).
 ApiResponse invalid_options(const std::string& kind, const std::vector<FieldError>& errors);
 ApiResponse bad_request(const std::string& message);
+// An error kube-apiserver's handler gets that is no metav1.Status (ErrorToAPIStatus's
+// default): a 500 with the error's text and no reason.
+ApiResponse unwrapped_error(const std::string& message);
 // The answer for a path no resource serves.
 ApiResponse path_not_found();
 ApiResponse method_not_allowed();

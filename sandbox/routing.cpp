@@ -114,9 +114,10 @@ ApiResponse resource_request(const std::shared_ptr<ClusterState>& shared, const 
   ClusterState& state = *shared;
   std::unique_lock<std::mutex> lock(state.mutex);
   if (auto denied = authorize_resource(state, r, t)) return *denied;
-  const ResourceInfo* found = state.registry.find(t.group, t.version, t.resource);
-  if (found == nullptr) return path_not_found();
-  const ResourceInfo info = *found;  // the registry may change during this request
+  // Held, not copied (a CRD's schema is large): the registry may change during this request.
+  const std::shared_ptr<const ResourceInfo> held = state.registry.hold(t.group, t.version, t.resource);
+  if (held == nullptr) return path_not_found();
+  const ResourceInfo& info = *held;
   ApiResponse response = resource_verb(shared, r, info, t, lock);
   if (info.deprecation_warning) add_first_warning(response, *info.deprecation_warning);
   return response;

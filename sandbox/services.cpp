@@ -17,6 +17,7 @@
 #include <string>
 
 #include "sandbox/cel/formats.h"
+#include "sandbox/json_access.h"
 #include "sandbox/prepare.h"
 #include "sandbox/table.h"
 
@@ -37,23 +38,6 @@ constexpr int kNodePortMax = 32767;
 // min(max(16, size/16), 256) addresses, min(max(16, size/16), 128) ports.
 constexpr std::uint32_t kIpStaticBand = 256;
 constexpr int kPortStaticBand = 128;
-
-const json& member(const json& object, const char* key) {
-  static const json null;
-  if (!object.is_object()) return null;
-  const auto it = object.find(key);
-  return it == object.end() ? null : *it;
-}
-
-std::string text_at(const json& object, const char* key) {
-  const json& value = member(object, key);
-  return value.is_string() ? value.get<std::string>() : std::string();
-}
-
-long long integer_at(const json& object, const char* key) {
-  const json& value = member(object, key);
-  return value.is_number_integer() ? value.get<long long>() : 0;
-}
 
 std::vector<std::string> strings_of(const json& list) {
   std::vector<std::string> out;

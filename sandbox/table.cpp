@@ -315,6 +315,11 @@ std::string format_timestamp(std::time_t when) {
   return base::format_rfc3339(std::chrono::system_clock::from_time_t(when));
 }
 
+std::string text_at_path(const nlohmann::json& object, const std::string& path) {
+  const nlohmann::json value = json_path_first(object, path);
+  return value.is_string() ? value.get<std::string>() : std::string();
+}
+
 nlohmann::json json_path_first(const nlohmann::json& object, const std::string& path) {
   std::vector<const nlohmann::json*> current = {&object};
   std::size_t i = 0;

@@ -26,6 +26,8 @@ std::string human_duration(long long seconds);
 // A simple JSONPath (".spec.cohortName", ".spec.x[0].y",
 // `.status.conditions[?(@.type=="Active")].status`): the first match, or null.
 nlohmann::json json_path_first(const nlohmann::json& object, const std::string& path);
+// Its first match when it is a string, else "".
+std::string text_at_path(const nlohmann::json& object, const std::string& path);
 
 // "2026-11-21T07:08:17Z" -> seconds since the epoch; -1 when malformed.
 long long parse_timestamp(const std::string& text);

@@ -7,7 +7,8 @@
 // the post-write hooks' (cluster_state.h), run by the router after the verb.
 //
 // Every function here is called under the cluster's lock (cluster_state.h).
-// `info` is a copy the caller took: the registry may change during a write.
+// `info` is held by the caller (Registry::hold): valid even when the registry
+// changes during a write.
 #pragma once
 
 #include <nlohmann/json.hpp>

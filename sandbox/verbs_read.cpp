@@ -1,5 +1,6 @@
 // get and list (verbs.h).
 #include <algorithm>
+#include <cstdint>
 #include <ctime>
 
 #include <fmt/format.h>
@@ -56,8 +57,10 @@ std::optional<ApiResponse> read_paging(const ApiRequest& r, const ResourceInfo& 
   }
   const std::string token = query_value(r, "continue");
   if (token.empty()) return std::nullopt;
-  if (const auto rv = query_value(r, "resourceVersion"); !rv.empty() && rv != "0") {
-    return bad_request("specifying resource version is not allowed when using continue");
+  // etcd's order: the resourceVersion read, then the token, then the two together.
+  const std::string rv_text = query_value(r, "resourceVersion");
+  if (const auto rv = read_resource_version(rv_text); !rv.error.empty()) {
+    return bad_request("invalid resource version: " + rv.error);
   }
   // Go's base64.RawURLEncoding names the first byte it cannot read.
   const std::size_t bad =
@@ -98,6 +101,9 @@ std::optional<ApiResponse> read_paging(const ApiRequest& r, const ResourceInfo& 
         slash == std::string::npos ? key + "\n" : key.substr(0, slash) + "\n" + key.substr(slash + 1);
   } else {
     paging->after = (ns ? *ns : std::string()) + "\n" + key;
+  }
+  if (!rv_text.empty() && rv_text != "0") {
+    return bad_request("specifying resource version is not allowed when using continue");
   }
   paging->at = rv.get<std::int64_t>() > 0 ? rv.get<std::int64_t>() : 0;
   return std::nullopt;
@@ -222,8 +228,11 @@ std::optional<ApiResponse> refuse_list_options(const ApiRequest& r) {
   return invalid_options("ListOptions", errors);
 }
 
+// The watch cache's resourceVersionTooHighRetrySeconds.
+constexpr int kTooLargeRetrySeconds = 1;
+
 // storage.NewTooLargeResourceVersionError: 504, `Timeout: Too large resource version: N, current: M`.
-ApiResponse too_large_resource_version(std::int64_t wanted, std::int64_t current, int retry_seconds) {
+ApiResponse too_large_resource_version(std::uint64_t wanted, std::uint64_t current, int retry_seconds) {
   json details = {{"causes", {{{"reason", "ResourceVersionTooLarge"}, {"message", "Too large resource version"}}}}};
   if (retry_seconds > 0) details["retryAfterSeconds"] = retry_seconds;
   ApiResponse response = status_error(
@@ -232,28 +241,47 @@ ApiResponse too_large_resource_version(std::int64_t wanted, std::int64_t current
   return response;
 }
 
-// The snapshot a LIST with resourceVersionMatch reads (*at, 0: the latest),
-// or kube-apiserver's answer when it cannot: `Exact` reads the store at that
-// resourceVersion (410 once the event log no longer reaches it, as etcd once
-// compacted), `NotOlderThan` the latest state; a resourceVersion the cluster
-// has not reached is 504 (the watch cache's, for NotOlderThan, after its 3 s
-// wait: answered at once here).
-std::optional<ApiResponse> read_resource_version_match(const ApiRequest& r, const Store& store, std::int64_t* at) {
-  const std::string match = query_value(r, "resourceVersionMatch");
-  if (match.empty()) return std::nullopt;
+// The snapshot a LIST reads by its ?resourceVersion (*at; 0: the latest), or
+// kube-apiserver v1.33's answer when it cannot. Where kube serves the LIST
+// decides (cacher/delegator.go's shouldDelegateList): etcd for `Exact`, and
+// for a `limit` with a resourceVersion other than "0" and no match (the
+// legacy Exact, kept for old clients); the watch cache otherwise, which
+// serves "0" as it stands and anything else `NotOlderThan`. A continued LIST
+// read its resourceVersion in read_paging.
+//   - Exact (either): the store at that resourceVersion, 410 once the event log
+//     no longer reaches it (as etcd once compacted); one the cluster has not
+//     reached is the documented 504 below, without Retry-After (kube-apiserver
+//     v1.33 answers etcd's 500 `etcdserver: mvcc: required revision is a
+//     future revision`, kubernetes#132358, a bug).
+//   - NotOlderThan: the latest state, which is never older than a resourceVersion
+//     the cluster has reached.
+//   - A resourceVersion the cluster has not reached: 504 `Too large resource
+//     version`. The watch cache waits up to 3 s for itself to catch up with
+//     etcd first; the sandbox's store is the state itself and never behind,
+//     so it answers at once (with the watch cache's Retry-After: 1).
+//   - One that is no uint64: etcd's 400 `invalid resource version: ...`; the
+//     watch cache returns the parse error unwrapped, which kube-apiserver
+//     answers as a 500 without a reason (kubernetes#101350).
+std::optional<ApiResponse> read_list_resource_version(const ApiRequest& r, const Store& store, const Paging& paging,
+                                                      std::int64_t* at) {
   const std::string text = query_value(r, "resourceVersion");
-  std::int64_t rv = 0;
-  try {
-    std::size_t used = 0;
-    rv = std::stoll(text, &used);
-    if (used != text.size() || rv < 0) throw std::invalid_argument(text);
-  } catch (const std::exception&) {
-    return bad_request("invalid resource version: " + text);  // as a watch's (watch.cpp)
+  if (text.empty() || !query_value(r, "continue").empty()) return std::nullopt;
+  const std::string match = query_value(r, "resourceVersionMatch");
+  const bool exact = match == "Exact" || (match.empty() && paging.limit > 0 && text != "0");
+  const ResourceVersion rv = read_resource_version(text);
+  if (!rv.error.empty()) {
+    return exact ? bad_request("invalid resource version: " + rv.error) : unwrapped_error(rv.error);
   }
-  if (rv > store.current_rv()) return too_large_resource_version(rv, store.current_rv(), match == "Exact" ? 0 : 1);
-  if (match != "Exact") return std::nullopt;
-  if (rv < store.oldest_watchable_rv()) return status_error(410, "Expired", "The resourceVersion for the provided list is too old.");
-  *at = rv;
+  if (rv.value == 0) return std::nullopt;
+  const auto current = static_cast<std::uint64_t>(store.current_rv());
+  if (rv.value > current) {
+    return too_large_resource_version(rv.value, current, exact ? 0 : kTooLargeRetrySeconds);
+  }
+  if (!exact) return std::nullopt;
+  if (rv.value < static_cast<std::uint64_t>(store.oldest_watchable_rv())) {
+    return status_error(410, "Expired", "The resourceVersion for the provided list is too old.");
+  }
+  *at = static_cast<std::int64_t>(rv.value);
   return std::nullopt;
 }
 
@@ -273,7 +301,7 @@ ApiResponse list_objects(ClusterState& state, const ApiRequest& r, const Resourc
   const std::optional<std::string> ns = info.namespaced && !t.ns.empty() ? std::optional(t.ns) : std::nullopt;
   Paging paging;
   if (auto refused = read_paging(r, info, ns, &paging)) return *refused;
-  if (auto refused = read_resource_version_match(r, *state.store, &paging.at)) return *refused;
+  if (auto refused = read_list_resource_version(r, *state.store, paging, &paging.at)) return *refused;
   // The first page's resourceVersion is the snapshot every later page reads.
   const std::int64_t at = paging.at > 0 ? paging.at : state.store->current_rv();
   const bool as_table = wants_table(header(r, "accept"));

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <limits>
 
 #include <fmt/format.h>
 
@@ -152,11 +154,10 @@ ApiResponse watch(const std::shared_ptr<ClusterState>& state, const ApiRequest& 
       if (selector->matches(object)) initial.push_back(event_line(info, "ADDED", std::move(object), how));
     }
   } else {
-    try {
-      from = std::stoll(rv_text);
-    } catch (const std::exception&) {
-      return bad_request("invalid resource version: " + rv_text);
-    }
+    // The watch cache hands ParseResourceVersion's error up unwrapped: a 500 (kubernetes#139485).
+    const ResourceVersion rv = read_resource_version(rv_text);
+    if (!rv.error.empty()) return unwrapped_error(rv.error);
+    from = static_cast<std::int64_t>(std::min<std::uint64_t>(rv.value, std::numeric_limits<std::int64_t>::max()));
     const std::int64_t oldest = state->store->oldest_watchable_rv();
     if (from < oldest) {
       initial.push_back(expired_line(fmt::format("too old resource version: {} ({})", rv_text, oldest + 1)));

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Conformance probes, third file (issue 16): LISTs in pages (a consistent
 # snapshot, remainingItemCount, continue tokens as kube-apiserver writes and
-# reads them), `kubectl get all`, the Warning of a deprecated CRD version and
-# the CEL cost limits. Each probe states the kube-apiserver v1.33 behaviour it
+# reads them), a LIST's resourceVersion without resourceVersionMatch,
+# `kubectl get all`, the Warning of a deprecated CRD version and the CEL cost
+# limits. Each probe states the kube-apiserver v1.33 behaviour it
 # asserts; kubectl 1.27, 1.32 and 1.33, curl and the Python client.
 # Usage: conformance_lists_test.sh MKQ [KUBECTL_DIR]. Exit 0 pass, 1 fail, 77 skipped.
 set -u
@@ -89,6 +90,43 @@ p_token_and_rv() {
   [ "$code" = 400 ] && grep -F 'specifying resource version is not allowed when using continue' "$TMP/body"
 }
 probe "continue with a resourceVersion is 400: specifying resource version is not allowed when using continue" p_token_and_rv
+# A resourceVersion without resourceVersionMatch, as kube-apiserver's shouldDelegateList routes it.
+# Its own namespace: the kubectl probes below count the objects of "pages".
+RVS=$SERVER/api/v1/namespaces/rv/configmaps
+p_rv_not_older_than() {
+  k create namespace rv >/dev/null && admin_curl "$RVS" >/dev/null || return 1
+  before=$(py 'import json,sys; print(json.load(open(sys.argv[1]))["metadata"]["resourceVersion"])' "$TMP/body")
+  k -n rv create configmap rv-later --from-literal=v=new >/dev/null || return 1
+  code=$(admin_curl "$RVS?resourceVersion=$before")
+  [ "$code" = 200 ] && py 'import json,sys; l=json.load(open(sys.argv[1])); names=[i["metadata"]["name"] for i in l["items"]]
+sys.exit(0 if "rv-later" in names and int(l["metadata"]["resourceVersion"])>int(sys.argv[2]) else print(names, l["metadata"]) or 1)' "$TMP/body" "$before" || return 1
+  code=$(admin_curl "$RVS?resourceVersion=$before&limit=100")
+  [ "$code" = 200 ] && py 'import json,sys; l=json.load(open(sys.argv[1])); names=[i["metadata"]["name"] for i in l["items"]]
+sys.exit(0 if "rv-later" not in names and l["metadata"]["resourceVersion"]==sys.argv[2] else print(names, l["metadata"]) or 1)' "$TMP/body" "$before"
+}
+probe "resourceVersion=N without a limit is NotOlderThan (the current list); with a limit the legacy Exact (the list at N)" p_rv_not_older_than
+p_rv_too_large() {
+  code=$(admin_curl "$CMS?resourceVersion=999999999")
+  [ "$code" = 504 ] && tr -d '\r' <"$TMP/headers" | grep -ix 'retry-after: 1' &&
+    py 'import json,sys; s=json.load(open(sys.argv[1]))
+ok=s["reason"]=="Timeout" and s["message"].startswith("Timeout: Too large resource version: 999999999, current: ") and s["details"]=={"causes":[{"reason":"ResourceVersionTooLarge","message":"Too large resource version"}],"retryAfterSeconds":1}
+sys.exit(0 if ok else print(s) or 1)' "$TMP/body"
+}
+probe "a resourceVersion the cluster has not reached is 504 Timeout: Too large resource version (ResourceVersionTooLarge, Retry-After: 1)" p_rv_too_large
+p_rv_not_a_number() {
+  code=$(admin_curl "$CMS?resourceVersion=abc")
+  [ "$code" = 500 ] && py 'import json,sys; s=json.load(open(sys.argv[1]))
+sys.exit(0 if s=={"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure","message":"resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax","code":500} else print(s) or 1)' "$TMP/body" || return 1
+  code=$(admin_curl "$CMS?resourceVersion=abc&limit=1")
+  [ "$code" = 400 ] && py 'import json,sys; s=json.load(open(sys.argv[1]))
+sys.exit(0 if s["reason"]=="BadRequest" and s["message"]=="invalid resource version: resourceVersion: Invalid value: \"abc\": strconv.ParseUint: parsing \"abc\": invalid syntax" else print(s) or 1)' "$TMP/body"
+}
+probe "a resourceVersion that is no number: the watch cache's 500 without a reason, etcd's 400 (with a limit)" p_rv_not_a_number
+p_rv_kubectl() {
+  ! k get --raw "/api/v1/namespaces/pages/configmaps?resourceVersion=999999999&limit=1" >"$TMP/raw.out" 2>"$TMP/raw.err" &&
+    cat "$TMP/raw.err" && grep -F 'Timeout: Too large resource version: 999999999, current: ' "$TMP/raw.err"
+}
+probe "kubectl get --raw of a LIST at a resourceVersion not reached fails with Too large resource version" p_rv_kubectl
 p_warning_header() {
   code=$(admin_curl "$SERVER/apis/kueue.x-k8s.io/v1beta1/clusterqueues")
   [ "$code" = 200 ] && tr -d '\r' <"$TMP/headers" | grep -ix 'warning: 299 - "This version is deprecated. Use v1beta2 instead."'

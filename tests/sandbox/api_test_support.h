@@ -1,6 +1,9 @@
 // Helpers for the sandbox API tests: requests against Cluster::handle().
 #pragma once
 
+#include <catch2/catch.hpp>
+#include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -30,6 +33,24 @@ inline std::unique_ptr<Cluster> memory_cluster() {
   std::string error;
   auto cluster = Cluster::open("test", ":memory:", &error);
   return cluster;
+}
+
+// A request as the admin (system:masters) that must succeed.
+inline void admin(Cluster& c, const std::string& method, const std::string& path, const nlohmann::json& body,
+                  const std::string& content_type = "application/json",
+                  std::multimap<std::string, std::string> query = {}) {
+  const ApiResponse r = c.handle(request(method, path, body.dump(), std::move(query), content_type));
+  INFO(method << " " << path << ": " << r.body);
+  REQUIRE(r.status < 300);
+}
+
+// A cluster with namespace team and its service account robot (bound to nothing).
+inline std::unique_ptr<Cluster> team_cluster() {
+  auto c = memory_cluster();
+  REQUIRE(c);
+  admin(*c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "team"}}}});
+  admin(*c, "POST", "/api/v1/namespaces/team/serviceaccounts", {{"metadata", {{"name", "robot"}}}});
+  return c;
 }
 
 // A minimal Kueue CRD: kueue.x-k8s.io/v1beta2, schema-less (preserve unknown

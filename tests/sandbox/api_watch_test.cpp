@@ -1,6 +1,7 @@
 // Watch streams, persistence across reopen, server-side apply.
 #include <catch2/catch.hpp>
 #include <filesystem>
+#include <fmt/format.h>
 #include <sstream>
 #include <unistd.h>
 #include <thread>
@@ -67,6 +68,19 @@ TEST_CASE("sandbox api: watch from now, from a resourceVersion, with a timeout",
   REQUIRE(later.size() == 1);
   CHECK(later[0]["type"] == "MODIFIED");
   CHECK(later[0]["object"]["data"]["x"] == "1");
+
+  // A resourceVersion that is no uint64: the watch cache's unwrapped parse error, a 500 without a reason.
+  for (const char* bad : {"abc", "12abc", "-1"}) {
+    const auto refused = c->handle(request("GET", "/api/v1/watch/namespaces/default/configmaps", "", {{"resourceVersion", bad}}));
+    CHECK_FALSE(refused.stream);
+    CHECK(refused.status == 500);
+    CHECK(body_of(refused) == json{{"kind", "Status"},
+                                   {"apiVersion", "v1"},
+                                   {"metadata", json::object()},
+                                   {"status", "Failure"},
+                                   {"message", fmt::format("resourceVersion: Invalid value: \"{0}\": strconv.ParseUint: parsing \"{0}\": invalid syntax", bad)},
+                                   {"code", 500}});
+  }
 }
 
 TEST_CASE("sandbox api: watch filters by namespace and label, bookmarks", "[sandbox][api][watch]") {

@@ -25,6 +25,7 @@ using mkq::sandbox::ObjectKey;
 using mkq::sandbox::RbacAuthorizer;
 using mkq::sandbox::RequestAttributes;
 using mkq::sandbox::Store;
+using mkq::sandbox::testing::admin;
 using mkq::sandbox::testing::body_of;
 using mkq::sandbox::testing::request;
 using nlohmann::json;
@@ -38,20 +39,9 @@ ApiRequest robot(ApiRequest r) {
   return r;
 }
 
-void admin(Cluster& c, const std::string& method, const std::string& path, const json& body,
-           const std::string& content_type = "application/json",
-           std::multimap<std::string, std::string> query = {}) {
-  const ApiResponse r = c.handle(request(method, path, body.dump(), std::move(query), content_type));
-  INFO(method << " " << path << ": " << r.body);
-  REQUIRE(r.status < 300);
-}
-
-// A cluster with namespace team, its ConfigMap "a" and service account robot (bound to nothing).
+// The team cluster (api_test_support.h) with its ConfigMap "a".
 std::unique_ptr<Cluster> open() {
-  auto c = mkq::sandbox::testing::memory_cluster();
-  REQUIRE(c);
-  admin(*c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "team"}}}});
-  admin(*c, "POST", "/api/v1/namespaces/team/serviceaccounts", {{"metadata", {{"name", "robot"}}}});
+  auto c = mkq::sandbox::testing::team_cluster();
   admin(*c, "POST", "/api/v1/namespaces/team/configmaps", {{"metadata", {{"name", "a"}}}});
   return c;
 }

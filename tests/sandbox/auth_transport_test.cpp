@@ -17,6 +17,7 @@
 namespace {
 
 using mkq::sandbox::Cluster;
+using mkq::sandbox::testing::admin;
 using mkq::sandbox::testing::body_of;
 using mkq::sandbox::testing::kueue_crd;
 using mkq::sandbox::testing::request;
@@ -39,12 +40,6 @@ std::unique_ptr<Cluster> open_cluster() {
   auto c = Cluster::open("worker1", ":memory:", options, &error);
   REQUIRE(c);
   return c;
-}
-
-void admin(Cluster& c, const std::string& method, const std::string& path, const json& body) {
-  const auto r = c.handle(request(method, path, body.dump()));
-  INFO(r.body);
-  REQUIRE(r.status < 300);
 }
 
 // Kueue's namespace, the Workload and MultiKueue CRDs, a ServiceAccount and

@@ -11,9 +11,11 @@ namespace {
 using mkq::sandbox::ApiRequest;
 using mkq::sandbox::ApiResponse;
 using mkq::sandbox::Cluster;
+using mkq::sandbox::testing::admin;
 using mkq::sandbox::testing::body_of;
 using mkq::sandbox::testing::kueue_crd;
 using mkq::sandbox::testing::request;
+using mkq::sandbox::testing::team_cluster;
 using nlohmann::json;
 
 ApiRequest as(std::string user, std::vector<std::string> groups, ApiRequest r) {
@@ -24,20 +26,6 @@ ApiRequest as(std::string user, std::vector<std::string> groups, ApiRequest r) {
 
 ApiRequest anonymous(ApiRequest r) { return as("system:anonymous", {"system:unauthenticated"}, std::move(r)); }
 ApiRequest alice(ApiRequest r) { return as("alice", {"dev", "system:authenticated"}, std::move(r)); }
-
-void admin(Cluster& c, const std::string& method, const std::string& path, const json& body) {
-  const ApiResponse r = c.handle(request(method, path, body.dump()));
-  INFO(r.body);
-  REQUIRE(r.status < 300);
-}
-
-std::unique_ptr<Cluster> open() {
-  auto c = mkq::sandbox::testing::memory_cluster();
-  REQUIRE(c);
-  admin(*c, "POST", "/api/v1/namespaces", {{"metadata", {{"name", "team"}}}});
-  admin(*c, "POST", "/api/v1/namespaces/team/serviceaccounts", {{"metadata", {{"name", "robot"}}}});
-  return c;
-}
 
 json ssar(Cluster& c, ApiRequest base, const json& attributes) {
   base.method = "POST";
@@ -52,7 +40,7 @@ json ssar(Cluster& c, ApiRequest base, const json& attributes) {
 }  // namespace
 
 TEST_CASE("anonymous: health and /version for everyone, 403 naming system:anonymous elsewhere", "[sandbox][authz]") {
-  auto c = open();
+  auto c = team_cluster();
   for (const char* path : {"/version", "/healthz", "/readyz", "/livez"}) {
     INFO(path);
     CHECK(c->handle(anonymous(request("GET", path))).status == 200);
@@ -70,7 +58,7 @@ TEST_CASE("anonymous: health and /version for everyone, 403 naming system:anonym
 }
 
 TEST_CASE("impersonation: checked with RBAC's impersonate verb, then the request runs as the impersonated user", "[sandbox][authz]") {
-  auto c = open();
+  auto c = team_cluster();
   admin(*c, "POST", "/api/v1/namespaces/team/secrets", {{"metadata", {{"name", "s"}}}});
 
   // A master impersonating a service account: the account's own rights apply.
@@ -130,7 +118,7 @@ TEST_CASE("impersonation: checked with RBAC's impersonate verb, then the request
 }
 
 TEST_CASE("SelfSubjectAccessReview, SubjectAccessReview and SelfSubjectRulesReview answer from RBAC", "[sandbox][authz]") {
-  auto c = open();
+  auto c = team_cluster();
   const json cm_create = {{"resourceAttributes", {{"namespace", "team"}, {"verb", "create"}, {"resource", "configmaps"}}}};
   CHECK(ssar(*c, request("POST", ""), cm_create)["status"] == json{{"allowed", true}});  // system:masters: no reason
   CHECK(ssar(*c, alice(request("POST", "")), cm_create)["status"] == json{{"allowed", false}});
@@ -175,7 +163,7 @@ TEST_CASE("SelfSubjectAccessReview, SubjectAccessReview and SelfSubjectRulesRevi
 }
 
 TEST_CASE("the default ClusterRoles exist and admin, edit and view aggregate by label", "[sandbox][authz]") {
-  auto c = open();
+  auto c = team_cluster();
   for (const char* name : {"cluster-admin", "admin", "edit", "view", "system:discovery", "system:basic-user",
                            "system:public-info-viewer", "system:aggregate-to-view"}) {
     INFO(name);
@@ -204,7 +192,7 @@ TEST_CASE("the default ClusterRoles exist and admin, edit and view aggregate by 
 }
 
 TEST_CASE("delete: dryRun in the DeleteOptions body deletes nothing, for any kind", "[sandbox][delete]") {
-  auto c = open();
+  auto c = team_cluster();
   REQUIRE(c->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
                             kueue_crd("workloads", "Workload", true).dump()))
               .status == 201);
@@ -229,7 +217,7 @@ TEST_CASE("delete: dryRun in the DeleteOptions body deletes nothing, for any kin
 }
 
 TEST_CASE("delete: Status{Success} for the generic store's kinds, the object for those that return it", "[sandbox][delete]") {
-  auto c = open();
+  auto c = team_cluster();
   REQUIRE(c->handle(request("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
                             kueue_crd("workloads", "Workload", true).dump()))
               .status == 201);
@@ -257,7 +245,7 @@ TEST_CASE("delete: Status{Success} for the generic store's kinds, the object for
 }
 
 TEST_CASE("create: metadata.resourceVersion set is refused as the storage layer refuses it", "[sandbox][errors]") {
-  auto c = open();
+  auto c = team_cluster();
   const ApiResponse r = c->handle(request("POST", "/api/v1/namespaces/team/configmaps",
                                           R"({"metadata":{"name":"cm","resourceVersion":"5"}})"));
   CHECK(r.status == 500);

@@ -165,6 +165,11 @@ TEST_CASE("sandbox list pages: a snapshot older than the event log is 410 Expire
   CHECK(exact.status == 410);
   CHECK(body_of(exact)["reason"] == "Expired");
   CHECK(body_of(exact)["message"] == "The resourceVersion for the provided list is too old.");
+  // So does a `limit` with that resourceVersion and no match: the legacy Exact, from etcd too.
+  const ApiResponse legacy = c->handle(
+      request("GET", kConfigMaps, "", {{"resourceVersion", page1["metadata"]["resourceVersion"]}, {"limit", "1"}}));
+  CHECK(legacy.status == 410);
+  CHECK(body_of(legacy)["message"] == "The resourceVersion for the provided list is too old.");
   // That token continues after "a" at the latest resourceVersion.
   const json rest =
       body_of(c->handle(request("GET", kConfigMaps, "", {{"continue", status["metadata"]["continue"]}})));
@@ -224,6 +229,90 @@ TEST_CASE("sandbox list: resourceVersionMatch Exact reads that resourceVersion, 
   r = list({{"resourceVersion", future}, {"resourceVersionMatch", "Exact"}});
   CHECK(r.status == 504);
   CHECK(r.headers.count("Retry-After") == 0);
+}
+
+TEST_CASE("sandbox list: a resourceVersion without resourceVersionMatch is read as kube-apiserver reads it",
+          "[sandbox][list]") {
+  auto c = testing::memory_cluster();
+  for (const char* name : {"a", "b"}) create(*c, name);
+  const std::string then = body_of(c->handle(request("GET", kConfigMaps)))["metadata"]["resourceVersion"];
+  REQUIRE(c->handle(request("PATCH", std::string(kConfigMaps) + "/a", R"({"data":{"v":"new"}})", {},
+                            "application/merge-patch+json"))
+              .status == 200);
+  REQUIRE(c->handle(request("DELETE", std::string(kConfigMaps) + "/b")).status == 200);
+  create(*c, "c");
+  const auto list = [&](std::multimap<std::string, std::string> query) {
+    return c->handle(request("GET", kConfigMaps, "", std::move(query)));
+  };
+  const std::string current = body_of(list({}))["metadata"]["resourceVersion"];
+  REQUIRE(current != then);
+
+  // Without a limit the watch cache serves it: "0" any state (the current one here), another
+  // resourceVersion NotOlderThan -- the latest state, the list at the current resourceVersion.
+  for (const std::string& rv : {std::string("0"), then, current}) {
+    const json latest = body_of(list({{"resourceVersion", rv}}));
+    CHECK(names_and_values(latest) == V{"a=new", "c=old"});
+    CHECK(latest["metadata"]["resourceVersion"] == current);
+  }
+  // With a limit, "0" is still any state; another is the legacy Exact (etcd at that revision),
+  // and its pages continue in that snapshot.
+  CHECK(names_and_values(body_of(list({{"resourceVersion", "0"}, {"limit", "5"}}))) == V{"a=new", "c=old"});
+  const json page1 = body_of(list({{"resourceVersion", then}, {"limit", "1"}}));
+  CHECK(names_and_values(page1) == V{"a=old"});
+  CHECK(page1["metadata"]["resourceVersion"] == then);
+  const json page2 = body_of(list({{"limit", "1"}, {"continue", page1["metadata"]["continue"]}}));
+  CHECK(names_and_values(page2) == V{"b=old"});
+  CHECK_FALSE(page2["metadata"].contains("continue"));
+
+  // One the cluster has not reached: the watch cache's 504 with Retry-After, etcd's without.
+  const std::string future = std::to_string(std::stoll(current) + 100);
+  ApiResponse r = list({{"resourceVersion", future}});
+  CHECK(r.status == 504);
+  CHECK(body_of(r) == json::parse(R"({"kind":"Status","apiVersion":"v1","metadata":{},"status":"Failure",)"
+                                  R"("message":"Timeout: Too large resource version: )" +
+                                  future + ", current: " + current +
+                                  R"(","reason":"Timeout","details":{"causes":[{"reason":"ResourceVersionTooLarge",)"
+                                  R"("message":"Too large resource version"}],"retryAfterSeconds":1},"code":504})"));
+  CHECK(r.headers["Retry-After"] == "1");
+  r = list({{"resourceVersion", future}, {"limit", "1"}});
+  CHECK(r.status == 504);
+  CHECK_FALSE(body_of(r)["details"].contains("retryAfterSeconds"));
+  CHECK(r.headers.count("Retry-After") == 0);
+  // The largest uint64 is a resourceVersion too, one past it is not.
+  r = list({{"resourceVersion", "18446744073709551615"}});
+  CHECK(r.status == 504);
+  CHECK(body_of(r)["message"] == "Timeout: Too large resource version: 18446744073709551615, current: " + current);
+
+  // Not a uint64: the watch cache hands ParseResourceVersion's error up unwrapped, a 500
+  // without a reason; etcd (a limit, or resourceVersionMatch=Exact) a 400.
+  const auto parse_error = [](const std::string& rv, const std::string& why) {
+    return "resourceVersion: Invalid value: \"" + rv + "\": strconv.ParseUint: parsing \"" + rv + "\": " + why;
+  };
+  for (const auto& [rv, why] : std::vector<std::pair<std::string, std::string>>{
+           {"abc", "invalid syntax"},
+           {"-1", "invalid syntax"},
+           {"+5", "invalid syntax"},
+           {" 5", "invalid syntax"},
+           {"18446744073709551616", "value out of range"}}) {
+    r = list({{"resourceVersion", rv}});
+    CHECK(r.status == 500);
+    CHECK(body_of(r) == json{{"kind", "Status"},
+                             {"apiVersion", "v1"},
+                             {"metadata", json::object()},
+                             {"status", "Failure"},
+                             {"message", parse_error(rv, why)},
+                             {"code", 500}});
+    CHECK(list({{"resourceVersion", rv}, {"resourceVersionMatch", "NotOlderThan"}}).status == 500);
+    for (const auto& etcd : std::vector<std::multimap<std::string, std::string>>{
+             {{"resourceVersion", rv}, {"limit", "1"}},
+             {{"resourceVersion", rv}, {"resourceVersionMatch", "Exact"}},
+             {{"resourceVersion", rv}, {"limit", "1"}, {"continue", page1["metadata"]["continue"]}}}) {
+      r = list(etcd);
+      CHECK(r.status == 400);
+      CHECK(body_of(r)["reason"] == "BadRequest");
+      CHECK(body_of(r)["message"] == "invalid resource version: " + parse_error(rv, why));
+    }
+  }
 }
 
 TEST_CASE("sandbox store: a page at an older resourceVersion from the event log", "[sandbox][list]") {

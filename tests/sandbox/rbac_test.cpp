@@ -8,6 +8,7 @@ namespace {
 
 using mkq::sandbox::ApiRequest;
 using mkq::sandbox::Cluster;
+using mkq::sandbox::testing::admin;
 using mkq::sandbox::testing::body_of;
 using mkq::sandbox::testing::kueue_crd;
 using mkq::sandbox::testing::request;
@@ -24,12 +25,6 @@ ApiRequest as(ApiRequest r, const std::string& user, std::vector<std::string> gr
 }
 
 ApiRequest as_sa(ApiRequest r) { return as(std::move(r), kSa, kSaGroups); }
-
-void admin(Cluster& c, const std::string& method, const std::string& path, const json& body) {
-  const auto r = c.handle(request(method, path, body.dump()));
-  INFO(r.body);
-  REQUIRE(r.status < 300);
-}
 
 // A cluster with Kueue's CRDs, a ClusterQueue "cq", namespaces kueue-system and team,
 // and a least-privilege ClusterRole for MultiKueue bound to the service account.
