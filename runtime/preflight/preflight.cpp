@@ -4,6 +4,7 @@
 #include "runtime/preflight/preflight.h"
 
 #include <algorithm>
+#include <atomic>
 #include <future>
 #include <map>
 #include <optional>
@@ -488,16 +489,20 @@ std::vector<Finding> check(const Fleet& fleet, const Options& options) {
     jobs.push_back({&cluster, live, target->client});
   }
   std::vector<std::vector<Finding>> per_cluster(jobs.size());
-  const std::size_t width = static_cast<std::size_t>(std::max(1, options.parallelism));
-  for (std::size_t start = 0; start < jobs.size(); start += width) {
-    std::vector<std::future<std::vector<Finding>>> running;
-    for (std::size_t i = start; i < std::min(jobs.size(), start + width); ++i) {
-      running.push_back(std::async(std::launch::async, [&fleet, job = jobs[i]] {
-        return check_cluster(fleet, *job.plan, *job.live, *job.client);
-      }));
-    }
-    for (std::size_t i = 0; i < running.size(); ++i) per_cluster[start + i] = running[i].get();
+  // Up to `parallelism` threads, each taking the next cluster left as it ends
+  // one (no cluster waits for a slow one before it); a thread's exception is
+  // thrown here.
+  std::atomic<std::size_t> next{0};
+  const std::size_t width = std::min(jobs.size(), static_cast<std::size_t>(std::max(1, options.parallelism)));
+  std::vector<std::future<void>> workers;
+  for (std::size_t w = 0; w < width; ++w) {
+    workers.push_back(std::async(std::launch::async, [&] {
+      for (std::size_t i = next++; i < jobs.size(); i = next++) {
+        per_cluster[i] = check_cluster(fleet, *jobs[i].plan, *jobs[i].live, *jobs[i].client);
+      }
+    }));
   }
+  for (std::future<void>& worker : workers) worker.get();
   std::vector<Finding> out;
   for (std::vector<Finding>& findings : per_cluster) {
     for (Finding& finding : findings) out.push_back(std::move(finding));
