@@ -176,8 +176,17 @@ TEST_CASE("sandbox list pages: a snapshot older than the event log is 410 Expire
   CHECK(names_and_values(rest) == V{"b=old", "c=" + std::to_string(kEventLogSize + 1000)});
 }
 
-TEST_CASE("sandbox list: resourceVersionMatch Exact reads that resourceVersion, NotOlderThan the latest",
-          "[sandbox][list]") {
+// ConfigMaps a and b at `then`; since then a changed (v=new), b was deleted and c created.
+struct History {
+  decltype(testing::memory_cluster()) cluster;
+  std::string then;
+
+  auto list(std::multimap<std::string, std::string> query) const {
+    return cluster->handle(request("GET", kConfigMaps, "", std::move(query)));
+  }
+};
+
+History history() {
   auto c = testing::memory_cluster();
   for (const char* name : {"a", "b"}) create(*c, name);
   const std::string then = body_of(c->handle(request("GET", kConfigMaps)))["metadata"]["resourceVersion"];
@@ -186,10 +195,14 @@ TEST_CASE("sandbox list: resourceVersionMatch Exact reads that resourceVersion, 
               .status == 200);
   REQUIRE(c->handle(request("DELETE", std::string(kConfigMaps) + "/b")).status == 200);
   create(*c, "c");
+  return {std::move(c), then};
+}
 
-  const auto list = [&](std::multimap<std::string, std::string> query) {
-    return c->handle(request("GET", kConfigMaps, "", std::move(query)));
-  };
+TEST_CASE("sandbox list: resourceVersionMatch Exact reads that resourceVersion, NotOlderThan the latest",
+          "[sandbox][list]") {
+  const History h = history();
+  const std::string& then = h.then;
+  const auto list = [&h](std::multimap<std::string, std::string> query) { return h.list(std::move(query)); };
   json exact = body_of(list({{"resourceVersion", then}, {"resourceVersionMatch", "Exact"}}));
   CHECK(names_and_values(exact) == V{"a=old", "b=old"});
   CHECK(exact["metadata"]["resourceVersion"] == then);
@@ -233,17 +246,9 @@ TEST_CASE("sandbox list: resourceVersionMatch Exact reads that resourceVersion, 
 
 TEST_CASE("sandbox list: a resourceVersion without resourceVersionMatch is read as kube-apiserver reads it",
           "[sandbox][list]") {
-  auto c = testing::memory_cluster();
-  for (const char* name : {"a", "b"}) create(*c, name);
-  const std::string then = body_of(c->handle(request("GET", kConfigMaps)))["metadata"]["resourceVersion"];
-  REQUIRE(c->handle(request("PATCH", std::string(kConfigMaps) + "/a", R"({"data":{"v":"new"}})", {},
-                            "application/merge-patch+json"))
-              .status == 200);
-  REQUIRE(c->handle(request("DELETE", std::string(kConfigMaps) + "/b")).status == 200);
-  create(*c, "c");
-  const auto list = [&](std::multimap<std::string, std::string> query) {
-    return c->handle(request("GET", kConfigMaps, "", std::move(query)));
-  };
+  const History h = history();
+  const std::string& then = h.then;
+  const auto list = [&h](std::multimap<std::string, std::string> query) { return h.list(std::move(query)); };
   const std::string current = body_of(list({}))["metadata"]["resourceVersion"];
   REQUIRE(current != then);
 
