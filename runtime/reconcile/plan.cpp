@@ -374,14 +374,13 @@ void default_drift(const std::string& kind, const Json& desired, const Json& liv
   }
 }
 
-// The differing leaves of a live object against the desired document, the
-// fields mkq owned that the document no longer has, and the defaults the
-// policy leaves that the live object does not hold.
 // The leaves of `node` (as leaves_of finds them) against `live`, the live
 // value at the same path (null: absent, or below a value that is not a map),
 // walked together: a LeafDiff for each leaf the live object does not hold, in
 // the document's order, and each leaf's dotted path in `sent`. `dotted` is the
-// path so far, one buffer for the whole walk; `depth` 0 is the document.
+// path so far, one buffer for the whole walk; `depth` 0 is the document;
+// `metadata`: `node` is the document's metadata (whose server-set fields are
+// never sent).
 void diff_leaves(const Json& node, const Json* live, std::string& dotted, int depth, bool metadata,
                  std::vector<LeafDiff>& out, std::vector<std::string>& sent) {
   if (!node.is_object() || (node.empty() && depth > 0)) {
@@ -423,7 +422,10 @@ bool sends_at(const std::vector<std::string>& sent, const std::string& path) {
   return false;
 }
 
-// `owned`: the paths mkq owns in the live object (kube::paths_owned_by).
+// The differing leaves of a live object against the desired document, the
+// fields mkq owned that the document no longer has, and the defaults the
+// policy leaves that the live object does not hold. `owned`: the paths mkq
+// owns in the live object (kube::paths_owned_by).
 std::vector<LeafDiff> diff_object(const std::string& kind, const Json& desired, const Json& live,
                                   const std::vector<std::string>& owned) {
   std::vector<LeafDiff> out;
