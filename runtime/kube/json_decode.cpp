@@ -50,20 +50,39 @@ class Decoder {
   }
 
  private:
-  // Reads the members of the object at at_ ('{'), calling on_member(key,
-  // depth) with at_ on each value; on_member reads the value (and may take
-  // the key: it is made anew for each member).
-  template <typename OnMember>
-  bool members(int depth, OnMember on_member) {
+  // Reads the items of the object or array at at_ ('{' or '['), up to
+  // `close` ('}' or ']'), calling read_item() with at_ on each; read_item
+  // reads the whole item.
+  template <typename ReadItem>
+  bool sequence(int depth, char close, ReadItem read_item) {
     if (depth > kMaxDepth) return false;
-    ++at_;  // '{'
+    ++at_;  // '{' or '['
     skip_space();
-    if (at_ < text_.size() && text_[at_] == '}') {
+    if (at_ < text_.size() && text_[at_] == close) {
       ++at_;
       return true;
     }
     for (;;) {
       skip_space();
+      if (!read_item()) return false;
+      skip_space();
+      if (at_ >= text_.size()) return false;
+      if (text_[at_] == ',') {
+        ++at_;
+        continue;
+      }
+      if (text_[at_] != close) return false;
+      ++at_;
+      return true;
+    }
+  }
+
+  // Reads the members of the object at at_ ('{'), calling on_member(key,
+  // depth) with at_ on each value; on_member reads the value (and may take
+  // the key: it is made anew for each member).
+  template <typename OnMember>
+  bool members(int depth, OnMember on_member) {
+    return sequence(depth, '}', [&] {
       if (at_ >= text_.size() || text_[at_] != '"') return false;
       std::string key;
       if (!parse_string(key)) return false;
@@ -71,43 +90,15 @@ class Decoder {
       if (at_ >= text_.size() || text_[at_] != ':') return false;
       ++at_;
       skip_space();
-      if (!on_member(key, depth)) return false;
-      skip_space();
-      if (at_ >= text_.size()) return false;
-      if (text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (text_[at_] != '}') return false;
-      ++at_;
-      return true;
-    }
+      return static_cast<bool>(on_member(key, depth));
+    });
   }
 
   // Reads the elements of the array at at_ ('['), calling on_element(depth)
   // with at_ on each element; on_element reads the element.
   template <typename OnElement>
   bool elements(int depth, OnElement on_element) {
-    if (depth > kMaxDepth) return false;
-    ++at_;  // '['
-    skip_space();
-    if (at_ < text_.size() && text_[at_] == ']') {
-      ++at_;
-      return true;
-    }
-    for (;;) {
-      skip_space();
-      if (!on_element(depth)) return false;
-      skip_space();
-      if (at_ >= text_.size()) return false;
-      if (text_[at_] == ',') {
-        ++at_;
-        continue;
-      }
-      if (text_[at_] != ']') return false;
-      ++at_;
-      return true;
-    }
+    return sequence(depth, ']', [&] { return static_cast<bool>(on_element(depth)); });
   }
 
   // A value read and checked as parse_value reads it, kept nowhere.
