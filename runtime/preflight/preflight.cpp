@@ -4,14 +4,13 @@
 #include "runtime/preflight/preflight.h"
 
 #include <algorithm>
-#include <atomic>
-#include <future>
 #include <map>
 #include <optional>
 #include <set>
 #include <string>
 
 #include "base/object_ref.h"
+#include "base/parallel.h"
 #include "compiler/kueue/openshift.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/credentials/cluster_profile.h"
@@ -489,20 +488,9 @@ std::vector<Finding> check(const Fleet& fleet, const Options& options) {
     jobs.push_back({&cluster, live, target->client});
   }
   std::vector<std::vector<Finding>> per_cluster(jobs.size());
-  // Up to `parallelism` threads, each taking the next cluster left as it ends
-  // one (no cluster waits for a slow one before it); a thread's exception is
-  // thrown here.
-  std::atomic<std::size_t> next{0};
-  const std::size_t width = std::min(jobs.size(), static_cast<std::size_t>(std::max(1, options.parallelism)));
-  std::vector<std::future<void>> workers;
-  for (std::size_t w = 0; w < width; ++w) {
-    workers.push_back(std::async(std::launch::async, [&] {
-      for (std::size_t i = next++; i < jobs.size(); i = next++) {
-        per_cluster[i] = check_cluster(fleet, *jobs[i].plan, *jobs[i].live, *jobs[i].client);
-      }
-    }));
-  }
-  for (std::future<void>& worker : workers) worker.get();
+  base::run_parallel(jobs.size(), options.parallelism, [&](std::size_t i) {
+    per_cluster[i] = check_cluster(fleet, *jobs[i].plan, *jobs[i].live, *jobs[i].client);
+  });
   std::vector<Finding> out;
   for (std::vector<Finding>& findings : per_cluster) {
     for (Finding& finding : findings) out.push_back(std::move(finding));

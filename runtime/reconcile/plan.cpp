@@ -15,15 +15,12 @@
 #include "runtime/reconcile/credential_txn.h"
 
 #include <algorithm>
-#include <atomic>
-#include <exception>
 #include <map>
-#include <mutex>
 #include <set>
-#include <thread>
 
 #include <fmt/format.h>
 
+#include "base/parallel.h"
 #include "compiler/kueue/schema.h"
 #include "runtime/kube/fields_v1.h"
 #include "runtime/reconcile/handover.h"
@@ -986,34 +983,6 @@ ClusterPlan plan_cluster(const ClusterContext& context, const std::string& name,
   return cluster_plan;
 }
 
-// Calls each(0) ... each(count - 1) on up to `parallelism` threads; the
-// first exception thrown is thrown again here once all have ended.
-template <typename Each>
-void run_parallel(std::size_t count, int parallelism, Each each) {
-  const std::size_t threads = std::min<std::size_t>(count, static_cast<std::size_t>(std::max(1, parallelism)));
-  if (threads <= 1) {
-    for (std::size_t i = 0; i < count; ++i) each(i);
-    return;
-  }
-  std::atomic<std::size_t> next{0};
-  std::mutex failed_mutex;
-  std::exception_ptr failed;
-  const auto worker = [&] {
-    for (std::size_t i = next++; i < count; i = next++) {
-      try {
-        each(i);
-      } catch (...) {
-        const std::lock_guard<std::mutex> lock(failed_mutex);
-        if (!failed) failed = std::current_exception();
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(worker);
-  for (std::thread& thread : pool) thread.join();
-  if (failed) std::rethrow_exception(failed);
-}
 
 }  // namespace
 
@@ -1275,7 +1244,7 @@ Plan make_plan(const kueue::DesiredState& desired, const std::vector<state::Inve
       jobs.push_back(Job{index, stale[name]});
     }
   }
-  run_parallel(jobs.size(), work.parallelism, [&](std::size_t j) {
+  base::run_parallel(jobs.size(), work.parallelism, [&](std::size_t j) {
     const auto& [name, role] = clusters[jobs[j].index];
     plan.clusters[jobs[j].index] =
         plan_cluster(context, name, role, live.find(name), entries_of(name), jobs[j].revoke, nullptr);

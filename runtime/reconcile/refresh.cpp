@@ -3,11 +3,10 @@
 #include "runtime/reconcile/refresh.h"
 
 #include <algorithm>
-#include <atomic>
 #include <map>
 #include <set>
-#include <thread>
 
+#include "base/parallel.h"
 #include "compiler/kueue/schema.h"
 
 namespace mkq::reconcile {
@@ -214,31 +213,18 @@ LiveState refresh(const kueue::DesiredState& desired, const std::vector<state::I
   std::map<std::string, ClusterInventory> inventory_of;
   for (const state::InventoryEntry& entry : inventory) inventory_of[entry.ref.cluster].push_back(&entry);
   static const ClusterInventory kNone;
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < targets.size(); i = next++) {
-      try {
-        const auto entries = inventory_of.find(targets[i].cluster);
-        out.clusters[i] =
-            refresh_cluster(targets[i], desired, entries == inventory_of.end() ? kNone : entries->second, options);
-      } catch (const std::exception& e) {
-        out.clusters[i] = ClusterLive{};
-        out.clusters[i].cluster = targets[i].cluster;
-        out.clusters[i].reachable = false;
-        out.clusters[i].error = std::string("reading the cluster failed: ") + e.what();
-      }
+  base::run_parallel(targets.size(), options.parallelism, [&](std::size_t i) {
+    try {
+      const auto entries = inventory_of.find(targets[i].cluster);
+      out.clusters[i] =
+          refresh_cluster(targets[i], desired, entries == inventory_of.end() ? kNone : entries->second, options);
+    } catch (const std::exception& e) {
+      out.clusters[i] = ClusterLive{};
+      out.clusters[i].cluster = targets[i].cluster;
+      out.clusters[i].reachable = false;
+      out.clusters[i].error = std::string("reading the cluster failed: ") + e.what();
     }
-  };
-  const std::size_t threads =
-      std::min<std::size_t>(targets.size(), static_cast<std::size_t>(std::max(1, options.parallelism)));
-  if (threads <= 1) {
-    work();
-    return out;
-  }
-  std::vector<std::thread> pool;
-  pool.reserve(threads);
-  for (std::size_t t = 0; t < threads; ++t) pool.emplace_back(work);
-  for (std::thread& thread : pool) thread.join();
+  });
   return out;
 }
 
